@@ -5,6 +5,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
@@ -118,8 +119,8 @@ func run(s *scenario) (o outcome) {
 	return describe(s.Name, in.claims, allocations, err)
 }
 
-// documents calls fn for each scenario document: JSON values when the input
-// starts with '{', otherwise YAML documents separated by "---".
+// documents calls fn for each scenario document: one JSON object per line when
+// the input starts with '{', otherwise YAML documents separated by "---".
 func documents(in *bufio.Reader, fn func(n int, doc []byte, isJSON bool)) error {
 	first, err := firstByte(in)
 	if err == io.EOF {
@@ -130,16 +131,19 @@ func documents(in *bufio.Reader, fn func(n int, doc []byte, isJSON bool)) error 
 	}
 	n := 0
 	if first == '{' {
-		dec := json.NewDecoder(in)
+		// JSON Lines: a bad line costs only its own scenario.
 		for {
-			var doc json.RawMessage
-			if err := dec.Decode(&doc); err == io.EOF {
-				return nil
-			} else if err != nil {
-				return fmt.Errorf("JSON document %d: %w", n+1, err)
+			line, err := in.ReadBytes('\n')
+			if len(bytes.TrimSpace(line)) > 0 {
+				n++
+				fn(n, line, true)
 			}
-			n++
-			fn(n, doc, true)
+			if err == io.EOF {
+				return nil
+			}
+			if err != nil {
+				return fmt.Errorf("JSON line %d: %w", n+1, err)
+			}
 		}
 	}
 	reader := utilyaml.NewYAMLReader(in)
