@@ -1,0 +1,234 @@
+package io.dra4j.allocator.internal;
+
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttribute;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A claim constraint (matchAttribute or distinctAttribute) with the mutable state of one search. {@link #add} and
+ * {@link #remove} come in strict LIFO pairs, so each constraint keeps a stack and every remove restores exactly the
+ * state before the matching add. With DRAListTypeAttributes on, values compare as typed sets (upstream's
+ * experimental variant); otherwise as scalars of the same type.
+ */
+abstract sealed class Constraint permits Constraint.Match, Constraint.Distinct {
+    final Set<String> requestNames;
+    final String attributeName;
+    final boolean setSemantics;
+
+    Constraint(List<String> requestNames, String attributeName, boolean setSemantics) {
+        this.requestNames = requestNames == null ? Set.of() : Set.copyOf(requestNames);
+        this.attributeName = attributeName;
+        this.setSemantics = setSemantics;
+    }
+
+    /** Whether the constraint covers devices of this request (or subrequest). */
+    final boolean appliesTo(RequestData request) {
+        if (requestNames.isEmpty()) {
+            return true;
+        }
+        if (request.parentName == null) {
+            return requestNames.contains(request.name);
+        }
+        return requestNames.contains(request.parentName) || requestNames.contains(request.fullName());
+    }
+
+    abstract boolean add(RequestData request, DeviceInfo device);
+
+    abstract void remove(RequestData request, DeviceInfo device);
+
+    /** The attribute by its fully qualified name; a bare name in the device's own driver domain also counts. */
+    static DeviceAttribute lookup(DeviceInfo device, String fullyQualifiedName) {
+        DeviceAttribute a = device.attributes.get(fullyQualifiedName);
+        if (a != null) {
+            return a;
+        }
+        int slash = fullyQualifiedName.indexOf('/');
+        if (slash < 0 || !fullyQualifiedName.substring(0, slash).equals(device.id.driver())) {
+            return null;
+        }
+        return device.attributes.get(fullyQualifiedName.substring(slash + 1));
+    }
+
+    /** matchAttribute: every device of the covered requests has the same value. */
+    static final class Match extends Constraint {
+        private DeviceAttribute reference;
+        private final List<TypedSet> intersections = new ArrayList<>();
+        private int numDevices;
+
+        Match(List<String> requestNames, String attributeName, boolean setSemantics) {
+            super(requestNames, attributeName, setSemantics);
+        }
+
+        @Override
+        boolean add(RequestData request, DeviceInfo device) {
+            if (!appliesTo(request)) {
+                return true;
+            }
+            DeviceAttribute attribute = lookup(device, attributeName);
+            if (attribute == null) {
+                return false;
+            }
+            if (setSemantics) {
+                TypedSet set = TypedSet.of(attribute);
+                if (set == null) {
+                    return false;
+                }
+                if (numDevices > 0) {
+                    set = intersections.get(numDevices - 1).intersection(set);
+                    if (set == null) {
+                        return false;
+                    }
+                }
+                intersections.add(set);
+            } else if (numDevices == 0) {
+                reference = attribute;
+            } else if (!sameScalar(attribute, reference)) {
+                return false;
+            }
+            numDevices++;
+            return true;
+        }
+
+        @Override
+        void remove(RequestData request, DeviceInfo device) {
+            if (!appliesTo(request)) {
+                return;
+            }
+            numDevices--;
+            if (setSemantics) {
+                intersections.remove(intersections.size() - 1);
+            }
+        }
+
+        /** Compared by the kind of the new value; a list or unknown value never matches. */
+        private static boolean sameScalar(DeviceAttribute a, DeviceAttribute ref) {
+            if (a.getString() != null) {
+                return ref.getString() != null && a.getString().equals(ref.getString());
+            }
+            if (a.getInt() != null) {
+                return ref.getInt() != null && a.getInt().equals(ref.getInt());
+            }
+            if (a.getBool() != null) {
+                return ref.getBool() != null && a.getBool().equals(ref.getBool());
+            }
+            if (a.getVersion() != null) {
+                return ref.getVersion() != null && a.getVersion().equals(ref.getVersion());
+            }
+            return false;
+        }
+    }
+
+    /** distinctAttribute: no two devices of the covered requests share a value. */
+    static final class Distinct extends Constraint {
+        private final List<DeviceAttribute> values = new ArrayList<>();
+
+        Distinct(List<String> requestNames, String attributeName, boolean setSemantics) {
+            super(requestNames, attributeName, setSemantics);
+        }
+
+        @Override
+        boolean add(RequestData request, DeviceInfo device) {
+            if (!appliesTo(request)) {
+                return true;
+            }
+            DeviceAttribute attribute = lookup(device, attributeName);
+            if (attribute == null || !distinctFromAll(attribute)) {
+                return false;
+            }
+            values.add(attribute);
+            return true;
+        }
+
+        @Override
+        void remove(RequestData request, DeviceInfo device) {
+            if (!appliesTo(request)) {
+                return;
+            }
+            values.remove(values.size() - 1);
+        }
+
+        private boolean distinctFromAll(DeviceAttribute attribute) {
+            if (setSemantics) {
+                TypedSet set = TypedSet.of(attribute);
+                if (set == null) {
+                    return false;
+                }
+                for (DeviceAttribute existing : values) {
+                    TypedSet other = TypedSet.of(existing);
+                    if (other != null && set.intersection(other) != null) {
+                        return false;
+                    }
+                }
+                return true;
+            }
+            for (DeviceAttribute existing : values) {
+                if (attribute.getString() != null) {
+                    if (attribute.getString().equals(existing.getString())) {
+                        return false;
+                    }
+                } else if (attribute.getInt() != null) {
+                    if (attribute.getInt().equals(existing.getInt())) {
+                        return false;
+                    }
+                } else if (attribute.getBool() != null) {
+                    if (attribute.getBool().equals(existing.getBool())) {
+                        return false;
+                    }
+                } else if (attribute.getVersion() != null) {
+                    if (attribute.getVersion().equals(existing.getVersion())) {
+                        return false;
+                    }
+                } else {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+
+    /**
+     * An attribute value as a set of one element type; list values take precedence over scalars. Two sets of
+     * different element types never intersect.
+     */
+    record TypedSet(char kind, Set<Object> elements) {
+        static TypedSet of(DeviceAttribute a) {
+            if (a.getInts() != null && !a.getInts().isEmpty()) {
+                return new TypedSet('i', new HashSet<>(a.getInts()));
+            }
+            if (a.getBools() != null && !a.getBools().isEmpty()) {
+                return new TypedSet('b', new HashSet<>(a.getBools()));
+            }
+            if (a.getStrings() != null && !a.getStrings().isEmpty()) {
+                return new TypedSet('s', new HashSet<>(a.getStrings()));
+            }
+            if (a.getVersions() != null && !a.getVersions().isEmpty()) {
+                return new TypedSet('v', new HashSet<>(a.getVersions()));
+            }
+            if (a.getInt() != null) {
+                return new TypedSet('i', Set.of(a.getInt()));
+            }
+            if (a.getBool() != null) {
+                return new TypedSet('b', Set.of(a.getBool()));
+            }
+            if (a.getString() != null) {
+                return new TypedSet('s', Set.of(a.getString()));
+            }
+            if (a.getVersion() != null) {
+                return new TypedSet('v', Set.of(a.getVersion()));
+            }
+            return null;
+        }
+
+        TypedSet intersection(TypedSet other) {
+            if (kind != other.kind) {
+                return null;
+            }
+            Set<Object> common = new HashSet<>(elements);
+            common.retainAll(other.elements);
+            return common.isEmpty() ? null : new TypedSet(kind, common);
+        }
+    }
+}

@@ -1,0 +1,139 @@
+package io.dra4j.allocator.internal;
+
+import io.dra4j.allocator.DeviceId;
+import io.dra4j.cel.CelDevice;
+import io.dra4j.cel.CompiledExpression;
+import io.dra4j.cel.DeviceSelectorEnvironment;
+import io.dra4j.cel.EvalResult;
+import io.dra4j.cel.KubeQuantity;
+import io.fabric8.kubernetes.api.model.resource.v1.CapacityRequestPolicy;
+import io.fabric8.kubernetes.api.model.resource.v1.Device;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttribute;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceCapacity;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceCounterConsumption;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaint;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A device compiled once per allocator: identity, parsed counters and capacities, effective taints (its own plus
+ * those of DeviceTaintRules), and a cache of selector results that is shared by every allocation on every node,
+ * because a selector's result depends only on the device and the expression.
+ */
+public final class DeviceInfo {
+    final int index;
+    final DeviceId id;
+    final SliceInfo slice;
+    final int indexInSlice;
+    final Device device;
+    final String name;
+    final Map<String, DeviceAttribute> attributes;
+    final List<DeviceTaint> taints;
+    final boolean allowMultipleAllocations;
+    final boolean hasBindingConditions;
+    final List<CounterConsumption> consumesCounters;
+    final Map<String, CapacityInfo> capacity;
+    private volatile CelDevice celDevice;
+    private final Map<CompiledExpression, EvalResult> selectorResults = new ConcurrentHashMap<>();
+
+    /** What a device draws from one counter set. */
+    record CounterConsumption(String counterSet, Map<String, BigDecimal> counters) {
+    }
+
+    /** One capacity of a device with its request policy, quantities parsed. */
+    record CapacityInfo(String name, KubeQuantity value, KubeQuantity defaultValue, KubeQuantity min,
+                        KubeQuantity max, KubeQuantity step, List<KubeQuantity> validValues, boolean hasPolicy,
+                        boolean hasValidRange) {
+    }
+
+    DeviceInfo(int index, SliceInfo slice, int indexInSlice, Device device, TaintRules taintRules) {
+        this.index = index;
+        this.slice = slice;
+        this.indexInSlice = indexInSlice;
+        this.device = device;
+        this.name = device.getName() == null ? "" : device.getName();
+        this.id = new DeviceId(slice.driver, slice.poolName, name);
+        this.attributes = device.getAttributes() == null ? Map.of() : device.getAttributes();
+        List<DeviceTaint> t = new ArrayList<>();
+        if (device.getTaints() != null) {
+            t.addAll(device.getTaints());
+        }
+        t.addAll(taintRules.taintsFor(id));
+        this.taints = List.copyOf(t);
+        this.allowMultipleAllocations = Boolean.TRUE.equals(device.getAllowMultipleAllocations());
+        this.hasBindingConditions = device.getBindingConditions() != null && !device.getBindingConditions().isEmpty();
+        String where = "ResourceSlice " + slice.name + ", device " + name;
+
+        List<CounterConsumption> cc = new ArrayList<>();
+        if (device.getConsumesCounters() != null) {
+            for (DeviceCounterConsumption c : device.getConsumesCounters()) {
+                Map<String, BigDecimal> values = new LinkedHashMap<>();
+                if (c.getCounters() != null) {
+                    c.getCounters().forEach((k, v) -> values.put(k, SliceInfo.quantity(v == null ? null : v.getValue(),
+                            where + ", consumesCounters " + c.getCounterSet() + ", counter " + k).value()));
+                }
+                cc.add(new CounterConsumption(c.getCounterSet() == null ? "" : c.getCounterSet(),
+                        Collections.unmodifiableMap(values)));
+            }
+        }
+        this.consumesCounters = List.copyOf(cc);
+
+        Map<String, CapacityInfo> caps = new LinkedHashMap<>();
+        if (device.getCapacity() != null) {
+            for (Map.Entry<String, DeviceCapacity> e : device.getCapacity().entrySet()) {
+                caps.put(e.getKey(), capacityInfo(e.getKey(), e.getValue(), where + ", capacity " + e.getKey()));
+            }
+        }
+        this.capacity = Collections.unmodifiableMap(caps);
+    }
+
+    private static CapacityInfo capacityInfo(String name, DeviceCapacity c, String where) {
+        KubeQuantity value = SliceInfo.quantity(c == null ? null : c.getValue(), where);
+        CapacityRequestPolicy p = c.getRequestPolicy();
+        if (p == null) {
+            return new CapacityInfo(name, value, null, null, null, null, List.of(), false, false);
+        }
+        KubeQuantity def = p.getDefault() == null ? null : SliceInfo.quantity(p.getDefault(), where + ", requestPolicy.default");
+        KubeQuantity min = null, max = null, step = null;
+        boolean hasRange = p.getValidRange() != null;
+        if (hasRange) {
+            var r = p.getValidRange();
+            min = r.getMin() == null ? null : SliceInfo.quantity(r.getMin(), where + ", requestPolicy.validRange.min");
+            max = r.getMax() == null ? null : SliceInfo.quantity(r.getMax(), where + ", requestPolicy.validRange.max");
+            step = r.getStep() == null ? null : SliceInfo.quantity(r.getStep(), where + ", requestPolicy.validRange.step");
+        }
+        List<KubeQuantity> valid = new ArrayList<>();
+        if (p.getValidValues() != null) {
+            for (int i = 0; i < p.getValidValues().size(); i++) {
+                valid.add(SliceInfo.quantity(p.getValidValues().get(i), where + ", requestPolicy.validValues[" + i + "]"));
+            }
+        }
+        return new CapacityInfo(name, value, def, min, max, step, List.copyOf(valid), true, hasRange);
+    }
+
+    /** Evaluates a compiled selector on this device, once per expression for the lifetime of the allocator. */
+    EvalResult evaluate(CompiledExpression expression, DeviceSelectorEnvironment env) {
+        EvalResult cached = selectorResults.get(expression);
+        if (cached != null) {
+            return cached;
+        }
+        CelDevice d = celDevice;
+        if (d == null) {
+            d = env.device(slice.driver, device);
+            celDevice = d;
+        }
+        EvalResult r = expression.evaluate(d);
+        selectorResults.put(expression, r);
+        return r;
+    }
+
+    boolean consumesCounters() {
+        return !consumesCounters.isEmpty();
+    }
+}

@@ -1,0 +1,128 @@
+package io.dra4j.allocator.internal;
+
+import io.dra4j.cel.KubeQuantity;
+import io.fabric8.kubernetes.api.model.NodeSelector;
+import io.fabric8.kubernetes.api.model.resource.v1.CounterSet;
+import io.fabric8.kubernetes.api.model.resource.v1.Device;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceCounterConsumption;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceSpec;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** A ResourceSlice compiled for search: typed node scope, compiled devices, parsed counter sets. */
+public final class SliceInfo {
+    final ResourceSlice slice;
+    final String name;
+    final String driver;
+    final String poolName;
+    final long generation;
+    final long resourceSliceCount;
+    final String nodeName;
+    final boolean allNodes;
+    final NodeSelector nodeSelector;
+    /** Upstream distinguishes "unset" from "false" for this field. */
+    final Boolean perDeviceNodeSelection;
+    final List<CounterSetInfo> sharedCounters;
+    final List<DeviceInfo> devices;
+    final boolean usesCompatibilityGroups;
+    final List<String> skipNodeOperations;
+
+    /** A counter set with exact values. */
+    record CounterSetInfo(String name, Map<String, BigDecimal> counters) {
+    }
+
+    SliceInfo(ResourceSlice slice, int firstDeviceIndex, TaintRules taintRules) {
+        this.slice = slice;
+        ResourceSliceSpec spec = slice.getSpec();
+        String where = "ResourceSlice " + (slice.getMetadata() == null ? "" : slice.getMetadata().getName());
+        if (spec == null) {
+            throw new IllegalArgumentException(where + ": spec: Required value");
+        }
+        if (spec.getPool() == null) {
+            throw new IllegalArgumentException(where + ": spec.pool: Required value");
+        }
+        this.name = slice.getMetadata() == null || slice.getMetadata().getName() == null ? "" : slice.getMetadata().getName();
+        this.driver = nz(spec.getDriver());
+        this.poolName = nz(spec.getPool().getName());
+        this.generation = spec.getPool().getGeneration() == null ? 0 : spec.getPool().getGeneration();
+        this.resourceSliceCount = spec.getPool().getResourceSliceCount() == null ? 0 : spec.getPool().getResourceSliceCount();
+        this.nodeName = spec.getNodeName();
+        this.allNodes = Boolean.TRUE.equals(spec.getAllNodes());
+        this.nodeSelector = spec.getNodeSelector();
+        this.perDeviceNodeSelection = spec.getPerDeviceNodeSelection();
+        this.skipNodeOperations = spec.getSkipNodeOperations() == null ? List.of() : List.copyOf(spec.getSkipNodeOperations());
+
+        List<CounterSetInfo> sets = new ArrayList<>();
+        if (spec.getSharedCounters() != null) {
+            for (CounterSet cs : spec.getSharedCounters()) {
+                Map<String, BigDecimal> values = new LinkedHashMap<>();
+                if (cs.getCounters() != null) {
+                    cs.getCounters().forEach((k, v) -> values.put(k, quantity(v == null ? null : v.getValue(),
+                            where + ", counter set " + cs.getName() + ", counter " + k).value()));
+                }
+                sets.add(new CounterSetInfo(nz(cs.getName()), Collections.unmodifiableMap(values)));
+            }
+        }
+        this.sharedCounters = List.copyOf(sets);
+
+        List<DeviceInfo> devs = new ArrayList<>();
+        boolean compat = false;
+        List<Device> apiDevices = spec.getDevices() == null ? List.of() : spec.getDevices();
+        for (int i = 0; i < apiDevices.size(); i++) {
+            Device d = apiDevices.get(i);
+            devs.add(new DeviceInfo(firstDeviceIndex + i, this, i, d, taintRules));
+            if (d.getConsumesCounters() != null) {
+                for (DeviceCounterConsumption c : d.getConsumesCounters()) {
+                    if (c.getCompatibilityGroups() != null && !c.getCompatibilityGroups().isEmpty()) {
+                        compat = true;
+                    }
+                }
+            }
+        }
+        this.devices = List.copyOf(devs);
+        this.usesCompatibilityGroups = compat;
+    }
+
+    boolean hasSharedCounters() {
+        return !sharedCounters.isEmpty();
+    }
+
+    PoolId poolId() {
+        return new PoolId(driver, poolName);
+    }
+
+    static KubeQuantity quantity(io.fabric8.kubernetes.api.model.Quantity q, String where) {
+        if (q == null) {
+            throw new IllegalArgumentException(where + ": value: Required value");
+        }
+        try {
+            return KubeQuantity.fromFabric8(q);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static String nz(String s) {
+        return s == null ? "" : s;
+    }
+
+    /** A pool is identified by driver and pool name. */
+    public record PoolId(String driver, String pool) implements Comparable<PoolId> {
+        @Override
+        public int compareTo(PoolId o) {
+            int c = driver.compareTo(o.driver);
+            return c != 0 ? c : pool.compareTo(o.pool);
+        }
+
+        @Override
+        public String toString() {
+            return driver + "/" + pool;
+        }
+    }
+}

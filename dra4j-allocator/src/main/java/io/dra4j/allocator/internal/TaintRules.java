@@ -1,0 +1,46 @@
+package io.dra4j.allocator.internal;
+
+import io.dra4j.allocator.DeviceId;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaint;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintRule;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintSelector;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * DeviceTaintRules as the scheduler's ResourceSlice tracker applies them: a rule's taint is appended to every
+ * device whose driver, pool and device name match the set fields of its selector. As upstream does, a rule without a
+ * selector matches every device.
+ */
+final class TaintRules {
+    static final TaintRules NONE = new TaintRules(List.of());
+    private final List<DeviceTaintRule> rules;
+
+    TaintRules(List<DeviceTaintRule> rules) {
+        this.rules = List.copyOf(rules);
+    }
+
+    List<DeviceTaint> taintsFor(DeviceId id) {
+        if (rules.isEmpty()) {
+            return List.of();
+        }
+        List<DeviceTaint> out = new ArrayList<>();
+        for (DeviceTaintRule rule : rules) {
+            if (rule.getSpec() == null || rule.getSpec().getTaint() == null) {
+                continue;
+            }
+            DeviceTaintSelector s = rule.getSpec().getDeviceSelector();
+            if (s != null && (!matches(s.getDriver(), id.driver()) || !matches(s.getPool(), id.pool())
+                    || !matches(s.getDevice(), id.device()))) {
+                continue;
+            }
+            out.add(rule.getSpec().getTaint());
+        }
+        return out;
+    }
+
+    private static boolean matches(String want, String actual) {
+        return want == null || want.isEmpty() || want.equals(actual);
+    }
+}
