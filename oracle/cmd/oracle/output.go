@@ -59,11 +59,10 @@ func describe(name string, claims []*resourceapi.ResourceClaim, allocations []re
 	return out
 }
 
+// claimName is the claim's name: the scenario format allows "name" or "namespace/name", and the
+// upstream-derived expectations use the bare name, also for namespaced claims.
 func claimName(c *resourceapi.ResourceClaim) string {
-	if c.Namespace == "" {
-		return c.Name
-	}
-	return c.Namespace + "/" + c.Name
+	return c.Name
 }
 
 func results(in []resourceapi.DeviceRequestAllocationResult) []result {
