@@ -43,7 +43,7 @@ public final class ClusterView {
         int next = 0;
         for (ResourceSlice s : slices) {
             SliceInfo info = new SliceInfo(s, next, rules);
-            next += info.devices.size();
+            next += info.deviceCount();
             all.add(info);
             if (info.nodeName == null || info.nodeName.isEmpty()) {
                 shared.add(info);

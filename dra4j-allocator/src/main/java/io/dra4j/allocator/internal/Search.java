@@ -100,7 +100,7 @@ public final class Search {
                 continue;
             }
             for (SliceInfo s : pool.targeting()) {
-                for (DeviceInfo d : s.devices) {
+                for (DeviceInfo d : s.devices()) {
                     c.add(d);
                     p.add(pool);
                 }
@@ -252,7 +252,7 @@ public final class Search {
                 throw new AllocationException(where + ": asks for all devices, but resource pool " + pool.id() + " is currently invalid");
             }
             for (SliceInfo s : pool.targeting()) {
-                for (DeviceInfo d : s.devices) {
+                for (DeviceInfo d : s.devices()) {
                     if (!isSelectable(rd, d)) {
                         continue;
                     }
@@ -679,7 +679,7 @@ public final class Search {
         pool.counterSets().forEach((name, counters) -> available.put(name, new HashMap<>(counters)));
         for (List<SliceInfo> slices : List.of(pool.targeting(), pool.notTargeting())) {
             for (SliceInfo s : slices) {
-                for (DeviceInfo d : s.devices) {
+                for (DeviceInfo d : s.devices()) {
                     if (!view.allocatedState.isAllocated(d.id)) {
                         continue;
                     }
