@@ -20,6 +20,7 @@ import s_fleet  # noqa: E402
 import s_taint_mig  # noqa: E402
 import s_capacity_binding_node  # noqa: E402
 import s_admin_config_error  # noqa: E402
+import s_more  # noqa: E402
 
 HEADER = "# dra4j allocation scenario (format: shared/design/SCENARIO-FORMAT.md). Expected outcome = upstream v0.37.2.\n"
 
@@ -36,7 +37,9 @@ GROUPS = [
     ("admin", "Admin access"),
     ("config", "Configuration in the allocation result"),
     ("cel", "CEL evaluation order"),
+    ("limit", "Result limit"),
     ("error", "Error paths"),
+    ("variant", "Where upstream's stable and incubating variants differ"),
 ]
 
 
@@ -83,7 +86,7 @@ def gates(sc):
 
 
 def main():
-    scenarios = s_fleet.S + s_taint_mig.S + s_capacity_binding_node.S + s_admin_config_error.S
+    scenarios = s_fleet.S + s_taint_mig.S + s_capacity_binding_node.S + s_admin_config_error.S + s_more.S
     names = [sc["name"] for sc in scenarios]
     dup = {n for n in names if names.count(n) > 1}
     assert not dup, dup

@@ -249,18 +249,15 @@ add(dgx_err(
 add(dgx_err(
     "error-cel-quantity-result",
     claims=[claim("job", [exact("gpu", "gpu-h100", selectors=['device.capacity["gpu.nvidia.com"].memory'])])],
-    expect=error("claim job: selector #0: CEL compile error: must evaluate to bool"),
-    confidence="medium",
-    notes="A capacity has the static type Quantity, so the type check at compile time already rejects the "
-          "expression. Inferred from cel/compile.go validateOutputType; the full type name in the message is not "
-          "asserted.",
+    expect=error("claim job: selector #0: CEL compile error: must evaluate to bool or the unknown type, not kubernetes.Quantity"),
+    notes="A capacity has the static type Quantity (unlike attributes, whose type is dynamic), so the compile-time "
+          "type check already rejects the expression.",
 ))
 
 add(dgx_err(
     "error-empty-cel-expression",
     claims=[claim("job", [exact("gpu", "gpu-h100", selectors=[""])])],
-    expect=error("claim job: selector #0: CEL compile error: compilation failed"),
-    confidence="medium",
+    expect=error("claim job: selector #0: CEL compile error: compilation failed: ERROR: <input>:1:0: Syntax error"),
     notes="An empty expression does not parse. (The API server would reject it; the allocator reports it as a "
           "compile error when it evaluates the first device.)",
 ))

@@ -339,16 +339,31 @@ add(scenario(
     notes="The only GPU is offered to zone-b nodes; this node is in zone-a.",
 ))
 
+NOT_BROKEN = {"nodeSelectorTerms": [{"matchFields": [{"key": "metadata.name", "operator": "NotIn", "values": ["gpu-node-9"]}],
+                                     "matchExpressions": [{"key": "topology.kubernetes.io/zone", "operator": "In",
+                                                           "values": ["zone-a"]}]}]}
+
 add(scenario(
     "node-matchfields-selector-copied",
+    features=GATES_137, node=ZONE_NODE, classes=[CLASS_H100],
+    slices=[net_pool("zone-a-fabric", [gpu(0, name="fgpu-0")], node_selector=NOT_BROKEN)],
+    claims=[claim("job", [exact("gpu", "gpu-h100")])],
+    expect=allocated(alloc("job", [res("gpu", "fgpu-0", "zone-a-fabric")], NOT_BROKEN)),
+    notes="A slice selector term with matchFields (metadata.name NotIn [gpu-node-9]) and matchExpressions (zone-a) "
+          "matches this node; the allocation keeps both requirements in one term instead of pinning to the node.",
+))
+
+add(scenario(
+    "error-matchfields-several-node-names",
     features=GATES_137, node=ZONE_NODE, classes=[CLASS_H100],
     slices=[net_pool("pair-fabric", [gpu(0, name="fgpu-0")], node_selector={"nodeSelectorTerms": [
         {"matchFields": [{"key": "metadata.name", "operator": "In", "values": [NODE1, "gpu-node-2"]}]}]})],
     claims=[claim("job", [exact("gpu", "gpu-h100")])],
-    expect=allocated(alloc("job", [res("gpu", "fgpu-0", "pair-fabric")], {"nodeSelectorTerms": [
-        {"matchFields": [{"key": "metadata.name", "operator": "In", "values": [NODE1, "gpu-node-2"]}]}]})),
-    notes="A slice selector with matchFields on metadata.name (two nodes share the device) matches this node by "
-          "name; the result keeps the two-node selector rather than pinning to this node.",
+    expect=error("gather pool information: failed to perform node selection for slice pair-fabric-slice"),
+    notes="matchFields on metadata.name accepts exactly one value for In/NotIn. A slice selector listing two node "
+          "names cannot be parsed, and upstream aborts the whole allocation while gathering pools (full message "
+          "ends with 'values: Invalid value: [\"gpu-node-1\",\"gpu-node-2\"]: must have one element'). Lesson "
+          "from the oracle: this scenario was first written expecting the selector to be copied.",
 ))
 
 PER_DEVICE = rslice("fabric-per-device", NVIDIA, "fabric", [
