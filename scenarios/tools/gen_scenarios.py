@@ -80,8 +80,14 @@ def gates(sc):
         return "1.37 defaults"
     missing = [g for g in GATES_137 if g not in f]
     extra = [g for g in f if g not in GATES_137]
-    if not extra and len(missing) <= 2:
-        return "1.37 defaults minus " + ", ".join(m.replace("DRA", "", 1) for m in missing)
+    short = lambda gs: ", ".join(g.replace("DRA", "", 1) for g in gs)
+    if len(missing) <= 2 and len(extra) <= 2:
+        text = "1.37 defaults"
+        if missing:
+            text += " minus " + short(missing)
+        if extra:
+            text += " plus " + short(extra)
+        return text
     return ", ".join(g.replace("DRA", "", 1) for g in f) or "–"
 
 
