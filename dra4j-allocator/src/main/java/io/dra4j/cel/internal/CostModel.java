@@ -3,6 +3,7 @@ package io.dra4j.cel.internal;
 import dev.cel.common.CelAbstractSyntaxTree;
 import dev.cel.common.ast.CelExpr;
 import dev.cel.common.ast.CelReference;
+import dev.cel.common.types.CelKind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -210,7 +211,8 @@ public final class CostModel {
           maxLiteralSize = Math.max(maxLiteralSize, CallCosts.size(constantValue(expr)));
           return true;
         case IDENT:
-          fixedCost[id] = 1;
+          // Type names (int, string, ...) are constants in cel-go.
+          fixedCost[id] = ast.getType(expr.id()).map(t -> t.kind() == CelKind.TYPE).orElse(false) ? 0 : 1;
           return false;
         case SELECT:
           visit(expr.select().operand());
@@ -295,6 +297,16 @@ public final class CostModel {
         unobservedAttribute(args.get(1));
         unobservedAttribute(args.get(2));
       }
+      if (function.equals("_[_]") || function.equals("_[?_]")) {
+        // An index that is itself an attribute becomes a qualifier that cel-go resolves without observing it.
+        unobservedAttribute(args.get(1));
+      }
+      if ((function.equals("sort") || function.equals("@sortByAssociatedKeys")
+          || function.equals("lists.@sortByAssociatedKeys")) && !concreteList(args.get(args.size() - 1))) {
+        // cel-go has one sort overload per element type; on dyn it cannot pick one and charges 1.
+        fixedCost[id] = 1;
+        return false;
+      }
       if ((function.equals("_[_]") || function.equals("_[?_]") || function.equals("_?._"))
           && !isAttribute(args.get(0))) {
         // Indexing a computed value makes a relative attribute in cel-go: one more for the attribute itself.
@@ -314,6 +326,12 @@ public final class CostModel {
       }
       argIds[id] = ids;
       return false;
+    }
+
+    private boolean concreteList(CelExpr expr) {
+      return ast.getType(expr.id())
+          .map(t -> t.kind() == CelKind.LIST && t.parameters().get(0).kind() != CelKind.DYN)
+          .orElse(false);
     }
 
     /** Whether cel-go plans the expression as an attribute (identifier, selection, index, conditional). */

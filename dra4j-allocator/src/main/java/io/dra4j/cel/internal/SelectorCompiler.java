@@ -20,7 +20,6 @@ import dev.cel.runtime.standard.InOperator;
 import dev.cel.validator.CelValidator;
 import dev.cel.validator.CelValidatorFactory;
 import dev.cel.validator.validators.DurationLiteralValidator;
-import dev.cel.validator.validators.HomogeneousLiteralValidator;
 import dev.cel.validator.validators.RegexLiteralValidator;
 import dev.cel.validator.validators.TimestampLiteralValidator;
 import java.util.Comparator;
@@ -101,7 +100,7 @@ public final class SelectorCompiler {
             DurationLiteralValidator.INSTANCE,
             TimestampLiteralValidator.INSTANCE,
             RegexLiteralValidator.INSTANCE,
-            HomogeneousLiteralValidator.newInstance())
+            new HomogeneousLiterals())
         .build();
   }
 
