@@ -150,7 +150,8 @@ public final class Explainer {
         });
         int selected = alive.size();
         filter(alive, stages, rejections, rejected, "not in use", d -> !rd.adminAccess && search.view.allocatedState.allocatedDevices().contains(d.id)
-                ? rej(Reason.IN_USE, d, "allocated to another claim") : null);
+                ? rej(Reason.IN_USE, d, search.view.allocatedState.owners().containsKey(d.id)
+                        ? "allocated to claim " + search.view.allocatedState.owners().get(d.id) : "allocated to another claim") : null);
         filter(alive, stages, rejections, rejected, "partitionable devices supported", d -> !f.partitionableDevices() && d.consumesCounters()
                 ? rej(Reason.PARTITIONABLE_DISABLED, d, "the device consumes shared counters, but DRAPartitionableDevices is off") : null);
         filter(alive, stages, rejections, rejected, "taints tolerated", d -> {

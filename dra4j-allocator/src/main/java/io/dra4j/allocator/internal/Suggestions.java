@@ -218,7 +218,7 @@ public final class Suggestions {
     private static AllocatedState without(AllocatedState state, List<DeviceInfo> free) {
         Set<io.dra4j.allocator.DeviceId> ids = new LinkedHashSet<>(state.allocatedDevices());
         free.forEach(d -> ids.remove(d.id));
-        return new AllocatedState(ids, state.sharedDevices(), state.aggregatedCapacity());
+        return new AllocatedState(ids, state.sharedDevices(), state.aggregatedCapacity(), state.owners());
     }
 
     private static AllocatorInputs withMoreCounters(AllocatorInputs in, DeviceInfo device) {
