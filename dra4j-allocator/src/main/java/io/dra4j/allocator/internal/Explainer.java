@@ -34,7 +34,7 @@ public final class Explainer {
     /** What the funnel of one request found, for the report and for the suggestions. */
     public record Funnel(RequestData request, List<Stage> stages, Map<Reason, List<Rejection>> rejections,
                   Map<Reason, List<DeviceInfo>> rejected, List<DeviceInfo> survivors, List<String> constraintNotes,
-                  String shortfall, String shortfallStage) {
+                  int usable, String shortfall, String shortfallStage) {
     }
 
     Explainer(Search search, AllocationOutcome outcome) {
@@ -244,7 +244,7 @@ public final class Explainer {
         if (universe != null && universe.isEmpty() && shortfall == null && rd.numDevices > 0) {
             shortfall = "no device on this node";
         }
-        return new Funnel(rd, stages, rejections, rejected, alive, constraintNotes, shortfall, shortfallStage);
+        return new Funnel(rd, stages, rejections, rejected, alive, constraintNotes, best, shortfall, shortfallStage);
     }
 
     private static String firstStageBelow(List<Stage> stages, int needed) {

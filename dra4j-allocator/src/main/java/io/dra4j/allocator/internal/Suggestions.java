@@ -145,8 +145,8 @@ public final class Suggestions {
             candidates.put("enable the DRAPartitionableDevices feature gate",
                     in -> withGates(in, DraFeature.DRAPartitionableDevices));
         }
-        if (!rd.allMode() && !f.survivors().isEmpty() && f.survivors().size() < rd.numDevices) {
-            long n = f.survivors().size();
+        if (!rd.allMode() && f.usable() > 0 && f.usable() < rd.numDevices) {
+            long n = f.usable();
             candidates.put(where + ": ask for " + n + " device(s) instead of " + rd.numDevices,
                     in -> editRequest(in, ci, rd, r -> r.count = n));
         }
