@@ -8,6 +8,7 @@ import io.dra4j.cel.internal.ListsLibrary;
 import io.dra4j.cel.internal.QuantityLibrary;
 import io.dra4j.cel.internal.RegexLibrary;
 import io.dra4j.cel.internal.SemverLibrary;
+import io.dra4j.cel.internal.UrlsLibrary;
 import java.util.List;
 
 /**
@@ -41,7 +42,8 @@ public final class KubernetesLibraries {
             new ListsLibrary(),
             new RegexLibrary(),
             new IpLibrary(),
-            new CidrLibrary());
+            new CidrLibrary(),
+            new UrlsLibrary());
 
     private KubernetesLibraries() {
     }

@@ -112,6 +112,9 @@ final class CelTestEnv {
         if (v instanceof IpAddress ip) {
             return "ip:" + ip;
         }
+        if (v instanceof GoUrl u) {
+            return "url:" + u;
+        }
         if (v instanceof IpPrefix p) {
             return "cidr:" + p;
         }
