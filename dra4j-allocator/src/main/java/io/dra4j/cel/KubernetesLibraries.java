@@ -2,6 +2,7 @@ package io.dra4j.cel;
 
 import dev.cel.common.types.CelType;
 import io.dra4j.cel.internal.CidrLibrary;
+import io.dra4j.cel.internal.FormatLibrary;
 import io.dra4j.cel.internal.IpLibrary;
 import io.dra4j.cel.internal.KubeTypes;
 import io.dra4j.cel.internal.ListsLibrary;
@@ -43,7 +44,8 @@ public final class KubernetesLibraries {
             new RegexLibrary(),
             new IpLibrary(),
             new CidrLibrary(),
-            new UrlsLibrary());
+            new UrlsLibrary(),
+            new FormatLibrary());
 
     private KubernetesLibraries() {
     }
