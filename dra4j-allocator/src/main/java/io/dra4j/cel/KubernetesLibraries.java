@@ -5,6 +5,7 @@ import io.dra4j.cel.internal.CidrLibrary;
 import io.dra4j.cel.internal.FormatLibrary;
 import io.dra4j.cel.internal.IpLibrary;
 import io.dra4j.cel.internal.KubeTypes;
+import io.dra4j.cel.internal.LibraryCosts;
 import io.dra4j.cel.internal.ListsLibrary;
 import io.dra4j.cel.internal.QuantityLibrary;
 import io.dra4j.cel.internal.RegexLibrary;
@@ -47,7 +48,34 @@ public final class KubernetesLibraries {
             new UrlsLibrary(),
             new FormatLibrary());
 
+    private static final LibraryCosts COSTS = new LibraryCosts(ALL);
+
+    /** Returned by {@link #runtimeCost} when upstream has no specific rule (cel-go then charges 1 per call). */
+    public static final long NO_COST_RULE = LibraryCosts.NO_RULE;
+
     private KubernetesLibraries() {
+    }
+
+    /**
+     * The runtime cost upstream's library cost estimator ({@code CallCost} in apiserver pkg/cel/library/cost.go)
+     * charges for one call, for runtime cost tracking against the per-expression limit. The rules depend on the
+     * function and on argument sizes (string length, list size); see {@link LibraryCosts}. Covers the functions of
+     * these libraries, the string extension functions upstream prices ({@code lowerAscii}, {@code upperAscii},
+     * {@code substring}, {@code trim}, {@code replace}, {@code split}, {@code join}, string {@code indexOf} and
+     * {@code lastIndexOf}) and {@code ==} on the Kubernetes types (overload id {@code equals}).
+     *
+     * @param overloadId the cel-java overload id of the call
+     * @param args the evaluated arguments, receiver first
+     * @return the cost, or {@link #NO_COST_RULE} when upstream has no rule (including {@code join}, which is
+     *     priced by its result: use {@link #runtimeCost(String, List, Object)})
+     */
+    public static long runtimeCost(String overloadId, List<Object> args) {
+        return COSTS.cost(overloadId, args, null);
+    }
+
+    /** As {@link #runtimeCost(String, List)}, with the call's result (needed for {@code join}). */
+    public static long runtimeCost(String overloadId, List<Object> args, Object result) {
+        return COSTS.cost(overloadId, args, result);
     }
 
     /** All libraries; the instances are immutable and may be shared by any number of environments. */
