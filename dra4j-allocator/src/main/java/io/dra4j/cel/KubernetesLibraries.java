@@ -10,6 +10,7 @@ import io.dra4j.cel.internal.ListsLibrary;
 import io.dra4j.cel.internal.QuantityLibrary;
 import io.dra4j.cel.internal.RegexLibrary;
 import io.dra4j.cel.internal.SemverLibrary;
+import io.dra4j.cel.internal.StringFormatLibrary;
 import io.dra4j.cel.internal.UrlsLibrary;
 import java.util.List;
 
@@ -46,7 +47,8 @@ public final class KubernetesLibraries {
             new IpLibrary(),
             new CidrLibrary(),
             new UrlsLibrary(),
-            new FormatLibrary());
+            new FormatLibrary(),
+            new StringFormatLibrary());
 
     private static final LibraryCosts COSTS = new LibraryCosts(ALL);
 
