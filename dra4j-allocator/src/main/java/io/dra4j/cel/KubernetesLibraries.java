@@ -11,6 +11,7 @@ import io.dra4j.cel.internal.QuantityLibrary;
 import io.dra4j.cel.internal.RegexLibrary;
 import io.dra4j.cel.internal.SemverLibrary;
 import io.dra4j.cel.internal.StringFormatLibrary;
+import io.dra4j.cel.internal.StringsLibrary;
 import io.dra4j.cel.internal.UrlsLibrary;
 import java.util.List;
 
@@ -19,6 +20,10 @@ import java.util.List;
  * k8s.io/apiserver v0.37.2 pkg/cel/library), ready to add to a cel-java compiler and runtime.
  *
  * <p>Add every library of {@link #all()} to both the {@code CelCompilerBuilder} and the {@code CelRuntimeBuilder}.
+ * The list includes cel-go's string extension at version 2 (the upstream semantics and error texts, plus
+ * {@code format}); do <em>not</em> also add cel-java's {@code CelExtensions.strings()}: its overload ids are the
+ * same and the runtime rejects duplicate bindings. The other upstream extensions (sets, optional values, lists
+ * version 2+, two-variable comprehensions, {@code cel.bind}) come from cel-java's {@code CelExtensions}.
  * Runtime values: {@code kubernetes.Quantity} is {@link KubeQuantity}, {@code kubernetes.Semver} is
  * {@link Semver}; {@code net.IP}, {@code net.CIDR}, {@code kubernetes.URL} and {@code kubernetes.NamedFormat} are
  * produced only by the libraries themselves. Library errors surface as {@code CelEvaluationException}s whose
@@ -48,6 +53,7 @@ public final class KubernetesLibraries {
             new CidrLibrary(),
             new UrlsLibrary(),
             new FormatLibrary(),
+            new StringsLibrary(),
             new StringFormatLibrary());
 
     private static final LibraryCosts COSTS = new LibraryCosts(ALL);

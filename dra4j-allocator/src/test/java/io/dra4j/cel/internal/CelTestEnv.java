@@ -32,15 +32,15 @@ final class CelTestEnv {
     private static final CelCompiler COMPILER = CelCompilerFactory.standardCelCompilerBuilder()
             .setOptions(OPTIONS)
             .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
-            .addLibraries(CelExtensions.strings(), CelExtensions.sets(OPTIONS), CelExtensions.optional(),
-                    CelExtensions.bindings(), CelExtensions.lists())
+            .addLibraries(CelExtensions.sets(OPTIONS), CelExtensions.optional(), CelExtensions.bindings(),
+                    CelExtensions.lists(), CelExtensions.comprehensions())
             .addLibraries(KubernetesLibraries.all())
             .build();
 
     private static final CelRuntime RUNTIME = CelRuntimeFactory.standardCelRuntimeBuilder()
             .setOptions(OPTIONS)
-            .addLibraries(CelExtensions.strings(), CelExtensions.sets(OPTIONS), CelExtensions.optional(),
-                    CelExtensions.lists())
+            .addLibraries(CelExtensions.sets(OPTIONS), CelExtensions.optional(), CelExtensions.lists(),
+                    CelExtensions.comprehensions())
             .addLibraries(KubernetesLibraries.all())
             .build();
 
