@@ -22,29 +22,14 @@ public final class LibraryCosts {
     private static final double STRING_TRAVERSAL = 0.1;
     private static final double REGEX_LENGTH = 0.25;
 
-    /** cel-java's overload ids of the string extension functions upstream's estimator prices. */
-    private static final Map<String, String> STRING_EXTENSION_OVERLOADS = Map.ofEntries(
-            Map.entry("string_lower_ascii", "lowerAscii"),
-            Map.entry("string_upper_ascii", "upperAscii"),
-            Map.entry("string_substring_int", "substring"),
-            Map.entry("string_substring_int_int", "substring"),
-            Map.entry("string_trim", "trim"),
-            Map.entry("string_replace_string_string", "replace"),
-            Map.entry("string_replace_string_string_int", "replace"),
-            Map.entry("string_split_string", "split"),
-            Map.entry("string_split_string_int", "split"),
-            Map.entry("list_join", "join"),
-            Map.entry("list_join_string", "join"),
-            Map.entry("string_index_of_string", "indexOf"),
-            Map.entry("string_index_of_string_int", "indexOf"),
-            Map.entry("string_last_index_of_string", "lastIndexOf"),
-            Map.entry("string_last_index_of_string_int", "lastIndexOf"),
-            Map.entry("equals", "_==_"));
+    /** cel-java's overload id of {@code ==}, which upstream prices at 1 for the Kubernetes types. */
+    private static final String EQUALS = "equals";
 
     private final Map<String, String> functionByOverload;
 
     public LibraryCosts(List<KubernetesCelLibrary> libraries) {
-        Map<String, String> m = new HashMap<>(STRING_EXTENSION_OVERLOADS);
+        Map<String, String> m = new HashMap<>();
+        m.put(EQUALS, "_==_");
         for (KubernetesCelLibrary lib : libraries) {
             if (lib instanceof LibrarySupport support) {
                 support.declarations().forEach(d -> d.overloads().forEach(o -> m.put(o.overloadId(), d.name())));

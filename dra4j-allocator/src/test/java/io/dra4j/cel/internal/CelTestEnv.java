@@ -85,7 +85,8 @@ final class CelTestEnv {
             return "uint:" + u;
         }
         if (v instanceof Double d) {
-            return "double:" + Long.toHexString(Double.doubleToRawLongBits(d));
+            // Go's NaN has a different payload bit than Java's; any NaN prints as Go's.
+            return "double:" + (d.isNaN() ? "7ff8000000000001" : Long.toHexString(Double.doubleToRawLongBits(d)));
         }
         if (v instanceof Boolean b) {
             return "bool:" + b;
