@@ -21,8 +21,8 @@ import java.util.List;
  *
  * <p>Add every library of {@link #all()} to both the {@code CelCompilerBuilder} and the {@code CelRuntimeBuilder}.
  * The list includes cel-go's string extension at version 2 (the upstream semantics and error texts, plus
- * {@code format}); do <em>not</em> also add cel-java's {@code CelExtensions.strings()}: its overload ids are the
- * same and the runtime rejects duplicate bindings. The other upstream extensions (sets, optional values, lists
+ * {@code format}); do <em>not</em> also add cel-java's {@code CelExtensions.strings()}: it declares the same
+ * overloads and every compilation then fails with "overlapping overload". The other upstream extensions (sets, optional values, lists
  * version 2+, two-variable comprehensions, {@code cel.bind}) come from cel-java's {@code CelExtensions}.
  * Runtime values: {@code kubernetes.Quantity} is {@link KubeQuantity}, {@code kubernetes.Semver} is
  * {@link Semver}; {@code net.IP}, {@code net.CIDR}, {@code kubernetes.URL} and {@code kubernetes.NamedFormat} are
