@@ -1,7 +1,9 @@
 package io.dra4j.cel;
 
 import dev.cel.common.types.CelType;
+import dev.cel.validator.CelAstValidator;
 import io.dra4j.cel.internal.CidrLibrary;
+import io.dra4j.cel.internal.FormatCallValidator;
 import io.dra4j.cel.internal.FormatLibrary;
 import io.dra4j.cel.internal.IpLibrary;
 import io.dra4j.cel.internal.KubeTypes;
@@ -89,6 +91,16 @@ public final class KubernetesLibraries {
     /** All libraries; the instances are immutable and may be shared by any number of environments. */
     public static List<KubernetesCelLibrary> all() {
         return ALL;
+    }
+
+    /**
+     * The compile-time checks upstream runs with these libraries, for a cel-java {@code CelValidator}
+     * ({@code CelValidatorFactory.standardCelValidatorBuilder(compiler, runtime).addAstValidators(...)}): today
+     * the check of literal {@code string.format} calls. Upstream also exempts {@code format} from the
+     * homogeneous-literal rule: pass {@code "format"} to {@code HomogeneousLiteralValidator.newInstance}.
+     */
+    public static List<CelAstValidator> astValidators() {
+        return List.of(new FormatCallValidator());
     }
 
     /** The opaque types the libraries introduce (declare them if the environment needs type names). */
