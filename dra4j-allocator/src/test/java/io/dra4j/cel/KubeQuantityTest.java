@@ -57,6 +57,12 @@ class KubeQuantityTest {
                     assertDescribes(KubeQuantity.parse(f[1]), f, 2);
                 }
             }
+            case "N", "M" -> {
+                long value = Long.parseLong(f[1]);
+                Format format = goFormat(f[2]);
+                assertDescribes(f[0].equals("N") ? KubeQuantity.ofInt64(value, format)
+                        : KubeQuantity.ofMilli(value, format), f, 3);
+            }
             case "A", "S" -> {
                 KubeQuantity a = KubeQuantity.parse(f[1]);
                 KubeQuantity b = KubeQuantity.parse(f[2]);
