@@ -66,6 +66,12 @@ final class NonBoolResults {
     if (value instanceof dev.cel.common.types.CelType) {
       return "type";
     }
+    if (value instanceof IpAddress) {
+      return "net.IP";
+    }
+    if (value instanceof IpPrefix) {
+      return "net.CIDR";
+    }
     return value.getClass().getSimpleName();
   }
 

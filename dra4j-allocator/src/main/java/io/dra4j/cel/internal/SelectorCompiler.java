@@ -25,7 +25,9 @@ import dev.cel.validator.validators.TimestampLiteralValidator;
 import io.dra4j.cel.KubernetesLibraries;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.UnaryOperator;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
@@ -54,6 +56,8 @@ public final class SelectorCompiler {
 
   private static final List<String> ANTLR_MESSAGES = List.of(
       "mismatched input", "extraneous input", "missing ", "no viable alternative", "token recognition error");
+  private static final Pattern LITERAL_VALIDATION =
+      Pattern.compile("(\\w+) validation failed\\. Reason: .*", Pattern.DOTALL);
   private static final Pattern CANDIDATES = Pattern.compile(" \\(candidates: .*\\)$", Pattern.DOTALL);
 
   private final CelCompiler compiler;
@@ -124,7 +128,7 @@ public final class SelectorCompiler {
       CelAbstractSyntaxTree ast = checked.getAst();
       CelValidationResult validated = validator.validate(ast);
       if (validated.hasError()) {
-        return new Compiled.Failure("compilation failed: " + issues(validated, message -> message));
+        return new Compiled.Failure("compilation failed: " + issues(validated, SelectorCompiler::validatorMessage));
       }
       CelKind resultKind = ast.getResultType().kind();
       if (resultKind != CelKind.BOOL && resultKind != CelKind.DYN) {
@@ -163,6 +167,18 @@ public final class SelectorCompiler {
       if (message.startsWith(prefix)) {
         return "Syntax error: " + message;
       }
+    }
+    return message;
+  }
+
+  /** cel-go's literal validators say only which argument is invalid. */
+  private static String validatorMessage(String message) {
+    if (message.startsWith("Regex validation failed")) {
+      return "invalid matches argument";
+    }
+    Matcher literal = LITERAL_VALIDATION.matcher(message);
+    if (literal.matches()) {
+      return "invalid " + literal.group(1).toLowerCase(Locale.ROOT) + " argument";
     }
     return message;
   }
