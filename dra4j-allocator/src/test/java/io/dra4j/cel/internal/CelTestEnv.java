@@ -32,15 +32,15 @@ final class CelTestEnv {
     private static final CelCompiler COMPILER = CelCompilerFactory.standardCelCompilerBuilder()
             .setOptions(OPTIONS)
             .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
-            .addLibraries(CelExtensions.strings(), CelExtensions.sets(OPTIONS), CelExtensions.optional(),
-                    CelExtensions.bindings(), CelExtensions.lists())
+            .addLibraries(CelExtensions.sets(OPTIONS), CelExtensions.optional(), CelExtensions.bindings(),
+                    CelExtensions.lists(), CelExtensions.comprehensions())
             .addLibraries(KubernetesLibraries.all())
             .build();
 
     private static final CelRuntime RUNTIME = CelRuntimeFactory.standardCelRuntimeBuilder()
             .setOptions(OPTIONS)
-            .addLibraries(CelExtensions.strings(), CelExtensions.sets(OPTIONS), CelExtensions.optional(),
-                    CelExtensions.lists())
+            .addLibraries(CelExtensions.sets(OPTIONS), CelExtensions.optional(), CelExtensions.lists(),
+                    CelExtensions.comprehensions())
             .addLibraries(KubernetesLibraries.all())
             .build();
 
@@ -85,7 +85,8 @@ final class CelTestEnv {
             return "uint:" + u;
         }
         if (v instanceof Double d) {
-            return "double:" + Long.toHexString(Double.doubleToRawLongBits(d));
+            // Go's NaN has a different payload bit than Java's; any NaN prints as Go's.
+            return "double:" + (d.isNaN() ? "7ff8000000000001" : Long.toHexString(Double.doubleToRawLongBits(d)));
         }
         if (v instanceof Boolean b) {
             return "bool:" + b;
@@ -111,6 +112,9 @@ final class CelTestEnv {
         }
         if (v instanceof IpAddress ip) {
             return "ip:" + ip;
+        }
+        if (v instanceof GoUrl u) {
+            return "url:" + u;
         }
         if (v instanceof IpPrefix p) {
             return "cidr:" + p;
