@@ -72,6 +72,12 @@ final class NonBoolResults {
     if (value instanceof IpPrefix) {
       return "net.CIDR";
     }
+    if (value instanceof GoUrl) {
+      return "kubernetes.URL";
+    }
+    if (value instanceof NamedFormat) {
+      return "kubernetes.NamedFormat";
+    }
     return value.getClass().getSimpleName();
   }
 
