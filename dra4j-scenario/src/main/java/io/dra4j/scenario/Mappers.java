@@ -14,6 +14,7 @@ final class Mappers {
     /** Writes outcomes as YAML without needless quotes. */
     static final YAMLMapper WRITER = YAMLMapper.builder()
             .enable(YAMLWriteFeature.MINIMIZE_QUOTES)
+            .disable(YAMLWriteFeature.SPLIT_LINES)
             .build();
 
     private Mappers() {
