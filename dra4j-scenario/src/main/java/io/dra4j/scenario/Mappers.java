@@ -11,9 +11,10 @@ final class Mappers {
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .build();
 
-    /** Writes outcomes as YAML without needless quotes. */
+    /** Writes outcomes as YAML without needless quotes (but strings that look like numbers, e.g. quantities, stay strings). */
     static final YAMLMapper WRITER = YAMLMapper.builder()
             .enable(YAMLWriteFeature.MINIMIZE_QUOTES)
+            .enable(YAMLWriteFeature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)
             .disable(YAMLWriteFeature.SPLIT_LINES)
             .build();
 
