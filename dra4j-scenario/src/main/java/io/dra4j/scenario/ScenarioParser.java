@@ -15,6 +15,7 @@ import tools.jackson.core.TokenStreamLocation;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.MappingIterator;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -40,7 +41,7 @@ final class ScenarioParser {
      *
      * @throws BadInput located inside the file
      */
-    static Scenario parse(byte[] content, java.nio.file.Path file) {
+    static Scenario parse(byte[] content, Path file) {
         JsonNode root = singleDocument(content);
         if (!root.isObject()) {
             throw new BadInput("", "a scenario file holds one YAML mapping with the scenario's keys, found "
