@@ -278,6 +278,15 @@ class ScenarioReaderTest {
     }
 
     @Test
+    void v1alpha3SliceAlsoMentionsCapacityValues() throws IOException {
+        assertThat(failure("- apiVersion: resource.k8s.io/v1\n  kind: ResourceSlice",
+                "- apiVersion: resource.k8s.io/v1alpha3\n  kind: ResourceSlice"))
+                .contains("resourceSlices[0] (ResourceSlice slice-1): apiVersion: apiVersion resource.k8s.io/v1alpha3")
+                .contains("devices[].basic.* moved to devices[].*")
+                .contains("capacities are {value: <quantity>}");
+    }
+
+    @Test
     void v1beta2SaysOnlyTheApiVersionChanges() throws IOException {
         assertThat(failure("- apiVersion: resource.k8s.io/v1\n  kind: DeviceTaintRule",
                 "- apiVersion: resource.k8s.io/v1beta2\n  kind: DeviceTaintRule"))
