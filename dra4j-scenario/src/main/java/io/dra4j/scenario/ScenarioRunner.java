@@ -45,7 +45,9 @@ public final class ScenarioRunner {
             if (d instanceof AllocatedDevice.Exclusive e) {
                 state.addExclusive(e.device());
             } else if (d instanceof AllocatedDevice.Shared s) {
-                state.addShared(s.device(), s.shareId().orElse(null), s.consumedCapacity());
+                // A share that consumed nothing adds no aggregated capacity (as in the oracle's state builder).
+                state.addShared(s.device(), s.shareId().orElse(null),
+                        s.consumedCapacity().isEmpty() ? null : s.consumedCapacity());
             } else if (d instanceof AllocatedDevice.Claim c) {
                 state.addClaim(c.claim());
             }
