@@ -29,6 +29,7 @@ public final class ClusterView {
     final Map<String, DeviceClass> classes;
     final DeviceSelectorEnvironment cel;
     final int deviceCount;
+    private final SymmetryClasses symmetry;
     /** Counters available per pool after earlier allocations; computed lazily, as upstream, once per allocator. */
     final Map<SliceInfo.PoolId, Map<String, Map<String, BigDecimal>>> availableCounters = new ConcurrentHashMap<>();
 
@@ -43,7 +44,7 @@ public final class ClusterView {
         int next = 0;
         for (ResourceSlice s : slices) {
             SliceInfo info = new SliceInfo(s, next, rules);
-            next += info.devices.size();
+            next += info.deviceCount();
             all.add(info);
             if (info.nodeName == null || info.nodeName.isEmpty()) {
                 shared.add(info);
@@ -52,6 +53,7 @@ public final class ClusterView {
             }
         }
         this.deviceCount = next;
+        this.symmetry = new SymmetryClasses(allocatedState);
         this.slices = Collections.unmodifiableList(all);
         this.slicesOnNode = Collections.unmodifiableMap(onNode);
         this.slicesShared = Collections.unmodifiableList(shared);
@@ -64,6 +66,15 @@ public final class ClusterView {
         this.classes = Collections.unmodifiableMap(byName);
         this.cel = DeviceSelectorEnvironment.get(new CelFeatures(
                 features.consumableCapacity() || !features.stable(), features.listTypeAttributes()));
+    }
+
+    int symmetryClass(DeviceInfo d) {
+        int c = d.symmetryClass;
+        if (c < 0) {
+            c = symmetry.classOf(d);
+            d.symmetryClass = c;
+        }
+        return c;
     }
 
     /** The slices upstream considers for a node: its own, then those without a node name. */

@@ -40,6 +40,8 @@ public final class DeviceInfo {
     final List<CounterConsumption> consumesCounters;
     final Map<String, CapacityInfo> capacity;
     private volatile CelDevice celDevice;
+    /** See {@link SymmetryClasses}; -1 until computed. */
+    volatile int symmetryClass = -1;
     private final Map<CompiledExpression, EvalResult> selectorResults = new ConcurrentHashMap<>();
 
     /** What a device draws from one counter set. */

@@ -34,7 +34,7 @@ record Pool(SliceInfo.PoolId id,
 
     boolean hasBindingConditions() {
         for (SliceInfo s : targeting) {
-            for (DeviceInfo d : s.devices) {
+            for (DeviceInfo d : s.devices()) {
                 if (d.device.getBindingConditions() != null && !d.device.getBindingConditions().isEmpty()) {
                     return true;
                 }

@@ -45,7 +45,7 @@ final class PoolGatherer {
                 }
             } else if (Boolean.TRUE.equals(s.perDeviceNodeSelection)) {
                 relevant = false;
-                for (DeviceInfo d : s.devices) {
+                for (DeviceInfo d : s.devices()) {
                     try {
                         if (NodeSelectors.nodeMatches(node, d.device.getNodeName(),
                                 Boolean.TRUE.equals(d.device.getAllNodes()), d.device.getNodeSelector())) {
@@ -170,7 +170,7 @@ final class PoolGatherer {
         // Validation, in upstream's order; the first failure makes the whole pool invalid.
         Set<String> deviceNames = new HashSet<>();
         for (SliceInfo s : deviceSlices) {
-            for (DeviceInfo d : s.devices) {
+            for (DeviceInfo d : s.devices()) {
                 if (!deviceNames.add(d.name)) {
                     return Pool.invalid(id, "duplicate device name " + d.name);
                 }
@@ -200,7 +200,7 @@ final class PoolGatherer {
 
     private static String danglingCounterReference(Map<String, Map<String, BigDecimal>> counterSets, List<SliceInfo> slices) {
         for (SliceInfo s : slices) {
-            for (DeviceInfo d : s.devices) {
+            for (DeviceInfo d : s.devices()) {
                 for (DeviceInfo.CounterConsumption c : d.consumesCounters) {
                     Map<String, BigDecimal> set = counterSets.get(c.counterSet());
                     if (set == null) {

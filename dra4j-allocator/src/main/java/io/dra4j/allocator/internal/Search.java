@@ -58,6 +58,7 @@ public final class Search {
     final List<DeviceResult>[] results;
 
     private final Map<Long, Boolean> selectable = new HashMap<>();
+    private final Map<Integer, int[]> usableSuffix = new HashMap<>();
     private final Map<Integer, Integer> allocatingCount = new HashMap<>();
     private final Set<Long> allocatingForClaim = new HashSet<>();
     private final Map<DeviceId, Map<String, BigDecimal>> allocatingCapacity = new HashMap<>();
@@ -100,7 +101,7 @@ public final class Search {
                 continue;
             }
             for (SliceInfo s : pool.targeting()) {
-                for (DeviceInfo d : s.devices) {
+                for (DeviceInfo d : s.devices()) {
                     c.add(d);
                     p.add(pool);
                 }
@@ -252,7 +253,7 @@ public final class Search {
                 throw new AllocationException(where + ": asks for all devices, but resource pool " + pool.id() + " is currently invalid");
             }
             for (SliceInfo s : pool.targeting()) {
-                for (DeviceInfo d : s.devices) {
+                for (DeviceInfo d : s.devices()) {
                     if (!isSelectable(rd, d)) {
                         continue;
                     }
@@ -327,9 +328,19 @@ public final class Search {
             }
             return r;
         }
-        for (int pos = f.stable() ? 0 : start; pos < candidates.length; pos++) {
+        int from = f.stable() ? 0 : start;
+        if (rd.numDevices - k > usableBound(rd, from)) {
+            return NOT_FOUND;
+        }
+        int[] failedClasses = null;
+        int failed = 0;
+        for (int pos = from; pos < candidates.length; pos++) {
             DeviceInfo d = candidates[pos];
             if (rd.adminAccess ? isAllocatingForClaim(d, c) : inUse(d)) {
+                continue;
+            }
+            boolean untouched = untouched(d);
+            if (untouched && failed > 0 && contains(failedClasses, failed, view.symmetryClass(d))) {
                 continue;
             }
             if (!isSelectable(rd, d)) {
@@ -357,8 +368,82 @@ public final class Search {
             if (r == MAX_EXCEEDED) {
                 return MAX_EXCEEDED;
             }
+            if (untouched) {
+                if (failedClasses == null) {
+                    failedClasses = new int[4];
+                } else if (failed == failedClasses.length) {
+                    failedClasses = java.util.Arrays.copyOf(failedClasses, failed * 2);
+                }
+                failedClasses[failed++] = view.symmetryClass(d);
+            }
         }
         return NOT_FOUND;
+    }
+
+    private static boolean contains(int[] values, int n, int v) {
+        for (int i = 0; i < n; i++) {
+            if (values[i] == v) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** No claim of this call holds the device or a share of it, so it differs from its twins only by name. */
+    private boolean untouched(DeviceInfo d) {
+        return allocatingCount.getOrDefault(d.index, 0) == 0 && !allocatingCapacity.containsKey(d.id);
+    }
+
+    // Phase: pruning by counting. A slot that needs n more devices fails when fewer than n candidates from its
+    // start position are selectable and not taken by earlier allocations: the search would try each of them and
+    // fail. The count is an upper bound computed once per request; positions whose selectors or capacity
+    // computation fail are never pruned past, so every error upstream would report is still reported.
+    private int usableBound(RequestData rd, int from) {
+        int[] suffix = usableSuffix.get(rd.slot);
+        if (suffix == null) {
+            suffix = new int[candidates.length + 1];
+            int lastError = -1;
+            for (int p = candidates.length - 1; p >= 0; p--) {
+                int usable = 0;
+                switch (probe(rd, candidates[p])) {
+                    case 1 -> usable = 1;
+                    case 2 -> lastError = Math.max(lastError, p);
+                    default -> { }
+                }
+                suffix[p] = suffix[p + 1] + usable;
+            }
+            for (int p = 0; p <= lastError; p++) {
+                suffix[p] = Integer.MAX_VALUE;
+            }
+            usableSuffix.put(rd.slot, suffix);
+        }
+        return suffix[from];
+    }
+
+    /** 1: may be usable by this request, 0: never, 2: evaluating it fails (the search must reach it itself). */
+    private int probe(RequestData rd, DeviceInfo d) {
+        if (!rd.adminAccess && view.allocatedState.allocatedDevices().contains(d.id)) {
+            return 0;
+        }
+        try {
+            if (!isSelectable(rd, d)) {
+                return 0;
+            }
+        } catch (AllocationException e) {
+            return 2;
+        }
+        if (f.consumableCapacity()) {
+            // Without any earlier consumption this is the most a device can offer; the consumed amounts are the
+            // same computation the search repeats, so its errors show up here too.
+            try {
+                if (!ConsumableCapacity.fits(null, rd.capacityRequests, d, null, f.fractionalCapacityRange())) {
+                    return 0;
+                }
+            } catch (ConsumableCapacity.CapacityException e) {
+                return 2;
+            }
+        }
+        return 1;
     }
 
     // Phase: selectability. Class selectors first, then the request's own, then per-device node selection. The
@@ -679,7 +764,7 @@ public final class Search {
         pool.counterSets().forEach((name, counters) -> available.put(name, new HashMap<>(counters)));
         for (List<SliceInfo> slices : List.of(pool.targeting(), pool.notTargeting())) {
             for (SliceInfo s : slices) {
-                for (DeviceInfo d : s.devices) {
+                for (DeviceInfo d : s.devices()) {
                     if (!view.allocatedState.isAllocated(d.id)) {
                         continue;
                     }

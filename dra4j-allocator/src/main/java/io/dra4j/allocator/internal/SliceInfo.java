@@ -29,9 +29,12 @@ public final class SliceInfo {
     /** Upstream distinguishes "unset" from "false" for this field. */
     final Boolean perDeviceNodeSelection;
     final List<CounterSetInfo> sharedCounters;
-    final List<DeviceInfo> devices;
     final boolean usesCompatibilityGroups;
     final List<String> skipNodeOperations;
+    private final int firstDeviceIndex;
+    private final TaintRules taintRules;
+    /** Compiled on first use: most slices of a large cluster are never looked at from a given node. */
+    private volatile List<DeviceInfo> devices;
 
     /** A counter set with exact values. */
     record CounterSetInfo(String name, Map<String, BigDecimal> counters) {
@@ -71,12 +74,10 @@ public final class SliceInfo {
         }
         this.sharedCounters = List.copyOf(sets);
 
-        List<DeviceInfo> devs = new ArrayList<>();
+        this.firstDeviceIndex = firstDeviceIndex;
+        this.taintRules = taintRules;
         boolean compat = false;
-        List<Device> apiDevices = spec.getDevices() == null ? List.of() : spec.getDevices();
-        for (int i = 0; i < apiDevices.size(); i++) {
-            Device d = apiDevices.get(i);
-            devs.add(new DeviceInfo(firstDeviceIndex + i, this, i, d, taintRules));
+        for (Device d : apiDevices()) {
             if (d.getConsumesCounters() != null) {
                 for (DeviceCounterConsumption c : d.getConsumesCounters()) {
                     if (c.getCompatibilityGroups() != null && !c.getCompatibilityGroups().isEmpty()) {
@@ -85,8 +86,35 @@ public final class SliceInfo {
                 }
             }
         }
-        this.devices = List.copyOf(devs);
         this.usesCompatibilityGroups = compat;
+    }
+
+    List<Device> apiDevices() {
+        return slice.getSpec().getDevices() == null ? List.of() : slice.getSpec().getDevices();
+    }
+
+    int deviceCount() {
+        return apiDevices().size();
+    }
+
+    /** The compiled devices, in slice order. */
+    List<DeviceInfo> devices() {
+        List<DeviceInfo> d = devices;
+        if (d == null) {
+            synchronized (this) {
+                d = devices;
+                if (d == null) {
+                    List<Device> api = apiDevices();
+                    List<DeviceInfo> out = new ArrayList<>(api.size());
+                    for (int i = 0; i < api.size(); i++) {
+                        out.add(new DeviceInfo(firstDeviceIndex + i, this, i, api.get(i), taintRules));
+                    }
+                    d = List.copyOf(out);
+                    devices = d;
+                }
+            }
+        }
+        return d;
     }
 
     boolean hasSharedCounters() {
