@@ -25,7 +25,7 @@ import java.util.Optional;
  * Generates COUNT scenarios from SEED ({@link ScenarioGenerator}), runs them through the oracle
  * ({@code oracle/bin/oracle -}, one process fed JSON lines) and through dra4j in this process (the code path of
  * {@code dra4j allocate}), and compares the outcomes ({@link OutcomeComparison}). Each divergence is shrunk
- * ({@link Shrinker}; at most {@code --shrink-limit} per kind of difference, default 3, the others are written as
+ * ({@link Shrinker}; at most {@code --shrink-limit} per class of divergence, default 3, the others are written as
  * generated) and written as a scenario file to DIR (default {@code target/difftest-divergences}), with one summary
  * line printed per divergence. The last line is {@code difftest: N scenarios, D divergences}; the exit status is 0
  * only when D is 0 (1 for divergences, 2 for bad usage or when the oracle cannot be run).
@@ -107,10 +107,11 @@ public final class DiffTest {
 
         // Phase 3: shrink (a few per kind of difference) and write each divergence.
         DivergenceWriter writer = new DivergenceWriter(options.out());
-        Map<String, Integer> perAspect = new LinkedHashMap<>();
+        Map<String, Integer> perClass = new LinkedHashMap<>();
         for (Divergence divergence : divergences) {
             String aspect = divergence.difference().aspect();
-            int seen = perAspect.merge(aspect, 1, Integer::sum);
+            int seen = perClass.merge(signature(divergence.difference(), divergence.upstream(), divergence.dra4j()),
+                    1, Integer::sum);
             Divergence reported = divergence;
             boolean shrunk = seen <= options.shrinkLimit();
             if (shrunk) {
@@ -120,7 +121,7 @@ public final class DiffTest {
             out.println("divergence " + divergence.name() + ": " + aspect + ": "
                     + clip(reported.difference().detail()) + " -> " + file);
         }
-        perAspect.forEach((aspect, n) -> out.println("  " + n + " x " + aspect));
+        perClass.forEach((signature, n) -> out.println("  " + n + " x " + clip(signature)));
         if (unreadable > 0) {
             out.println("difftest: " + unreadable + " generated scenarios could not be read by the oracle");
         }
@@ -130,7 +131,7 @@ public final class DiffTest {
 
     /** The smallest scenario that still shows the same kind of difference, with its own outcomes. */
     private static Divergence shrink(Divergence divergence, OracleProcess oracle, Engine dra4j, int maxTries) {
-        String aspect = divergence.difference().aspect();
+        String signature = signature(divergence.difference(), divergence.upstream(), divergence.dra4j());
         Divergence[] last = {divergence};
         Shrinker.shrink(divergence.scenario(), candidate -> {
             try {
@@ -141,7 +142,7 @@ public final class DiffTest {
                 JsonNode mine = dra4j.run(candidate);
                 Optional<OutcomeComparison.Difference> d =
                         OutcomeComparison.compare(upstream, mine, UpstreamVariant.isStable(candidate));
-                if (d.isPresent() && d.get().aspect().equals(aspect)) {
+                if (d.isPresent() && signature(d.get(), upstream, mine).equals(signature)) {
                     last[0] = new Divergence(candidate, upstream, mine, d.get());
                     return true;
                 }
@@ -151,6 +152,25 @@ public final class DiffTest {
             }
         }, maxTries);
         return last[0];
+    }
+
+    /**
+     * What must stay the same while shrinking: the kind of difference and the shape of both outcomes (the kind, and
+     * for errors the message with names and numbers blanked out), so that shrinking does not drift from one
+     * divergence to another.
+     */
+    static String signature(OutcomeComparison.Difference difference, JsonNode upstream, JsonNode dra4j) {
+        return difference.aspect() + " | " + shape(upstream) + " | " + shape(dra4j);
+    }
+
+    private static String shape(JsonNode outcome) {
+        String kind = outcome.path("outcome").asString("");
+        if (!kind.equals("error")) {
+            return kind;
+        }
+        String message = ErrorMessages.normalise(outcome.path("error").asString(""))
+                .replaceAll("[A-Za-z0-9_./-]*[0-9][A-Za-z0-9_./-]*", "#");
+        return "error: " + (message.length() <= 80 ? message : message.substring(0, 80));
     }
 
     private static Options parse(String[] args) {
@@ -205,7 +225,8 @@ public final class DiffTest {
         }
     }
 
-    private static String clip(String s) {
+    private static String clip(String text) {
+        String s = text.replace("\n", " \\n ");
         return s.length() <= SUMMARY_LIMIT ? s : s.substring(0, SUMMARY_LIMIT) + "...";
     }
 }

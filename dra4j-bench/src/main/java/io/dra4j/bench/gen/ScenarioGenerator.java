@@ -3,6 +3,7 @@ package io.dra4j.bench.gen;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 import tools.jackson.dataformat.yaml.YAMLMapper;
+import tools.jackson.dataformat.yaml.YAMLWriteFeature;
 
 import java.util.SplittableRandom;
 
@@ -28,7 +29,11 @@ public final class ScenarioGenerator {
     public static final int MAX_DEVICES = 12;
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
-    private static final YAMLMapper YAML = YAMLMapper.builder().build();
+    private static final YAMLMapper YAML = YAMLMapper.builder()
+            .enable(YAMLWriteFeature.MINIMIZE_QUOTES, YAMLWriteFeature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS,
+                    YAMLWriteFeature.LITERAL_BLOCK_STYLE)
+            .disable(YAMLWriteFeature.SPLIT_LINES)
+            .build();
 
     private ScenarioGenerator() {
     }
