@@ -14,8 +14,8 @@ import java.util.function.Predicate;
 
 /**
  * Greedy delta debugging on a scenario tree: removes one part at a time (a claim, a slice, a request, a constraint, a
- * device, an attribute, a feature gate, ...) and keeps the removal when the divergence persists, until no single
- * removal keeps it. Large parts are tried before small ones (breadth first), so most of a scenario goes early.
+ * device, an attribute, a feature gate, ...) or lowers a count, and keeps the change when the divergence persists,
+ * until no single change keeps it. Large parts are tried before small ones (breadth first), so most of a scenario goes early.
  *
  * <p>Only parts whose absence still leaves a well-formed scenario are removed: elements of lists and optional fields,
  * never names, kinds or the fields that give a request, slice or pool its identity. The predicate decides the rest;
@@ -35,6 +35,9 @@ public final class Shrinker {
     private static final Set<String> NON_EMPTY = Set.of("claims", "nodeSelectorTerms", "values", "firstAvailable",
             "matchExpressions", "matchFields", "results", "counters");
 
+    /** Numbers that may be lowered (not below 1). */
+    private static final Set<String> DECREMENTABLE = Set.of("resourceSliceCount", "count", "generation");
+
     private Shrinker() {
     }
 
@@ -50,21 +53,73 @@ public final class Shrinker {
         boolean progress = true;
         while (progress && tries < maxTries) {
             progress = false;
-            List<List<Object>> candidates = removable(current);
+            List<List<Object>> candidates = candidates(current);
             for (int i = 0; i < candidates.size() && tries < maxTries; i++) {
                 ObjectNode candidate = current.deepCopy();
-                remove(candidate, candidates.get(i));
+                apply(candidate, candidates.get(i));
                 tries++;
                 if (stillDiverges.test(candidate)) {
                     current = candidate;
                     progress = true;
                     // Paths after the removed part have shifted: recompute, and resume near where we were.
-                    candidates = removable(current);
+                    candidates = candidates(current);
                     i--;
                 }
             }
         }
         return current;
+    }
+
+    /**
+     * The changes to try, in order: every removable part, then lowering a number that sizes something (a pool's
+     * resourceSliceCount, a request's count, a pool generation) by one. A change is its path (object keys and list
+     * indexes from the root); a path to a number means "decrement".
+     */
+    static List<List<Object>> candidates(ObjectNode root) {
+        List<List<Object>> out = removable(root);
+        out.addAll(decrementable(root, List.of(), root));
+        return out;
+    }
+
+    static void apply(ObjectNode root, List<Object> path) {
+        JsonNode target = at(root, path);
+        if (target != null && target.isIntegralNumber()) {
+            ObjectNode parent = (ObjectNode) at(root, path.subList(0, path.size() - 1));
+            parent.put((String) path.get(path.size() - 1), target.asLong() - 1);
+        } else {
+            remove(root, path);
+        }
+    }
+
+    private static List<List<Object>> decrementable(ObjectNode root, List<Object> path, JsonNode node) {
+        List<List<Object>> out = new ArrayList<>();
+        if (node.isObject()) {
+            for (Map.Entry<String, JsonNode> field : node.properties()) {
+                List<Object> child = append(path, field.getKey());
+                if (DECREMENTABLE.contains(field.getKey()) && field.getValue().isIntegralNumber()
+                        && field.getValue().asLong() > 1) {
+                    out.add(child);
+                } else {
+                    out.addAll(decrementable(root, child, field.getValue()));
+                }
+            }
+        } else if (node.isArray()) {
+            for (int i = 0; i < node.size(); i++) {
+                out.addAll(decrementable(root, append(path, i), node.get(i)));
+            }
+        }
+        return out;
+    }
+
+    private static JsonNode at(JsonNode root, List<Object> path) {
+        JsonNode node = root;
+        for (Object step : path) {
+            node = step instanceof Integer index ? node.get(index) : node.get((String) step);
+            if (node == null) {
+                return null;
+            }
+        }
+        return node;
     }
 
     /** Paths (object keys and list indexes from the root) of the parts that may be removed, shallow ones first. */
@@ -103,11 +158,7 @@ public final class Shrinker {
     }
 
     static void remove(ObjectNode root, List<Object> path) {
-        JsonNode parent = root;
-        for (int i = 0; i < path.size() - 1; i++) {
-            Object step = path.get(i);
-            parent = step instanceof Integer index ? parent.get(index) : parent.get((String) step);
-        }
+        JsonNode parent = at(root, path.subList(0, path.size() - 1));
         Object last = path.get(path.size() - 1);
         if (last instanceof Integer index) {
             ((ArrayNode) parent).remove(index);

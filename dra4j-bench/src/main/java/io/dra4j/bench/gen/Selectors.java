@@ -14,7 +14,7 @@ final class Selectors {
         String d = "device.attributes[\"" + dice.pick(ctx.drivers) + "\"]";
         String c = "device.capacity[\"" + dice.pick(ctx.drivers) + "\"]";
         boolean guarded = dice.chance(0.95);
-        return switch (dice.between(0, 12)) {
+        return switch (dice.between(0, 13)) {
             case 0 -> guard(guarded, d, "model") + d + ".model == \"" + dice.pick("a", "b") + "\"";
             case 1 -> guard(guarded, d, "model") + d + ".model != \"" + dice.pick("a", "c") + "\"";
             case 2 -> guard(guarded, d, "index") + d + ".index >= " + dice.between(1, 2);
@@ -36,6 +36,10 @@ final class Selectors {
                     : guard(true, c, "cores") + c + ".cores.compareTo(quantity(\"4\")) >= 0";
             case 11 -> guard(guarded, "device.attributes[\"dra.example.com\"]", "family")
                     + "device.attributes[\"dra.example.com\"].family == \"f1\"";
+            // Typed values compared with plain strings: a user mistake whose outcome (false, or an error) must match.
+            case 12 -> dice.chance(0.5)
+                    ? guard(true, d, "fw") + d + ".fw == \"" + dice.pick("1.0.0", "2.0.0") + "\""
+                    : guard(true, c, "memory") + c + ".memory == \"4Gi\"";
             default -> dice.chance(0.5) ? "true" : "device.attributes.size() > 0";
         };
     }
