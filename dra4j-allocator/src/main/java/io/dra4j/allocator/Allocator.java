@@ -94,13 +94,26 @@ public final class Allocator {
         for (int ci = 0; ci < analysis.funnels().size(); ci++) {
             reports.add(Explainer.report(search, ci, analysis.funnels().get(ci), outcome));
         }
-        AllocatorInputs in = new AllocatorInputs(inputs.gates, inputs.allocatedState, inputs.classes, inputs.slices,
-                inputs.taintRules, node, claims);
-        List<Explanation.Suggestion> suggestions = Suggestions.find(analysis, outcome, in, what -> Allocator.builder()
-                .featureGates(what.gates()).allocatedState(what.state()).deviceClasses(what.classes())
-                .resourceSlices(what.slices()).deviceTaintRules(what.taintRules()).shareIds(shareIds).timeout(timeout)
-                .build().allocate(what.node(), what.claims()));
+        List<Explanation.Suggestion> suggestions = Suggestions.find(analysis, outcome, inputsFor(node, claims), Allocator::allocate);
         return new Explanation(outcome, analysis.decisive(), reports, analysis.pools(), suggestions);
+    }
+
+    /**
+     * Allocates as {@link #allocate} does, on a copy of this allocator's inputs with one change applied (a what-if);
+     * this allocator and the given objects stay unchanged.
+     */
+    public AllocationOutcome allocateWith(Explanation.Change change, Node node, List<ResourceClaim> claims) {
+        return allocate(Suggestions.apply(change, inputsFor(node, claims)));
+    }
+
+    private AllocatorInputs inputsFor(Node node, List<ResourceClaim> claims) {
+        return new AllocatorInputs(inputs.gates, inputs.allocatedState, inputs.classes, inputs.slices, inputs.taintRules,
+                node, claims);
+    }
+
+    private static AllocationOutcome allocate(AllocatorInputs in) {
+        return Allocator.builder().featureGates(in.gates()).allocatedState(in.state()).deviceClasses(in.classes())
+                .resourceSlices(in.slices()).deviceTaintRules(in.taintRules()).build().allocate(in.node(), in.claims());
     }
 
     /** Collects the inputs of an allocator. Not thread-safe. */

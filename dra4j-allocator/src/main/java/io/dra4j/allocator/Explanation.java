@@ -87,6 +87,41 @@ public record Explanation(AllocationOutcome outcome,
     }
 
     /** A change that was applied to a copy of the inputs and made the claims allocatable on this node. */
-    public record Suggestion(String description) {
+    public record Suggestion(String description, Change change) {
+    }
+
+    /**
+     * A change to the inputs of an allocation, as {@link Allocator#allocateWith} applies it. Claims are addressed
+     * by their index in the claim list, requests by name ({@code request} or {@code request/subrequest}).
+     */
+    public sealed interface Change {
+        /** Add tolerations to a request or subrequest. */
+        record Tolerate(int claim, String request, List<io.fabric8.kubernetes.api.model.resource.v1.DeviceToleration> tolerations)
+                implements Change {
+        }
+
+        /** Free devices that earlier allocations hold exclusively. */
+        record Release(List<DeviceId> devices) implements Change {
+        }
+
+        /** Ask for a different number of devices. */
+        record SetCount(int claim, String request, long count) implements Change {
+        }
+
+        /** Remove one of the claim's constraints. */
+        record DropConstraint(int claim, int index) implements Change {
+        }
+
+        /** Remove one selector of a request or subrequest. */
+        record DropSelector(int claim, String request, int index) implements Change {
+        }
+
+        /** Add to the pool's shared counters what one device consumes. */
+        record RaiseCounters(DeviceId device) implements Change {
+        }
+
+        /** Turn feature gates on. */
+        record EnableGates(java.util.Set<DraFeature> gates) implements Change {
+        }
     }
 }

@@ -34,7 +34,7 @@ public final class Explainer {
     /** What the funnel of one request found, for the report and for the suggestions. */
     public record Funnel(RequestData request, List<Stage> stages, Map<Reason, List<Rejection>> rejections,
                   Map<Reason, List<DeviceInfo>> rejected, List<DeviceInfo> survivors, List<String> constraintNotes,
-                  String shortfall, String shortfallStage) {
+                  int usable, String shortfall, String shortfallStage) {
     }
 
     Explainer(Search search, AllocationOutcome outcome) {
@@ -150,7 +150,8 @@ public final class Explainer {
         });
         int selected = alive.size();
         filter(alive, stages, rejections, rejected, "not in use", d -> !rd.adminAccess && search.view.allocatedState.allocatedDevices().contains(d.id)
-                ? rej(Reason.IN_USE, d, "allocated to another claim") : null);
+                ? rej(Reason.IN_USE, d, search.view.allocatedState.owners().containsKey(d.id)
+                        ? "allocated to claim " + search.view.allocatedState.owners().get(d.id) : "allocated to another claim") : null);
         filter(alive, stages, rejections, rejected, "partitionable devices supported", d -> !f.partitionableDevices() && d.consumesCounters()
                 ? rej(Reason.PARTITIONABLE_DISABLED, d, "the device consumes shared counters, but DRAPartitionableDevices is off") : null);
         filter(alive, stages, rejections, rejected, "taints tolerated", d -> {
@@ -243,7 +244,7 @@ public final class Explainer {
         if (universe != null && universe.isEmpty() && shortfall == null && rd.numDevices > 0) {
             shortfall = "no device on this node";
         }
-        return new Funnel(rd, stages, rejections, rejected, alive, constraintNotes, shortfall, shortfallStage);
+        return new Funnel(rd, stages, rejections, rejected, alive, constraintNotes, best, shortfall, shortfallStage);
     }
 
     private static String firstStageBelow(List<Stage> stages, int needed) {

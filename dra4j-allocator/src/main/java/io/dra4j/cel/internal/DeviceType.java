@@ -5,9 +5,9 @@ import com.google.common.collect.ImmutableMap;
 import dev.cel.common.types.CelType;
 import dev.cel.common.types.CelTypeProvider;
 import dev.cel.common.types.MapType;
-import dev.cel.common.types.OpaqueType;
 import dev.cel.common.types.SimpleType;
 import dev.cel.common.types.StructType;
+import io.dra4j.cel.KubernetesLibraries;
 import java.util.Optional;
 
 /**
@@ -21,7 +21,7 @@ public final class DeviceType {
 
   public static final String VARIABLE = "device";
   public static final String NAME = "kubernetes.DRADevice";
-  public static final CelType QUANTITY = OpaqueType.create("kubernetes.Quantity");
+  public static final CelType QUANTITY = KubernetesLibraries.QUANTITY_TYPE;
 
   public static final CelType ATTRIBUTES = MapType.create(SimpleType.STRING,
       MapType.create(SimpleType.STRING, SimpleType.DYN));

@@ -22,6 +22,7 @@ import dev.cel.validator.CelValidatorFactory;
 import dev.cel.validator.validators.DurationLiteralValidator;
 import dev.cel.validator.validators.RegexLiteralValidator;
 import dev.cel.validator.validators.TimestampLiteralValidator;
+import io.dra4j.cel.KubernetesLibraries;
 import java.util.Comparator;
 import java.util.List;
 import java.util.function.UnaryOperator;
@@ -36,8 +37,8 @@ import java.util.stream.Collectors;
  * <p>Base options: homogeneous aggregate literals, cross-type numeric comparisons, optional types, the literal
  * validators (duration, timestamp, regex, homogeneous literals), cel-go's ext.Strings, ext.Sets, two-variable
  * comprehensions and ext.Lists from cel-java's extensions, and the Kubernetes libraries (URLs, regex, quantity, IP,
- * CIDR, format, semver, lists) from {@code KubernetesLibraries} (not yet wired in). DRA adds {@code cel.bind} and the
- * {@code device} variable. Thread-safe once built.
+ * CIDR, format, semver, lists) from {@link KubernetesLibraries}. DRA adds {@code cel.bind} and the {@code device}
+ * variable; its {@code includes()} is the lists library's at 1.37. Thread-safe once built.
  */
 public final class SelectorCompiler {
 
@@ -77,7 +78,8 @@ public final class SelectorCompiler {
             CelExtensions.lists(),
             CelExtensions.optional(),
             CelExtensions.bindings(),
-            CelExtensions.comprehensions());
+            CelExtensions.comprehensions())
+        .addLibraries(KubernetesLibraries.all());
     compiler = compilerBuilder.build();
 
     CelRuntimeBuilder runtimeBuilder = CelRuntimeFactory.legacyCelRuntimeBuilder()
@@ -92,7 +94,8 @@ public final class SelectorCompiler {
             CelExtensions.lists(),
             CelExtensions.optional(),
             CelExtensions.comprehensions(),
-            new DomainMembership());
+            new DomainMembership())
+        .addLibraries(KubernetesLibraries.all());
     runtime = runtimeBuilder.build();
 
     validator = CelValidatorFactory.standardCelValidatorBuilder(compiler, runtime)
