@@ -73,7 +73,7 @@ final class ClaimGenerator {
         if (dice.chance(0.15)) {
             ObjectNode config = devices.putArray("config").addObject();
             if (dice.chance(0.6)) {
-                config.set("requests", Context.strings(dice.pick(names)));
+                config.set("requests", Context.strings(dice.pick(dice.chance(0.7) ? names : references)));
             }
             opaque(config, dice.pick(ctx.drivers), "claim");
         }
@@ -109,7 +109,7 @@ final class ClaimGenerator {
         if (ctx.use("DRAConsumableCapacity", 0.35, 0.01)) {
             ObjectNode requests = request.putObject("capacity").putObject("requests");
             if (dice.chance(0.7)) {
-                requests.put("bandwidth", dice.pick("1", "2", "3", "5", "500m"));
+                requests.put("bandwidth", dice.pick("1", "2", "3", "5", "500m", "9"));
             }
             if (requests.isEmpty() || dice.chance(0.2)) {
                 requests.put("memory", dice.pick("1Gi", "2Gi"));
@@ -144,7 +144,8 @@ final class ClaimGenerator {
             default -> {
                 t.put("key", "key1");
                 t.put("operator", "Exists");
-                t.put("effect", dice.pick("NoSchedule", "NoExecute"));
+                t.put("effect", "NoExecute");
+                t.put("tolerationSeconds", dice.pick(0, 60));
                 return t;
             }
         }

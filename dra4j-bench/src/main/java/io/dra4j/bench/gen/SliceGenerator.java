@@ -187,7 +187,7 @@ final class SliceGenerator {
             a.putObject("healthy").put("bool", dice.chance(0.75));
         }
         if (dice.chance(0.6)) {
-            a.putObject("fw").put("version", dice.pick("1.0.0", "1.2.0", "2.0.0", "2.0.0-rc.1"));
+            a.putObject("fw").put("version", dice.pick("1.0.0", "1.2.0", "2.0.0", "2.0.0-rc.1", "1.0.0+build.2"));
         }
         if (dice.chance(0.15)) {
             a.putObject("dra.example.com/family").put("string", dice.pick("f1", "f2"));
