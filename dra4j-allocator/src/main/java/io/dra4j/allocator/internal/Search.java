@@ -490,7 +490,15 @@ public final class Search {
             if (sel == null || sel.getCel() == null) {
                 throw new AllocationException(owner + ": selector #" + i + ": CEL expression empty (unsupported selector type?)");
             }
-            CompiledExpression expr = view.cel.compile(sel.getCel().getExpression() == null ? "" : sel.getCel().getExpression());
+            String text = sel.getCel().getExpression() == null ? "" : sel.getCel().getExpression();
+            String driver = view.shortcuts.driverEquality(text);
+            if (driver != null) {
+                if (!driver.equals(d.id.driver())) {
+                    return false;
+                }
+                continue;
+            }
+            CompiledExpression expr = view.cel.compile(text);
             if (expr.compileError().isPresent()) {
                 throw new AllocationException(owner + ": selector #" + i + ": CEL compile error: " + expr.compileError().get());
             }
