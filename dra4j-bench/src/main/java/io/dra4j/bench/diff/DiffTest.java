@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * Differential test of dra4j against the upstream Go allocator.
@@ -88,6 +89,7 @@ public final class DiffTest {
         // Phase 2: dra4j on the same scenarios, compared one by one.
         List<Divergence> divergences = new ArrayList<>();
         int unreadable = 0;
+        int stableCount = 0;
         for (int i = 0; i < scenarios.size(); i++) {
             if (OracleProcess.isReadError(upstream.get(i))) {
                 // The generator wrote something upstream cannot read: a generator bug, not an allocator divergence.
@@ -98,6 +100,9 @@ public final class DiffTest {
             }
             JsonNode mine = dra4j.run(scenarios.get(i));
             boolean stable = UpstreamVariant.isStable(scenarios.get(i));
+            if (stable) {
+                stableCount++;
+            }
             Optional<OutcomeComparison.Difference> difference =
                     OutcomeComparison.compare(upstream.get(i), mine, stable);
             if (difference.isPresent()) {
@@ -122,6 +127,9 @@ public final class DiffTest {
                     + clip(reported.difference().detail()) + " -> " + file);
         }
         perClass.forEach((signature, n) -> out.println("  " + n + " x " + clip(signature)));
+        Map<String, Integer> kinds = new TreeMap<>();
+        upstream.forEach(o -> kinds.merge(o.path("outcome").asString("?"), 1, Integer::sum));
+        out.println("upstream outcomes: " + kinds + "; stable variant (devices not compared): " + stableCount);
         if (unreadable > 0) {
             out.println("difftest: " + unreadable + " generated scenarios could not be read by the oracle");
         }

@@ -27,7 +27,7 @@ final class ClaimGenerator {
 
     ArrayNode generate() {
         ArrayNode claims = Context.array();
-        int n = 1 + dice.weighted(60, 30, 10);
+        int n = 1 + dice.weighted(65, 27, 8);
         for (int i = 0; i < n; i++) {
             claims.add(claim("claim-" + i));
         }
@@ -83,7 +83,7 @@ final class ClaimGenerator {
     /** The fields an exact request and a subrequest share; admin access only exists on exact requests. */
     private void fill(ObjectNode request, boolean exact) {
         request.put("deviceClassName", dice.chance(0.005) ? "class-missing" : dice.pick(classes));
-        int selectors = dice.weighted(60, 30, 10);
+        int selectors = dice.weighted(70, 22, 8);
         if (selectors > 0) {
             ArrayNode list = request.putArray("selectors");
             for (int i = 0; i < selectors; i++) {
@@ -120,7 +120,7 @@ final class ClaimGenerator {
     /** Mostly small counts, sometimes as many devices as exist, or one more. */
     private long count() {
         int devices = Math.max(1, ctx.devices.size());
-        return switch (dice.weighted(60, 26, 8, 6)) {
+        return switch (dice.weighted(66, 26, 5, 3)) {
             case 0 -> 1;
             case 1 -> 2;
             case 2 -> devices;
