@@ -53,7 +53,7 @@ public final class Shrinker {
         boolean progress = true;
         while (progress && tries < maxTries) {
             progress = false;
-            List<List<Object>> candidates = candidates(current);
+            List<Change> candidates = candidates(current);
             for (int i = 0; i < candidates.size() && tries < maxTries; i++) {
                 ObjectNode candidate = current.deepCopy();
                 apply(candidate, candidates.get(i));
@@ -71,27 +71,35 @@ public final class Shrinker {
     }
 
     /**
-     * The changes to try, in order: every removable part, then lowering a number that sizes something (a pool's
-     * resourceSliceCount, a request's count, a pool generation) by one. A change is its path (object keys and list
-     * indexes from the root); a path to a number means "decrement".
+     * One change to try: remove the part at {@code path} (object keys and list indexes from the root), or lower the
+     * number there by one.
      */
-    static List<List<Object>> candidates(ObjectNode root) {
-        List<List<Object>> out = removable(root);
-        out.addAll(decrementable(root, List.of(), root));
+    record Change(List<Object> path, boolean decrement) {
+    }
+
+    /**
+     * The changes to try, in order: every removable part, then lowering a number that sizes something (a pool's
+     * resourceSliceCount, a request's count, a pool generation) by one.
+     */
+    static List<Change> candidates(ObjectNode root) {
+        List<Change> out = new ArrayList<>();
+        removable(root).forEach(path -> out.add(new Change(path, false)));
+        decrementable(List.of(), root).forEach(path -> out.add(new Change(path, true)));
         return out;
     }
 
-    static void apply(ObjectNode root, List<Object> path) {
-        JsonNode target = at(root, path);
-        if (target != null && target.isIntegralNumber()) {
+    static void apply(ObjectNode root, Change change) {
+        List<Object> path = change.path();
+        if (change.decrement()) {
             ObjectNode parent = (ObjectNode) at(root, path.subList(0, path.size() - 1));
-            parent.put((String) path.get(path.size() - 1), target.asLong() - 1);
+            String field = (String) path.get(path.size() - 1);
+            parent.put(field, parent.get(field).asLong() - 1);
         } else {
             remove(root, path);
         }
     }
 
-    private static List<List<Object>> decrementable(ObjectNode root, List<Object> path, JsonNode node) {
+    private static List<List<Object>> decrementable(List<Object> path, JsonNode node) {
         List<List<Object>> out = new ArrayList<>();
         if (node.isObject()) {
             for (Map.Entry<String, JsonNode> field : node.properties()) {
@@ -100,12 +108,12 @@ public final class Shrinker {
                         && field.getValue().asLong() > 1) {
                     out.add(child);
                 } else {
-                    out.addAll(decrementable(root, child, field.getValue()));
+                    out.addAll(decrementable(child, field.getValue()));
                 }
             }
         } else if (node.isArray()) {
             for (int i = 0; i < node.size(); i++) {
-                out.addAll(decrementable(root, append(path, i), node.get(i)));
+                out.addAll(decrementable(append(path, i), node.get(i)));
             }
         }
         return out;

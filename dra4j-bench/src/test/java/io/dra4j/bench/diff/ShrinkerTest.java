@@ -3,6 +3,7 @@ package io.dra4j.bench.diff;
 import io.dra4j.bench.gen.ScenarioGenerator;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 import java.util.List;
@@ -12,6 +13,7 @@ import java.util.function.Predicate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class ShrinkerTest {
+    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     /** The "divergence" of these tests: some slice has a device that has the attribute "model". */
     private static final Predicate<ObjectNode> HAS_MODEL = s -> {
@@ -47,6 +49,23 @@ class ShrinkerTest {
         // Identity fields stay.
         assertThat(shrunk.path("name").asString()).isEqualTo(original.path("name").asString());
         assertThat(shrunk.path("resourceSlices").path(0).path("spec").path("pool").has("name")).isTrue();
+    }
+
+    @Test
+    void removesNumbersFromListsAndLowersCounts() {
+        ObjectNode scenario = (ObjectNode) JSON.readTree("""
+                {"name": "x", "node": {"name": "node-1"},
+                 "resourceSlices": [{"spec": {"pool": {"name": "p", "generation": 1, "resourceSliceCount": 3},
+                   "devices": [{"name": "d", "attributes": {"ports": {"ints": [1, 2, 3]}}}]}}],
+                 "claims": [{"spec": {"devices": {"requests": [{"name": "r",
+                   "exactly": {"deviceClassName": "c", "allocationMode": "ExactCount", "count": 4}}]}}}]}""");
+        ObjectNode shrunk = Shrinker.shrink(scenario, s -> s.toString().contains("2]"), 1000);
+        assertThat(shrunk.path("resourceSlices").path(0).path("spec").path("devices").path(0)
+                .path("attributes").path("ports").path("ints").toString()).isEqualTo("[2]");
+        assertThat(shrunk.path("resourceSlices").path(0).path("spec").path("pool").path("resourceSliceCount").asInt())
+                .isEqualTo(1);
+        assertThat(shrunk.path("claims").path(0).path("spec").path("devices").path("requests").path(0)
+                .path("exactly").path("count").asInt()).isEqualTo(1);
     }
 
     @Test
