@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.regex.Pattern;
 
 /**
  * Compares the outcome lines of the two engines (the JSON Lines shape of {@code dra4j allocate --output json} and of
@@ -23,12 +24,15 @@ import java.util.TreeMap;
  * random value), the nodeSelector (terms, requirements and values in any order) and the config. A field that is
  * absent compares equal to its empty value ({@code false}, {@code []}).
  *
- * <p>When upstream runs its "stable" variant, its pool order is Go map iteration order; the devices it picks are then
- * not reproducible, so for such scenarios only the outcome kind and error messages are compared.
+ * <p>When upstream runs its "stable" variant, its pool order is Go map iteration order; the devices it picks, and the
+ * pool or device an error names, are then not reproducible. For such scenarios only the outcome kind and the error
+ * messages, with pool and device names blanked out, are compared.
  */
 public final class OutcomeComparison {
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
     private static final int DETAIL_LIMIT = 400;
+    /** {@code driver/pool} or {@code driver/pool/device} in an error message. */
+    private static final Pattern DEVICE_OR_POOL = Pattern.compile("[A-Za-z0-9.-]+/[A-Za-z0-9.-]+(/[A-Za-z0-9.-]+)?");
 
     /** How two outcomes differ: {@code aspect} is a short fixed label (used to group divergences), {@code detail}
      * shows both sides. */
@@ -41,7 +45,8 @@ public final class OutcomeComparison {
     /**
      * @param upstream    the oracle's outcome line
      * @param dra4j       dra4j's outcome line
-     * @param devicesFree true when the devices picked may legitimately differ (upstream's stable variant)
+     * @param devicesFree true when the devices picked, and pools or devices named in errors, may legitimately differ
+     *                    (upstream's stable variant)
      * @return the first difference, or empty when the outcomes agree
      */
     public static Optional<Difference> compare(JsonNode upstream, JsonNode dra4j, boolean devicesFree) {
@@ -54,6 +59,10 @@ public final class OutcomeComparison {
         if (kindU.equals("error")) {
             String errorU = ErrorMessages.normalise(upstream.path("error").asString(""));
             String errorJ = ErrorMessages.normalise(dra4j.path("error").asString(""));
+            if (devicesFree) {
+                errorU = DEVICE_OR_POOL.matcher(errorU).replaceAll("<pool-or-device>");
+                errorJ = DEVICE_OR_POOL.matcher(errorJ).replaceAll("<pool-or-device>");
+            }
             return errorU.equals(errorJ) ? Optional.empty()
                     : Optional.of(new Difference("error message", "upstream: " + errorU + " | dra4j: " + errorJ));
         }

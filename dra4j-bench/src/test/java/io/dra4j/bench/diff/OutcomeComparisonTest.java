@@ -83,6 +83,17 @@ class OutcomeComparisonTest {
     }
 
     @Test
+    void withRandomPoolOrderErrorsMayNameAnotherDevice() {
+        String upstream = "{\"outcome\":\"error\",\"error\":\"claim claim-0, request req-0: cannot add device "
+                + "driver-a/pool-1/device-0 because a claim constraint would not be satisfied\"}";
+        String dra4j = upstream.replace("driver-a/pool-1/device-0", "driver-a/pool-3/device-1");
+        assertThat(OutcomeComparison.compare(read(upstream), read(dra4j), true)).isEmpty();
+        assertThat(OutcomeComparison.compare(read(upstream), read(dra4j), false)).isPresent();
+        String otherText = dra4j.replace("claim constraint", "class selector");
+        assertThat(OutcomeComparison.compare(read(upstream), read(otherText), true)).isPresent();
+    }
+
+    @Test
     void normalisationLeavesOtherMessagesAlone() {
         String m = "claim claim-0, request req-0: asks for all devices, but resource pool driver-a/pool-1 is currently invalid";
         assertThat(ErrorMessages.normalise(m)).isEqualTo(m);
