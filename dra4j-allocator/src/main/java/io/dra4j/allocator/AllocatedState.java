@@ -18,10 +18,13 @@ import java.util.Set;
  * @param allocatedDevices   devices allocated exclusively by earlier allocations
  * @param sharedDevices      shares of devices that allow multiple allocations ({@code deviceId + shareID})
  * @param aggregatedCapacity per device with multiple allocations, the capacity its existing shares consume
+ * @param owners             where known, the claim ({@code namespace/name}) holding an exclusively allocated device;
+ *                           only explanations use it
  */
 public record AllocatedState(Set<DeviceId> allocatedDevices,
                              Set<SharedDevice> sharedDevices,
-                             Map<DeviceId, Map<String, KubeQuantity>> aggregatedCapacity) {
+                             Map<DeviceId, Map<String, KubeQuantity>> aggregatedCapacity,
+                             Map<DeviceId, String> owners) {
 
     /** One share of a device that allows multiple allocations. */
     public record SharedDevice(DeviceId device, String shareId) {
@@ -33,9 +36,10 @@ public record AllocatedState(Set<DeviceId> allocatedDevices,
         Map<DeviceId, Map<String, KubeQuantity>> copy = new HashMap<>();
         aggregatedCapacity.forEach((k, v) -> copy.put(k, Map.copyOf(v)));
         aggregatedCapacity = Map.copyOf(copy);
+        owners = Map.copyOf(owners);
     }
 
-    public static final AllocatedState EMPTY = new AllocatedState(Set.of(), Set.of(), Map.of());
+    public static final AllocatedState EMPTY = new AllocatedState(Set.of(), Set.of(), Map.of(), Map.of());
 
     /** True when the device is in use in any of the three ways (exclusive, shared, or with consumed capacity). */
     public boolean isAllocated(DeviceId id) {
@@ -73,6 +77,7 @@ public record AllocatedState(Set<DeviceId> allocatedDevices,
         private final Set<DeviceId> exclusive = new HashSet<>();
         private final Set<SharedDevice> shared = new HashSet<>();
         private final Map<DeviceId, Map<String, KubeQuantity>> capacity = new LinkedHashMap<>();
+        private final Map<DeviceId, String> owners = new HashMap<>();
 
         private Builder(boolean consumableCapacity) {
             this.consumableCapacity = consumableCapacity;
@@ -80,6 +85,13 @@ public record AllocatedState(Set<DeviceId> allocatedDevices,
 
         public Builder addExclusive(DeviceId id) {
             exclusive.add(id);
+            return this;
+        }
+
+        /** An exclusively allocated device and the claim ({@code namespace/name}) that holds it. */
+        public Builder addExclusive(DeviceId id, String owner) {
+            exclusive.add(id);
+            owners.put(id, owner);
             return this;
         }
 
@@ -107,6 +119,9 @@ public record AllocatedState(Set<DeviceId> allocatedDevices,
                     || claim.getStatus().getAllocation().getDevices().getResults() == null) {
                 return this;
             }
+            String owner = claim.getMetadata() == null ? "" : (claim.getMetadata().getNamespace() == null
+                    || claim.getMetadata().getNamespace().isEmpty() ? "" : claim.getMetadata().getNamespace() + "/")
+                    + claim.getMetadata().getName();
             for (DeviceRequestAllocationResult r : claim.getStatus().getAllocation().getDevices().getResults()) {
                 if (Boolean.TRUE.equals(r.getAdminAccess())) {
                     continue;
@@ -115,14 +130,14 @@ public record AllocatedState(Set<DeviceId> allocatedDevices,
                 if (consumableCapacity && r.getShareID() != null && !r.getShareID().isEmpty()) {
                     addShared(id, r.getShareID(), toQuantities(r.getConsumedCapacity()));
                 } else {
-                    addExclusive(id);
+                    addExclusive(id, owner);
                 }
             }
             return this;
         }
 
         public AllocatedState build() {
-            return new AllocatedState(exclusive, shared, capacity);
+            return new AllocatedState(exclusive, shared, capacity, owners);
         }
 
         private static Map<String, KubeQuantity> toQuantities(Map<String, Quantity> in) {

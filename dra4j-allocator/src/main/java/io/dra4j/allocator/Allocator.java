@@ -1,6 +1,9 @@
 package io.dra4j.allocator;
 
 import io.dra4j.allocator.internal.AllocationException;
+import io.dra4j.allocator.internal.AllocatorInputs;
+import io.dra4j.allocator.internal.Explainer;
+import io.dra4j.allocator.internal.Suggestions;
 import io.dra4j.allocator.internal.ClusterView;
 import io.dra4j.allocator.internal.EngineFeatures;
 import io.dra4j.allocator.internal.ResultAssembler;
@@ -28,12 +31,14 @@ import java.util.function.Supplier;
  */
 public final class Allocator {
     private final ClusterView view;
+    private final Builder inputs;
     private final Supplier<String> shareIds;
     private final Duration timeout;
 
     private Allocator(Builder b) {
         EngineFeatures features = EngineFeatures.from(b.gates);
         this.view = new ClusterView(features, b.allocatedState, b.classes, b.slices, b.taintRules);
+        this.inputs = b.copy();
         this.shareIds = b.shareIds;
         this.timeout = b.timeout;
     }
@@ -74,6 +79,41 @@ public final class Allocator {
         } catch (IllegalArgumentException e) {
             return new Attempt(new AllocationOutcome.Failed(e.getMessage(), false), search.steps());
         }
+    }
+
+    /**
+     * Explains the decision for these claims on this node: the outcome (identical to {@link #allocate}), the
+     * decisive reason, the candidate funnel of every request, unusable pools, and changes verified to make the
+     * claims fit. Computed only when asked; {@link #allocate} does none of this work.
+     */
+    public Explanation explain(Node node, List<ResourceClaim> claims) {
+        AllocationOutcome outcome = allocate(node, claims);
+        Search search = new Search(view, node, claims, shareIds, 0);
+        Explainer.Analysis analysis = Explainer.analyze(search, outcome);
+        List<Explanation.ClaimReport> reports = new java.util.ArrayList<>();
+        for (int ci = 0; ci < analysis.funnels().size(); ci++) {
+            reports.add(Explainer.report(search, ci, analysis.funnels().get(ci), outcome));
+        }
+        List<Explanation.Suggestion> suggestions = Suggestions.find(analysis, outcome, inputsFor(node, claims), Allocator::allocate);
+        return new Explanation(outcome, analysis.decisive(), reports, analysis.pools(), suggestions);
+    }
+
+    /**
+     * Allocates as {@link #allocate} does, on a copy of this allocator's inputs with one change applied (a what-if);
+     * this allocator and the given objects stay unchanged.
+     */
+    public AllocationOutcome allocateWith(Explanation.Change change, Node node, List<ResourceClaim> claims) {
+        return allocate(Suggestions.apply(change, inputsFor(node, claims)));
+    }
+
+    private AllocatorInputs inputsFor(Node node, List<ResourceClaim> claims) {
+        return new AllocatorInputs(inputs.gates, inputs.allocatedState, inputs.classes, inputs.slices, inputs.taintRules,
+                node, claims);
+    }
+
+    private static AllocationOutcome allocate(AllocatorInputs in) {
+        return Allocator.builder().featureGates(in.gates()).allocatedState(in.state()).deviceClasses(in.classes())
+                .resourceSlices(in.slices()).deviceTaintRules(in.taintRules()).build().allocate(in.node(), in.claims());
     }
 
     /** Collects the inputs of an allocator. Not thread-safe. */
@@ -136,6 +176,18 @@ public final class Allocator {
          */
         public Allocator build() {
             return new Allocator(this);
+        }
+
+        private Builder copy() {
+            Builder b = new Builder();
+            b.gates = gates;
+            b.allocatedState = allocatedState;
+            b.classes = classes;
+            b.slices = slices;
+            b.taintRules = taintRules;
+            b.shareIds = shareIds;
+            b.timeout = timeout;
+            return b;
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.dra4j.cel;
 
+import io.dra4j.cel.internal.GoQuote;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

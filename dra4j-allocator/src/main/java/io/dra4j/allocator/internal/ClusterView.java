@@ -30,6 +30,7 @@ public final class ClusterView {
     final DeviceSelectorEnvironment cel;
     final int deviceCount;
     private final SymmetryClasses symmetry;
+    final SelectorShortcuts shortcuts = new SelectorShortcuts();
     /** Counters available per pool after earlier allocations; computed lazily, as upstream, once per allocator. */
     final Map<SliceInfo.PoolId, Map<String, Map<String, BigDecimal>>> availableCounters = new ConcurrentHashMap<>();
 

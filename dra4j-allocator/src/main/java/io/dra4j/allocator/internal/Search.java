@@ -92,6 +92,21 @@ public final class Search {
 
     /** Runs the whole allocation; true when every claim got devices. */
     public boolean run() throws AllocationException {
+        prepareAll();
+        int r = allocateOne(0, 0, 0, 0, false, 0);
+        if (r == FOUND) {
+            return true;
+        }
+        for (Pool pool : pools) {
+            if (pool.invalid()) {
+                throw new AllocationException("invalid resource pools were encountered", true);
+            }
+        }
+        return false;
+    }
+
+    /** Gathers pools, validates the requests and lists the candidates, as the search does before its first step. */
+    void prepareAll() throws AllocationException {
         pools = PoolGatherer.gather(view, node);
         prepare();
         List<DeviceInfo> c = new ArrayList<>();
@@ -109,16 +124,18 @@ public final class Search {
         }
         candidates = c.toArray(new DeviceInfo[0]);
         candidatePools = p.toArray(new Pool[0]);
-        int r = allocateOne(0, 0, 0, 0, false, 0);
-        if (r == FOUND) {
-            return true;
-        }
-        for (Pool pool : pools) {
-            if (pool.invalid()) {
-                throw new AllocationException("invalid resource pools were encountered", true);
-            }
-        }
-        return false;
+    }
+
+    DeviceInfo[] candidates() {
+        return candidates;
+    }
+
+    Pool[] candidatePools() {
+        return candidatePools;
+    }
+
+    List<Constraint> constraints(int claim) {
+        return constraints[claim];
     }
 
     public long steps() {
@@ -473,7 +490,15 @@ public final class Search {
             if (sel == null || sel.getCel() == null) {
                 throw new AllocationException(owner + ": selector #" + i + ": CEL expression empty (unsupported selector type?)");
             }
-            CompiledExpression expr = view.cel.compile(sel.getCel().getExpression() == null ? "" : sel.getCel().getExpression());
+            String text = sel.getCel().getExpression() == null ? "" : sel.getCel().getExpression();
+            String driver = view.shortcuts.driverEquality(text);
+            if (driver != null) {
+                if (!driver.equals(d.id.driver())) {
+                    return false;
+                }
+                continue;
+            }
+            CompiledExpression expr = view.cel.compile(text);
             if (expr.compileError().isPresent()) {
                 throw new AllocationException(owner + ": selector #" + i + ": CEL compile error: " + expr.compileError().get());
             }
@@ -642,7 +667,7 @@ public final class Search {
                 && node.getStatus().getDeclaredFeatures().contains(feature);
     }
 
-    private boolean capacityFits(RequestData rd, DeviceInfo d) throws ConsumableCapacity.CapacityException {
+    boolean capacityFits(RequestData rd, DeviceInfo d) throws ConsumableCapacity.CapacityException {
         Map<String, KubeQuantity> persisted = view.allocatedState.aggregatedCapacity().get(d.id);
         Map<String, BigDecimal> persistedValues = null;
         if (persisted != null) {
@@ -759,7 +784,7 @@ public final class Search {
         }
     }
 
-    private Map<String, Map<String, BigDecimal>> availableCounters(Pool pool) {
+    Map<String, Map<String, BigDecimal>> availableCounters(Pool pool) {
         Map<String, Map<String, BigDecimal>> available = new HashMap<>();
         pool.counterSets().forEach((name, counters) -> available.put(name, new HashMap<>(counters)));
         for (List<SliceInfo> slices : List.of(pool.targeting(), pool.notTargeting())) {

@@ -1,12 +1,12 @@
-package io.dra4j.cel;
+package io.dra4j.cel.internal;
 
 /** Go's {@code %q} / strconv.Quote for the strings that appear in upstream error messages. */
-final class GoQuote {
+public final class GoQuote {
 
     private GoQuote() {
     }
 
-    static String quote(String s) {
+    public static String quote(String s) {
         StringBuilder b = new StringBuilder(s.length() + 2).append('"');
         s.codePoints().forEach(cp -> appendRune(b, cp));
         return b.append('"').toString();

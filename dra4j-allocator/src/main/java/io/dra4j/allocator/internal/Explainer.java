@@ -1,0 +1,475 @@
+package io.dra4j.allocator.internal;
+
+import io.dra4j.allocator.AllocationOutcome;
+import io.dra4j.allocator.Explanation;
+import io.dra4j.allocator.Explanation.Reason;
+import io.dra4j.allocator.Explanation.Rejection;
+import io.dra4j.allocator.Explanation.Stage;
+import io.dra4j.cel.CompiledExpression;
+import io.dra4j.cel.EvalResult;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttribute;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceSelector;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaint;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Computes the candidate funnel of every request on a node, after the fact and apart from the search: explaining
+ * never runs inside {@link Search}, so allocation pays nothing for it and its decisions cannot change. Each device
+ * is checked stage by stage in the order the allocator applies the checks; the first failing check is its reason.
+ */
+public final class Explainer {
+    static final int REJECTIONS_PER_REASON = 3;
+
+    private final Search search;
+    private final AllocationOutcome outcome;
+
+    /** What the funnel of one request found, for the report and for the suggestions. */
+    public record Funnel(RequestData request, List<Stage> stages, Map<Reason, List<Rejection>> rejections,
+                  Map<Reason, List<DeviceInfo>> rejected, List<DeviceInfo> survivors, List<String> constraintNotes,
+                  int usable, String shortfall, String shortfallStage) {
+    }
+
+    Explainer(Search search, AllocationOutcome outcome) {
+        this.search = search;
+        this.outcome = outcome;
+    }
+
+    /** Everything except the suggestions, which {@link Suggestions} adds by re-running the allocator. */
+    public static Analysis analyze(Search search, AllocationOutcome outcome) {
+        try {
+            search.prepareAll();
+        } catch (AllocationException e) {
+            return new Analysis(search, List.of(), poolNotes(search), e.getMessage());
+        }
+        return new Explainer(search, outcome).run();
+    }
+
+    /** The funnels of all requests plus the decisive reason. */
+    public record Analysis(Search search, List<List<List<Funnel>>> funnels, List<Explanation.PoolNote> pools, String decisive) {
+    }
+
+    private Analysis run() {
+        List<List<List<Funnel>>> all = new ArrayList<>();
+        String firstShortfall = null;
+        for (int ci = 0; ci < search.claims.size(); ci++) {
+            List<List<Funnel>> perRequest = new ArrayList<>();
+            for (RequestData[] alternatives : search.requests[ci]) {
+                List<Funnel> funnels = new ArrayList<>();
+                boolean anyFits = false;
+                String shortfall = null;
+                for (RequestData rd : alternatives) {
+                    Funnel f = funnel(ci, rd);
+                    funnels.add(f);
+                    if (f.shortfall() == null) {
+                        anyFits = true;
+                    } else if (shortfall == null) {
+                        shortfall = "claim " + Search.claimRef(search.claims.get(ci)) + ", request " + rd.fullName()
+                                + ": " + f.shortfall();
+                    }
+                }
+                if (!anyFits && firstShortfall == null) {
+                    firstShortfall = shortfall;
+                }
+                perRequest.add(funnels);
+            }
+            all.add(perRequest);
+        }
+        String decisive;
+        if (outcome instanceof AllocationOutcome.Failed failed) {
+            decisive = failed.message();
+        } else if (outcome instanceof AllocationOutcome.Allocated) {
+            decisive = "allocated: every request got its devices on node " + search.nodeName;
+        } else if (firstShortfall != null) {
+            decisive = firstShortfall;
+            List<Explanation.PoolNote> unusable = poolNotes(search);
+            if (!unusable.isEmpty()) {
+                decisive += "; pool " + unusable.get(0).pool() + " is " + unusable.get(0).problem();
+            }
+        } else {
+            decisive = "every request has enough usable devices on its own, but not all together: requests compete "
+                    + "for the same devices, shared counters or capacity, or a constraint across requests cannot be met";
+        }
+        return new Analysis(search, all, poolNotes(search), decisive);
+    }
+
+    static List<Explanation.PoolNote> poolNotes(Search search) {
+        List<Explanation.PoolNote> notes = new ArrayList<>();
+        if (search.pools == null) {
+            return notes;
+        }
+        for (Pool p : search.pools) {
+            if (p.incomplete()) {
+                notes.add(new Explanation.PoolNote(p.id().toString(),
+                        "incomplete: not every ResourceSlice of its newest generation is published (the pool is being updated)"));
+            } else if (p.invalid()) {
+                notes.add(new Explanation.PoolNote(p.id().toString(), "invalid: " + p.invalidReason()));
+            }
+        }
+        return notes;
+    }
+
+    // Phase: the funnel. Stages run in the allocator's own order of checks, so the first stage that drops a device
+    // is the reason the allocator would skip it.
+    private Funnel funnel(int ci, RequestData rd) {
+        EngineFeatures f = search.f;
+        List<Stage> stages = new ArrayList<>();
+        Map<Reason, List<Rejection>> rejections = new EnumMap<>(Reason.class);
+        Map<Reason, List<DeviceInfo>> rejected = new EnumMap<>(Reason.class);
+        List<DeviceInfo> alive = new ArrayList<>(List.of(search.candidates()));
+        Map<DeviceInfo, Pool> poolOf = new LinkedHashMap<>();
+        for (int i = 0; i < search.candidates().length; i++) {
+            poolOf.put(search.candidates()[i], search.candidatePools()[i]);
+        }
+        List<DeviceInfo> universe = rd.allMode() ? null : alive;
+        stages.add(new Stage("devices in usable pools", alive.size()));
+
+        filter(alive, stages, rejections, rejected, "binding conditions supported", d -> !f.bindingAndStatus() && d.hasBindingConditions
+                ? rej(Reason.BINDING_CONDITIONS_DISABLED, d, "the device has binding conditions, but DRADeviceBindingConditions and DRAResourceClaimDeviceStatus are not both on")
+                : null);
+        filter(alive, stages, rejections, rejected, "class selectors", d -> selectorRejection(ci, rd, d, true));
+        filter(alive, stages, rejections, rejected, "request selectors", d -> selectorRejection(ci, rd, d, false));
+        filter(alive, stages, rejections, rejected, "node selection", d -> {
+            if (!Boolean.TRUE.equals(d.slice.perDeviceNodeSelection)) {
+                return null;
+            }
+            try {
+                return NodeSelectors.nodeMatches(search.node, d.device.getNodeName(), Boolean.TRUE.equals(d.device.getAllNodes()),
+                        d.device.getNodeSelector()) ? null
+                        : rej(Reason.NODE_SELECTION, d, "the device's own node selection does not match node " + search.nodeName);
+            } catch (NodeSelectors.InvalidSelectorException e) {
+                return rej(Reason.NODE_SELECTION, d, "its node selector does not parse: " + e.getMessage());
+            }
+        });
+        int selected = alive.size();
+        filter(alive, stages, rejections, rejected, "not in use", d -> !rd.adminAccess && search.view.allocatedState.allocatedDevices().contains(d.id)
+                ? rej(Reason.IN_USE, d, search.view.allocatedState.owners().containsKey(d.id)
+                        ? "allocated to claim " + search.view.allocatedState.owners().get(d.id) : "allocated to another claim") : null);
+        filter(alive, stages, rejections, rejected, "partitionable devices supported", d -> !f.partitionableDevices() && d.consumesCounters()
+                ? rej(Reason.PARTITIONABLE_DISABLED, d, "the device consumes shared counters, but DRAPartitionableDevices is off") : null);
+        filter(alive, stages, rejections, rejected, "taints tolerated", d -> {
+            if (!f.deviceTaints()) {
+                return null;
+            }
+            for (DeviceTaint t : d.taints) {
+                if (("NoSchedule".equals(t.getEffect()) || "NoExecute".equals(t.getEffect()))
+                        && !Search.tolerated(t, rd.tolerations)) {
+                    return rej(Reason.TAINT, d, "taint " + taintText(t) + " is not tolerated");
+                }
+            }
+            return null;
+        });
+        filter(alive, stages, rejections, rejected, "counters available", d -> counterRejection(d, poolOf.get(d)));
+        filter(alive, stages, rejections, rejected, "capacity available", d -> {
+            if (!f.consumableCapacity()) {
+                return null;
+            }
+            try {
+                return search.capacityFits(rd, d) ? null : rej(Reason.CAPACITY, d, capacityText(rd, d));
+            } catch (ConsumableCapacity.CapacityException e) {
+                return rej(Reason.CAPACITY, d, e.getMessage());
+            }
+        });
+
+        List<String> constraintNotes = new ArrayList<>();
+        int best = alive.size();
+        String constraintShortfall = null;
+        for (Constraint c : search.constraints(ci)) {
+            if (!c.appliesTo(rd)) {
+                continue;
+            }
+            String kind = c instanceof Constraint.Match ? "matchAttribute" : "distinctAttribute";
+            List<DeviceInfo> with = new ArrayList<>();
+            for (DeviceInfo d : alive) {
+                if (Constraint.lookup(d, c.attributeName) == null) {
+                    add(rejections, rej(Reason.CONSTRAINT, d, "no attribute " + c.attributeName + " (" + kind + ")"));
+                } else {
+                    with.add(d);
+                }
+            }
+            int fit;
+            String note;
+            if (c instanceof Constraint.Match) {
+                Map<String, Integer> groups = groups(with, c.attributeName);
+                String value = null;
+                int max = 0;
+                for (Map.Entry<String, Integer> e : groups.entrySet()) {
+                    if (e.getValue() > max) {
+                        max = e.getValue();
+                        value = e.getKey();
+                    }
+                }
+                fit = max;
+                note = kind + " " + c.attributeName + ": at most " + max + " device(s) share one value"
+                        + (value == null ? "" : " (" + value + ")");
+            } else {
+                fit = groups(with, c.attributeName).size();
+                note = kind + " " + c.attributeName + ": " + fit + " distinct value(s) among the candidates";
+            }
+            constraintNotes.add(note);
+            if (fit < best) {
+                best = fit;
+                if (!rd.allMode() && fit < rd.numDevices && constraintShortfall == null) {
+                    constraintShortfall = note + ", " + rd.numDevices + " requested";
+                }
+            }
+        }
+
+        String shortfall = null;
+        String shortfallStage = null;
+        if (rd.allMode()) {
+            if (selected == 0) {
+                shortfall = "allocationMode All needs at least one device, and none passes the selectors";
+                shortfallStage = "request selectors";
+            } else if (alive.size() < selected) {
+                shortfallStage = firstStageBelow(stages, selected);
+                shortfall = "allocationMode All must take all " + selected + " selected devices, but only "
+                        + alive.size() + " are usable (" + shortfallStage + ")";
+            }
+        } else if (alive.size() < rd.numDevices) {
+            shortfallStage = firstStageBelow(stages, rd.numDevices);
+            shortfall = rd.numDevices + " device(s) requested, " + stageCount(stages, shortfallStage) + " left after " + shortfallStage
+                    + firstDetail(rejections);
+        } else if (constraintShortfall != null) {
+            shortfallStage = "constraints";
+            shortfall = constraintShortfall;
+        }
+        if (universe != null && universe.isEmpty() && shortfall == null && rd.numDevices > 0) {
+            shortfall = "no device on this node";
+        }
+        return new Funnel(rd, stages, rejections, rejected, alive, constraintNotes, best, shortfall, shortfallStage);
+    }
+
+    private static String firstStageBelow(List<Stage> stages, int needed) {
+        for (Stage s : stages) {
+            if (s.remaining() < needed) {
+                return s.stage();
+            }
+        }
+        return stages.get(stages.size() - 1).stage();
+    }
+
+    private static int stageCount(List<Stage> stages, String name) {
+        for (Stage s : stages) {
+            if (s.stage().equals(name)) {
+                return s.remaining();
+            }
+        }
+        return 0;
+    }
+
+    private static String firstDetail(Map<Reason, List<Rejection>> rejections) {
+        Rejection last = null;
+        for (List<Rejection> l : rejections.values()) {
+            if (!l.isEmpty()) {
+                last = l.get(0);
+            }
+        }
+        return last == null ? "" : "; e.g. " + last.device() + ": " + last.detail();
+    }
+
+    private static Map<String, Integer> groups(List<DeviceInfo> devices, String attribute) {
+        Map<String, Integer> groups = new LinkedHashMap<>();
+        for (DeviceInfo d : devices) {
+            DeviceAttribute a = Constraint.lookup(d, attribute);
+            Constraint.TypedSet set = Constraint.TypedSet.of(a);
+            if (set == null) {
+                continue;
+            }
+            for (Object v : set.elements()) {
+                groups.merge(attribute + "=" + v, 1, Integer::sum);
+            }
+        }
+        return groups;
+    }
+
+    private interface Check {
+        Rejection reject(DeviceInfo d);
+    }
+
+    private static void filter(List<DeviceInfo> alive, List<Stage> stages, Map<Reason, List<Rejection>> rejections,
+                               Map<Reason, List<DeviceInfo>> rejected, String stage, Check check) {
+        alive.removeIf(d -> {
+            Rejection r = check.reject(d);
+            if (r == null) {
+                return false;
+            }
+            add(rejections, r);
+            rejected.computeIfAbsent(r.reason(), k -> new ArrayList<>()).add(d);
+            return true;
+        });
+        stages.add(new Stage(stage, alive.size()));
+    }
+
+    private static void add(Map<Reason, List<Rejection>> rejections, Rejection r) {
+        List<Rejection> l = rejections.computeIfAbsent(r.reason(), k -> new ArrayList<>());
+        if (l.size() < REJECTIONS_PER_REASON) {
+            l.add(r);
+        }
+    }
+
+    private static Rejection rej(Reason reason, DeviceInfo d, String detail) {
+        return new Rejection(reason, d.id, detail);
+    }
+
+    private Rejection selectorRejection(int ci, RequestData rd, DeviceInfo d, boolean classSelectors) {
+        List<DeviceSelector> selectors = classSelectors
+                ? (rd.deviceClass.getSpec() == null || rd.deviceClass.getSpec().getSelectors() == null
+                    ? List.of() : rd.deviceClass.getSpec().getSelectors())
+                : rd.selectors;
+        for (int i = 0; i < selectors.size(); i++) {
+            String owner = classSelectors ? "class " + rd.className : "claim " + Search.claimRef(search.claims.get(ci));
+            DeviceSelector sel = selectors.get(i);
+            String text = sel.getCel() == null || sel.getCel().getExpression() == null ? "" : sel.getCel().getExpression();
+            CompiledExpression expr = search.view.cel.compile(text);
+            if (expr.compileError().isPresent()) {
+                return rej(Reason.SELECTOR_ERROR, d, owner + " selector #" + i + " does not compile: " + expr.compileError().get());
+            }
+            EvalResult r = d.evaluate(expr, search.view.cel);
+            if (r instanceof EvalResult.Failed failed) {
+                return rej(Reason.SELECTOR_ERROR, d, owner + " selector #" + i + " fails: " + failed.message());
+            }
+            if (!((EvalResult.Matched) r).value()) {
+                return rej(classSelectors ? Reason.CLASS_SELECTOR : Reason.REQUEST_SELECTOR, d,
+                        owner + " selector #" + i + " `" + text + "` is false; the device has " + attributesText(d));
+            }
+        }
+        return null;
+    }
+
+    private Rejection counterRejection(DeviceInfo d, Pool pool) {
+        if (!search.f.partitionableDevices() || !d.consumesCounters() || pool == null) {
+            return null;
+        }
+        Map<String, Map<String, BigDecimal>> available = search.view.availableCounters.computeIfAbsent(pool.id(),
+                id -> search.availableCounters(pool));
+        for (DeviceInfo.CounterConsumption cc : d.consumesCounters) {
+            Map<String, BigDecimal> set = available.getOrDefault(cc.counterSet(), Map.of());
+            for (Map.Entry<String, BigDecimal> e : cc.counters().entrySet()) {
+                BigDecimal free = set.getOrDefault(e.getKey(), BigDecimal.ZERO);
+                if (free.compareTo(e.getValue()) < 0) {
+                    return rej(Reason.COUNTERS, d, "counter set " + cc.counterSet() + ": " + e.getKey() + " needs "
+                            + plain(e.getValue()) + ", " + plain(free) + " free");
+                }
+            }
+        }
+        return null;
+    }
+
+    private String capacityText(RequestData rd, DeviceInfo d) {
+        StringBuilder sb = new StringBuilder("capacity short:");
+        var persisted = search.view.allocatedState.aggregatedCapacity().get(d.id);
+        for (DeviceInfo.CapacityInfo cap : d.capacity.values()) {
+            var asked = rd.capacityRequests == null ? null : rd.capacityRequests.get(cap.name());
+            BigDecimal used = persisted == null || !persisted.containsKey(cap.name()) ? BigDecimal.ZERO : persisted.get(cap.name()).value();
+            sb.append(' ').append(cap.name()).append(" asked ").append(asked == null ? "(default)" : asked.canonical())
+                    .append(", free ").append(plain(cap.value().value().subtract(used))).append(';');
+        }
+        if (rd.capacityRequests != null) {
+            for (String name : rd.capacityRequests.keySet()) {
+                if (!d.capacity.containsKey(name)) {
+                    sb.append(' ').append(name).append(" is not a capacity of the device;");
+                }
+            }
+        }
+        return sb.substring(0, sb.length() - 1);
+    }
+
+    private static String plain(BigDecimal v) {
+        return v.stripTrailingZeros().toPlainString();
+    }
+
+    static String taintText(DeviceTaint t) {
+        return t.getKey() + (t.getValue() == null || t.getValue().isEmpty() ? "" : "=" + t.getValue()) + ":" + t.getEffect();
+    }
+
+    private static String attributesText(DeviceInfo d) {
+        if (d.attributes.isEmpty()) {
+            return "no attributes";
+        }
+        StringBuilder sb = new StringBuilder();
+        int n = 0;
+        for (Map.Entry<String, DeviceAttribute> e : new java.util.TreeMap<>(d.attributes).entrySet()) {
+            if (n++ == 6) {
+                sb.append(", ...");
+                break;
+            }
+            if (sb.length() > 0) {
+                sb.append(", ");
+            }
+            sb.append(e.getKey()).append('=').append(attributeValue(e.getValue()));
+        }
+        return sb.toString();
+    }
+
+    private static String attributeValue(DeviceAttribute a) {
+        if (a.getString() != null) {
+            return "\"" + a.getString() + "\"";
+        }
+        if (a.getInt() != null) {
+            return a.getInt().toString();
+        }
+        if (a.getBool() != null) {
+            return a.getBool().toString();
+        }
+        if (a.getVersion() != null) {
+            return "v" + a.getVersion();
+        }
+        Constraint.TypedSet s = Constraint.TypedSet.of(a);
+        return s == null ? "(no value)" : s.elements().toString();
+    }
+
+    /** For an allocated claim: the devices a request got and why they came first in the search order. */
+    static List<String> chosen(Search search, Funnel funnel, List<DeviceRequestAllocationResult> results) {
+        List<String> out = new ArrayList<>();
+        DeviceInfo[] candidates = search.candidates();
+        for (DeviceRequestAllocationResult r : results) {
+            if (!funnel.request().fullName().equals(r.getRequest())) {
+                continue;
+            }
+            int position = -1;
+            for (int i = 0; i < candidates.length; i++) {
+                DeviceInfo d = candidates[i];
+                if (d.id.driver().equals(r.getDriver()) && d.id.pool().equals(r.getPool()) && d.id.device().equals(r.getDevice())) {
+                    position = i;
+                    break;
+                }
+            }
+            int skipped = 0;
+            for (int i = 0; i < position; i++) {
+                if (!funnel.survivors().contains(candidates[i])) {
+                    skipped++;
+                }
+            }
+            out.add(r.getDriver() + "/" + r.getPool() + "/" + r.getDevice() + ": candidate " + (position + 1) + " of "
+                    + candidates.length + " in search order (pools by driver and name, slices by name, devices in slice order); "
+                    + skipped + " earlier candidate(s) could not serve this request");
+        }
+        return out;
+    }
+
+    /** Builds the public report of one claim. */
+    public static Explanation.ClaimReport report(Search search, int ci, List<List<Funnel>> funnels, AllocationOutcome outcome) {
+        ResourceClaim claim = search.claims.get(ci);
+        List<Explanation.RequestReport> requests = new ArrayList<>();
+        List<DeviceRequestAllocationResult> results = outcome instanceof AllocationOutcome.Allocated a
+                ? a.results().get(ci).getDevices().getResults() : List.of();
+        for (List<Funnel> alternatives : funnels) {
+            for (Funnel f : alternatives) {
+                List<Rejection> rejections = new ArrayList<>();
+                f.rejections().values().forEach(rejections::addAll);
+                requests.add(new Explanation.RequestReport(f.request().fullName(),
+                        f.request().allMode() ? -1 : f.request().numDevices, f.stages(), rejections,
+                        f.constraintNotes(), chosen(search, f, results), f.shortfall()));
+            }
+        }
+        return new Explanation.ClaimReport(claim.getMetadata() == null ? "" : claim.getMetadata().getName(), requests);
+    }
+}

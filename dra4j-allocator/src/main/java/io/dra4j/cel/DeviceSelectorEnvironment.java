@@ -1,0 +1,74 @@
+package io.dra4j.cel;
+
+import com.google.common.cache.Cache;
+import com.google.common.cache.CacheBuilder;
+import io.dra4j.cel.internal.DeviceViews;
+import io.dra4j.cel.internal.SelectorCompiler;
+import io.fabric8.kubernetes.api.model.resource.v1.Device;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+
+/**
+ * The CEL environment in which kube-scheduler evaluates DRA device selectors (Kubernetes 1.37, StoredExpressions).
+ * Thread-safe; one instance per feature set.
+ */
+public final class DeviceSelectorEnvironment {
+
+  /** Distinct expressions kept compiled; upstream keeps 10, but the size only affects speed. */
+  private static final int CACHE_SIZE = 4096;
+
+  private static final Map<CelFeatures, DeviceSelectorEnvironment> ENVIRONMENTS = new ConcurrentHashMap<>();
+
+  private final CelFeatures features;
+  private final SelectorCompiler compiler;
+  private final Cache<String, CompiledExpression> cache =
+      CacheBuilder.newBuilder().maximumSize(CACHE_SIZE).build();
+
+  private DeviceSelectorEnvironment(CelFeatures features, SelectorCompiler compiler) {
+    this.features = features;
+    this.compiler = compiler;
+  }
+
+  /**
+   * The environment for a feature set, created once. The StoredExpressions environment does not depend on the
+   * features at 1.37 (see {@link CelFeatures}), so all feature sets share one compiler.
+   */
+  public static DeviceSelectorEnvironment get(CelFeatures features) {
+    Objects.requireNonNull(features, "features");
+    return ENVIRONMENTS.computeIfAbsent(features,
+        f -> new DeviceSelectorEnvironment(f, SharedCompiler.INSTANCE));
+  }
+
+  public CelFeatures features() {
+    return features;
+  }
+
+  /** Compiles an expression, or returns the cached result for the same text. Never throws. */
+  public CompiledExpression compile(String expression) {
+    Objects.requireNonNull(expression, "expression");
+    try {
+      return cache.get(expression, () -> new CompiledExpression(expression, compiler.compile(expression)));
+    } catch (ExecutionException e) {
+      // compile() never throws; keep the promise anyway.
+      return new CompiledExpression(expression,
+          new SelectorCompiler.Compiled.Failure("unexpected compilation error: " + e.getCause()));
+    }
+  }
+
+  /**
+   * The CEL view of a device of the given driver, built once and reusable for any selector on any thread. A device
+   * upstream cannot present to CEL (an attribute without a value, an unparsable version) yields a view on which every
+   * evaluation fails with upstream's error.
+   */
+  public CelDevice device(String driver, Device device) {
+    Objects.requireNonNull(device, "device");
+    return new CelDevice(DeviceViews.of(driver, device));
+  }
+
+  /** Building the compiler takes a while; it is built on first use and shared. */
+  private static final class SharedCompiler {
+    static final SelectorCompiler INSTANCE = new SelectorCompiler();
+  }
+}

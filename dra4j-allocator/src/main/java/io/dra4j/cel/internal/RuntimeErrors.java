@@ -1,0 +1,105 @@
+package io.dra4j.cel.internal;
+
+import dev.cel.common.exceptions.CelAttributeNotFoundException;
+import dev.cel.common.exceptions.CelDivideByZeroException;
+import dev.cel.common.exceptions.CelIndexOutOfBoundsException;
+import dev.cel.common.exceptions.CelNumericOverflowException;
+import dev.cel.common.exceptions.CelOverloadNotFoundException;
+import io.dra4j.cel.KubeQuantity;
+import io.dra4j.cel.Semver;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Turns cel-java evaluation failures into the texts cel-go produces for the same failures. */
+final class RuntimeErrors {
+
+  /** Upstream's hint for missing keys (dynamic-resource-allocation cel/errors.go, 1.37). */
+  static final String NO_SUCH_KEY_HINT =
+      ". consider using CEL optional chaining (.? followed by orValue()) or guarding the check with has() for"
+          + " optional fields";
+
+  private static final Pattern MISSING_MAP_KEY = Pattern.compile("key '(.*)' is not present in map\\.", Pattern.DOTALL);
+  private static final Pattern EVALUATION_PREFIX = Pattern.compile("^evaluation error(?: at [^:]*(?::\\d+)+)?: ");
+  private static final Pattern ITERATION_RANGE =
+      Pattern.compile("expected a list or a map for iteration range but got '(.*)'");
+
+  private RuntimeErrors() {
+  }
+
+  /** The cel-go text for a failure, with upstream's hint appended to "no such key" errors. */
+  static String message(Throwable failure, boolean moduloOnly) {
+    String text = translate(failure, moduloOnly);
+    return text.contains("no such key:") ? text + NO_SUCH_KEY_HINT : text;
+  }
+
+  private static String translate(Throwable failure, boolean moduloOnly) {
+    Throwable root = failure;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    String message = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+    if (root instanceof CelAttributeNotFoundException) {
+      Matcher missing = MISSING_MAP_KEY.matcher(message);
+      if (missing.matches()) {
+        return "no such key: " + missing.group(1);
+      }
+      if (message.startsWith("No such attribute") || message.startsWith("Error resolving field")) {
+        return message;
+      }
+      return "no such key: " + message;
+    }
+    if (root instanceof CelDivideByZeroException || message.endsWith("/ by zero")) {
+      // cel-java reports both as "/ by zero".
+      return moduloOnly ? "modulus by zero" : "division by zero";
+    }
+    if (root instanceof CelIndexOutOfBoundsException) {
+      return message.replace("Index out of bounds", "index out of bounds");
+    }
+    if (root instanceof CelNumericOverflowException || root instanceof ArithmeticException) {
+      return message.contains("unsigned") ? "unsigned integer overflow" : "integer overflow";
+    }
+    if (root instanceof CelOverloadNotFoundException) {
+      return "no such overload";
+    }
+    String stripped = EVALUATION_PREFIX.matcher(message).replaceFirst("");
+    Matcher range = ITERATION_RANGE.matcher(stripped);
+    if (range.matches()) {
+      return "got '" + goTypeName(range.group(1)) + "', expected iterable type";
+    }
+    if (stripped.startsWith("No matching overload")) {
+      return "no such overload";
+    }
+    return stripped;
+  }
+
+  /** cel-go's {@code %T} for the Java class cel-java names in its iteration-range error. */
+  private static String goTypeName(String javaSimpleName) {
+    switch (javaSimpleName) {
+      case "Long":
+        return "types.Int";
+      case "UnsignedLong":
+        return "types.Uint";
+      case "Double":
+        return "types.Double";
+      case "Boolean":
+        return "types.Bool";
+      case "String":
+        return "types.String";
+      case "ByteString":
+      case "CelByteString":
+        return "types.Bytes";
+      case "NullValue":
+        return "types.Null";
+      case "Optional":
+        return "*types.Optional";
+      default:
+        if (javaSimpleName.equals(Semver.class.getSimpleName())) {
+          return "cel.Semver";
+        }
+        if (javaSimpleName.equals(KubeQuantity.class.getSimpleName())) {
+          return "cel.Quantity";
+        }
+        return javaSimpleName;
+    }
+  }
+}

@@ -1,0 +1,63 @@
+package io.dra4j.cel.internal;
+
+import dev.cel.runtime.CelEvaluationException;
+import dev.cel.runtime.CelRuntime;
+import io.dra4j.cel.EvalResult;
+import java.util.Optional;
+
+/**
+ * A compiled selector, evaluated like upstream's {@code CompilationResult.DeviceMatches}: a runtime cost limit, a
+ * bool result or one of upstream's errors. Thread-safe.
+ */
+public final class SelectorProgram {
+
+  private static final String COST_EXCEEDED = "operation cancelled: actual cost limit exceeded";
+
+  private final CelRuntime.Program program;
+  private final CostModel costModel;
+  private final long costLimit;
+
+  SelectorProgram(CelRuntime.Program program, CostModel costModel, long costLimit) {
+    this.program = program;
+    this.costModel = costModel;
+    this.costLimit = costLimit;
+  }
+
+  public EvalResult evaluate(DeviceView device) {
+    if (device.invalid().isPresent()) {
+      return new EvalResult.Failed(device.invalid().get());
+    }
+    Object result;
+    try {
+      // Cost tracking slows evaluation down; skip it when the cost provably stays below the limit.
+      if (costModel.provablyWithin(costLimit, device.maxValueSize())) {
+        result = program.eval(device.resolver());
+      } else {
+        result = program.trace(device.resolver(), new CostTracker(costModel, costLimit));
+      }
+    } catch (CostTracker.CostLimitExceeded e) {
+      return new EvalResult.Failed(COST_EXCEEDED);
+    } catch (CelEvaluationException | RuntimeException e) {
+      return new EvalResult.Failed(RuntimeErrors.message(e, costModel.moduloWithoutDivision()));
+    }
+    return asBool(result);
+  }
+
+  /** The evaluation cost as cel-go would account it; for tests. */
+  public long cost(DeviceView device) throws CelEvaluationException {
+    CostTracker tracker = new CostTracker(costModel, Long.MAX_VALUE);
+    program.trace(device.resolver(), tracker);
+    return tracker.cost();
+  }
+
+  private static EvalResult asBool(Object result) {
+    if (result instanceof Boolean) {
+      return new EvalResult.Matched((Boolean) result);
+    }
+    // cel-go converts an optional by converting the value it holds.
+    if (result instanceof Optional && ((Optional<?>) result).orElse(null) instanceof Boolean) {
+      return new EvalResult.Matched((Boolean) ((Optional<?>) result).get());
+    }
+    return new EvalResult.Failed(NonBoolResults.message(result));
+  }
+}

@@ -1,0 +1,90 @@
+package io.dra4j.allocator;
+
+import io.fabric8.kubernetes.api.model.resource.v1.Device;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceConstraintBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static io.dra4j.allocator.TestObjects.*;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ExplainTest {
+
+    private static ResourceSlice gpus(int n, boolean taintFirst) {
+        List<Device> devices = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            Device d = device("gpu-" + i, Map.of("nvlinkDomain", integer(i / 2)));
+            if (taintFirst && i == 0) {
+                d = new DeviceBuilder(d).addNewTaint().withKey("gpu.example.com/xid").withValue("79")
+                        .withEffect("NoSchedule").endTaint().build();
+            }
+            devices.add(d);
+        }
+        return slice("node-1", devices);
+    }
+
+    private static Allocator allocator(ResourceSlice slice, AllocatedState state) {
+        return Allocator.builder().deviceClasses(List.of(gpuClass())).resourceSlices(List.of(slice))
+                .allocatedState(state).build();
+    }
+
+    @Test
+    void untoleratedTaintIsTheDecisiveReasonAndTheToleranceSuggestionIsVerified() {
+        Allocator a = allocator(gpus(2, true), AllocatedState.builder(FeatureGates.defaults())
+                .addExclusive(new DeviceId(DRIVER, "node-1", "gpu-1"), "default/other").build());
+        Explanation x = a.explain(node("node-1"), List.of(claim("c", request("gpu", 1))));
+        assertThat(x.outcome()).isInstanceOf(AllocationOutcome.Unschedulable.class);
+        assertThat(x.decisive()).contains("taint gpu.example.com/xid=79:NoSchedule is not tolerated");
+        Explanation.RequestReport r = x.claims().get(0).requests().get(0);
+        assertThat(r.funnel()).extracting(Explanation.Stage::remaining).startsWith(2, 2, 2, 2, 2, 1, 1, 0);
+        assertThat(r.rejections()).anySatisfy(rej -> {
+            assertThat(rej.reason()).isEqualTo(Explanation.Reason.IN_USE);
+            assertThat(rej.detail()).contains("default/other");
+        });
+        assertThat(x.suggestions()).extracting(Explanation.Suggestion::description)
+                .anySatisfy(s -> assertThat(s).contains("tolerate taint gpu.example.com/xid=79:NoSchedule"))
+                .anySatisfy(s -> assertThat(s).contains("release gpu.example.com/node-1/gpu-1"));
+    }
+
+    @Test
+    void matchAttributeShortfallNamesTheLargestGroup() {
+        ResourceClaim claim = new ResourceClaimBuilder(claim("c", request("gpu", 3))).editSpec().editDevices()
+                .addToConstraints(new DeviceConstraintBuilder().withMatchAttribute(DRIVER + "/nvlinkDomain").build())
+                .endDevices().endSpec().build();
+        Explanation x = allocator(gpus(4, false), AllocatedState.EMPTY).explain(node("node-1"), List.of(claim));
+        assertThat(x.decisive()).contains("matchAttribute " + DRIVER + "/nvlinkDomain: at most 2 device(s) share one value");
+        assertThat(x.suggestions()).extracting(Explanation.Suggestion::description)
+                .contains("claim default/c, request gpu: ask for 2 device(s) instead of 3")
+                .anySatisfy(s -> assertThat(s).contains("drop constraint #0"));
+    }
+
+    @Test
+    void allocatedClaimsTellWhichDevicesAndWhy() {
+        Explanation x = allocator(gpus(3, true), AllocatedState.EMPTY)
+                .explain(node("node-1"), List.of(claim("c", request("gpu", 1))));
+        assertThat(x.outcome()).isInstanceOf(AllocationOutcome.Allocated.class);
+        assertThat(x.suggestions()).isEmpty();
+        assertThat(x.claims().get(0).requests().get(0).chosen()).singleElement().asString()
+                .startsWith(DRIVER + "/node-1/gpu-1: candidate 2 of 3").contains("1 earlier candidate(s) could not serve");
+    }
+
+    @Test
+    void explainingChangesNeitherTheDecisionNorTheInputs() {
+        ResourceSlice slice = gpus(2, true);
+        ResourceClaim claim = claim("c", request("gpu", 2));
+        String before = slice.toString() + claim;
+        Allocator a = allocator(slice, AllocatedState.EMPTY);
+        AllocationOutcome plain = a.allocate(node("node-1"), List.of(claim));
+        Explanation x = a.explain(node("node-1"), List.of(claim));
+        assertThat(x.outcome()).isEqualTo(plain);
+        assertThat(slice.toString() + claim).isEqualTo(before);
+    }
+}

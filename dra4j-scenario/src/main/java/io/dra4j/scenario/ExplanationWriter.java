@@ -1,0 +1,123 @@
+package io.dra4j.scenario;
+
+import io.dra4j.allocator.AllocationOutcome;
+import io.dra4j.allocator.Explanation;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+import java.util.List;
+
+/**
+ * Renders explanations: short text for people (the decisive reason first), and JSON for tools with the schema in
+ * docs/explain-json.md.
+ */
+public final class ExplanationWriter {
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+    private ExplanationWriter() {
+    }
+
+    /** One JSON object on one line. */
+    public static String json(String scenario, Explanation x) {
+        ObjectNode root = NODES.objectNode();
+        root.put("scenario", scenario);
+        root.put("outcome", outcomeName(x.outcome()));
+        if (x.outcome() instanceof AllocationOutcome.Failed f) {
+            root.put("error", f.message());
+        }
+        root.put("decisive", x.decisive());
+        ArrayNode claims = root.putArray("claims");
+        for (Explanation.ClaimReport c : x.claims()) {
+            ObjectNode cn = claims.addObject();
+            cn.put("claim", c.claim());
+            ArrayNode requests = cn.putArray("requests");
+            for (Explanation.RequestReport r : c.requests()) {
+                ObjectNode rn = requests.addObject();
+                rn.put("request", r.request());
+                if (r.requested() < 0) {
+                    rn.put("allocationMode", "All");
+                } else {
+                    rn.put("requested", r.requested());
+                }
+                ArrayNode funnel = rn.putArray("funnel");
+                for (Explanation.Stage s : r.funnel()) {
+                    funnel.addObject().put("stage", s.stage()).put("remaining", s.remaining());
+                }
+                ArrayNode rejections = rn.putArray("rejections");
+                for (Explanation.Rejection rej : r.rejections()) {
+                    rejections.addObject().put("reason", rej.reason().name()).put("device", rej.device().toString())
+                            .put("detail", rej.detail());
+                }
+                strings(rn.putArray("constraints"), r.constraints());
+                strings(rn.putArray("chosen"), r.chosen());
+                if (r.shortfall() != null) {
+                    rn.put("shortfall", r.shortfall());
+                }
+            }
+        }
+        ArrayNode pools = root.putArray("pools");
+        for (Explanation.PoolNote p : x.pools()) {
+            pools.addObject().put("pool", p.pool()).put("problem", p.problem());
+        }
+        ArrayNode suggestions = root.putArray("suggestions");
+        for (Explanation.Suggestion s : x.suggestions()) {
+            suggestions.addObject().put("description", s.description()).put("change", s.change().getClass().getSimpleName());
+        }
+        return JSON.writeValueAsString(root);
+    }
+
+    /** A few lines for a person: outcome and decisive reason, then what would fit, then the funnel of each request. */
+    public static String text(String scenario, Explanation x) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(scenario).append(": ").append(outcomeName(x.outcome())).append('\n');
+        sb.append("  why: ").append(x.decisive()).append('\n');
+        for (Explanation.Suggestion s : x.suggestions()) {
+            sb.append("  would fit: ").append(s.description()).append('\n');
+        }
+        for (Explanation.PoolNote p : x.pools()) {
+            sb.append("  pool ").append(p.pool()).append(": ").append(p.problem()).append('\n');
+        }
+        for (Explanation.ClaimReport c : x.claims()) {
+            for (Explanation.RequestReport r : c.requests()) {
+                sb.append("  claim ").append(c.claim()).append(", request ").append(r.request()).append(" (")
+                        .append(r.requested() < 0 ? "all devices" : r.requested() + " requested").append("): ");
+                int last = -1;
+                StringBuilder stages = new StringBuilder();
+                for (Explanation.Stage s : r.funnel()) {
+                    if (s.remaining() != last) {
+                        if (stages.length() > 0) {
+                            stages.append(" -> ");
+                        }
+                        stages.append(s.stage()).append(' ').append(s.remaining());
+                        last = s.remaining();
+                    }
+                }
+                sb.append(stages).append('\n');
+                for (Explanation.Rejection rej : r.rejections()) {
+                    sb.append("    ").append(rej.device()).append(": ").append(rej.detail()).append('\n');
+                }
+                for (String note : r.constraints()) {
+                    sb.append("    ").append(note).append('\n');
+                }
+                for (String chosen : r.chosen()) {
+                    sb.append("    chose ").append(chosen).append('\n');
+                }
+            }
+        }
+        return sb.toString();
+    }
+
+    private static void strings(ArrayNode array, List<String> values) {
+        values.forEach(array::add);
+    }
+
+    private static String outcomeName(AllocationOutcome o) {
+        if (o instanceof AllocationOutcome.Allocated) {
+            return "allocated";
+        }
+        return o instanceof AllocationOutcome.Unschedulable ? "unschedulable" : "error";
+    }
+}
