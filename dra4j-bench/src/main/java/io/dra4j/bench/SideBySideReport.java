@@ -1,6 +1,7 @@
 package io.dra4j.bench;
 
 import io.dra4j.allocator.AllocationOutcome;
+import io.dra4j.allocator.Allocator;
 import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
 import tools.jackson.databind.JsonNode;
@@ -68,11 +69,13 @@ public final class SideBySideReport {
         boolean allSame = true;
         StringBuilder out = new StringBuilder();
         out.append("| workload | outcome (upstream / dra4j) | upstream build+allocate | dra4j build+allocate | speed-up"
-                + " | upstream allocate | dra4j allocate | speed-up |\n");
-        out.append("|---|---|---:|---:|---:|---:|---:|---:|\n");
+                + " | upstream allocate | dra4j allocate | speed-up | dra4j search steps |\n");
+        out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
         for (String name : Workloads.names()) {
             Workload w = Workloads.byName(name);
-            String mine = describe(w.allocatorBuilder(w.allocatedState()).build().allocate(w.node(), w.claims()));
+            Allocator.Attempt attempt = w.allocatorBuilder(w.allocatedState()).build()
+                    .allocateWithStats(w.node(), w.claims());
+            String mine = describe(attempt.outcome());
             JsonNode theirs = upstreamOutcomes.get(name);
             String theirsText = theirs == null ? "missing" : describe(theirs);
             boolean same = mine.equals(theirsText);
@@ -85,7 +88,8 @@ public final class SideBySideReport {
                     .append(" | ").append(time(up.buildAndAllocate())).append(" | ").append(time(me[0]))
                     .append(" | ").append(ratio(up.buildAndAllocate(), me[0]))
                     .append(" | ").append(time(up.allocate())).append(" | ").append(time(me[1]))
-                    .append(" | ").append(ratio(up.allocate(), me[1])).append(" |\n");
+                    .append(" | ").append(ratio(up.allocate(), me[1]))
+                    .append(" | ").append(attempt.searchSteps()).append(" |\n");
         }
         if (!filterPass.isEmpty()) {
             out.append("\nFull Filter pass (build once, allocate on every node). dra4j measured; upstream estimated as"
