@@ -5,6 +5,7 @@ import io.dra4j.allocator.Allocator;
 import io.dra4j.allocator.Explanation;
 import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.EdgeCasesMode;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -26,7 +27,7 @@ class AllocatorProperties {
      * Every allocation respects the rules: devices usable on the node, selectors, taints, exclusivity, counters,
      * capacity, constraints, and the requested numbers of devices.
      */
-    @Property(tries = 400)
+    @Property(tries = 400, edgeCases = EdgeCasesMode.NONE)
     void allocationsRespectEveryRule(@ForAll("scenarios") Spec.Scenario scenario) {
         Inputs in = Inputs.of(scenario);
         AllocationOutcome outcome = in.allocator().allocate(in.node(), in.claims());
@@ -35,12 +36,13 @@ class AllocatorProperties {
             Statistics.label("failure").collect(f.message().replaceAll("claim [^,]*, request [^:]*: ", ""));
         }
         if (outcome instanceof AllocationOutcome.Allocated a) {
+            Statistics.label("allocated with").collect(features(a));
             assertThat(AllocationChecks.violations(in, a.results())).isEmpty();
         }
     }
 
     /** The same inputs give the same outcome, with share IDs from the same supplier. */
-    @Property(tries = 200)
+    @Property(tries = 200, edgeCases = EdgeCasesMode.NONE)
     void sameInputsGiveTheSameOutcome(@ForAll("scenarios") Spec.Scenario scenario) {
         Inputs first = Inputs.of(scenario);
         Inputs second = Inputs.of(scenario);
@@ -51,7 +53,7 @@ class AllocatorProperties {
     }
 
     /** Neither allocate nor explain modifies the slices, classes, claims or allocated state. */
-    @Property(tries = 100)
+    @Property(tries = 100, edgeCases = EdgeCasesMode.NONE)
     void inputsAreNotModified(@ForAll("scenarios") Spec.Scenario scenario) {
         Inputs in = Inputs.of(scenario);
         String before = snapshot(in);
@@ -63,7 +65,7 @@ class AllocatorProperties {
     }
 
     /** Explaining reports the same decision as allocating, with the same devices. */
-    @Property(tries = 100)
+    @Property(tries = 100, edgeCases = EdgeCasesMode.NONE)
     void explainReportsTheSameDecision(@ForAll("scenarios") Spec.Scenario scenario) {
         Inputs in = Inputs.of(scenario);
         AllocationOutcome allocated = in.allocator().allocate(in.node(), in.claims());
@@ -75,6 +77,28 @@ class AllocatorProperties {
         if (allocated instanceof AllocationOutcome.Failed f) {
             assertThat(((AllocationOutcome.Failed) explanation.outcome()).message()).isEqualTo(f.message());
         }
+    }
+
+    /** Which interesting kinds of results an allocation has, for the statistics. */
+    private static java.util.Set<String> features(AllocationOutcome.Allocated a) {
+        java.util.Set<String> out = new java.util.TreeSet<>();
+        for (AllocationResult r : a.results()) {
+            for (var d : r.getDevices().getResults()) {
+                if (d.getShareID() != null) {
+                    out.add("share");
+                }
+                if (Boolean.TRUE.equals(d.getAdminAccess())) {
+                    out.add("admin");
+                }
+                if (d.getRequest().contains("/")) {
+                    out.add("subrequest");
+                }
+                if (!d.getTolerations().isEmpty()) {
+                    out.add("tolerations");
+                }
+            }
+        }
+        return out;
     }
 
     private static String snapshot(Inputs in) {

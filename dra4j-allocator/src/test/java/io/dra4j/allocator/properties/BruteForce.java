@@ -38,6 +38,11 @@ final class BruteForce {
     /** Whether any combination of devices satisfies all claims. */
     static boolean solvable(Inputs in) {
         BruteForce b = new BruteForce(in);
+        for (Slot s : b.slots) {
+            if (s.eligible().size() < s.request().count()) {
+                return false;
+            }
+        }
         return b.fill(0, 0, 0, new ArrayList<>());
     }
 

@@ -2,6 +2,7 @@ package io.dra4j.allocator.properties;
 
 import io.dra4j.allocator.AllocationOutcome;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.EdgeCasesMode;
 import net.jqwik.api.Assume;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -22,7 +23,7 @@ class CompletenessProperties {
         return ScenarioArbitraries.scenarios(ScenarioArbitraries.Features.SIMPLE);
     }
 
-    @Property(tries = 400)
+    @Property(tries = 400, edgeCases = EdgeCasesMode.NONE)
     void allocatesExactlyWhenBruteForceFindsASolution(@ForAll("simpleScenarios") Spec.Scenario scenario) {
         Inputs in = Inputs.of(scenario);
         // The stable variant does not support distinctAttribute at all; that is an input error, not a search.

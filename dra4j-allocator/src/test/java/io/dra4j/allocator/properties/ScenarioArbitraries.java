@@ -8,7 +8,7 @@ import net.jqwik.api.Tuple;
 import java.util.List;
 
 /**
- * jqwik generators for small clusters and claims. Sizes stay tiny (at most 3 slices of at most 3 devices, at most
+ * jqwik generators for small clusters and claims. Sizes stay tiny (at most 3 slices of at most 4 devices, at most
  * 2 claims of at most 3 requests) so that a brute-force search over them finishes quickly. Rare features are
  * weighted down so that most scenarios are plain enough to be allocatable.
  */
@@ -36,8 +36,11 @@ final class ScenarioArbitraries {
     }
 
     static Arbitrary<Spec.Cluster> cluster() {
-        return Combinators.combine(poolSpec().list().ofSize(2), slice().list().ofMinSize(1).ofMaxSize(3))
-                .as(Spec.Cluster::new);
+        Arbitrary<List<Spec.Slice>> slices = Arbitraries.frequencyOf(
+                Tuple.of(2, slice().list().ofSize(1)),
+                Tuple.of(3, slice().list().ofSize(2)),
+                Tuple.of(2, slice().list().ofSize(3)));
+        return Combinators.combine(poolSpec().list().ofSize(2), slices).as(Spec.Cluster::new);
     }
 
     static Arbitrary<Spec.PoolSpec> poolSpec() {
@@ -45,20 +48,24 @@ final class ScenarioArbitraries {
                 Tuple.of(3, Arbitraries.just(0)),
                 Tuple.of(2, Arbitraries.integers().between(1, Menus.COUNTER_SET_GI.size() - 1)));
         Arbitrary<Boolean> incomplete = Arbitraries.frequencyOf(
-                Tuple.of(9, Arbitraries.just(false)), Tuple.of(1, Arbitraries.just(true)));
+                Tuple.of(19, Arbitraries.just(false)), Tuple.of(1, Arbitraries.just(true)));
         return Combinators.combine(counterSet, placement(), incomplete).as(Spec.PoolSpec::new);
     }
 
     static Arbitrary<Spec.Placement> placement() {
         return Arbitraries.frequencyOf(
-                Tuple.of(6, Arbitraries.just(Spec.Placement.NODE_A)),
+                Tuple.of(8, Arbitraries.just(Spec.Placement.NODE_A)),
                 Tuple.of(2, Arbitraries.just(Spec.Placement.ALL_NODES)),
                 Tuple.of(1, Arbitraries.just(Spec.Placement.NODE_B)));
     }
 
     static Arbitrary<Spec.Slice> slice() {
-        return Combinators.combine(Arbitraries.integers().between(0, 1), placement(),
-                device().list().ofMinSize(1).ofMaxSize(3)).as(Spec.Slice::new);
+        Arbitrary<List<Spec.Dev>> devices = Arbitraries.frequencyOf(
+                Tuple.of(1, device().list().ofSize(1)),
+                Tuple.of(2, device().list().ofSize(2)),
+                Tuple.of(3, device().list().ofSize(3)),
+                Tuple.of(2, device().list().ofSize(4)));
+        return Combinators.combine(Arbitraries.integers().between(0, 1), placement(), devices).as(Spec.Slice::new);
     }
 
     static Arbitrary<Spec.Dev> device() {
@@ -78,7 +85,9 @@ final class ScenarioArbitraries {
     }
 
     static Arbitrary<List<Spec.Claim>> claims(Features features) {
-        return claim(features).list().ofMinSize(1).ofMaxSize(2);
+        return Arbitraries.frequencyOf(
+                Tuple.of(3, claim(features).list().ofSize(1)),
+                Tuple.of(2, claim(features).list().ofSize(2)));
     }
 
     static Arbitrary<Spec.Claim> claim(Features features) {
@@ -87,8 +96,14 @@ final class ScenarioArbitraries {
                 Arbitraries.integers().between(0, Menus.CONSTRAINT_ATTRIBUTES.size() - 1),
                 Arbitraries.integers().between(0, features == Features.SIMPLE ? 2 : 8).list().ofMaxSize(2))
                 .as(Spec.Con::new);
-        return Combinators.combine(request(features).list().ofMinSize(1).ofMaxSize(3), constraint.list().ofMaxSize(2))
-                .as(Spec.Claim::new);
+        Arbitrary<List<Spec.Con>> constraints = Arbitraries.frequencyOf(
+                Tuple.of(3, Arbitraries.just(List.of())),
+                Tuple.of(2, constraint.list().ofMinSize(1).ofMaxSize(2)));
+        Arbitrary<List<Spec.Request>> requests = Arbitraries.frequencyOf(
+                Tuple.of(5, request(features).list().ofSize(1)),
+                Tuple.of(3, request(features).list().ofSize(2)),
+                Tuple.of(features == Features.SIMPLE ? 0 : 1, request(features).list().ofSize(3)));
+        return Combinators.combine(requests, constraints).as(Spec.Claim::new);
     }
 
     static Arbitrary<Spec.Request> request(Features features) {
@@ -104,16 +119,21 @@ final class ScenarioArbitraries {
     }
 
     static Arbitrary<Spec.Req> req(boolean withAll) {
-        Arbitrary<Integer> deviceClass = Arbitraries.integers().between(0, Menus.CLASSES.size() - 1);
-        Arbitrary<List<Integer>> selectors = Arbitraries.integers().between(0, Menus.SELECTORS.size() - 1)
-                .list().ofMaxSize(2);
+        Arbitrary<Integer> deviceClass = Arbitraries.frequencyOf(
+                Tuple.of(4, Arbitraries.just(0)), Tuple.of(1, Arbitraries.just(1)), Tuple.of(2, Arbitraries.just(2)));
+        Arbitrary<Integer> selector = Arbitraries.integers().between(0, Menus.SELECTORS.size() - 1);
+        Arbitrary<List<Integer>> selectors = Arbitraries.frequencyOf(
+                Tuple.of(5, Arbitraries.just(List.of())),
+                Tuple.of(4, selector.list().ofSize(1)),
+                Tuple.of(1, selector.list().ofSize(2)));
         Arbitrary<Boolean> all = withAll
-                ? Arbitraries.frequencyOf(Tuple.of(8, Arbitraries.just(false)), Tuple.of(1, Arbitraries.just(true)))
+                ? Arbitraries.frequencyOf(Tuple.of(12, Arbitraries.just(false)), Tuple.of(1, Arbitraries.just(true)))
                 : Arbitraries.just(false);
         Arbitrary<Integer> count = Arbitraries.frequencyOf(
-                Tuple.of(5, Arbitraries.just(1)), Tuple.of(3, Arbitraries.just(2)), Tuple.of(1, Arbitraries.just(3)));
-        Arbitrary<List<Integer>> tolerations = Arbitraries.integers().between(0, Menus.TOLERATIONS - 1)
-                .list().ofMaxSize(2);
+                Tuple.of(6, Arbitraries.just(1)), Tuple.of(3, Arbitraries.just(2)), Tuple.of(1, Arbitraries.just(3)));
+        Arbitrary<List<Integer>> tolerations = Arbitraries.frequencyOf(
+                Tuple.of(3, Arbitraries.just(List.of())),
+                Tuple.of(2, Arbitraries.integers().between(0, Menus.TOLERATIONS - 1).list().ofMinSize(1).ofMaxSize(2)));
         Arbitrary<Integer> capacity = Arbitraries.frequencyOf(
                 Tuple.of(3, Arbitraries.just(0)),
                 Tuple.of(1, Arbitraries.integers().between(1, Menus.CAPACITY_REQUEST_GI.size() - 1)));
