@@ -27,7 +27,7 @@ class AllocatorProperties {
      * Every allocation respects the rules: devices usable on the node, selectors, taints, exclusivity, counters,
      * capacity, constraints, and the requested numbers of devices.
      */
-    @Property(tries = 400, edgeCases = EdgeCasesMode.NONE)
+    @Property(tries = 1000, edgeCases = EdgeCasesMode.NONE)
     void allocationsRespectEveryRule(@ForAll("scenarios") Spec.Scenario scenario) {
         Inputs in = Inputs.of(scenario);
         AllocationOutcome outcome = in.allocator().allocate(in.node(), in.claims());
@@ -42,7 +42,7 @@ class AllocatorProperties {
     }
 
     /** The same inputs give the same outcome, with share IDs from the same supplier. */
-    @Property(tries = 200, edgeCases = EdgeCasesMode.NONE)
+    @Property(tries = 300, edgeCases = EdgeCasesMode.NONE)
     void sameInputsGiveTheSameOutcome(@ForAll("scenarios") Spec.Scenario scenario) {
         Inputs first = Inputs.of(scenario);
         Inputs second = Inputs.of(scenario);

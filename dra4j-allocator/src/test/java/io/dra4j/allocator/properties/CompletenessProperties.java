@@ -23,7 +23,7 @@ class CompletenessProperties {
         return ScenarioArbitraries.scenarios(ScenarioArbitraries.Features.SIMPLE);
     }
 
-    @Property(tries = 400, edgeCases = EdgeCasesMode.NONE)
+    @Property(tries = 1000, edgeCases = EdgeCasesMode.NONE)
     void allocatesExactlyWhenBruteForceFindsASolution(@ForAll("simpleScenarios") Spec.Scenario scenario) {
         Inputs in = Inputs.of(scenario);
         // The stable variant does not support distinctAttribute at all; that is an input error, not a search.

@@ -90,8 +90,9 @@ record Inputs(FeatureGates gates, Node node, List<DeviceClass> classes, List<Res
             Spec.PoolSpec pool = s.cluster().pools().get(sl.pool());
             ResourceSlice slice = slice("slice-" + i, sl.pool(), sl.placement(), slicesPerPool[sl.pool()], pool.incomplete());
             List<Device> ds = new ArrayList<>();
-            for (Spec.Dev d : sl.devices()) {
-                Device device = device("dev-" + deviceNumber++, d, pool.counterSet() > 0);
+            for (Spec.DevRef ref : sl.devices()) {
+                Spec.Dev d = s.cluster().templates().get(ref.template() % s.cluster().templates().size());
+                Device device = device("dev-" + deviceNumber++, d, ref.taint(), pool.counterSet() > 0);
                 ds.add(device);
                 devices.add(new PublishedDevice(new DeviceId(Menus.DRIVER, poolName(sl.pool()), device.getName()), device, slice));
             }
@@ -190,7 +191,7 @@ record Inputs(FeatureGates gates, Node node, List<DeviceClass> classes, List<Res
         return slice;
     }
 
-    private static Device device(String name, Spec.Dev d, boolean poolHasCounters) {
+    private static Device device(String name, Spec.Dev d, int taint, boolean poolHasCounters) {
         Device device = new Device();
         device.setName(name);
         Map<String, DeviceAttribute> attributes = new LinkedHashMap<>();
@@ -232,8 +233,8 @@ record Inputs(FeatureGates gates, Node node, List<DeviceClass> classes, List<Res
             }
         }
         device.setCapacity(new LinkedHashMap<>(Map.of("memory", capacity)));
-        if (d.taint() >= 0) {
-            device.setTaints(new ArrayList<>(List.of(Menus.taint(d.taint()))));
+        if (taint >= 0) {
+            device.setTaints(new ArrayList<>(List.of(Menus.taint(taint))));
         }
         if (poolHasCounters && d.counter() > 0) {
             DeviceCounterConsumption c = new DeviceCounterConsumption();
