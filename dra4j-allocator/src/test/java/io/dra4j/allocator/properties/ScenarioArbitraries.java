@@ -21,7 +21,9 @@ final class ScenarioArbitraries {
         /** Everything: All, admin access, firstAvailable. */
         FULL,
         /** Only ExactCount requests without admin access or subrequests: where upstream's search is complete. */
-        SIMPLE
+        SIMPLE,
+        /** ExactCount requests with admin access and firstAvailable, no All: upstream's search is complete there too. */
+        NO_ALL
     }
 
     static Arbitrary<Spec.Scenario> scenarios(Features features) {
@@ -29,7 +31,7 @@ final class ScenarioArbitraries {
     }
 
     static Arbitrary<Integer> gates(Features features) {
-        int profiles = features == Features.SIMPLE ? 6 : Menus.GATE_PROFILES;
+        int profiles = features == Features.FULL ? Menus.GATE_PROFILES : 6;
         return Arbitraries.frequencyOf(
                 Tuple.of(6, Arbitraries.just(0)),
                 Tuple.of(4, Arbitraries.integers().between(1, profiles - 1)));
@@ -117,10 +119,11 @@ final class ScenarioArbitraries {
         }
         Arbitrary<Integer> admin = Arbitraries.frequencyOf(
                 Tuple.of(8, Arbitraries.just(0)), Tuple.of(2, Arbitraries.just(1)), Tuple.of(1, Arbitraries.just(2)));
+        boolean all = features == Features.FULL;
         Arbitrary<List<Spec.Req>> firstAvailable = Arbitraries.frequencyOf(
                 Tuple.of(4, Arbitraries.just(List.of())),
-                Tuple.of(1, req(true).list().ofSize(2)));
-        return Combinators.combine(req(true), admin, firstAvailable).as(Spec.Request::new);
+                Tuple.of(1, req(all).list().ofSize(2)));
+        return Combinators.combine(req(all), admin, firstAvailable).as(Spec.Request::new);
     }
 
     static Arbitrary<Spec.Req> req(boolean withAll) {
