@@ -3,6 +3,8 @@ package io.dra4j.allocator.properties;
 import io.dra4j.allocator.AllocationOutcome;
 import io.dra4j.allocator.Allocator;
 import io.dra4j.allocator.Explanation;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.EdgeCasesMode;
@@ -50,6 +52,25 @@ class AllocatorProperties {
         AllocationOutcome b = second.allocator().allocate(second.node(), second.claims());
         assertThat(b).isEqualTo(a);
         assertThat(b.toString()).isEqualTo(a.toString());
+    }
+
+    /**
+     * An allocator keeps caches across calls (selector results, available counters, symmetry classes); reusing one
+     * for the other node and then again for this node decides as a fresh allocator does.
+     */
+    @Property(tries = 300, edgeCases = EdgeCasesMode.NONE)
+    void reusingAnAllocatorDoesNotChangeTheDecision(@ForAll("scenarios") Spec.Scenario scenario) {
+        Inputs in = Inputs.of(scenario);
+        AllocationOutcome fresh = in.allocator().allocate(in.node(), in.claims());
+        Allocator reused = in.allocator();
+        Node other = new NodeBuilder().withNewMetadata().withName(Menus.OTHER_NODE).endMetadata().build();
+        reused.allocate(other, in.claims());
+        reused.allocate(in.node(), in.claims());
+        AllocationOutcome again = reused.allocate(in.node(), in.claims());
+        assertThat(kind(again)).isEqualTo(kind(fresh));
+        if (fresh instanceof AllocationOutcome.Allocated a) {
+            assertThat(devices(((AllocationOutcome.Allocated) again).results())).isEqualTo(devices(a.results()));
+        }
     }
 
     /** Neither allocate nor explain modifies the slices, classes, claims or allocated state. */
