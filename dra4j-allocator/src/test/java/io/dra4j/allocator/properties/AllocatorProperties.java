@@ -123,7 +123,8 @@ class AllocatorProperties {
     }
 
     private static String snapshot(Inputs in) {
-        return in.slices() + "\n" + in.classes() + "\n" + in.claims() + "\n" + in.state() + "\n" + in.node();
+        return in.slices() + "\n" + in.classes() + "\n" + in.claims() + "\n" + in.state() + "\n" + in.node()
+                + "\n" + in.taintRules();
     }
 
     private static String kind(AllocationOutcome o) {

@@ -27,6 +27,9 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceCounterConsumption;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceSelector;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceSubRequest;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintRule;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintRuleSpec;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintSelector;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceToleration;
 import io.fabric8.kubernetes.api.model.resource.v1.ExactDeviceRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
@@ -49,7 +52,8 @@ import java.util.function.Supplier;
  * @param devices every device of every device slice, in slice order, with the slice that publishes it
  */
 record Inputs(FeatureGates gates, Node node, List<DeviceClass> classes, List<ResourceSlice> slices,
-              List<ResourceClaim> claims, AllocatedState state, List<PublishedDevice> devices) {
+              List<DeviceTaintRule> taintRules, List<ResourceClaim> claims, AllocatedState state,
+              List<PublishedDevice> devices) {
 
     /** A device together with the slice that publishes it. */
     record PublishedDevice(DeviceId id, Device device, ResourceSlice slice) {
@@ -128,7 +132,26 @@ record Inputs(FeatureGates gates, Node node, List<DeviceClass> classes, List<Res
                 state.addExclusive(d.id());
             }
         }
-        return new Inputs(gates, node, classes, slices, claims, state.build(), devices);
+        List<DeviceTaintRule> rules = new ArrayList<>();
+        for (int i = 0; i < s.rules().size(); i++) {
+            Spec.Rule r = s.rules().get(i);
+            DeviceTaintRule rule = new DeviceTaintRule();
+            rule.setMetadata(meta("rule-" + i, null));
+            DeviceTaintSelector selector = new DeviceTaintSelector();
+            selector.setDriver(Menus.DRIVER);
+            if (r.pool() >= 0) {
+                selector.setPool(poolName(r.pool()));
+            }
+            if (r.device() >= 0 && !devices.isEmpty()) {
+                selector.setDevice(devices.get(r.device() % devices.size()).device().getName());
+            }
+            DeviceTaintRuleSpec spec = new DeviceTaintRuleSpec();
+            spec.setDeviceSelector(selector);
+            spec.setTaint(Menus.taint(r.taint()));
+            rule.setSpec(spec);
+            rules.add(rule);
+        }
+        return new Inputs(gates, node, classes, slices, rules, claims, state.build(), devices);
     }
 
     /** A fresh allocator for these inputs whose share IDs count up from 1. */
@@ -136,7 +159,7 @@ record Inputs(FeatureGates gates, Node node, List<DeviceClass> classes, List<Res
         AtomicLong next = new AtomicLong();
         Supplier<String> ids = () -> "share-" + next.incrementAndGet();
         return Allocator.builder().featureGates(gates).allocatedState(state).deviceClasses(classes).resourceSlices(slices)
-                .shareIds(ids).build();
+                .deviceTaintRules(taintRules).shareIds(ids).build();
     }
 
     static String poolName(int pool) {

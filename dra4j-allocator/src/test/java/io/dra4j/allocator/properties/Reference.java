@@ -21,6 +21,8 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceSelector;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceSubRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaint;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintRule;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintSelector;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceToleration;
 import io.fabric8.kubernetes.api.model.resource.v1.ExactDeviceRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
@@ -177,12 +179,28 @@ final class Reference {
         return true;
     }
 
+    /** The device's own taints and, with DRADeviceTaintRules on, those of the DeviceTaintRules that select it. */
+    List<DeviceTaint> taints(Inputs.PublishedDevice d) {
+        List<DeviceTaint> out = new ArrayList<>(nz(d.device().getTaints()));
+        if (in.gates().isEnabled(DraFeature.DRADeviceTaintRules)) {
+            for (DeviceTaintRule rule : in.taintRules()) {
+                DeviceTaintSelector s = rule.getSpec().getDeviceSelector();
+                if ((s.getDriver() == null || s.getDriver().equals(d.id().driver()))
+                        && (s.getPool() == null || s.getPool().equals(d.id().pool()))
+                        && (s.getDevice() == null || s.getDevice().equals(d.id().device()))) {
+                    out.add(rule.getSpec().getTaint());
+                }
+            }
+        }
+        return out;
+    }
+
     /** Every NoSchedule/NoExecute taint is tolerated, or taints are off. */
     boolean taintsTolerated(Effective r, Inputs.PublishedDevice d) {
-        if (!taints || d.device().getTaints() == null) {
+        if (!taints) {
             return true;
         }
-        for (DeviceTaint t : d.device().getTaints()) {
+        for (DeviceTaint t : taints(d)) {
             if (!"NoSchedule".equals(t.getEffect()) && !"NoExecute".equals(t.getEffect())) {
                 continue;
             }

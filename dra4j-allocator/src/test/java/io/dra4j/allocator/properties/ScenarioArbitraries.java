@@ -27,7 +27,14 @@ final class ScenarioArbitraries {
     }
 
     static Arbitrary<Spec.Scenario> scenarios(Features features) {
-        return Combinators.combine(cluster(), claims(features), used(), gates(features)).as(Spec.Scenario::new);
+        return Combinators.combine(cluster(), claims(features), used(), rules(), gates(features)).as(Spec.Scenario::new);
+    }
+
+    static Arbitrary<List<Spec.Rule>> rules() {
+        Arbitrary<Spec.Rule> rule = Combinators.combine(Arbitraries.integers().between(-1, 1),
+                Arbitraries.integers().between(-1, 8), Arbitraries.integers().between(0, Menus.TAINTS - 1))
+                .as(Spec.Rule::new);
+        return Arbitraries.frequencyOf(Tuple.of(4, Arbitraries.just(List.of())), Tuple.of(1, rule.list().ofSize(1)));
     }
 
     static Arbitrary<Integer> gates(Features features) {

@@ -87,7 +87,14 @@ final class Spec {
     record Used(int device, boolean shared, int consumed) {
     }
 
+    /**
+     * A DeviceTaintRule for the taint {@link Menus#taint}({@code taint}) on the devices of pool {@code pool} (-1 for
+     * every pool) named by device number {@code device} (modulo the number of devices; -1 for every device).
+     */
+    record Rule(int pool, int device, int taint) {
+    }
+
     /** Everything one property run needs. {@code gates} is an index into {@link Menus#gates}. */
-    record Scenario(Cluster cluster, List<Claim> claims, List<Used> used, int gates) {
+    record Scenario(Cluster cluster, List<Claim> claims, List<Used> used, List<Rule> rules, int gates) {
     }
 }
