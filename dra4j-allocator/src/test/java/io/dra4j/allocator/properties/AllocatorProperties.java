@@ -14,6 +14,8 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.statistics.Statistics;
 
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -101,8 +103,8 @@ class AllocatorProperties {
     }
 
     /** Which interesting kinds of results an allocation has, for the statistics. */
-    private static java.util.Set<String> features(AllocationOutcome.Allocated a) {
-        java.util.Set<String> out = new java.util.TreeSet<>();
+    private static Set<String> features(AllocationOutcome.Allocated a) {
+        Set<String> out = new TreeSet<>();
         for (AllocationResult r : a.results()) {
             for (var d : r.getDevices().getResults()) {
                 if (d.getShareID() != null) {
