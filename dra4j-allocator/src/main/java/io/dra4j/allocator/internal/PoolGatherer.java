@@ -77,10 +77,7 @@ final class PoolGatherer {
             } else {
                 List<SliceInfo> all = new ArrayList<>();
                 boolean obsolete = false;
-                for (SliceInfo s : view.slices) {
-                    if (!s.driver.equals(first.driver) || !s.poolName.equals(first.poolName)) {
-                        continue;
-                    }
+                for (SliceInfo s : view.poolSlices(e.getKey())) {
                     if (s.generation == first.generation) {
                         all.add(s);
                     } else if (s.generation > first.generation) {
