@@ -60,6 +60,9 @@ public final class Search {
     private final Map<Integer, int[]> usableSuffix = new HashMap<>();
     /** Per device (by index): the claims of this call that hold it exclusively. */
     private final BitSet[] allocatingClaims;
+    /** Devices (by index) that some claim of this call holds exclusively. */
+    private final BitSet allocatingAny = new BitSet();
+    private RemainingDemand[][] remainingDemand;
     private final Map<DeviceId, Map<String, BigDecimal>> allocatingCapacity = new HashMap<>();
     private final Map<SliceInfo.PoolId, Map<String, Map<String, BigDecimal>>> consumedCounters = new HashMap<>();
     long steps;
@@ -155,6 +158,7 @@ public final class Search {
     private void prepare() throws AllocationException {
         requests = new RequestData[claims.size()][][];
         selectedSub = new int[claims.size()][];
+        remainingDemand = new RemainingDemand[claims.size()][];
         int slot = 0;
         for (int ci = 0; ci < claims.size(); ci++) {
             ResourceClaim claim = claims.get(ci);
@@ -164,6 +168,7 @@ public final class Search {
                     ? List.of() : claim.getSpec().getDevices().getRequests();
             requests[ci] = new RequestData[reqs.size()][];
             selectedSub[ci] = new int[reqs.size()];
+            remainingDemand[ci] = new RemainingDemand[reqs.size()];
             int minPerClaim = 0;
             for (int qi = 0; qi < reqs.size(); qi++) {
                 DeviceRequest request = reqs.get(qi);
@@ -308,6 +313,9 @@ public final class Search {
             return r == MAX_EXCEEDED ? NOT_FOUND : r;
         }
         RequestData[] alternatives = requests[c][q];
+        if (k == 0 && !inSubRequest && cannotFitRemainingRequests(c, q)) {
+            return NOT_FOUND;
+        }
         if (!inSubRequest && alternatives[0].parentName != null) {
             boolean allExceeded = true;
             for (int si = 0; si < alternatives.length; si++) {
@@ -734,10 +742,75 @@ public final class Search {
             allocatingClaims[d.index] = claims;
         }
         claims.set(claim);
+        allocatingAny.set(d.index);
     }
 
     private void unmarkAllocating(DeviceInfo d, int claim) {
-        allocatingClaims[d.index].clear(claim);
+        BitSet claims = allocatingClaims[d.index];
+        claims.clear(claim);
+        if (claims.isEmpty()) {
+            allocatingAny.clear(d.index);
+        }
+    }
+
+    // Phase: pruning by pigeonhole. The requests from q to the end of claim c need at least `demand` distinct
+    // devices, each from its own usable set; when the union of those sets, minus devices this call already took, is
+    // smaller, no combination exists. Admin-access requests are left out (they may use taken devices), shared
+    // devices disable the bound (one device can serve several requests), and so do any device whose selectors
+    // or capacity computation fail and any All request under a constraint, so that the search still reaches and
+    // reports those errors as upstream does.
+    private boolean cannotFitRemainingRequests(int c, int q) {
+        RemainingDemand rem = remainingDemand[c][q];
+        if (rem == null) {
+            rem = remainingDemand(c, q);
+            remainingDemand[c][q] = rem;
+        }
+        if (rem.demand == 0) {
+            return false;
+        }
+        BitSet free = (BitSet) rem.usable.clone();
+        free.andNot(allocatingAny);
+        return free.cardinality() < rem.demand;
+    }
+
+    /** Static part of the pigeonhole bound for the requests q.. of claim c; demand 0 means "no bound". */
+    private record RemainingDemand(int demand, BitSet usable) {
+    }
+
+    private RemainingDemand remainingDemand(int c, int q) {
+        int demand = 0;
+        BitSet usable = new BitSet();
+        for (int qi = q; qi < requests[c].length; qi++) {
+            RequestData[] alternatives = requests[c][qi];
+            if (alternatives[0].adminAccess) {
+                continue;
+            }
+            int min = Integer.MAX_VALUE;
+            for (RequestData rd : alternatives) {
+                if (rd.allMode() && !constraints[c].isEmpty()) {
+                    // An All device that breaks a constraint is an error, which the search must reach first.
+                    return new RemainingDemand(0, usable);
+                }
+                min = Math.min(min, rd.numDevices);
+                List<DeviceInfo> devices = rd.allMode() ? rd.allDevices : List.of(candidates);
+                for (DeviceInfo d : devices) {
+                    switch (probe(rd, d)) {
+                        case 1 -> {
+                            if (f.consumableCapacity() && d.allowMultipleAllocations) {
+                                return new RemainingDemand(0, usable);
+                            }
+                            usable.set(d.index);
+                        }
+                        case 2 -> {
+                            return new RemainingDemand(0, usable);
+                        }
+                        default -> { }
+                    }
+                }
+            }
+            demand += min;
+        }
+        return new RemainingDemand(demand, usable);
     }
 
     private boolean capacityInUse(DeviceInfo d) {
