@@ -20,24 +20,27 @@ import java.util.TreeMap;
  * Differential test of dra4j against the upstream Go allocator.
  *
  * <pre>
- * DiffTest SEED COUNT [--out DIR] [--oracle PATH] [--shrink-limit N] [--shrink-tries N]
+ * DiffTest SEED COUNT [--out DIR] [--oracle PATH] [--shrink-limit N] [--shrink-tries N] [--shrink-seconds N]
  * </pre>
  *
  * Generates COUNT scenarios from SEED ({@link ScenarioGenerator}), runs them through the oracle
  * ({@code oracle/bin/oracle -}, one process fed JSON lines) and through dra4j in this process (the code path of
  * {@code dra4j allocate}), and compares the outcomes ({@link OutcomeComparison}). Each divergence is shrunk
  * ({@link Shrinker}; at most {@code --shrink-limit} per class of divergence, default 3, the others are written as
- * generated) and written as a scenario file to DIR (default {@code target/difftest-divergences}), with one summary
+ * generated, as are all once {@code --shrink-seconds} of shrinking, default 120, are spent) and written as a
+ * scenario file to DIR (default {@code target/difftest-divergences}), with one summary
  * line printed per divergence. The last line is {@code difftest: N scenarios, D divergences}; the exit status is 0
  * only when D is 0 (1 for divergences, 2 for bad usage or when the oracle cannot be run).
  */
 public final class DiffTest {
     private static final String USAGE =
-            "usage: DiffTest SEED COUNT [--out DIR] [--oracle PATH] [--shrink-limit N] [--shrink-tries N]";
+            "usage: DiffTest SEED COUNT [--out DIR] [--oracle PATH] [--shrink-limit N] [--shrink-tries N]"
+                    + " [--shrink-seconds N]";
     private static final int SUMMARY_LIMIT = 300;
     private static final int STABLE_RETRIES = 30;
 
-    private record Options(long seed, int count, Path out, Path oracle, int shrinkLimit, int shrinkTries) {
+    private record Options(long seed, int count, Path out, Path oracle, int shrinkLimit, int shrinkTries,
+                           int shrinkSeconds) {
     }
 
     private DiffTest() {
@@ -114,14 +117,15 @@ public final class DiffTest {
         // Phase 3: shrink (a few per kind of difference) and write each divergence.
         DivergenceWriter writer = new DivergenceWriter(options.out());
         Map<String, Integer> perClass = new LinkedHashMap<>();
+        long shrinkDeadline = System.nanoTime() + options.shrinkSeconds() * 1_000_000_000L;
         for (Divergence divergence : divergences) {
             String aspect = divergence.difference().aspect();
             int seen = perClass.merge(signature(divergence.difference(), divergence.upstream(), divergence.dra4j()),
                     1, Integer::sum);
             Divergence reported = divergence;
-            boolean shrunk = seen <= options.shrinkLimit();
+            boolean shrunk = seen <= options.shrinkLimit() && System.nanoTime() < shrinkDeadline;
             if (shrunk) {
-                reported = shrink(divergence, oracle, dra4j, options.shrinkTries());
+                reported = shrink(divergence, oracle, dra4j, options.shrinkTries(), shrinkDeadline);
             }
             Path file = writer.write(reported, shrunk, "seed " + options.seed() + ", scenario " + divergence.name());
             out.println("divergence " + divergence.name() + ": " + aspect + ": "
@@ -139,10 +143,14 @@ public final class DiffTest {
     }
 
     /** The smallest scenario that still shows the same kind of difference, with its own outcomes. */
-    private static Divergence shrink(Divergence divergence, OracleProcess oracle, Engine dra4j, int maxTries) {
+    private static Divergence shrink(Divergence divergence, OracleProcess oracle, Engine dra4j, int maxTries,
+                                     long deadline) {
         String signature = signature(divergence.difference(), divergence.upstream(), divergence.dra4j());
         Divergence[] last = {divergence};
         Shrinker.shrink(divergence.scenario(), candidate -> {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
             try {
                 JsonNode upstream = oracle.run(ScenarioGenerator.toJsonLine(candidate));
                 if (OracleProcess.isReadError(upstream)) {
@@ -209,6 +217,7 @@ public final class DiffTest {
         Path oracle = Path.of("oracle", "bin", "oracle");
         int shrinkLimit = 3;
         int shrinkTries = 2000;
+        int shrinkSeconds = 120;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             switch (arg) {
@@ -216,6 +225,7 @@ public final class DiffTest {
                 case "--oracle" -> oracle = Path.of(value(args, ++i, arg));
                 case "--shrink-limit" -> shrinkLimit = number(value(args, ++i, arg), arg);
                 case "--shrink-tries" -> shrinkTries = number(value(args, ++i, arg), arg);
+                case "--shrink-seconds" -> shrinkSeconds = number(value(args, ++i, arg), arg);
                 default -> {
                     if (arg.startsWith("--")) {
                         throw new IllegalArgumentException("unknown option " + arg);
@@ -233,7 +243,8 @@ public final class DiffTest {
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("SEED must be an integer, got '" + positional.get(0) + "'");
         }
-        return new Options(seed, number(positional.get(1), "COUNT"), out, oracle, shrinkLimit, shrinkTries);
+        return new Options(seed, number(positional.get(1), "COUNT"), out, oracle, shrinkLimit, shrinkTries,
+                shrinkSeconds);
     }
 
     private static String value(String[] args, int i, String option) {
