@@ -95,7 +95,8 @@ final class PoolGatherer {
                     all.removeIf(s -> s.usesCompatibilityGroups);
                 }
                 if (all.size() != first.resourceSliceCount) {
-                    result.add(Pool.incomplete(e.getKey()));
+                    result.add(Pool.incomplete(e.getKey(), "generation " + first.generation + " declares "
+                            + first.resourceSliceCount + " slice(s), " + all.size() + " exist"));
                     continue;
                 }
                 pool = build(e.getKey(), relevant, all, f);
@@ -177,7 +178,7 @@ final class PoolGatherer {
             }
         }
         if (!f.partitionableDevices()) {
-            return new Pool(id, false, null, List.copyOf(deviceSlices), List.of(), Map.of());
+            return new Pool(id, false, null, null, List.copyOf(deviceSlices), List.of(), Map.of());
         }
         Map<String, Map<String, BigDecimal>> counterSets = new LinkedHashMap<>();
         for (SliceInfo s : counterSlices) {
@@ -195,7 +196,7 @@ final class PoolGatherer {
         if (dangling != null) {
             return Pool.invalid(id, dangling);
         }
-        return new Pool(id, false, null, List.copyOf(deviceSlices), List.copyOf(notTargeting), counterSets);
+        return new Pool(id, false, null, null, List.copyOf(deviceSlices), List.copyOf(notTargeting), counterSets);
     }
 
     private static String danglingCounterReference(Map<String, Map<String, BigDecimal>> counterSets, List<SliceInfo> slices) {

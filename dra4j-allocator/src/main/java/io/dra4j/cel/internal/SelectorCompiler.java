@@ -148,8 +148,19 @@ public final class SelectorCompiler {
             .setMessage(reword.apply(issue.getMessage()))
             .build())
         .collect(Collectors.toList());
-    return errors.stream().map(issue -> issue.toDisplayString(result.getSource()))
+    return errors.stream().map(issue -> display(issue, result))
         .collect(Collectors.joining("\n"));
+  }
+
+  /**
+   * cel-go's display of one issue. For an empty expression cel-go places the end of input at column 0 and has no
+   * source line to quote; otherwise its display is cel-java's.
+   */
+  private static String display(CelIssue issue, CelValidationResult result) {
+    if (result.getSource().getContent().isEmpty()) {
+      return "ERROR: <input>:1:0: " + issue.getMessage();
+    }
+    return issue.toDisplayString(result.getSource());
   }
 
   /** cel-go marks the errors its ANTLR parser reports as syntax errors. */
