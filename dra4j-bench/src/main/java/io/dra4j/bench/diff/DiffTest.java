@@ -28,7 +28,8 @@ import java.util.TreeMap;
  * {@code dra4j allocate}), and compares the outcomes ({@link OutcomeComparison}). Each divergence is shrunk
  * ({@link Shrinker}; at most {@code --shrink-limit} per class of divergence, default 3, the others are written as
  * generated, as are all once {@code --shrink-seconds} of shrinking, default 120, are spent) and written as a
- * scenario file to DIR (default {@code target/difftest-divergences}), with one summary
+ * scenario file to DIR (default {@code target/difftest-divergences}, whose gen-*.yaml files from an earlier run are
+ * removed first), with one summary
  * line printed per divergence. The last line is {@code difftest: N scenarios, D divergences}; the exit status is 0
  * only when D is 0 (1 for divergences, 2 for bad usage or when the oracle cannot be run).
  */
