@@ -20,23 +20,28 @@ import java.util.TreeMap;
  * Differential test of dra4j against the upstream Go allocator.
  *
  * <pre>
- * DiffTest SEED COUNT [--out DIR] [--oracle PATH] [--shrink-limit N] [--shrink-tries N]
+ * DiffTest SEED COUNT [--out DIR] [--oracle PATH] [--shrink-limit N] [--shrink-tries N] [--shrink-seconds N]
  * </pre>
  *
  * Generates COUNT scenarios from SEED ({@link ScenarioGenerator}), runs them through the oracle
  * ({@code oracle/bin/oracle -}, one process fed JSON lines) and through dra4j in this process (the code path of
  * {@code dra4j allocate}), and compares the outcomes ({@link OutcomeComparison}). Each divergence is shrunk
  * ({@link Shrinker}; at most {@code --shrink-limit} per class of divergence, default 3, the others are written as
- * generated) and written as a scenario file to DIR (default {@code target/difftest-divergences}), with one summary
+ * generated, as are all once {@code --shrink-seconds} of shrinking, default 120, are spent) and written as a
+ * scenario file to DIR (default {@code target/difftest-divergences}, whose gen-*.yaml files from an earlier run are
+ * removed first), with one summary
  * line printed per divergence. The last line is {@code difftest: N scenarios, D divergences}; the exit status is 0
  * only when D is 0 (1 for divergences, 2 for bad usage or when the oracle cannot be run).
  */
 public final class DiffTest {
     private static final String USAGE =
-            "usage: DiffTest SEED COUNT [--out DIR] [--oracle PATH] [--shrink-limit N] [--shrink-tries N]";
+            "usage: DiffTest SEED COUNT [--out DIR] [--oracle PATH] [--shrink-limit N] [--shrink-tries N]"
+                    + " [--shrink-seconds N]";
     private static final int SUMMARY_LIMIT = 300;
+    private static final int STABLE_RETRIES = 30;
 
-    private record Options(long seed, int count, Path out, Path oracle, int shrinkLimit, int shrinkTries) {
+    private record Options(long seed, int count, Path out, Path oracle, int shrinkLimit, int shrinkTries,
+                           int shrinkSeconds) {
     }
 
     private DiffTest() {
@@ -104,7 +109,7 @@ public final class DiffTest {
                 stableCount++;
             }
             Optional<OutcomeComparison.Difference> difference =
-                    OutcomeComparison.compare(upstream.get(i), mine, stable);
+                    difference(scenarios.get(i), upstream.get(i), mine, oracle);
             if (difference.isPresent()) {
                 divergences.add(new Divergence(scenarios.get(i), upstream.get(i), mine, difference.get()));
             }
@@ -113,14 +118,15 @@ public final class DiffTest {
         // Phase 3: shrink (a few per kind of difference) and write each divergence.
         DivergenceWriter writer = new DivergenceWriter(options.out());
         Map<String, Integer> perClass = new LinkedHashMap<>();
+        long shrinkDeadline = System.nanoTime() + options.shrinkSeconds() * 1_000_000_000L;
         for (Divergence divergence : divergences) {
             String aspect = divergence.difference().aspect();
             int seen = perClass.merge(signature(divergence.difference(), divergence.upstream(), divergence.dra4j()),
                     1, Integer::sum);
             Divergence reported = divergence;
-            boolean shrunk = seen <= options.shrinkLimit();
+            boolean shrunk = seen <= options.shrinkLimit() && System.nanoTime() < shrinkDeadline;
             if (shrunk) {
-                reported = shrink(divergence, oracle, dra4j, options.shrinkTries());
+                reported = shrink(divergence, oracle, dra4j, options.shrinkTries(), shrinkDeadline);
             }
             Path file = writer.write(reported, shrunk, "seed " + options.seed() + ", scenario " + divergence.name());
             out.println("divergence " + divergence.name() + ": " + aspect + ": "
@@ -138,18 +144,21 @@ public final class DiffTest {
     }
 
     /** The smallest scenario that still shows the same kind of difference, with its own outcomes. */
-    private static Divergence shrink(Divergence divergence, OracleProcess oracle, Engine dra4j, int maxTries) {
+    private static Divergence shrink(Divergence divergence, OracleProcess oracle, Engine dra4j, int maxTries,
+                                     long deadline) {
         String signature = signature(divergence.difference(), divergence.upstream(), divergence.dra4j());
         Divergence[] last = {divergence};
         Shrinker.shrink(divergence.scenario(), candidate -> {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
             try {
                 JsonNode upstream = oracle.run(ScenarioGenerator.toJsonLine(candidate));
                 if (OracleProcess.isReadError(upstream)) {
                     return false;
                 }
                 JsonNode mine = dra4j.run(candidate);
-                Optional<OutcomeComparison.Difference> d =
-                        OutcomeComparison.compare(upstream, mine, UpstreamVariant.isStable(candidate));
+                Optional<OutcomeComparison.Difference> d = difference(candidate, upstream, mine, oracle);
                 if (d.isPresent() && signature(d.get(), upstream, mine).equals(signature)) {
                     last[0] = new Divergence(candidate, upstream, mine, d.get());
                     return true;
@@ -160,6 +169,28 @@ public final class DiffTest {
             }
         }, maxTries);
         return last[0];
+    }
+
+    /**
+     * How dra4j's outcome differs from upstream's. Upstream's stable variant visits pools in Go map order, so there
+     * the outcome itself (not only the devices) can change from run to run; a difference then counts only when none
+     * of {@value #STABLE_RETRIES} further oracle runs gives dra4j's outcome.
+     */
+    private static Optional<OutcomeComparison.Difference> difference(ObjectNode scenario, JsonNode upstream,
+                                                                     JsonNode mine, OracleProcess oracle)
+            throws IOException {
+        boolean stable = UpstreamVariant.isStable(scenario);
+        Optional<OutcomeComparison.Difference> difference = OutcomeComparison.compare(upstream, mine, stable);
+        if (difference.isEmpty() || !stable) {
+            return difference;
+        }
+        String line = ScenarioGenerator.toJsonLine(scenario);
+        for (int i = 0; i < STABLE_RETRIES; i++) {
+            if (OutcomeComparison.compare(oracle.run(line), mine, true).isEmpty()) {
+                return Optional.empty();
+            }
+        }
+        return difference;
     }
 
     /**
@@ -187,6 +218,7 @@ public final class DiffTest {
         Path oracle = Path.of("oracle", "bin", "oracle");
         int shrinkLimit = 3;
         int shrinkTries = 2000;
+        int shrinkSeconds = 120;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             switch (arg) {
@@ -194,6 +226,7 @@ public final class DiffTest {
                 case "--oracle" -> oracle = Path.of(value(args, ++i, arg));
                 case "--shrink-limit" -> shrinkLimit = number(value(args, ++i, arg), arg);
                 case "--shrink-tries" -> shrinkTries = number(value(args, ++i, arg), arg);
+                case "--shrink-seconds" -> shrinkSeconds = number(value(args, ++i, arg), arg);
                 default -> {
                     if (arg.startsWith("--")) {
                         throw new IllegalArgumentException("unknown option " + arg);
@@ -211,7 +244,8 @@ public final class DiffTest {
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("SEED must be an integer, got '" + positional.get(0) + "'");
         }
-        return new Options(seed, number(positional.get(1), "COUNT"), out, oracle, shrinkLimit, shrinkTries);
+        return new Options(seed, number(positional.get(1), "COUNT"), out, oracle, shrinkLimit, shrinkTries,
+                shrinkSeconds);
     }
 
     private static String value(String[] args, int i, String option) {

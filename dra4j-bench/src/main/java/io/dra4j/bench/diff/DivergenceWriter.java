@@ -5,6 +5,7 @@ import tools.jackson.databind.node.ObjectNode;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -15,8 +16,14 @@ import java.nio.file.Path;
 final class DivergenceWriter {
     private final Path dir;
 
+    /** Creates the directory, and removes the divergence files an earlier run left there ({@code gen-*.yaml}). */
     DivergenceWriter(Path dir) throws IOException {
         this.dir = Files.createDirectories(dir);
+        try (DirectoryStream<Path> old = Files.newDirectoryStream(this.dir, "gen-*.yaml")) {
+            for (Path file : old) {
+                Files.delete(file);
+            }
+        }
     }
 
     /** @return the file written, named after the scenario */

@@ -75,13 +75,10 @@ final class ScenarioBuilder {
         if (!on.contains("DRAConsumableCapacity") && !bindingAndStatus && dice.chance(0.85)) {
             on.add("DRAConsumableCapacity");
         }
-        List<String> ordered = new ArrayList<>();
-        for (String gate : GATES) {
-            if (on.contains(gate)) {
-                ordered.add(gate);
-            }
-        }
-        return new LinkedHashSet<>(ordered);
+        // Listed in the fixed order of GATES, whatever order they were switched on in.
+        Set<String> ordered = new LinkedHashSet<>(GATES);
+        ordered.retainAll(on);
+        return ordered;
     }
 
     /** Per-driver classes, a class without selectors, sometimes a class for shareable devices and class config. */

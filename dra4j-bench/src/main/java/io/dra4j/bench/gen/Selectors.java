@@ -37,11 +37,13 @@ final class Selectors {
             case 11 -> guard(guarded, "device.attributes[\"dra.example.com\"]", "family")
                     + "device.attributes[\"dra.example.com\"].family == \"f1\"";
             // Typed values compared with plain strings: a user mistake whose outcome (false, or an error) must match.
-            case 12 -> switch (dice.between(0, 4)) {
+            case 12 -> switch (dice.between(0, 6)) {
                 case 0 -> guard(true, d, "fw") + d + ".fw == \"" + dice.pick("1.0.0", "2.0.0") + "\"";
                 case 1 -> guard(true, d, "fw") + "\"1.0.0\" == " + d + ".fw";
                 case 2 -> guard(true, d, "fw") + d + ".fw in [\"1.0.0\", \"2.0.0\"]";
                 case 3 -> guard(true, d, "fw") + d + ".fw.isGreaterThan(quantity(\"1\"))";
+                case 4 -> guard(true, d, "fw") + "[" + d + ".fw] == [\"1.0.0\"]";
+                case 5 -> guard(true, d, "fw") + "{" + d + ".fw: 1}.size() == 1";
                 default -> guard(true, c, "memory") + c + ".memory == \"4Gi\"";
             };
             default -> dice.chance(0.5) ? "true" : "device.attributes.size() > 0";
