@@ -72,7 +72,7 @@ abstract sealed class Constraint permits Constraint.Match, Constraint.Distinct {
                 return false;
             }
             if (setSemantics) {
-                TypedSet set = TypedSet.of(attribute);
+                TypedSet set = device.typedSet(attributeName);
                 if (set == null) {
                     return false;
                 }
@@ -135,7 +135,7 @@ abstract sealed class Constraint permits Constraint.Match, Constraint.Distinct {
                 return true;
             }
             DeviceAttribute attribute = lookup(device, attributeName);
-            if (attribute == null || !distinctFromAll(attribute)) {
+            if (attribute == null || !distinctFromAll(attribute, device)) {
                 return false;
             }
             values.add(attribute);
@@ -150,9 +150,9 @@ abstract sealed class Constraint permits Constraint.Match, Constraint.Distinct {
             values.remove(values.size() - 1);
         }
 
-        private boolean distinctFromAll(DeviceAttribute attribute) {
+        private boolean distinctFromAll(DeviceAttribute attribute, DeviceInfo device) {
             if (setSemantics) {
-                TypedSet set = TypedSet.of(attribute);
+                TypedSet set = device.typedSet(attributeName);
                 if (set == null) {
                     return false;
                 }

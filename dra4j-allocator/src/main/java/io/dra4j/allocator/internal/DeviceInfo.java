@@ -2,7 +2,6 @@ package io.dra4j.allocator.internal;
 
 import io.dra4j.allocator.AllocatedState;
 import io.dra4j.allocator.DeviceId;
-import io.dra4j.cel.CelDevice;
 import io.dra4j.cel.CompiledExpression;
 import io.dra4j.cel.DeviceSelectorEnvironment;
 import io.dra4j.cel.EvalResult;
@@ -21,7 +20,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.Optional;
 
 /**
  * A device compiled once per allocator: identity, parsed counters and capacities, effective taints (its own plus
@@ -50,10 +49,9 @@ public final class DeviceInfo {
     final Map<String, BigDecimal> persistedCapacity;
     final boolean persistedShare;
     final Map<String, CapacityInfo> capacity;
-    private volatile CelDevice celDevice;
+    private volatile Map<String, Optional<Constraint.TypedSet>> typedSets;
     /** See {@link SymmetryClasses}; -1 until computed. */
     volatile int symmetryClass = -1;
-    private final Map<CompiledExpression, EvalResult> selectorResults = new ConcurrentHashMap<>();
 
     /** What a device draws from one counter set. */
     record CounterConsumption(String counterSet, Map<String, BigDecimal> counters) {
@@ -161,20 +159,22 @@ public final class DeviceInfo {
         return l != null && !l.isEmpty();
     }
 
-    /** Evaluates a compiled selector on this device, once per expression for the lifetime of the allocator. */
+    /** Evaluates a compiled selector on this device; results are shared between allocators (see SelectorResults). */
     EvalResult evaluate(CompiledExpression expression, DeviceSelectorEnvironment env) {
-        EvalResult cached = selectorResults.get(expression);
-        if (cached != null) {
-            return cached;
+        return SelectorResults.evaluate(device, slice.driver, env, expression);
+    }
+
+    /** A constraint attribute as a typed set, computed once per attribute name; null when the device lacks it. */
+    Constraint.TypedSet typedSet(String fullyQualifiedName) {
+        Map<String, Optional<Constraint.TypedSet>> sets = typedSets;
+        if (sets == null) {
+            sets = new java.util.concurrent.ConcurrentHashMap<>();
+            typedSets = sets;
         }
-        CelDevice d = celDevice;
-        if (d == null) {
-            d = env.device(slice.driver, device);
-            celDevice = d;
-        }
-        EvalResult r = expression.evaluate(d);
-        selectorResults.put(expression, r);
-        return r;
+        return sets.computeIfAbsent(fullyQualifiedName, n -> {
+            DeviceAttribute a = Constraint.lookup(this, n);
+            return Optional.ofNullable(a == null ? null : Constraint.TypedSet.of(a));
+        }).orElse(null);
     }
 
     /** In use by an earlier allocation in any of the three ways. */

@@ -187,7 +187,7 @@ final class PoolGatherer {
             }
         }
         String dangling = danglingCounterReference(counterSets, deviceSlices);
-        if (dangling == null && !f.stable()) {
+        if (dangling == null) {
             dangling = danglingCounterReference(counterSets, notTargeting);
         }
         if (dangling != null) {
