@@ -93,10 +93,28 @@ public final class Shrinker {
         if (change.decrement()) {
             ObjectNode parent = (ObjectNode) at(root, path.subList(0, path.size() - 1));
             String field = (String) path.get(path.size() - 1);
-            parent.put(field, parent.get(field).asLong() - 1);
+            long value = parent.get(field).asLong();
+            if (field.equals("resourceSliceCount")) {
+                // Every slice of a pool states the pool's slice count; lower them together so they stay consistent.
+                JsonNode slice = at(root, path.subList(0, 2));
+                for (JsonNode other : root.path("resourceSlices")) {
+                    JsonNode pool = other.path("spec").path("pool");
+                    if (samePool(slice, other) && pool.path(field).asLong() == value) {
+                        ((ObjectNode) pool).put(field, value - 1);
+                    }
+                }
+            } else {
+                parent.put(field, value - 1);
+            }
         } else {
             remove(root, path);
         }
+    }
+
+    private static boolean samePool(JsonNode a, JsonNode b) {
+        return a.path("spec").path("driver").equals(b.path("spec").path("driver"))
+                && a.path("spec").path("pool").path("name").equals(b.path("spec").path("pool").path("name"))
+                && a.path("spec").path("pool").path("generation").equals(b.path("spec").path("pool").path("generation"));
     }
 
     private static List<List<Object>> decrementable(List<Object> path, JsonNode node) {

@@ -69,6 +69,25 @@ class ShrinkerTest {
     }
 
     @Test
+    void lowersTheSliceCountOfAllSlicesOfAPoolTogether() {
+        ObjectNode scenario = (ObjectNode) JSON.readTree("""
+                {"name": "x", "node": {"name": "node-1"},
+                 "resourceSlices": [
+                   {"spec": {"driver": "d", "pool": {"name": "p", "generation": 1, "resourceSliceCount": 3}}},
+                   {"spec": {"driver": "d", "pool": {"name": "p", "generation": 1, "resourceSliceCount": 3}}},
+                   {"spec": {"driver": "d", "pool": {"name": "q", "generation": 1, "resourceSliceCount": 3}}}],
+                 "claims": [{"spec": {"devices": {"requests": [{"name": "r"}]}}}]}""");
+        // The "divergence": pool q keeps its three slices' worth of count, and there are three slices.
+        ObjectNode shrunk = Shrinker.shrink(scenario, s -> s.path("resourceSlices").size() == 3
+                && s.path("resourceSlices").path(2).path("spec").path("pool").path("resourceSliceCount").asInt() == 3,
+                1000);
+        assertThat(shrunk.path("resourceSlices").path(0).path("spec").path("pool").path("resourceSliceCount").asInt())
+                .isEqualTo(1);
+        assertThat(shrunk.path("resourceSlices").path(1).path("spec").path("pool").path("resourceSliceCount").asInt())
+                .isEqualTo(1);
+    }
+
+    @Test
     void keepsEverythingWhenNothingCanGo() {
         ObjectNode original = ScenarioGenerator.generate(5, 1);
         ObjectNode shrunk = Shrinker.shrink(original, s -> s.equals(original), 10_000);
