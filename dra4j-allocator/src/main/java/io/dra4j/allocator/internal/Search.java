@@ -782,15 +782,17 @@ public final class Search {
         BitSet usable = new BitSet();
         for (int qi = q; qi < requests[c].length; qi++) {
             RequestData[] alternatives = requests[c][qi];
-            if (alternatives[0].adminAccess) {
-                continue;
-            }
-            int min = Integer.MAX_VALUE;
             for (RequestData rd : alternatives) {
                 if (rd.allMode() && !constraints[c].isEmpty()) {
                     // An All device that breaks a constraint is an error, which the search must reach first.
                     return new RemainingDemand(0, usable);
                 }
+            }
+            if (alternatives[0].adminAccess) {
+                continue;
+            }
+            int min = Integer.MAX_VALUE;
+            for (RequestData rd : alternatives) {
                 min = Math.min(min, rd.numDevices);
                 List<DeviceInfo> devices = rd.allMode() ? rd.allDevices : List.of(candidates);
                 for (DeviceInfo d : devices) {
