@@ -49,7 +49,7 @@ public final class CostModel {
   private final boolean hasGrowingCalls;
   private final long nodeCount;
   private final long maxLiteralSize;
-  private final boolean moduloWithoutDivision;
+  private final List<CelExpr> constantConversions;
 
   private CostModel(Builder b) {
     this.fixedCost = b.fixedCost;
@@ -63,13 +63,21 @@ public final class CostModel {
     this.hasGrowingCalls = b.hasGrowingCalls;
     this.nodeCount = b.nodeCount;
     this.maxLiteralSize = b.maxLiteralSize;
-    this.moduloWithoutDivision = b.hasModulo && !b.hasDivision;
+    this.constantConversions = List.copyOf(b.constantConversions);
   }
 
   public static CostModel of(CelAbstractSyntaxTree ast) {
     Builder builder = new Builder(ast);
     builder.visit(ast.getExpr());
     return new CostModel(builder);
+  }
+
+  /**
+   * The type conversions of constants ({@code int('1')}), innermost first. cel-go folds them when it plans the
+   * program, so a failing one is a compile-time error there.
+   */
+  public List<CelExpr> constantConversions() {
+    return constantConversions;
   }
 
   int slots() {
@@ -91,11 +99,6 @@ public final class CostModel {
 
   boolean isOptionalSelectOperand(int id) {
     return optionalOperand[id];
-  }
-
-  /** Whether the expression has {@code %} but no {@code /}, which tells the two zero-divisor errors apart. */
-  boolean moduloWithoutDivision() {
-    return moduloWithoutDivision;
   }
 
   boolean hasOptionalSelects() {
@@ -144,8 +147,7 @@ public final class CostModel {
     boolean hasGrowingCalls;
     long nodeCount;
     long maxLiteralSize;
-    boolean hasModulo;
-    boolean hasDivision;
+    final List<CelExpr> constantConversions = new ArrayList<>();
 
     Builder(CelAbstractSyntaxTree ast) {
       this.ast = ast;
@@ -272,8 +274,6 @@ public final class CostModel {
         allConstant &= constants[i];
       }
       String function = call.function();
-      hasModulo |= function.equals("_%_");
-      hasDivision |= function.equals("_/_");
       if (function.equals("_?._")) {
         optionalSelectOperand[id] = (int) args.get(0).id();
         optionalOperand[(int) args.get(0).id()] = true;
@@ -285,6 +285,7 @@ public final class CostModel {
         hasGrowingCalls = true;
       }
       if (TYPE_CONVERSIONS.contains(function) && args.size() == 1 && allConstant) {
+        constantConversions.add(expr);
         fixedCost[id] = 0;
         return true;
       }

@@ -4,6 +4,7 @@ import dev.cel.common.CelAbstractSyntaxTree;
 import dev.cel.common.CelIssue;
 import dev.cel.common.CelOptions;
 import dev.cel.common.CelValidationResult;
+import dev.cel.common.ast.CelExpr;
 import dev.cel.common.types.CelKind;
 import dev.cel.compiler.CelCompiler;
 import dev.cel.compiler.CelCompilerBuilder;
@@ -25,6 +26,7 @@ import io.dra4j.cel.KubernetesLibraries;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -126,12 +128,33 @@ public final class SelectorCompiler {
         return new Compiled.Failure("must evaluate to bool or the unknown type, not "
             + CelTypeNames.checked(ast.getResultType()));
       }
-      return new Compiled.Success(new SelectorProgram(runtime.createProgram(ast), CostModel.of(ast), COST_LIMIT));
+      CostModel costModel = CostModel.of(ast);
+      FailureSites sites = FailureSites.of(ast);
+      Optional<String> folding = foldConstantConversions(ast, costModel, sites);
+      if (folding.isPresent()) {
+        return new Compiled.Failure("program instantiation failed: " + folding.get());
+      }
+      return new Compiled.Success(new SelectorProgram(runtime.createProgram(ast), costModel, COST_LIMIT, sites));
     } catch (CelEvaluationException | RuntimeException e) {
       return new Compiled.Failure("unexpected compilation error: " + e.getMessage());
     } catch (dev.cel.common.CelValidationException e) {
       return new Compiled.Failure("compilation failed: " + e.getMessage());
     }
+  }
+
+  /** Evaluates the conversions cel-go folds while planning; the first failure is what cel-go reports. */
+  private Optional<String> foldConstantConversions(CelAbstractSyntaxTree ast, CostModel costModel,
+      FailureSites sites) throws CelEvaluationException {
+    for (CelExpr conversion : costModel.constantConversions()) {
+      CelAbstractSyntaxTree folded = CelAbstractSyntaxTree.newCheckedAst(conversion, ast.getSource(),
+          ast.getReferenceMap(), ast.getTypeMap());
+      try {
+        runtime.createProgram(folded).eval();
+      } catch (CelEvaluationException e) {
+        return Optional.of(RuntimeErrors.translate(e, sites));
+      }
+    }
+    return Optional.empty();
   }
 
   /**

@@ -16,11 +16,13 @@ public final class SelectorProgram {
   private final CelRuntime.Program program;
   private final CostModel costModel;
   private final long costLimit;
+  private final FailureSites failureSites;
 
-  SelectorProgram(CelRuntime.Program program, CostModel costModel, long costLimit) {
+  SelectorProgram(CelRuntime.Program program, CostModel costModel, long costLimit, FailureSites failureSites) {
     this.program = program;
     this.costModel = costModel;
     this.costLimit = costLimit;
+    this.failureSites = failureSites;
   }
 
   public EvalResult evaluate(DeviceView device) {
@@ -38,7 +40,7 @@ public final class SelectorProgram {
     } catch (CostTracker.CostLimitExceeded e) {
       return new EvalResult.Failed(COST_EXCEEDED);
     } catch (CelEvaluationException | RuntimeException e) {
-      return new EvalResult.Failed(RuntimeErrors.message(e, costModel.moduloWithoutDivision()));
+      return new EvalResult.Failed(RuntimeErrors.message(e, failureSites));
     }
     return asBool(result);
   }
