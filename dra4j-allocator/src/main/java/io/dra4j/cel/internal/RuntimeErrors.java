@@ -66,7 +66,6 @@ final class RuntimeErrors {
       // cel-java reports both as "/ by zero".
       return function.filter("_%_"::equals).isPresent() ? "modulus by zero" : "division by zero";
     }
-
     if (root instanceof CelIndexOutOfBoundsException) {
       return message.replace("Index out of bounds", "index out of bounds");
     }
@@ -80,9 +79,6 @@ final class RuntimeErrors {
     Matcher range = ITERATION_RANGE.matcher(stripped);
     if (range.matches()) {
       return "got '" + goTypeName(range.group(1)) + "', expected iterable type";
-    }
-    if (stripped.startsWith("charAt failure: Index out of range")) {
-      return stripped.substring("charAt failure: ".length()).replace("Index out of range", "index out of range");
     }
     if (stripped.startsWith("No matching overload")) {
       return "no such overload";
