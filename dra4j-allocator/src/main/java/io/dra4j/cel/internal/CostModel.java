@@ -33,10 +33,21 @@ public final class CostModel {
   private static final Set<String> TYPE_CONVERSIONS = Set.of(
       "bool", "bytes", "double", "duration", "dyn", "int", "string", "timestamp", "type", "uint");
 
-  /** Functions whose result may be larger than every input, which defeats the static bound. */
+  /**
+   * Functions whose result may be larger than every input, which defeats the static bound ({@code validate} returns
+   * fixed messages that can be longer than anything in the expression).
+   */
   private static final Set<String> GROWING_FUNCTIONS = Set.of(
-      "join", "replace", "format", "strings.quote", "lists.range", "flatten");
+      "join", "replace", "format", "strings.quote", "lists.range", "flatten", "validate");
   private static final Set<String> GROWING_OVERLOADS = Set.of("add_string", "add_bytes", "add_list");
+
+  /** Functions whose cost is the Kubernetes library's traversal cost of their target, whatever its shape. */
+  private static final Set<String> TRAVERSAL_FUNCTIONS = Set.of(
+      "isSorted", "sum", "max", "min", "indexOf", "lastIndexOf", "includes");
+
+  /** Functions that compare every element with every other (up to 2.1 n² in cel-go's trackers). */
+  private static final Set<String> PAIRWISE_FUNCTIONS = Set.of("sort", "distinct", "sets.contains",
+      "sets.intersects", "sets.equivalent", "@sortByAssociatedKeys", "lists.@sortByAssociatedKeys");
 
   private final long[] fixedCost;
   private final CallCosts.Rule[] rules;
@@ -47,6 +58,8 @@ public final class CostModel {
   private final boolean hasOptionalSelects;
   private final boolean hasLoops;
   private final boolean hasGrowingCalls;
+  private final boolean hasPairwiseCalls;
+  private final boolean hasTraversalCalls;
   private final long nodeCount;
   private final long maxLiteralSize;
   private final List<CelExpr> constantConversions;
@@ -61,6 +74,8 @@ public final class CostModel {
     this.hasOptionalSelects = b.hasOptionalSelects;
     this.hasLoops = b.hasLoops;
     this.hasGrowingCalls = b.hasGrowingCalls;
+    this.hasPairwiseCalls = b.hasPairwiseCalls;
+    this.hasTraversalCalls = b.hasTraversalCalls;
     this.nodeCount = b.nodeCount;
     this.maxLiteralSize = b.maxLiteralSize;
     this.constantConversions = List.copyOf(b.constantConversions);
@@ -120,16 +135,26 @@ public final class CostModel {
   }
 
   /**
-   * Whether evaluation against a device whose largest value has size {@code deviceMaxSize} provably stays within
-   * {@code limit}, so that no cost tracking is needed.
+   * Whether evaluation against a device provably stays within {@code limit}, so that no cost tracking is needed.
+   *
+   * @param deviceMaxSize the largest size of any value of the device
+   * @param deviceTraversal the Kubernetes library's traversal cost of the whole device value, which bounds that of
+   *     any part of it
    */
-  public boolean provablyWithin(long limit, long deviceMaxSize) {
+  public boolean provablyWithin(long limit, long deviceMaxSize, long deviceTraversal) {
     if (hasLoops || hasGrowingCalls) {
       return false;
     }
-    // Sizes may grow a little through conversions (an int printed as a string); 24 covers those.
-    double size = Math.max(Math.max(maxLiteralSize, nodeCount), deviceMaxSize) + 24.0;
-    double perNode = 3.0 * size * size + STRUCT_CREATE + 10;
+    // Conversions make short values (a timestamp or an IPv6 prefix printed as a string); 64 covers those.
+    double size = Math.max(Math.max(maxLiteralSize, nodeCount), deviceMaxSize) + 64.0;
+    // Per call at most: pairwise comparisons 2.1 n², else a traversal of n strings of up to 4n UTF-8 bytes at a
+    // tenth per byte (0.4 n²); linear costs (in, slice, string compares) stay below 2n; creation below 50.
+    double quadratic = hasPairwiseCalls ? 2.1 : 0.4;
+    double perNode = quadratic * size * size + 2 * size + STRUCT_CREATE + 10;
+    if (hasTraversalCalls) {
+      // A traversed value holds at most one device value (or part of it) per node of the expression.
+      perNode += (double) nodeCount * deviceTraversal;
+    }
     return perNode * nodeCount <= limit;
   }
 
@@ -145,6 +170,8 @@ public final class CostModel {
     boolean hasOptionalSelects;
     boolean hasLoops;
     boolean hasGrowingCalls;
+    boolean hasPairwiseCalls;
+    boolean hasTraversalCalls;
     long nodeCount;
     long maxLiteralSize;
     final List<CelExpr> constantConversions = new ArrayList<>();
@@ -280,6 +307,8 @@ public final class CostModel {
         hasOptionalSelects = true;
       }
       List<String> overloads = ast.getReference(expr.id()).map(CelReference::overloadIds).orElse(null);
+      hasPairwiseCalls |= PAIRWISE_FUNCTIONS.contains(function);
+      hasTraversalCalls |= TRAVERSAL_FUNCTIONS.contains(function);
       if (GROWING_FUNCTIONS.contains(function) || overloads != null
           && overloads.stream().anyMatch(GROWING_OVERLOADS::contains)) {
         hasGrowingCalls = true;

@@ -32,7 +32,7 @@ public final class SelectorProgram {
     Object result;
     try {
       // Cost tracking slows evaluation down; skip it when the cost provably stays below the limit.
-      if (costModel.provablyWithin(costLimit, device.maxValueSize())) {
+      if (costModel.provablyWithin(costLimit, device.maxValueSize(), device.traversalCost())) {
         result = program.eval(device.resolver());
       } else {
         result = program.trace(device.resolver(), new CostTracker(costModel, costLimit));
