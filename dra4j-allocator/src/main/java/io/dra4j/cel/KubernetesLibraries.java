@@ -1,5 +1,6 @@
 package io.dra4j.cel;
 
+import dev.cel.common.CelAbstractSyntaxTree;
 import dev.cel.common.types.CelType;
 import dev.cel.validator.CelAstValidator;
 import io.dra4j.cel.internal.CidrLibrary;
@@ -101,6 +102,17 @@ public final class KubernetesLibraries {
      */
     public static List<CelAstValidator> astValidators() {
         return List.of(new FormatCallValidator());
+    }
+
+    /**
+     * Call on every checked AST before building a program: selects the runtime binding for {@code isSorted},
+     * {@code sum}, {@code max} and {@code min} on lists whose element type the checker cannot know (a
+     * {@code dyn} value such as a list-typed device attribute, or an empty list literal). Without it cel-java
+     * reports "Ambiguous overloads" where upstream dispatches on the elements. Returns the AST itself when
+     * nothing needs changing.
+     */
+    public static CelAbstractSyntaxTree resolveDynamicOverloads(CelAbstractSyntaxTree ast) {
+        return ListsLibrary.resolveDynamicOverloads(ast);
     }
 
     /** The opaque types the libraries introduce (declare them if the environment needs type names). */
