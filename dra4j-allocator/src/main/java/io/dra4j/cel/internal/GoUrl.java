@@ -9,27 +9,40 @@ import java.util.Map;
 /**
  * A URL parsed with the rules of Go's {@code net/url} ({@code Parse} and {@code ParseRequestURI}), the value
  * behind the Kubernetes CEL {@code kubernetes.URL} type. Go works on bytes; internally every string here is a
- * byte string (one char per UTF-8 byte), converted back to UTF-8 at the accessors.
+ * byte string (one char per UTF-8 byte), converted back to UTF-8 at the accessors. Immutable.
  */
 public final class GoUrl {
 
     private enum Mode { PATH, PATH_SEGMENT, HOST, ZONE, USER_PASSWORD, QUERY_COMPONENT, FRAGMENT }
 
-    private String scheme = "";
-    private String opaque = "";
-    private String username;
-    private String password;
-    private boolean passwordSet;
-    private String host = "";
-    private String path = "";
-    private String rawPath = "";
-    private String fragment = "";
-    private String rawFragment = "";
-    private String rawQuery = "";
-    private boolean forceQuery;
-    private boolean omitHost;
+    private final String scheme;
+    private final String opaque;
+    private final String username;
+    private final String password;
+    private final boolean passwordSet;
+    private final String host;
+    private final String path;
+    private final String rawPath;
+    private final String fragment;
+    private final String rawFragment;
+    private final String rawQuery;
+    private final boolean forceQuery;
+    private final boolean omitHost;
 
-    private GoUrl() {
+    private GoUrl(Parts p) {
+        this.scheme = p.scheme;
+        this.opaque = p.opaque;
+        this.username = p.username;
+        this.password = p.password;
+        this.passwordSet = p.passwordSet;
+        this.host = p.host;
+        this.path = p.path;
+        this.rawPath = p.rawPath;
+        this.fragment = p.fragment;
+        this.rawFragment = p.rawFragment;
+        this.rawQuery = p.rawQuery;
+        this.forceQuery = p.forceQuery;
+        this.omitHost = p.omitHost;
     }
 
     /** A parse failure with Go's error text. */
@@ -45,7 +58,7 @@ public final class GoUrl {
     public static GoUrl parseRequestUri(String raw) throws UrlException {
         String b = bytes(raw);
         try {
-            return parse(b, true);
+            return new GoUrl(parse(b, true));
         } catch (UrlException e) {
             throw new UrlException("parse " + quote(b) + ": " + e.getMessage());
         }
@@ -57,24 +70,24 @@ public final class GoUrl {
         int hash = b.indexOf('#');
         String u = hash < 0 ? b : b.substring(0, hash);
         String frag = hash < 0 ? "" : b.substring(hash + 1);
-        GoUrl url;
+        Parts url;
         try {
             url = parse(u, false);
         } catch (UrlException e) {
             throw new UrlException("parse " + quote(u) + ": " + e.getMessage());
         }
         if (frag.isEmpty()) {
-            return url;
+            return new GoUrl(url);
         }
         try {
             url.setFragment(frag);
         } catch (UrlException e) {
             throw new UrlException("parse " + quote(b) + ": " + e.getMessage());
         }
-        return url;
+        return new GoUrl(url);
     }
 
-    private static GoUrl parse(String rawUrl, boolean viaRequest) throws UrlException {
+    private static Parts parse(String rawUrl, boolean viaRequest) throws UrlException {
         for (int i = 0; i < rawUrl.length(); i++) {
             char c = rawUrl.charAt(i);
             if (c < ' ' || c == 0x7f) {
@@ -84,7 +97,7 @@ public final class GoUrl {
         if (rawUrl.isEmpty() && viaRequest) {
             throw new UrlException("empty url");
         }
-        GoUrl url = new GoUrl();
+        Parts url = new Parts();
         if (rawUrl.equals("*")) {
             url.path = "*";
             return url;
@@ -130,109 +143,126 @@ public final class GoUrl {
         return url;
     }
 
-    /** Go's getScheme; returns the rest of the URL. */
-    private String takeScheme(String rawUrl) throws UrlException {
-        for (int i = 0; i < rawUrl.length(); i++) {
-            char c = rawUrl.charAt(i);
-            if (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
-                continue;
-            }
-            if (c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.') {
-                if (i == 0) {
-                    return rawUrl;
+    /** The URL's components while parsing; copied into the immutable URL at the end. */
+    private static final class Parts {
+        private String scheme = "";
+        private String opaque = "";
+        private String username;
+        private String password;
+        private boolean passwordSet;
+        private String host = "";
+        private String path = "";
+        private String rawPath = "";
+        private String fragment = "";
+        private String rawFragment = "";
+        private String rawQuery = "";
+        private boolean forceQuery;
+        private boolean omitHost;
+
+        /** Go's getScheme; returns the rest of the URL. */
+        private String takeScheme(String rawUrl) throws UrlException {
+            for (int i = 0; i < rawUrl.length(); i++) {
+                char c = rawUrl.charAt(i);
+                if (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+                    continue;
                 }
-                continue;
-            }
-            if (c == ':') {
-                if (i == 0) {
-                    throw new UrlException("missing protocol scheme");
+                if (c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.') {
+                    if (i == 0) {
+                        return rawUrl;
+                    }
+                    continue;
                 }
-                scheme = asciiLower(rawUrl.substring(0, i));
-                return rawUrl.substring(i + 1);
+                if (c == ':') {
+                    if (i == 0) {
+                        throw new UrlException("missing protocol scheme");
+                    }
+                    scheme = asciiLower(rawUrl.substring(0, i));
+                    return rawUrl.substring(i + 1);
+                }
+                return rawUrl;
             }
             return rawUrl;
         }
-        return rawUrl;
-    }
 
-    private void parseAuthority(String authority) throws UrlException {
-        int at = authority.lastIndexOf('@');
-        host = parseHost(at < 0 ? authority : authority.substring(at + 1));
-        if (at < 0) {
-            return;
-        }
-        String userinfo = authority.substring(0, at);
-        if (!validUserinfo(userinfo)) {
-            throw new UrlException("net/url: invalid userinfo");
-        }
-        int colon = userinfo.indexOf(':');
-        if (colon < 0) {
-            username = unescape(userinfo, Mode.USER_PASSWORD);
-        } else {
-            username = unescape(userinfo.substring(0, colon), Mode.USER_PASSWORD);
-            password = unescape(userinfo.substring(colon + 1), Mode.USER_PASSWORD);
-            passwordSet = true;
-        }
-    }
-
-    private String parseHost(String h) throws UrlException {
-        int open = h.lastIndexOf('[');
-        if (open > 0) {
-            throw new UrlException("invalid IP-literal");
-        } else if (open == 0) {
-            int close = h.lastIndexOf(']');
-            if (close < 0) {
-                throw new UrlException("missing ']' in host");
+        private void parseAuthority(String authority) throws UrlException {
+            int at = authority.lastIndexOf('@');
+            host = parseHost(at < 0 ? authority : authority.substring(at + 1));
+            if (at < 0) {
+                return;
             }
-            String colonPort = h.substring(close + 1);
-            if (!validOptionalPort(colonPort)) {
-                throw new UrlException("invalid port " + quote(colonPort) + " after host");
+            String userinfo = authority.substring(0, at);
+            if (!validUserinfo(userinfo)) {
+                throw new UrlException("net/url: invalid userinfo");
             }
-            String unescapedColonPort = unescape(colonPort, Mode.HOST);
-            String hostname = h.substring(1, close);
-            String unescapedHostname;
-            int zoneIdx = hostname.indexOf("%25");
-            if (zoneIdx >= 0) {
-                unescapedHostname = unescape(hostname.substring(0, zoneIdx), Mode.HOST)
-                        + unescape(hostname.substring(zoneIdx), Mode.ZONE);
+            int colon = userinfo.indexOf(':');
+            if (colon < 0) {
+                username = unescape(userinfo, Mode.USER_PASSWORD);
             } else {
-                unescapedHostname = unescape(hostname, Mode.HOST);
+                username = unescape(userinfo.substring(0, colon), Mode.USER_PASSWORD);
+                password = unescape(userinfo.substring(colon + 1), Mode.USER_PASSWORD);
+                passwordSet = true;
             }
-            IpAddress addr;
-            try {
-                addr = IpAddress.parse(utf8(unescapedHostname));
-            } catch (IllegalArgumentException e) {
-                throw new UrlException("invalid host: " + e.getMessage());
-            }
-            if (addr.is4()) {
+        }
+
+        private String parseHost(String h) throws UrlException {
+            int open = h.lastIndexOf('[');
+            if (open > 0) {
                 throw new UrlException("invalid IP-literal");
-            }
-            return "[" + unescapedHostname + "]" + unescapedColonPort;
-        } else {
-            int i = h.indexOf(':');
-            if (i >= 0) {
-                int lastColon = h.lastIndexOf(':');
-                // Since Go 1.26 http(s) hosts keep the first colon (urlstrictcolons); others use the last.
-                if (lastColon != i && !scheme.equals("http") && !scheme.equals("https")) {
-                    i = lastColon;
+            } else if (open == 0) {
+                int close = h.lastIndexOf(']');
+                if (close < 0) {
+                    throw new UrlException("missing ']' in host");
                 }
-                String colonPort = h.substring(i);
+                String colonPort = h.substring(close + 1);
                 if (!validOptionalPort(colonPort)) {
                     throw new UrlException("invalid port " + quote(colonPort) + " after host");
                 }
+                String unescapedColonPort = unescape(colonPort, Mode.HOST);
+                String hostname = h.substring(1, close);
+                String unescapedHostname;
+                int zoneIdx = hostname.indexOf("%25");
+                if (zoneIdx >= 0) {
+                    unescapedHostname = unescape(hostname.substring(0, zoneIdx), Mode.HOST)
+                            + unescape(hostname.substring(zoneIdx), Mode.ZONE);
+                } else {
+                    unescapedHostname = unescape(hostname, Mode.HOST);
+                }
+                IpAddress addr;
+                try {
+                    addr = IpAddress.parse(utf8(unescapedHostname));
+                } catch (IllegalArgumentException e) {
+                    throw new UrlException("invalid host: " + e.getMessage());
+                }
+                if (addr.is4()) {
+                    throw new UrlException("invalid IP-literal");
+                }
+                return "[" + unescapedHostname + "]" + unescapedColonPort;
+            } else {
+                int i = h.indexOf(':');
+                if (i >= 0) {
+                    int lastColon = h.lastIndexOf(':');
+                    // Since Go 1.26 http(s) hosts keep the first colon (urlstrictcolons); others use the last.
+                    if (lastColon != i && !scheme.equals("http") && !scheme.equals("https")) {
+                        i = lastColon;
+                    }
+                    String colonPort = h.substring(i);
+                    if (!validOptionalPort(colonPort)) {
+                        throw new UrlException("invalid port " + quote(colonPort) + " after host");
+                    }
+                }
             }
+            return unescape(h, Mode.HOST);
         }
-        return unescape(h, Mode.HOST);
-    }
 
-    private void setPath(String p) throws UrlException {
-        path = unescape(p, Mode.PATH);
-        rawPath = escape(path, Mode.PATH).equals(p) ? "" : p;
-    }
+        private void setPath(String p) throws UrlException {
+            path = unescape(p, Mode.PATH);
+            rawPath = escape(path, Mode.PATH).equals(p) ? "" : p;
+        }
 
-    private void setFragment(String f) throws UrlException {
-        fragment = unescape(f, Mode.FRAGMENT);
-        rawFragment = escape(fragment, Mode.FRAGMENT).equals(f) ? "" : f;
+        private void setFragment(String f) throws UrlException {
+            fragment = unescape(f, Mode.FRAGMENT);
+            rawFragment = escape(fragment, Mode.FRAGMENT).equals(f) ? "" : f;
+        }
     }
 
     /** The scheme, lower-cased. */

@@ -11,6 +11,8 @@ import dev.cel.parser.CelStandardMacro;
 import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelRuntime;
 import dev.cel.runtime.CelRuntimeFactory;
+import dev.cel.validator.CelValidator;
+import dev.cel.validator.CelValidatorFactory;
 import io.dra4j.cel.KubeQuantity;
 import io.dra4j.cel.KubernetesLibraries;
 import io.dra4j.cel.Semver;
@@ -44,6 +46,10 @@ final class CelTestEnv {
             .addLibraries(KubernetesLibraries.all())
             .build();
 
+    private static final CelValidator VALIDATOR = CelValidatorFactory.standardCelValidatorBuilder(COMPILER, RUNTIME)
+            .addAstValidators(KubernetesLibraries.astValidators())
+            .build();
+
     private CelTestEnv() {
     }
 
@@ -52,7 +58,7 @@ final class CelTestEnv {
     }
 
     static CelAbstractSyntaxTree compile(String expr) throws CelValidationException {
-        return COMPILER.compile(expr).getAst();
+        return KubernetesLibraries.resolveDynamicOverloads(VALIDATOR.validate(COMPILER.compile(expr).getAst()).getAst());
     }
 
     static Object eval(String expr) throws CelValidationException, CelEvaluationException {
