@@ -37,7 +37,8 @@ import java.util.stream.Collectors;
  * at 1.37 (apiserver {@code pkg/cel/environment/base.go}) plus DRA's additions (dynamic-resource-allocation
  * {@code cel/compile.go}).
  *
- * <p>Base options: homogeneous aggregate literals, cross-type numeric comparisons, optional types, the literal
+ * <p>Base options: homogeneous aggregate literals (as cel-go's validator, {@link HomogeneousLiterals}, not cel-java's
+ * checker option, which knows no exemptions), cross-type numeric comparisons, optional types, the literal
  * validators (duration, timestamp, regex, homogeneous literals), ext.Sets, two-variable comprehensions, ext.Lists
  * and cel.bind from cel-java's extensions, and ext.Strings v2 (with format) and the Kubernetes libraries (URLs,
  * regex, quantity, IP, CIDR, format, semver, lists) from {@link KubernetesLibraries}. DRA adds {@code cel.bind}
@@ -50,7 +51,6 @@ public final class SelectorCompiler {
 
   private static final CelOptions OPTIONS = CelOptions.current()
       .enableHeterogeneousNumericComparisons(true)
-      .enableHomogeneousLiterals(true)
       .enableOptionalSyntax(true)
       .enableUnsignedLongs(true)
       .build();
@@ -101,6 +101,7 @@ public final class SelectorCompiler {
             TimestampLiteralValidator.INSTANCE,
             RegexLiteralValidator.INSTANCE,
             new HomogeneousLiterals())
+        .addAstValidators(KubernetesLibraries.astValidators())
         .build();
   }
 
@@ -134,7 +135,10 @@ public final class SelectorCompiler {
       if (folding.isPresent()) {
         return new Compiled.Failure("program instantiation failed: " + folding.get());
       }
-      return new Compiled.Success(new SelectorProgram(runtime.createProgram(ast), costModel, COST_LIMIT, sites));
+      // The cost model keeps the checker's overload candidates: cel-go prices ambiguous calls by function name.
+      CelAbstractSyntaxTree dispatchable = KubernetesLibraries.resolveDynamicOverloads(ast);
+      return new Compiled.Success(new SelectorProgram(runtime.createProgram(dispatchable), costModel, COST_LIMIT,
+          sites));
     } catch (CelEvaluationException | RuntimeException e) {
       return new Compiled.Failure("unexpected compilation error: " + e.getMessage());
     } catch (dev.cel.common.CelValidationException e) {
