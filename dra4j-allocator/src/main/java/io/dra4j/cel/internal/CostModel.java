@@ -381,16 +381,24 @@ public final class CostModel {
       }
     }
 
-    /** Zeroes the cost of an attribute chain that cel-go resolves without observing it. */
+    /**
+     * Adjusts an attribute that cel-go resolves directly instead of through its observed instruction (a conditional
+     * branch, an index that is itself an attribute): the attribute's root costs nothing, while each qualifier
+     * (selection, index) is still observed and costs 1.
+     */
     private void unobservedAttribute(CelExpr expr) {
       if (!isAttribute(expr)) {
         return;
       }
       int id = (int) expr.id();
-      fixedCost[id] = 0;
-      rules[id] = null;
       switch (expr.exprKind().getKind()) {
+        case IDENT:
+          fixedCost[id] = 0;
+          break;
         case SELECT:
+          if (!expr.select().testOnly()) {
+            fixedCost[id] = 1;
+          }
           unobservedAttribute(expr.select().operand());
           break;
         case CALL:
@@ -398,6 +406,9 @@ public final class CostModel {
             unobservedAttribute(expr.call().args().get(1));
             unobservedAttribute(expr.call().args().get(2));
           } else {
+            if (rules[id] == null) {
+              fixedCost[id] = 1;
+            }
             unobservedAttribute(expr.call().args().get(0));
           }
           break;
