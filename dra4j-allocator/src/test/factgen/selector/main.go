@@ -17,24 +17,24 @@ import (
 )
 
 type attr struct {
-	Int     *int64   `json:"int"`
-	Bool    *bool    `json:"bool"`
-	String  *string  `json:"string"`
-	Version *string  `json:"version"`
-	Ints    []int64  `json:"ints"`
-	Bools   []bool   `json:"bools"`
-	Strings []string `json:"strings"`
+	Int      *int64   `json:"int"`
+	Bool     *bool    `json:"bool"`
+	String   *string  `json:"string"`
+	Version  *string  `json:"version"`
+	Ints     []int64  `json:"ints"`
+	Bools    []bool   `json:"bools"`
+	Strings  []string `json:"strings"`
 	Versions []string `json:"versions"`
 }
 
 type req struct {
-	Expr     string            `json:"expr"`
-	Driver   string            `json:"driver"`
-	Multi    *bool             `json:"multi"`
-	Attrs    map[string]attr   `json:"attrs"`
-	Capacity map[string]string `json:"capacity"`
-	List     bool              `json:"list"`
-	Consumable bool            `json:"consumable"`
+	Expr       string            `json:"expr"`
+	Driver     string            `json:"driver"`
+	Multi      *bool             `json:"multi"`
+	Attrs      map[string]attr   `json:"attrs"`
+	Capacity   map[string]string `json:"capacity"`
+	List       bool              `json:"list"`
+	Consumable bool              `json:"consumable"`
 }
 
 func main() {
