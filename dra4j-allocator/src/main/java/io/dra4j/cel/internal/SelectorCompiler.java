@@ -37,12 +37,12 @@ import java.util.stream.Collectors;
  * at 1.37 (apiserver {@code pkg/cel/environment/base.go}) plus DRA's additions (dynamic-resource-allocation
  * {@code cel/compile.go}).
  *
- * <p>Base options: homogeneous aggregate literals (as cel-go's validator, {@link HomogeneousLiterals}, not cel-java's
- * checker option, which knows no exemptions), cross-type numeric comparisons, optional types, the literal
- * validators (duration, timestamp, regex, homogeneous literals), ext.Sets, two-variable comprehensions, ext.Lists
- * and cel.bind from cel-java's extensions, and ext.Strings v2 (with format) and the Kubernetes libraries (URLs,
- * regex, quantity, IP, CIDR, format, semver, lists) from {@link KubernetesLibraries}. DRA adds {@code cel.bind}
- * and the {@code device} variable; its {@code includes()} is the lists library's at 1.37. Thread-safe once built.
+ * <p>Base options: cross-type numeric comparisons, optional types, the literal validators (duration, timestamp,
+ * regex) and homogeneous aggregate literals (as cel-go's validator, {@link HomogeneousLiterals}: cel-java's checker
+ * option knows no exemptions); ext.Sets, ext.Lists and two-variable comprehensions from cel-java's extensions;
+ * ext.Strings v2 (with format) and the Kubernetes libraries (URLs, regex, quantity, IP, CIDR, format, semver,
+ * lists with {@code includes()}) from {@link KubernetesLibraries}. DRA adds {@code cel.bind} (cel-java's bindings
+ * extension) and the {@code device} variable. Thread-safe once built.
  */
 public final class SelectorCompiler {
 
