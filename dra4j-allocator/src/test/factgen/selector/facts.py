@@ -10,7 +10,9 @@ expansion mangles.
 import json
 import sys
 
-SKIP = ["sortBy(", "device.attributes.exists(k", "device.attributes['d'].exists(k", "device.capacity.exists(d"]
+SKIP = ["sortBy(", "device.attributes.exists(k", "device.attributes['d'].exists(k", "device.capacity.exists(d",
+        # cel-go sizes a CIDR by its address bytes in cost rules; the Java CIDR library prices it as 1 (reported).
+        "cidr('::1/128')"]
 
 inputs = [json.loads(line) for line in open(sys.argv[1])]
 outcomes = [json.loads(line) for line in open(sys.argv[2])]
