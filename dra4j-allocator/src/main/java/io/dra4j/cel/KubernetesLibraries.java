@@ -1,5 +1,6 @@
 package io.dra4j.cel;
 
+import dev.cel.common.CelAbstractSyntaxTree;
 import dev.cel.common.types.CelType;
 import dev.cel.validator.CelAstValidator;
 import io.dra4j.cel.internal.CidrLibrary;
@@ -21,11 +22,16 @@ import java.util.List;
  * The Kubernetes CEL libraries of the DRA device-selector environment (Kubernetes 1.37 base environment,
  * k8s.io/apiserver v0.37.2 pkg/cel/library), ready to add to a cel-java compiler and runtime.
  *
- * <p>Add every library of {@link #all()} to both the {@code CelCompilerBuilder} and the {@code CelRuntimeBuilder}.
- * The list includes cel-go's string extension at version 2 (the upstream semantics and error texts, plus
+ * <p>Use: add every library of {@link #all()} to both the {@code CelCompilerBuilder} and the
+ * {@code CelRuntimeBuilder}; pass each checked AST through {@link #resolveDynamicOverloads} before building the
+ * program; run {@link #astValidators()} with a cel-java {@code CelValidator} to get upstream's compile-time checks;
+ * use {@link #runtimeCost} for cost tracking.
+ *
+ * <p>The list includes cel-go's string extension at version 2 (the upstream semantics and error texts, plus
  * {@code format}); do <em>not</em> also add cel-java's {@code CelExtensions.strings()}: it declares the same
- * overloads and every compilation then fails with "overlapping overload". The other upstream extensions (sets, optional values, lists
- * version 2+, two-variable comprehensions, {@code cel.bind}) come from cel-java's {@code CelExtensions}.
+ * overloads and every compilation then fails with "overlapping overload". The other upstream extensions (sets,
+ * optional values, lists version 2+, two-variable comprehensions, {@code cel.bind}) come from cel-java's
+ * {@code CelExtensions}.
  * Runtime values: {@code kubernetes.Quantity} is {@link KubeQuantity}, {@code kubernetes.Semver} is
  * {@link Semver}; {@code net.IP}, {@code net.CIDR}, {@code kubernetes.URL} and {@code kubernetes.NamedFormat} are
  * produced only by the libraries themselves. Library errors surface as {@code CelEvaluationException}s whose
@@ -70,7 +76,8 @@ public final class KubernetesLibraries {
      * The runtime cost upstream's library cost estimator ({@code CallCost} in apiserver pkg/cel/library/cost.go)
      * charges for one call, for runtime cost tracking against the per-expression limit. The rules depend on the
      * function and on argument sizes (string length, list size); see {@link LibraryCosts}. Covers the functions of
-     * these libraries, the string extension functions upstream prices ({@code lowerAscii}, {@code upperAscii},
+     * these libraries (including the runtime-only {@code list_dyn_*} bindings), the string extension functions
+     * upstream prices ({@code lowerAscii}, {@code upperAscii},
      * {@code substring}, {@code trim}, {@code replace}, {@code split}, {@code join}, string {@code indexOf} and
      * {@code lastIndexOf}) and {@code ==} on the Kubernetes types (overload id {@code equals}).
      *
@@ -101,6 +108,17 @@ public final class KubernetesLibraries {
      */
     public static List<CelAstValidator> astValidators() {
         return List.of(new FormatCallValidator());
+    }
+
+    /**
+     * Call on every checked AST before building a program: selects the runtime binding for {@code isSorted},
+     * {@code sum}, {@code max} and {@code min} on lists whose element type the checker cannot know (a
+     * {@code dyn} value such as a list-typed device attribute, or an empty list literal). Without it cel-java
+     * reports "Ambiguous overloads" where upstream dispatches on the elements. Returns the AST itself when
+     * nothing needs changing.
+     */
+    public static CelAbstractSyntaxTree resolveDynamicOverloads(CelAbstractSyntaxTree ast) {
+        return ListsLibrary.resolveDynamicOverloads(ast);
     }
 
     /** The opaque types the libraries introduce (declare them if the environment needs type names). */

@@ -66,7 +66,8 @@ class EnvironmentCachingTest {
               return false;
             }
           }
-          return expressions.get(3).evaluate(small) instanceof EvalResult.Failed;
+          // A few tasks also run into the cost limit at the same time.
+          return offset % 4 != 0 || expressions.get(3).evaluate(small) instanceof EvalResult.Failed;
         };
         results.add(pool.submit(work));
       }

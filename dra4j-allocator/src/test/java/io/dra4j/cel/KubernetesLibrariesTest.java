@@ -56,6 +56,25 @@ class KubernetesLibrariesTest {
     }
 
     @Test
+    void listFunctionsOnDynValuesNeedTheDynamicResolution() throws Exception {
+        CelCompiler compiler = CelCompilerFactory.standardCelCompilerBuilder()
+                .setOptions(OPTIONS)
+                .addVar("device", MapType.create(SimpleType.STRING, SimpleType.DYN))
+                .addLibraries(KubernetesLibraries.all())
+                .build();
+        CelRuntime runtime = CelRuntimeFactory.standardCelRuntimeBuilder()
+                .setOptions(OPTIONS)
+                .addLibraries(KubernetesLibraries.all())
+                .build();
+        var ast = compiler.compile("device.attributes['dra.example.com'].sizes.max() == 8").getAst();
+        Map<String, Object> vars = Map.of("device",
+                Map.of("attributes", Map.of("dra.example.com", Map.of("sizes", List.of(2L, 8L, 4L)))));
+        assertThatThrownBy(() -> runtime.createProgram(ast).eval(vars)).hasMessageContaining("Ambiguous overloads");
+        var resolved = KubernetesLibraries.resolveDynamicOverloads(ast);
+        assertThat(runtime.createProgram(resolved).eval(vars)).isEqualTo(true);
+    }
+
+    @Test
     void libraryErrorsSurfaceWithUpstreamText() throws Exception {
         CelCompiler compiler = CelCompilerFactory.standardCelCompilerBuilder().setOptions(OPTIONS)
                 .addLibraries(KubernetesLibraries.all()).build();
@@ -84,6 +103,9 @@ class KubernetesLibrariesTest {
         assertThat(KubernetesLibraries.runtimeCost("string_to_quantity", List.of("1.5Gi"))).isEqualTo(1);
         assertThat(KubernetesLibraries.runtimeCost("quantity_is_greater_than",
                 List.of(KubeQuantity.parse("1"), KubeQuantity.parse("2")))).isEqualTo(1);
+        // The dynamic list binding is priced like the typed overloads: one traversal.
+        assertThat(KubernetesLibraries.runtimeCost("list_dyn_sum", List.of(List.of("a".repeat(20)))))
+                .isEqualTo(2);
         assertThat(KubernetesLibraries.runtimeCost("string_to_string", List.of("x")))
                 .isEqualTo(KubernetesLibraries.NO_COST_RULE);
     }

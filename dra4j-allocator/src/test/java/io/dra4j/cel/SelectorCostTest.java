@@ -55,14 +55,21 @@ class SelectorCostTest {
     assertThat(bound("device.attributes['a'].x.exists(v, v == 1)", 64)).isFalse();
     assertThat(bound("device.attributes['a'].x + 'y' == 'z'", 64)).isFalse();
     assertThat(bound("lists.range(1000000).size() > 0", 64)).isFalse();
+    assertThat(bound("device.attributes['a'].x.includes(1)", 64)).isTrue();
+    // includes() is priced by traversing its target, which may be all of a big device.
+    assertThat(bound("dyn(device.attributes).includes(1)", 64, 1_000_000)).isFalse();
     // Huge device values make even a simple selector worth tracking.
     assertThat(bound("device.attributes['a'].x.matches('^[a-z]+$')", 1_000_000)).isFalse();
   }
 
   private boolean bound(String expression, long deviceMaxSize) {
+    return bound(expression, deviceMaxSize, 100);
+  }
+
+  private boolean bound(String expression, long deviceMaxSize, long deviceTraversal) {
     CompiledExpression compiled = env.compile(expression);
     assertThat(compiled.compileError()).isEmpty();
     CostModel model = compiled.program().orElseThrow().costModel();
-    return model.provablyWithin(1_000_000, deviceMaxSize);
+    return model.provablyWithin(1_000_000, deviceMaxSize, deviceTraversal);
   }
 }

@@ -33,10 +33,21 @@ public final class CostModel {
   private static final Set<String> TYPE_CONVERSIONS = Set.of(
       "bool", "bytes", "double", "duration", "dyn", "int", "string", "timestamp", "type", "uint");
 
-  /** Functions whose result may be larger than every input, which defeats the static bound. */
+  /**
+   * Functions whose result may be larger than every input, which defeats the static bound ({@code validate} returns
+   * fixed messages that can be longer than anything in the expression).
+   */
   private static final Set<String> GROWING_FUNCTIONS = Set.of(
-      "join", "replace", "format", "strings.quote", "lists.range", "flatten");
+      "join", "replace", "format", "strings.quote", "lists.range", "flatten", "validate");
   private static final Set<String> GROWING_OVERLOADS = Set.of("add_string", "add_bytes", "add_list");
+
+  /** Functions whose cost is the Kubernetes library's traversal cost of their target, whatever its shape. */
+  private static final Set<String> TRAVERSAL_FUNCTIONS = Set.of(
+      "isSorted", "sum", "max", "min", "indexOf", "lastIndexOf", "includes");
+
+  /** Functions that compare every element with every other (up to 2.1 n² in cel-go's trackers). */
+  private static final Set<String> PAIRWISE_FUNCTIONS = Set.of("sort", "distinct", "sets.contains",
+      "sets.intersects", "sets.equivalent", "@sortByAssociatedKeys", "lists.@sortByAssociatedKeys");
 
   private final long[] fixedCost;
   private final CallCosts.Rule[] rules;
@@ -47,9 +58,11 @@ public final class CostModel {
   private final boolean hasOptionalSelects;
   private final boolean hasLoops;
   private final boolean hasGrowingCalls;
+  private final boolean hasPairwiseCalls;
+  private final boolean hasTraversalCalls;
   private final long nodeCount;
   private final long maxLiteralSize;
-  private final boolean moduloWithoutDivision;
+  private final List<CelExpr> constantConversions;
 
   private CostModel(Builder b) {
     this.fixedCost = b.fixedCost;
@@ -61,15 +74,25 @@ public final class CostModel {
     this.hasOptionalSelects = b.hasOptionalSelects;
     this.hasLoops = b.hasLoops;
     this.hasGrowingCalls = b.hasGrowingCalls;
+    this.hasPairwiseCalls = b.hasPairwiseCalls;
+    this.hasTraversalCalls = b.hasTraversalCalls;
     this.nodeCount = b.nodeCount;
     this.maxLiteralSize = b.maxLiteralSize;
-    this.moduloWithoutDivision = b.hasModulo && !b.hasDivision;
+    this.constantConversions = List.copyOf(b.constantConversions);
   }
 
   public static CostModel of(CelAbstractSyntaxTree ast) {
     Builder builder = new Builder(ast);
     builder.visit(ast.getExpr());
     return new CostModel(builder);
+  }
+
+  /**
+   * The type conversions of constants ({@code int('1')}), innermost first. cel-go folds them when it plans the
+   * program, so a failing one is a compile-time error there.
+   */
+  public List<CelExpr> constantConversions() {
+    return constantConversions;
   }
 
   int slots() {
@@ -93,11 +116,6 @@ public final class CostModel {
     return optionalOperand[id];
   }
 
-  /** Whether the expression has {@code %} but no {@code /}, which tells the two zero-divisor errors apart. */
-  boolean moduloWithoutDivision() {
-    return moduloWithoutDivision;
-  }
-
   boolean hasOptionalSelects() {
     return hasOptionalSelects;
   }
@@ -117,16 +135,26 @@ public final class CostModel {
   }
 
   /**
-   * Whether evaluation against a device whose largest value has size {@code deviceMaxSize} provably stays within
-   * {@code limit}, so that no cost tracking is needed.
+   * Whether evaluation against a device provably stays within {@code limit}, so that no cost tracking is needed.
+   *
+   * @param deviceMaxSize the largest size of any value of the device
+   * @param deviceTraversal the Kubernetes library's traversal cost of the whole device value, which bounds that of
+   *     any part of it
    */
-  public boolean provablyWithin(long limit, long deviceMaxSize) {
+  public boolean provablyWithin(long limit, long deviceMaxSize, long deviceTraversal) {
     if (hasLoops || hasGrowingCalls) {
       return false;
     }
-    // Sizes may grow a little through conversions (an int printed as a string); 24 covers those.
-    double size = Math.max(Math.max(maxLiteralSize, nodeCount), deviceMaxSize) + 24.0;
-    double perNode = 3.0 * size * size + STRUCT_CREATE + 10;
+    // Conversions make short values (a timestamp or an IPv6 prefix printed as a string); 64 covers those.
+    double size = Math.max(Math.max(maxLiteralSize, nodeCount), deviceMaxSize) + 64.0;
+    // Per call at most: pairwise comparisons 2.1 n², else a traversal of n strings of up to 4n UTF-8 bytes at a
+    // tenth per byte (0.4 n²); linear costs (in, slice, string compares) stay below 2n; creation below 50.
+    double quadratic = hasPairwiseCalls ? 2.1 : 0.4;
+    double perNode = quadratic * size * size + 2 * size + STRUCT_CREATE + 10;
+    if (hasTraversalCalls) {
+      // A traversed value holds at most one device value (or part of it) per node of the expression.
+      perNode += (double) nodeCount * deviceTraversal;
+    }
     return perNode * nodeCount <= limit;
   }
 
@@ -142,10 +170,11 @@ public final class CostModel {
     boolean hasOptionalSelects;
     boolean hasLoops;
     boolean hasGrowingCalls;
+    boolean hasPairwiseCalls;
+    boolean hasTraversalCalls;
     long nodeCount;
     long maxLiteralSize;
-    boolean hasModulo;
-    boolean hasDivision;
+    final List<CelExpr> constantConversions = new ArrayList<>();
 
     Builder(CelAbstractSyntaxTree ast) {
       this.ast = ast;
@@ -272,19 +301,20 @@ public final class CostModel {
         allConstant &= constants[i];
       }
       String function = call.function();
-      hasModulo |= function.equals("_%_");
-      hasDivision |= function.equals("_/_");
       if (function.equals("_?._")) {
         optionalSelectOperand[id] = (int) args.get(0).id();
         optionalOperand[(int) args.get(0).id()] = true;
         hasOptionalSelects = true;
       }
       List<String> overloads = ast.getReference(expr.id()).map(CelReference::overloadIds).orElse(null);
+      hasPairwiseCalls |= PAIRWISE_FUNCTIONS.contains(function);
+      hasTraversalCalls |= TRAVERSAL_FUNCTIONS.contains(function);
       if (GROWING_FUNCTIONS.contains(function) || overloads != null
           && overloads.stream().anyMatch(GROWING_OVERLOADS::contains)) {
         hasGrowingCalls = true;
       }
       if (TYPE_CONVERSIONS.contains(function) && args.size() == 1 && allConstant) {
+        constantConversions.add(expr);
         fixedCost[id] = 0;
         return true;
       }
@@ -351,16 +381,24 @@ public final class CostModel {
       }
     }
 
-    /** Zeroes the cost of an attribute chain that cel-go resolves without observing it. */
+    /**
+     * Adjusts an attribute that cel-go resolves directly instead of through its observed instruction (a conditional
+     * branch, an index that is itself an attribute): the attribute's root costs nothing, while each qualifier
+     * (selection, index) is still observed and costs 1.
+     */
     private void unobservedAttribute(CelExpr expr) {
       if (!isAttribute(expr)) {
         return;
       }
       int id = (int) expr.id();
-      fixedCost[id] = 0;
-      rules[id] = null;
       switch (expr.exprKind().getKind()) {
+        case IDENT:
+          fixedCost[id] = 0;
+          break;
         case SELECT:
+          if (!expr.select().testOnly()) {
+            fixedCost[id] = 1;
+          }
           unobservedAttribute(expr.select().operand());
           break;
         case CALL:
@@ -368,6 +406,9 @@ public final class CostModel {
             unobservedAttribute(expr.call().args().get(1));
             unobservedAttribute(expr.call().args().get(2));
           } else {
+            if (rules[id] == null) {
+              fixedCost[id] = 1;
+            }
             unobservedAttribute(expr.call().args().get(0));
           }
           break;

@@ -11,6 +11,7 @@ public final class DeviceView {
 
   private final Map<String, Object> variable;
   private final long maxValueSize;
+  private final long traversalCost;
   private final Optional<String> invalid;
   private final CelVariableResolver resolver;
 
@@ -24,6 +25,7 @@ public final class DeviceView {
   DeviceView(Map<String, Object> variable, long maxValueSize, Optional<String> invalid) {
     this.variable = variable;
     this.maxValueSize = maxValueSize;
+    this.traversalCost = LibraryCosts.traversalCost(variable);
     this.invalid = invalid;
     Optional<Object> bound = Optional.of(variable);
     this.resolver = name -> DeviceType.VARIABLE.equals(name) ? bound : Optional.empty();
@@ -35,6 +37,11 @@ public final class DeviceView {
 
   public long maxValueSize() {
     return maxValueSize;
+  }
+
+  /** The Kubernetes library's traversal cost of the whole device value. */
+  public long traversalCost() {
+    return traversalCost;
   }
 
   public Optional<String> invalid() {

@@ -1,6 +1,7 @@
 package io.dra4j.cel.internal;
 
 import java.util.AbstractMap;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 
@@ -19,7 +20,9 @@ public final class DomainMap extends AbstractMap<String, Object> {
   private final Map<String, Map<String, Object>> domains;
 
   public DomainMap(Map<String, Map<String, Object>> domains) {
-    this.domains = Map.copyOf(domains);
+    Map<String, Map<String, Object>> copy = new HashMap<>();
+    domains.forEach((domain, ids) -> copy.put(domain, Map.copyOf(ids)));
+    this.domains = Map.copyOf(copy);
   }
 
   /** The real membership test, used for the {@code in} operator. */

@@ -9,18 +9,25 @@ import dev.cel.common.navigation.CelNavigableExpr;
 import dev.cel.common.types.CelType;
 import dev.cel.validator.CelAstValidator;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 
 /**
  * cel-go's homogeneous aggregate literal validator: every element of a list literal (every key, every value of a
  * map literal) must have the type of the first, exactly; {@code dyn} does not stand in for other types. cel-java's
- * own validator accepts assignable types, which lets {@code [dyn(x), 1]} through where Kubernetes rejects it.
+ * own validator accepts assignable types, which lets {@code [dyn(x), 1]} through where Kubernetes rejects it. As in
+ * Kubernetes (where cel-go's ext.Strings registers the exemption), literals anywhere inside a {@code format} call
+ * are exempt.
  */
 final class HomogeneousLiterals implements CelAstValidator {
+
+  private static final Set<String> EXEMPT_FUNCTIONS = Set.of("format");
 
   @Override
   public void validate(CelNavigableAst navigableAst, Cel cel, IssuesFactory issues) {
     CelAbstractSyntaxTree ast = navigableAst.getAst();
-    navigableAst.getRoot().allNodes().map(CelNavigableExpr::expr).forEach(expr -> {
+    navigableAst.getRoot().allNodes().filter(node -> !insideExemptCall(node))
+        .map(CelNavigableExpr::expr).forEach(expr -> {
       switch (expr.exprKind().getKind()) {
         case LIST:
           validateList(ast, expr, issues);
@@ -32,6 +39,17 @@ final class HomogeneousLiterals implements CelAstValidator {
           break;
       }
     });
+  }
+
+  private static boolean insideExemptCall(CelNavigableExpr node) {
+    for (Optional<CelNavigableExpr> p = node.parent(); p.isPresent(); p = p.get().parent()) {
+      CelExpr parent = p.get().expr();
+      if (parent.exprKind().getKind() == CelExpr.ExprKind.Kind.CALL
+          && EXEMPT_FUNCTIONS.contains(parent.call().function())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static void validateList(CelAbstractSyntaxTree ast, CelExpr list, IssuesFactory issues) {

@@ -30,6 +30,7 @@ public final class LibraryCosts {
     public LibraryCosts(List<KubernetesCelLibrary> libraries) {
         Map<String, String> m = new HashMap<>();
         m.put(EQUALS, "_==_");
+        ListsLibrary.dynamicFunctions().forEach(f -> m.put(ListsLibrary.dynamicId(f), f));
         for (KubernetesCelLibrary lib : libraries) {
             if (lib instanceof LibrarySupport support) {
                 support.declarations().forEach(d -> d.overloads().forEach(o -> m.put(o.overloadId(), d.name())));

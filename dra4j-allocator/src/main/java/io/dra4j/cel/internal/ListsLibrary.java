@@ -4,7 +4,9 @@ import static dev.cel.common.CelFunctionDecl.newFunctionDeclaration;
 import static dev.cel.common.CelOverloadDecl.newMemberOverload;
 
 import com.google.common.primitives.UnsignedLong;
+import dev.cel.common.CelAbstractSyntaxTree;
 import dev.cel.common.CelOverloadDecl;
+import dev.cel.common.ast.CelReference;
 import dev.cel.common.types.CelType;
 import dev.cel.common.types.ListType;
 import dev.cel.common.types.SimpleType;
@@ -23,6 +25,9 @@ public final class ListsLibrary extends LibrarySupport {
     private static final Map<String, CelType> SUMMABLE = types("int", "uint", "double", "duration");
     private static final Map<String, CelType> COMPARABLE =
             types("int", "uint", "double", "bool", "duration", "timestamp", "string", "bytes");
+
+    /** Typed overload id to the dynamic binding of its function. */
+    private static final Map<String, String> DYNAMIC_OVERLOADS = dynamicOverloads();
 
     public ListsLibrary() {
         super("kubernetes.lists", functions());
@@ -46,15 +51,42 @@ public final class ListsLibrary extends LibrarySupport {
         return out;
     }
 
+    private static Map<String, String> dynamicOverloads() {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (String n : COMPARABLE.keySet()) {
+            m.put(isSortedId(n), dynamicId("isSorted"));
+            m.put(maxId(n), dynamicId("max"));
+            m.put(minId(n), dynamicId("min"));
+        }
+        for (String n : SUMMABLE.keySet()) {
+            m.put(sumId(n), dynamicId("sum"));
+        }
+        return Map.copyOf(m);
+    }
+
+    private static String isSortedId(String n) {
+        return "list_" + n + "_is_sorted_bool";
+    }
+
+    private static String sumId(String n) {
+        return "list_" + n + "_sum_" + n;
+    }
+
+    private static String maxId(String n) {
+        return "list_" + n + "_max_" + n;
+    }
+
+    private static String minId(String n) {
+        return "list_" + n + "_min_" + n;
+    }
+
     private static List<Function> functions() {
         List<Function> fns = new ArrayList<>();
-        fns.add(templated("isSorted", COMPARABLE, (n, t) -> "list_" + n + "_is_sorted_bool", t -> SimpleType.BOOL,
-                ListsLibrary::isSorted));
-        fns.add(templated("sum", SUMMABLE, (n, t) -> "list_" + n + "_sum_" + n, t -> t, null));
-        fns.add(templated("max", COMPARABLE, (n, t) -> "list_" + n + "_max_" + n, t -> t,
-                l -> extreme(l, "max", 1)));
-        fns.add(templated("min", COMPARABLE, (n, t) -> "list_" + n + "_min_" + n, t -> t,
-                l -> extreme(l, "min", -1)));
+        fns.add(templated("isSorted", COMPARABLE, ListsLibrary::isSortedId, t -> SimpleType.BOOL,
+                (l, n) -> isSorted(l)));
+        fns.add(templated("sum", SUMMABLE, ListsLibrary::sumId, t -> t, ListsLibrary::sum));
+        fns.add(templated("max", COMPARABLE, ListsLibrary::maxId, t -> t, (l, n) -> extreme(l, "max", 1)));
+        fns.add(templated("min", COMPARABLE, ListsLibrary::minId, t -> t, (l, n) -> extreme(l, "min", -1)));
         TypeParamType a = TypeParamType.create("A");
         fns.add(Function.of(newFunctionDeclaration("indexOf",
                         newMemberOverload("list_a_index_of_int", SimpleType.INT, ListType.create(a), a)),
@@ -71,29 +103,104 @@ public final class ListsLibrary extends LibrarySupport {
     }
 
     private interface Id {
-        String of(String name, CelType type);
+        String of(String elementType);
     }
 
     private interface ResultType {
         CelType of(CelType element);
     }
 
+    /** The operation on a list whose elements have the named type ("int", "string", ...). */
     private interface ListOp {
-        Object apply(List<?> list) throws CelEvaluationException;
+        Object apply(List<?> list, String elementType) throws CelEvaluationException;
     }
 
-    /** One overload per element type, all bound to the same implementation (sum: per-type zero). */
+    /**
+     * One overload per element type (upstream's ids), plus a runtime-only binding {@code list_dyn_<function>}
+     * for receivers whose element type is only known at evaluation: it picks the overload by the first element
+     * (an empty list takes the first overload), as cel-go's dispatch does. See {@link #resolveDynamicOverloads}.
+     */
     private static Function templated(String function, Map<String, CelType> types, Id id, ResultType result,
             ListOp op) {
         List<CelOverloadDecl> overloads = new ArrayList<>();
         List<CelFunctionBinding> bindings = new ArrayList<>();
         types.forEach((name, type) -> {
-            String overloadId = id.of(name, type);
+            String overloadId = id.of(name);
             overloads.add(newMemberOverload(overloadId, result.of(type), ListType.create(type)));
-            ListOp bound = op != null ? op : l -> sum(l, name);
-            bindings.add(CelFunctionBinding.from(overloadId, List.class, l -> bound.apply(l)));
+            bindings.add(CelFunctionBinding.from(overloadId, List.class, l -> op.apply(l, name)));
         });
+        String firstType = types.keySet().iterator().next();
+        bindings.add(CelFunctionBinding.from(dynamicId(function), List.class, l -> {
+            String elementType = l.isEmpty() ? firstType : typeName(l.get(0));
+            if (!types.containsKey(elementType)) {
+                throw error("no such overload: " + function + "(list)");
+            }
+            return op.apply(l, elementType);
+        }));
         return new Function(newFunctionDeclaration(function, overloads), bindings);
+    }
+
+    static String dynamicId(String function) {
+        return "list_dyn_" + function;
+    }
+
+    /** The functions that have a runtime-only dynamic binding. */
+    static List<String> dynamicFunctions() {
+        return List.of("isSorted", "sum", "max", "min");
+    }
+
+    private static String typeName(Object v) {
+        if (v instanceof Long) {
+            return "int";
+        }
+        if (v instanceof UnsignedLong) {
+            return "uint";
+        }
+        if (v instanceof Double) {
+            return "double";
+        }
+        if (v instanceof Boolean) {
+            return "bool";
+        }
+        if (v instanceof Duration) {
+            return "duration";
+        }
+        if (v instanceof java.time.Instant) {
+            return "timestamp";
+        }
+        if (v instanceof String) {
+            return "string";
+        }
+        if (v instanceof dev.cel.common.values.CelByteString) {
+            return "bytes";
+        }
+        return "other";
+    }
+
+    /**
+     * Rewrites calls of {@code isSorted}, {@code sum}, {@code max} and {@code min} on receivers of unknown
+     * element type (a {@code dyn} value, an empty list literal) to the dynamic binding. The checker lists every
+     * typed overload for such calls and cel-java's runtime cannot tell lists apart by element type, so without
+     * this it reports ambiguous overloads where upstream picks one.
+     */
+    public static CelAbstractSyntaxTree resolveDynamicOverloads(CelAbstractSyntaxTree ast) {
+        Map<Long, CelReference> references = new LinkedHashMap<>(ast.getReferenceMap());
+        boolean changed = false;
+        for (Map.Entry<Long, CelReference> e : references.entrySet()) {
+            List<String> ids = e.getValue().overloadIds();
+            if (ids.size() < 2) {
+                continue;
+            }
+            String dynamic = DYNAMIC_OVERLOADS.get(ids.get(0));
+            if (dynamic != null && ids.stream().allMatch(i -> dynamic.equals(DYNAMIC_OVERLOADS.get(i)))) {
+                e.setValue(CelReference.newBuilder().setName(e.getValue().name()).addOverloadIds(dynamic).build());
+                changed = true;
+            }
+        }
+        if (!changed) {
+            return ast;
+        }
+        return CelAbstractSyntaxTree.newCheckedAst(ast.getExpr(), ast.getSource(), references, ast.getTypeMap());
     }
 
     private static boolean isSorted(List<?> list) {
@@ -108,6 +215,14 @@ public final class ListsLibrary extends LibrarySupport {
     }
 
     private static Object sum(List<?> list, String type) throws CelEvaluationException {
+        try {
+            return typedSum(list, type);
+        } catch (ClassCastException mixed) {
+            throw error("no such overload");
+        }
+    }
+
+    private static Object typedSum(List<?> list, String type) throws CelEvaluationException {
         switch (type) {
             case "int" -> {
                 long acc = 0;

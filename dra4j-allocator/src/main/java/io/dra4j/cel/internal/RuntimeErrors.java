@@ -1,12 +1,15 @@
 package io.dra4j.cel.internal;
 
 import dev.cel.common.exceptions.CelAttributeNotFoundException;
+import dev.cel.common.exceptions.CelBadFormatException;
 import dev.cel.common.exceptions.CelDivideByZeroException;
 import dev.cel.common.exceptions.CelIndexOutOfBoundsException;
 import dev.cel.common.exceptions.CelNumericOverflowException;
 import dev.cel.common.exceptions.CelOverloadNotFoundException;
 import io.dra4j.cel.KubeQuantity;
 import io.dra4j.cel.Semver;
+import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -20,6 +23,7 @@ final class RuntimeErrors {
 
   private static final Pattern MISSING_MAP_KEY = Pattern.compile("key '(.*)' is not present in map\\.", Pattern.DOTALL);
   private static final Pattern EVALUATION_PREFIX = Pattern.compile("^evaluation error(?: at [^:]*(?::\\d+)+)?: ");
+  private static final Set<String> CONVERSIONS = Set.of("int", "uint", "double", "bool");
   private static final Pattern ITERATION_RANGE =
       Pattern.compile("expected a list or a map for iteration range but got '(.*)'");
 
@@ -27,17 +31,27 @@ final class RuntimeErrors {
   }
 
   /** The cel-go text for a failure, with upstream's hint appended to "no such key" errors. */
-  static String message(Throwable failure, boolean moduloOnly) {
-    String text = translate(failure, moduloOnly);
+  static String message(Throwable failure, FailureSites sites) {
+    String text = translate(failure, sites);
     return text.contains("no such key:") ? text + NO_SUCH_KEY_HINT : text;
   }
 
-  private static String translate(Throwable failure, boolean moduloOnly) {
+  /** The cel-go text of a failure, without the hint. */
+  static String translate(Throwable failure, FailureSites sites) {
+    Optional<String> function = sites.failingFunction(failure);
     Throwable root = failure;
     while (root.getCause() != null && root.getCause() != root) {
       root = root.getCause();
     }
     String message = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+    if (function.isPresent() && CONVERSIONS.contains(function.get())) {
+      if (root instanceof NumberFormatException || root instanceof CelBadFormatException) {
+        return "type conversion error from 'string' to '" + function.get() + "'";
+      }
+      if (function.get().equals("uint") && root instanceof CelNumericOverflowException) {
+        return "unsigned integer overflow";
+      }
+    }
     if (root instanceof CelAttributeNotFoundException) {
       Matcher missing = MISSING_MAP_KEY.matcher(message);
       if (missing.matches()) {
@@ -50,7 +64,7 @@ final class RuntimeErrors {
     }
     if (root instanceof CelDivideByZeroException || message.endsWith("/ by zero")) {
       // cel-java reports both as "/ by zero".
-      return moduloOnly ? "modulus by zero" : "division by zero";
+      return function.filter("_%_"::equals).isPresent() ? "modulus by zero" : "division by zero";
     }
     if (root instanceof CelIndexOutOfBoundsException) {
       return message.replace("Index out of bounds", "index out of bounds");
@@ -65,9 +79,6 @@ final class RuntimeErrors {
     Matcher range = ITERATION_RANGE.matcher(stripped);
     if (range.matches()) {
       return "got '" + goTypeName(range.group(1)) + "', expected iterable type";
-    }
-    if (stripped.startsWith("charAt failure: Index out of range")) {
-      return stripped.substring("charAt failure: ".length()).replace("Index out of range", "index out of range");
     }
     if (stripped.startsWith("No matching overload")) {
       return "no such overload";

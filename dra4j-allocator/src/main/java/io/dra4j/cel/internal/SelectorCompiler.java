@@ -4,6 +4,7 @@ import dev.cel.common.CelAbstractSyntaxTree;
 import dev.cel.common.CelIssue;
 import dev.cel.common.CelOptions;
 import dev.cel.common.CelValidationResult;
+import dev.cel.common.ast.CelExpr;
 import dev.cel.common.types.CelKind;
 import dev.cel.compiler.CelCompiler;
 import dev.cel.compiler.CelCompilerBuilder;
@@ -25,6 +26,7 @@ import io.dra4j.cel.KubernetesLibraries;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -35,11 +37,12 @@ import java.util.stream.Collectors;
  * at 1.37 (apiserver {@code pkg/cel/environment/base.go}) plus DRA's additions (dynamic-resource-allocation
  * {@code cel/compile.go}).
  *
- * <p>Base options: homogeneous aggregate literals, cross-type numeric comparisons, optional types, the literal
- * validators (duration, timestamp, regex, homogeneous literals), ext.Sets, two-variable comprehensions, ext.Lists
- * and cel.bind from cel-java's extensions, and ext.Strings v2 (with format) and the Kubernetes libraries (URLs,
- * regex, quantity, IP, CIDR, format, semver, lists) from {@link KubernetesLibraries}. DRA adds {@code cel.bind}
- * and the {@code device} variable; its {@code includes()} is the lists library's at 1.37. Thread-safe once built.
+ * <p>Base options: cross-type numeric comparisons, optional types, the literal validators (duration, timestamp,
+ * regex) and homogeneous aggregate literals (as cel-go's validator, {@link HomogeneousLiterals}: cel-java's checker
+ * option knows no exemptions); ext.Sets, ext.Lists and two-variable comprehensions from cel-java's extensions;
+ * ext.Strings v2 (with format) and the Kubernetes libraries (URLs, regex, quantity, IP, CIDR, format, semver,
+ * lists with {@code includes()}) from {@link KubernetesLibraries}. DRA adds {@code cel.bind} (cel-java's bindings
+ * extension) and the {@code device} variable. Thread-safe once built.
  */
 public final class SelectorCompiler {
 
@@ -48,7 +51,6 @@ public final class SelectorCompiler {
 
   private static final CelOptions OPTIONS = CelOptions.current()
       .enableHeterogeneousNumericComparisons(true)
-      .enableHomogeneousLiterals(true)
       .enableOptionalSyntax(true)
       .enableUnsignedLongs(true)
       .build();
@@ -99,6 +101,7 @@ public final class SelectorCompiler {
             TimestampLiteralValidator.INSTANCE,
             RegexLiteralValidator.INSTANCE,
             new HomogeneousLiterals())
+        .addAstValidators(KubernetesLibraries.astValidators())
         .build();
   }
 
@@ -126,12 +129,36 @@ public final class SelectorCompiler {
         return new Compiled.Failure("must evaluate to bool or the unknown type, not "
             + CelTypeNames.checked(ast.getResultType()));
       }
-      return new Compiled.Success(new SelectorProgram(runtime.createProgram(ast), CostModel.of(ast), COST_LIMIT));
+      CostModel costModel = CostModel.of(ast);
+      FailureSites sites = FailureSites.of(ast);
+      Optional<String> folding = foldConstantConversions(ast, costModel, sites);
+      if (folding.isPresent()) {
+        return new Compiled.Failure("program instantiation failed: " + folding.get());
+      }
+      // The cost model keeps the checker's overload candidates: cel-go prices ambiguous calls by function name.
+      CelAbstractSyntaxTree dispatchable = KubernetesLibraries.resolveDynamicOverloads(ast);
+      return new Compiled.Success(new SelectorProgram(runtime.createProgram(dispatchable), costModel, COST_LIMIT,
+          sites));
     } catch (CelEvaluationException | RuntimeException e) {
       return new Compiled.Failure("unexpected compilation error: " + e.getMessage());
     } catch (dev.cel.common.CelValidationException e) {
       return new Compiled.Failure("compilation failed: " + e.getMessage());
     }
+  }
+
+  /** Evaluates the conversions cel-go folds while planning; the first failure is what cel-go reports. */
+  private Optional<String> foldConstantConversions(CelAbstractSyntaxTree ast, CostModel costModel,
+      FailureSites sites) throws CelEvaluationException {
+    for (CelExpr conversion : costModel.constantConversions()) {
+      CelAbstractSyntaxTree folded = CelAbstractSyntaxTree.newCheckedAst(conversion, ast.getSource(),
+          ast.getReferenceMap(), ast.getTypeMap());
+      try {
+        runtime.createProgram(folded).eval();
+      } catch (CelEvaluationException e) {
+        return Optional.of(RuntimeErrors.translate(e, sites));
+      }
+    }
+    return Optional.empty();
   }
 
   /**

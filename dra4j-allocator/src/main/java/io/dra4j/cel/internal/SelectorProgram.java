@@ -16,11 +16,13 @@ public final class SelectorProgram {
   private final CelRuntime.Program program;
   private final CostModel costModel;
   private final long costLimit;
+  private final FailureSites failureSites;
 
-  SelectorProgram(CelRuntime.Program program, CostModel costModel, long costLimit) {
+  SelectorProgram(CelRuntime.Program program, CostModel costModel, long costLimit, FailureSites failureSites) {
     this.program = program;
     this.costModel = costModel;
     this.costLimit = costLimit;
+    this.failureSites = failureSites;
   }
 
   public EvalResult evaluate(DeviceView device) {
@@ -30,7 +32,7 @@ public final class SelectorProgram {
     Object result;
     try {
       // Cost tracking slows evaluation down; skip it when the cost provably stays below the limit.
-      if (costModel.provablyWithin(costLimit, device.maxValueSize())) {
+      if (costModel.provablyWithin(costLimit, device.maxValueSize(), device.traversalCost())) {
         result = program.eval(device.resolver());
       } else {
         result = program.trace(device.resolver(), new CostTracker(costModel, costLimit));
@@ -38,7 +40,7 @@ public final class SelectorProgram {
     } catch (CostTracker.CostLimitExceeded e) {
       return new EvalResult.Failed(COST_EXCEEDED);
     } catch (CelEvaluationException | RuntimeException e) {
-      return new EvalResult.Failed(RuntimeErrors.message(e, costModel.moduloWithoutDivision()));
+      return new EvalResult.Failed(RuntimeErrors.message(e, failureSites));
     }
     return asBool(result);
   }

@@ -58,7 +58,7 @@ final class CelTestEnv {
     }
 
     static CelAbstractSyntaxTree compile(String expr) throws CelValidationException {
-        return VALIDATOR.validate(COMPILER.compile(expr).getAst()).getAst();
+        return KubernetesLibraries.resolveDynamicOverloads(VALIDATOR.validate(COMPILER.compile(expr).getAst()).getAst());
     }
 
     static Object eval(String expr) throws CelValidationException, CelEvaluationException {
