@@ -30,7 +30,11 @@ final class PoolGatherer {
             if (!f.partitionableDevices() && (s.perDeviceNodeSelection != null || s.hasSharedCounters())) {
                 continue;
             }
-            if (!f.compatibilityGroups() && s.usesCompatibilityGroups) {
+            if (s.usesCompatibilityGroups) {
+                if (f.compatibilityGroups()) {
+                    throw new AllocationException("gather pool information: slice " + s.name
+                            + " uses compatibility groups (DRADeviceCompatibilityGroups, alpha), which dra4j does not implement");
+                }
                 continue;
             }
             boolean relevant;

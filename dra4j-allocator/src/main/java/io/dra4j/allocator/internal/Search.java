@@ -236,7 +236,9 @@ public final class Search {
     private void validate(RequestData rd, ResourceClaim claim) throws AllocationException {
         String where = "claim " + claimRef(claim) + ", request " + rd.name;
         if (!rd.derivedAttributes.isEmpty()) {
-            throw new AllocationException(where + ": cannot handle request with derived attributes, the feature is disabled");
+            throw new AllocationException(where + (f.derivedAttributes()
+                    ? ": derived attributes (DRADerivedAttributes, alpha) are not implemented by dra4j"
+                    : ": cannot handle request with derived attributes, the feature is disabled"));
         }
         for (int i = 0; i < rd.selectors.size(); i++) {
             DeviceSelector s = rd.selectors.get(i);
