@@ -41,6 +41,13 @@ var gates = map[string]func(*structured.Features){
 	// Binding conditions need both gates; see features().
 	"DRADeviceBindingConditions":   func(*structured.Features) {},
 	"DRAResourceClaimDeviceStatus": func(*structured.Features) {},
+	// Gates outside the allocator. DRADeviceTaintRules decides whether the
+	// scheduler's slice tracker applies DeviceTaintRules; see prepare().
+	"DRADeviceTaintRules":         func(*structured.Features) {},
+	"DRAExtendedResource":         func(*structured.Features) {},
+	"DRASchedulerFilterTimeout":   func(*structured.Features) {},
+	"DRANodeAllocatableResources": func(*structured.Features) {},
+	"DRAWorkloadResourceClaims":   func(*structured.Features) {},
 }
 
 // features turns the scenario's gate list into allocator features. Every gate
@@ -82,8 +89,13 @@ func prepare(s *scenario) (*input, error) {
 	for i := range s.DeviceClasses {
 		in.classes = append(in.classes, &s.DeviceClasses[i])
 	}
+	// The slice tracker applies DeviceTaintRules only when DRADeviceTaintRules is on.
+	var rules []resourceapi.DeviceTaintRule
+	if slices.Contains(s.Features, "DRADeviceTaintRules") {
+		rules = s.DeviceTaintRules
+	}
 	for i := range s.ResourceSlices {
-		in.slices = append(in.slices, withTaintRules(&s.ResourceSlices[i], s.DeviceTaintRules))
+		in.slices = append(in.slices, withTaintRules(&s.ResourceSlices[i], rules))
 	}
 	for i := range s.Claims {
 		in.claims = append(in.claims, &s.Claims[i])

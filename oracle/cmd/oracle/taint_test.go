@@ -8,7 +8,7 @@ import (
 // taintScenario has one free device; the rule, if any, taints it with NoSchedule.
 func taintScenario(rule string) string {
 	return `name: taint-rule
-features: [DRADeviceTaints]
+features: [DRADeviceTaints, DRADeviceTaintRules]
 node: {name: node-1}
 deviceClasses:
 - apiVersion: resource.k8s.io/v1

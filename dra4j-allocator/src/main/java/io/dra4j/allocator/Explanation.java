@@ -100,8 +100,12 @@ public record Explanation(AllocationOutcome outcome,
                 implements Change {
         }
 
-        /** Free devices that earlier allocations hold exclusively. */
+        /** Free devices that earlier allocations hold, exclusively or as shares of their capacity. */
         record Release(List<DeviceId> devices) implements Change {
+        }
+
+        /** Leave one claim out: the others fit on this node without it. */
+        record DropClaim(int claim) implements Change {
         }
 
         /** Ask for a different number of devices. */
@@ -122,6 +126,22 @@ public record Explanation(AllocationOutcome outcome,
 
         /** Turn feature gates on. */
         record EnableGates(java.util.Set<DraFeature> gates) implements Change {
+        }
+
+        /** Treat the newest generation of a pool as complete with the slices published so far. */
+        record CompletePool(String driver, String pool) implements Change {
+        }
+
+        /** Remove one selector of a device class. */
+        record DropClassSelector(String deviceClass, int index) implements Change {
+        }
+
+        /** Remove the capacity requests of a request or subrequest (consume policy defaults instead). */
+        record DropCapacityRequests(int claim, String request) implements Change {
+        }
+
+        /** Add labels to the node. */
+        record LabelNode(java.util.Map<String, String> labels) implements Change {
         }
     }
 }

@@ -196,6 +196,11 @@ public final class KubeQuantity implements Comparable<KubeQuantity> {
         return new KubeQuantity(BigDecimal.valueOf(value), true, Objects.requireNonNull(format, "format"), null);
     }
 
+    /** A quantity of {@code value} thousandths, like Go's {@code NewMilliQuantity(value, format)} (int64 form). */
+    public static KubeQuantity ofMilli(long value, Format format) {
+        return new KubeQuantity(BigDecimal.valueOf(value, 3), true, Objects.requireNonNull(format, "format"), null);
+    }
+
     /**
      * Converts a fabric8 quantity, which keeps the number and the suffix apart, by parsing their concatenation.
      *
@@ -310,6 +315,11 @@ public final class KubeQuantity implements Comparable<KubeQuantity> {
     public String canonical() {
         if (text != null) {
             return text;
+        }
+        if (format == Format.BINARY_SI && int64Form && amount.scale() == 0
+                && amount.unscaledValue().equals(BigInteger.valueOf(Long.MIN_VALUE))) {
+            // Go cannot negate the most negative int64 while removing factors of 1024, so it prints it plainly.
+            return amount.toPlainString();
         }
         return Canonical.format(amount, format);
     }

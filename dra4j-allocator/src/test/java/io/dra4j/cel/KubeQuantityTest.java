@@ -25,8 +25,13 @@ class KubeQuantityTest {
     /** Cases recorded from upstream Go (see the header of the resource file). */
     static Stream<Arguments> upstreamCases() throws IOException {
         List<Arguments> cases = new ArrayList<>();
-        try (InputStream in = Objects.requireNonNull(
-                KubeQuantityTest.class.getResourceAsStream("quantity-upstream.tsv"));
+        load("quantity-upstream.tsv", cases);
+        load("quantity-upstream-random.tsv", cases);
+        return cases.stream();
+    }
+
+    private static void load(String resource, List<Arguments> cases) throws IOException {
+        try (InputStream in = Objects.requireNonNull(KubeQuantityTest.class.getResourceAsStream(resource));
              BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
             String line;
             while ((line = reader.readLine()) != null) {
@@ -37,7 +42,6 @@ class KubeQuantityTest {
                 cases.add(Arguments.of(String.join(" | ", f), f));
             }
         }
-        return cases.stream();
     }
 
     @ParameterizedTest(name = "{0}")
@@ -52,6 +56,12 @@ class KubeQuantityTest {
                 } else {
                     assertDescribes(KubeQuantity.parse(f[1]), f, 2);
                 }
+            }
+            case "N", "M" -> {
+                long value = Long.parseLong(f[1]);
+                Format format = goFormat(f[2]);
+                assertDescribes(f[0].equals("N") ? KubeQuantity.ofInt64(value, format)
+                        : KubeQuantity.ofMilli(value, format), f, 3);
             }
             case "A", "S" -> {
                 KubeQuantity a = KubeQuantity.parse(f[1]);

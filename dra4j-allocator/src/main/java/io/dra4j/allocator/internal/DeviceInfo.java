@@ -6,6 +6,7 @@ import io.dra4j.cel.CompiledExpression;
 import io.dra4j.cel.DeviceSelectorEnvironment;
 import io.dra4j.cel.EvalResult;
 import io.dra4j.cel.KubeQuantity;
+import io.dra4j.cel.Semver;
 import io.fabric8.kubernetes.api.model.resource.v1.CapacityRequestPolicy;
 import io.fabric8.kubernetes.api.model.resource.v1.Device;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttribute;
@@ -38,6 +39,11 @@ public final class DeviceInfo {
     final boolean allowMultipleAllocations;
     final boolean hasBindingConditions;
     final List<CounterConsumption> consumesCounters;
+    /**
+     * Whether upstream can build this device's CEL view: every attribute has a value and its versions parse. When it
+     * cannot, every selector evaluation on the device fails, so no selector may be decided without CEL.
+     */
+    final boolean celViewBuildable;
     final Map<String, CapacityInfo> capacity;
     private volatile CelDevice celDevice;
     /** See {@link SymmetryClasses}; -1 until computed. */
@@ -71,6 +77,7 @@ public final class DeviceInfo {
         this.allowMultipleAllocations = Boolean.TRUE.equals(device.getAllowMultipleAllocations());
         this.hasBindingConditions = device.getBindingConditions() != null && !device.getBindingConditions().isEmpty();
         String where = "ResourceSlice " + slice.name + ", device " + name;
+        this.celViewBuildable = attributes.values().stream().allMatch(DeviceInfo::presentable);
 
         List<CounterConsumption> cc = new ArrayList<>();
         if (device.getConsumesCounters() != null) {
@@ -117,6 +124,26 @@ public final class DeviceInfo {
             }
         }
         return new CapacityInfo(name, value, def, min, max, step, List.copyOf(valid), true, hasRange);
+    }
+
+    private static boolean presentable(DeviceAttribute a) {
+        if (a == null) {
+            return false;
+        }
+        if (nonEmpty(a.getInts()) || nonEmpty(a.getBools()) || nonEmpty(a.getStrings())) {
+            return true;
+        }
+        if (nonEmpty(a.getVersions())) {
+            return a.getVersions().stream().allMatch(v -> v != null && Semver.isValid(v));
+        }
+        if (a.getInt() != null || a.getBool() != null || a.getString() != null) {
+            return true;
+        }
+        return a.getVersion() != null && Semver.isValid(a.getVersion());
+    }
+
+    private static boolean nonEmpty(List<?> l) {
+        return l != null && !l.isEmpty();
     }
 
     /** Evaluates a compiled selector on this device, once per expression for the lifetime of the allocator. */

@@ -491,7 +491,7 @@ public final class Search {
                 throw new AllocationException(owner + ": selector #" + i + ": CEL expression empty (unsupported selector type?)");
             }
             String text = sel.getCel().getExpression() == null ? "" : sel.getCel().getExpression();
-            String driver = view.shortcuts.driverEquality(text);
+            String driver = d.celViewBuildable ? view.shortcuts.driverEquality(text) : null;
             if (driver != null) {
                 if (!driver.equals(d.id.driver())) {
                     return false;

@@ -9,12 +9,16 @@ import io.dra4j.allocator.Explanation.Change;
 import io.dra4j.allocator.Explanation.Reason;
 import io.dra4j.allocator.FeatureGates;
 import io.dra4j.cel.KubeQuantity;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.resource.v1.Counter;
 import io.fabric8.kubernetes.api.model.resource.v1.CounterBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.CounterSet;
 import io.fabric8.kubernetes.api.model.resource.v1.CounterSetBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.Device;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceClassBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceConstraint;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceCounterConsumption;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest;
@@ -46,6 +50,14 @@ import java.util.function.Function;
  */
 public final class Suggestions {
     private static final int MAX_SUGGESTIONS = 5;
+    /** Each try is one allocation of a changed copy; this bounds the cost of one explanation. */
+    private static final int MAX_TRIES = 60;
+    /** Gates whose absence can make an allocation impossible, with the gates they need alongside. */
+    private static final List<Set<DraFeature>> ALLOCATOR_GATES = List.of(
+            Set.of(DraFeature.DRAPrioritizedList), Set.of(DraFeature.DRAAdminAccess),
+            Set.of(DraFeature.DRAPartitionableDevices), Set.of(DraFeature.DRAConsumableCapacity),
+            Set.of(DraFeature.DRADeviceBindingConditions, DraFeature.DRAResourceClaimDeviceStatus),
+            Set.of(DraFeature.DRAListTypeAttributes));
 
     private final AllocatorInputs inputs;
     private final Map<String, Change> candidates = new LinkedHashMap<>();
@@ -70,9 +82,11 @@ public final class Suggestions {
                 }
             }
         }
+        s.generic(analysis);
         List<Explanation.Suggestion> out = new ArrayList<>();
+        int tries = 0;
         for (Map.Entry<String, Change> c : s.candidates.entrySet()) {
-            if (out.size() == MAX_SUGGESTIONS) {
+            if (out.size() == MAX_SUGGESTIONS || tries++ == MAX_TRIES) {
                 break;
             }
             if (allocate.apply(apply(c.getValue(), inputs)) instanceof AllocationOutcome.Allocated) {
@@ -124,6 +138,13 @@ public final class Suggestions {
             candidates.put(where + ": release " + String.join(", ", free.stream().map(DeviceId::toString).toList())
                     + " (allocated to other claims)", new Change.Release(free));
         }
+        List<DeviceInfo> shortOfCapacity = rejected.getOrDefault(Reason.CAPACITY, List.of());
+        List<DeviceId> shared = shortOfCapacity.stream().map(d -> d.id)
+                .filter(id -> inputs.state().aggregatedCapacity().containsKey(id)).toList();
+        if (!shared.isEmpty()) {
+            candidates.put(where + ": release the capacity other claims consume on " + String.join(", ",
+                    shared.stream().map(DeviceId::toString).toList()), new Change.Release(shared));
+        }
         for (DeviceInfo d : rejected.getOrDefault(Reason.COUNTERS, List.of())) {
             candidates.put(where + ": raise the shared counters of pool " + d.id.driver() + "/" + d.id.pool()
                     + " by what device " + d.id.device() + " consumes", new Change.RaiseCounters(d.id));
@@ -158,6 +179,100 @@ public final class Suggestions {
         }
     }
 
+    // Changes that do not follow from one request's funnel: what the whole node lacks (a complete pool, a label a
+    // network-attached pool selects, a gate), and relaxations of the claims, from small to large.
+    private void generic(Explainer.Analysis analysis) {
+        Search search = analysis.search();
+        if (search.pools != null) {
+            for (Pool p : search.pools) {
+                if (p.incomplete()) {
+                    candidates.putIfAbsent("once every slice of pool " + p.id() + " is published (the pool is being updated)",
+                            new Change.CompletePool(p.id().driver(), p.id().pool()));
+                }
+            }
+        }
+        Map<String, String> labels = missingNodeLabels(search);
+        if (!labels.isEmpty()) {
+            candidates.putIfAbsent("label node " + search.nodeName + " with " + labels
+                    + " (network-attached devices select nodes by these labels)", new Change.LabelNode(labels));
+        }
+        for (Set<DraFeature> gates : ALLOCATOR_GATES) {
+            if (gates.stream().noneMatch(inputs.gates()::isEnabled)) {
+                candidates.putIfAbsent("enable the " + String.join(" and ", gates.stream().map(DraFeature::gateName).sorted().toList())
+                        + " feature gate" + (gates.size() > 1 ? "s" : ""), new Change.EnableGates(gates));
+            }
+        }
+        for (int ci = 0; ci < analysis.funnels().size(); ci++) {
+            String claimRef = Search.claimRef(inputs.claims().get(ci));
+            for (List<Explainer.Funnel> alternatives : analysis.funnels().get(ci)) {
+                for (Explainer.Funnel f : alternatives) {
+                    RequestData rd = f.request();
+                    String where = "claim " + claimRef + ", request " + rd.fullName();
+                    if (rd.capacityRequests != null) {
+                        candidates.putIfAbsent(where + ": drop the capacity requests", new Change.DropCapacityRequests(ci, rd.fullName()));
+                    }
+                    for (long n = rd.allMode() ? 0 : rd.numDevices - 1; n >= 1; n--) {
+                        candidates.putIfAbsent(where + ": ask for " + n + " device(s) instead of " + rd.numDevices,
+                                new Change.SetCount(ci, rd.fullName(), n));
+                    }
+                    for (int i = 0; i < rd.selectors.size(); i++) {
+                        candidates.putIfAbsent(where + ": drop selector #" + i + " `" + rd.selectors.get(i).getCel().getExpression() + "`",
+                                new Change.DropSelector(ci, rd.fullName(), i));
+                    }
+                    if (rd.deviceClass != null && rd.deviceClass.getSpec() != null && rd.deviceClass.getSpec().getSelectors() != null) {
+                        for (int i = 0; i < rd.deviceClass.getSpec().getSelectors().size(); i++) {
+                            candidates.putIfAbsent("device class " + rd.className + ": drop selector #" + i + " `"
+                                    + rd.deviceClass.getSpec().getSelectors().get(i).getCel().getExpression() + "`",
+                                    new Change.DropClassSelector(rd.className, i));
+                        }
+                    }
+                }
+            }
+            List<DeviceConstraint> constraints = inputs.claims().get(ci).getSpec().getDevices().getConstraints();
+            for (int i = 0; constraints != null && i < constraints.size(); i++) {
+                DeviceConstraint c = constraints.get(i);
+                String what = c.getMatchAttribute() != null ? "matchAttribute " + c.getMatchAttribute()
+                        : "distinctAttribute " + c.getDistinctAttribute();
+                candidates.putIfAbsent("claim " + claimRef + ": drop constraint #" + i + " (" + what + ")", new Change.DropConstraint(ci, i));
+            }
+        }
+        List<DeviceId> held = new ArrayList<>();
+        for (DeviceInfo d : search.candidates() == null ? new DeviceInfo[0] : search.candidates()) {
+            if (inputs.state().isAllocated(d.id)) {
+                held.add(d.id);
+            }
+        }
+        if (!held.isEmpty()) {
+            candidates.putIfAbsent("release the " + held.size() + " device(s) of this node that other claims hold: "
+                    + String.join(", ", held.stream().map(DeviceId::toString).toList()), new Change.Release(held));
+        }
+        for (int ci = 0; inputs.claims().size() > 1 && ci < inputs.claims().size(); ci++) {
+            candidates.putIfAbsent("leave out claim " + Search.claimRef(inputs.claims().get(ci))
+                    + ": the other claims fit on this node, not all of them together", new Change.DropClaim(ci));
+        }
+    }
+
+    /** Labels that the single-term node selectors of slices not matching the node ask for with In. */
+    private Map<String, String> missingNodeLabels(Search search) {
+        Map<String, String> nodeLabels = search.node.getMetadata() == null || search.node.getMetadata().getLabels() == null
+                ? Map.of() : search.node.getMetadata().getLabels();
+        Map<String, String> wanted = new LinkedHashMap<>();
+        for (ResourceSlice s : inputs.slices()) {
+            var sel = s.getSpec() == null ? null : s.getSpec().getNodeSelector();
+            if (sel == null || sel.getNodeSelectorTerms() == null || sel.getNodeSelectorTerms().size() != 1
+                    || sel.getNodeSelectorTerms().get(0).getMatchExpressions() == null) {
+                continue;
+            }
+            for (var r : sel.getNodeSelectorTerms().get(0).getMatchExpressions()) {
+                if ("In".equals(r.getOperator()) && r.getValues() != null && !r.getValues().isEmpty()
+                        && !r.getValues().contains(nodeLabels.get(r.getKey()))) {
+                    wanted.putIfAbsent(r.getKey(), r.getValues().get(0));
+                }
+            }
+        }
+        return wanted;
+    }
+
     /** A copy of the inputs with the change applied; the inputs themselves stay untouched. */
     public static AllocatorInputs apply(Change change, AllocatorInputs in) {
         if (change instanceof Change.Tolerate t) {
@@ -176,11 +291,45 @@ public final class Suggestions {
             AllocatedState s = in.state();
             Set<DeviceId> ids = new LinkedHashSet<>(s.allocatedDevices());
             r.devices().forEach(ids::remove);
-            return new AllocatorInputs(in.gates(), new AllocatedState(ids, s.sharedDevices(), s.aggregatedCapacity(), s.owners()),
+            Set<AllocatedState.SharedDevice> shared = new LinkedHashSet<>(s.sharedDevices());
+            shared.removeIf(sd -> r.devices().contains(sd.device()));
+            Map<DeviceId, Map<String, KubeQuantity>> capacity = new LinkedHashMap<>(s.aggregatedCapacity());
+            r.devices().forEach(capacity::remove);
+            return new AllocatorInputs(in.gates(), new AllocatedState(ids, shared, capacity, s.owners()),
                     in.classes(), in.slices(), in.taintRules(), in.node(), in.claims());
+        }
+        if (change instanceof Change.DropClaim d) {
+            List<ResourceClaim> claims = new ArrayList<>(in.claims());
+            claims.remove(d.claim());
+            return new AllocatorInputs(in.gates(), in.state(), in.classes(), in.slices(), in.taintRules(), in.node(), claims);
         }
         if (change instanceof Change.RaiseCounters r) {
             return withMoreCounters(in, r.device());
+        }
+        if (change instanceof Change.CompletePool p) {
+            return withCompletePool(in, p.driver(), p.pool());
+        }
+        if (change instanceof Change.DropClassSelector d) {
+            List<DeviceClass> classes = new ArrayList<>();
+            for (DeviceClass c : in.classes()) {
+                if (c.getMetadata() != null && d.deviceClass().equals(c.getMetadata().getName()) && c.getSpec() != null) {
+                    List<DeviceSelector> selectors = new ArrayList<>(c.getSpec().getSelectors());
+                    selectors.remove(d.index());
+                    c = new DeviceClassBuilder(c).editSpec().withSelectors(selectors).endSpec().build();
+                }
+                classes.add(c);
+            }
+            return new AllocatorInputs(in.gates(), in.state(), classes, in.slices(), in.taintRules(), in.node(), in.claims());
+        }
+        if (change instanceof Change.DropCapacityRequests d) {
+            return editRequest(in, d.claim(), d.request(), r -> r.dropCapacity = true);
+        }
+        if (change instanceof Change.LabelNode l) {
+            Map<String, String> labels = new LinkedHashMap<>(in.node().getMetadata().getLabels() == null
+                    ? Map.of() : in.node().getMetadata().getLabels());
+            labels.putAll(l.labels());
+            Node node = new NodeBuilder(in.node()).editMetadata().withLabels(labels).endMetadata().build();
+            return new AllocatorInputs(in.gates(), in.state(), in.classes(), in.slices(), in.taintRules(), node, in.claims());
         }
         Change.EnableGates g = (Change.EnableGates) change;
         FeatureGates gates = in.gates();
@@ -195,6 +344,7 @@ public final class Suggestions {
         List<DeviceToleration> tolerations;
         List<DeviceSelector> selectors;
         Long count;
+        boolean dropCapacity;
     }
 
     private static AllocatorInputs editRequest(AllocatorInputs in, int ci, String requestName, Consumer<RequestEdit> edit) {
@@ -215,6 +365,9 @@ public final class Suggestions {
                     exact.setTolerations(e.tolerations);
                     exact.setSelectors(e.selectors);
                     exact.setCount(e.count);
+                    if (e.dropCapacity) {
+                        exact.setCapacity(null);
+                    }
                     return;
                 }
                 for (DeviceSubRequest s : request.getFirstAvailable()) {
@@ -226,6 +379,9 @@ public final class Suggestions {
                         s.setTolerations(e.tolerations);
                         s.setSelectors(e.selectors);
                         s.setCount(e.count);
+                        if (e.dropCapacity) {
+                            s.setCapacity(null);
+                        }
                         return;
                     }
                 }
@@ -242,6 +398,34 @@ public final class Suggestions {
         edit.accept(copy);
         claims.set(ci, copy);
         return new AllocatorInputs(in.gates(), in.state(), in.classes(), in.slices(), in.taintRules(), in.node(), claims);
+    }
+
+    private static AllocatorInputs withCompletePool(AllocatorInputs in, String driver, String pool) {
+        long newest = Long.MIN_VALUE;
+        int published = 0;
+        for (ResourceSlice s : in.slices()) {
+            if (s.getSpec() != null && driver.equals(s.getSpec().getDriver()) && s.getSpec().getPool() != null
+                    && pool.equals(s.getSpec().getPool().getName())) {
+                long g = s.getSpec().getPool().getGeneration() == null ? 0 : s.getSpec().getPool().getGeneration();
+                if (g > newest) {
+                    newest = g;
+                    published = 0;
+                }
+                if (g == newest) {
+                    published++;
+                }
+            }
+        }
+        List<ResourceSlice> slices = new ArrayList<>();
+        for (ResourceSlice s : in.slices()) {
+            if (s.getSpec() != null && driver.equals(s.getSpec().getDriver()) && s.getSpec().getPool() != null
+                    && pool.equals(s.getSpec().getPool().getName())
+                    && (s.getSpec().getPool().getGeneration() == null ? 0 : s.getSpec().getPool().getGeneration()) == newest) {
+                s = new ResourceSliceBuilder(s).editSpec().editPool().withResourceSliceCount((long) published).endPool().endSpec().build();
+            }
+            slices.add(s);
+        }
+        return new AllocatorInputs(in.gates(), in.state(), in.classes(), slices, in.taintRules(), in.node(), in.claims());
     }
 
     private static AllocatorInputs withMoreCounters(AllocatorInputs in, DeviceId id) {

@@ -3,7 +3,8 @@ package io.dra4j.cel.internal;
 import com.google.protobuf.ByteString;
 import dev.cel.common.ast.CelExpr;
 import dev.cel.common.values.CelByteString;
-import java.nio.charset.StandardCharsets;
+import io.dra4j.cel.KubernetesLibraries;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -11,7 +12,7 @@ import java.util.Optional;
 /**
  * Run-time costs of function calls, as cel-go's cost tracker computes them. The precedence is cel-go's: the
  * overload trackers of the cel-go extensions (lists v3, sets), then the Kubernetes library estimator (by function
- * name), then cel-go's built-in rules, then 1.
+ * name, {@link KubernetesLibraries#runtimeCost}), then cel-go's built-in rules, then 1.
  *
  * <p>All arithmetic mirrors the Go code's float64 operations so that rounding matches.
  */
@@ -47,76 +48,37 @@ final class CallCosts {
   /**
    * The value-dependent rule for a call, or null when its cost is {@link #fixed}. cel-go applies its own and its
    * extensions' overload-specific rules only when the type checker resolved exactly one overload (with {@code dyn}
-   * arguments it often cannot); the Kubernetes estimator goes by function name alone.
+   * arguments it often cannot); the Kubernetes estimator ({@link KubernetesLibraries#runtimeCost}) goes by function.
    */
   static Rule rule(String function, List<String> overloads) {
-    String single = overloads.size() == 1 ? overloads.get(0) : null;
-    Rule byName = kubernetesRule(function, single);
-    if (byName != null) {
-      return byName;
-    }
-    return single == null ? null : overloadRule(function, single);
-  }
-
-  /** Rules of the Kubernetes library cost estimator (library/cost.go) and of cel-go's optional qualifiers. */
-  private static Rule kubernetesRule(String function, String single) {
-    switch (function) {
+    if (function.equals("_?._") || function.equals("_[?_]")) {
       // Optional selection and index are qualifiers in cel-go, observed only when they yield a value.
-      case "_?._":
-      case "_[?_]":
-        return (args, result) -> result instanceof Optional && ((Optional<?>) result).isPresent() ? 1 : 0;
-      case "isSorted":
-      case "sum":
-      case "max":
-      case "min":
-      case "indexOf":
-      case "lastIndexOf":
-      case "includes":
-        return (args, result) -> args.length > 0 ? traversal(args[0]) : 0;
-      case "url":
-      case "lowerAscii":
-      case "upperAscii":
-      case "substring":
-      case "trim":
-      case "cidr":
-      case "isIP":
-      case "isCIDR":
-      case "quantity":
-      case "isQuantity":
-      case "semver":
-      case "isSemver":
-        return (args, result) -> ceil(size(args[0]) * STRING_TRAVERSAL);
-      case "ip":
-        return "cidr_ip".equals(single) ? null : (args, result) -> ceil(size(args[0]) * STRING_TRAVERSAL);
-      case "ip.isCanonical":
-      case "replace":
-      case "split":
-        return (args, result) -> ceil(size(args[0]) * 2 * STRING_TRAVERSAL);
-      case "join":
-        return (args, result) -> ceil(size(result) * 2 * STRING_TRAVERSAL);
-      case "find":
-      case "findAll":
-        return (args, result) -> regexCost(args);
-      case "containsIP":
-        return (args, result) -> {
-          long cidr = size(args[0]);
-          long cost = ceil((cidr + cidr) * STRING_TRAVERSAL);
-          return "cidr_contains_ip_string".equals(single) ? cost + ceil(size(args[1]) * STRING_TRAVERSAL) : cost;
-        };
-      case "containsCIDR":
-        return (args, result) -> {
-          long cidr = size(args[0]);
-          long cost = ceil((cidr + cidr) * STRING_TRAVERSAL) + ceil(cidr * STRING_TRAVERSAL) + 1;
-          return "cidr_contains_cidr_string".equals(single) ? cost + ceil(size(args[1]) * STRING_TRAVERSAL)
-              : cost;
-        };
-      default:
-        return null;
+      return (args, result) -> result instanceof Optional && ((Optional<?>) result).isPresent() ? 1 : 0;
     }
+    if (fixed(function) == 0) {
+      return null;
+    }
+    String single = overloads.size() == 1 ? overloads.get(0) : null;
+    Rule tracker = single == null ? null : extensionTracker(function, single);
+    if (tracker != null) {
+      return tracker;
+    }
+    Rule builtin = single == null ? null : builtinRule(function, single);
+    if (overloads.isEmpty()) {
+      return builtin;
+    }
+    String overload = overloads.get(0);
+    return (args, result) -> {
+      long cost = KubernetesLibraries.runtimeCost(overload, Arrays.asList(args), result);
+      if (cost != KubernetesLibraries.NO_COST_RULE) {
+        return cost;
+      }
+      return builtin == null ? 1 : builtin.cost(args, result);
+    };
   }
 
-  /** Overload trackers of cel-go's extensions (lists v3, sets) and cel-go's built-in rules (runtimecost.go). */
-  private static Rule overloadRule(String function, String overload) {
+  /** Overload trackers of the cel-go extensions Kubernetes enables (ext.Lists v3, ext.Sets). */
+  private static Rule extensionTracker(String function, String overload) {
     switch (function) {
       case "slice":
       case "lists.range":
@@ -137,11 +99,21 @@ final class CallCosts {
         return (args, result) -> 1 + (long) ((double) (size(args[0]) * size(args[1])) * 1.0);
       case "sets.equivalent":
         return (args, result) -> 1 + (long) ((double) (size(args[0]) * size(args[1])) * 2.0);
+      default:
+        return null;
+    }
+  }
+
+  /** cel-go's built-in call costs (interpreter/runtimecost.go). */
+  private static Rule builtinRule(String function, String overload) {
+    switch (function) {
       case "startsWith":
       case "endsWith":
         return (args, result) -> ceil(size(args[1]) * STRING_TRAVERSAL);
       case "strings.quote":
-        return (args, result) -> ceil(size(args[0]) * STRING_TRAVERSAL);
+      case "format":
+        return overload.equals("strings_quote") || overload.equals("string_format")
+            ? (args, result) -> ceil(size(args[0]) * STRING_TRAVERSAL) : null;
       case "bytes":
       case "string":
         return overload.equals("string_to_bytes") || overload.equals("bytes_to_string")
@@ -165,14 +137,10 @@ final class CallCosts {
             ? (args, result) -> ceil(size(args[0]) * STRING_TRAVERSAL) * ceil(size(args[1]) * STRING_TRAVERSAL)
             : null;
       case "matches":
-        return (args, result) -> regexCost(args);
+        return (args, result) -> ceil((1.0 + size(args[0])) * STRING_TRAVERSAL) * ceil(size(args[1]) * REGEX_LENGTH);
       default:
         return null;
     }
-  }
-
-  private static long regexCost(Object[] args) {
-    return ceil((1.0 + size(args[0])) * STRING_TRAVERSAL) * ceil(size(args[1]) * REGEX_LENGTH);
   }
 
   /** Whether every element of a list literal is a primitive constant other than bytes (cel-go's set membership). */
@@ -215,31 +183,6 @@ final class CallCosts {
     }
     if (value instanceof Optional && ((Optional<?>) value).isPresent()) {
       return size(((Optional<?>) value).get());
-    }
-    return 1;
-  }
-
-  /** The Kubernetes library's traversal cost: a tenth of the bytes of every string reached, 1 per scalar. */
-  static long traversal(Object value) {
-    if (value instanceof String) {
-      return (long) (((String) value).getBytes(StandardCharsets.UTF_8).length * STRING_TRAVERSAL);
-    }
-    if (value instanceof ByteString || value instanceof CelByteString) {
-      return (long) (size(value) * STRING_TRAVERSAL);
-    }
-    if (value instanceof List) {
-      long cost = 0;
-      for (Object element : (List<?>) value) {
-        cost += traversal(element);
-      }
-      return cost;
-    }
-    if (value instanceof Map) {
-      long cost = 0;
-      for (Map.Entry<?, ?> entry : ((Map<?, ?>) value).entrySet()) {
-        cost += traversal(entry.getKey()) + traversal(entry.getValue());
-      }
-      return cost;
     }
     return 1;
   }

@@ -210,10 +210,12 @@ public final class CostModel {
         case CONSTANT:
           maxLiteralSize = Math.max(maxLiteralSize, CallCosts.size(constantValue(expr)));
           return true;
-        case IDENT:
+        case IDENT: {
           // Type names (int, string, ...) are constants in cel-go.
-          fixedCost[id] = ast.getType(expr.id()).map(t -> t.kind() == CelKind.TYPE).orElse(false) ? 0 : 1;
-          return false;
+          boolean typeName = ast.getType(expr.id()).map(t -> t.kind() == CelKind.TYPE).orElse(false);
+          fixedCost[id] = typeName ? 0 : 1;
+          return typeName;
+        }
         case SELECT:
           visit(expr.select().operand());
           // has() is a presence test, which Kubernetes makes free; selecting from a computed value makes a

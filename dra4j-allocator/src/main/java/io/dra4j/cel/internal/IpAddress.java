@@ -230,10 +230,6 @@ public final class IpAddress {
         return bytes.length * 8;
     }
 
-    byte[] bytes() {
-        return bytes.clone();
-    }
-
     private IpAddress unmap() {
         return is4In6() ? new IpAddress(Arrays.copyOfRange(bytes, 12, 16), null) : this;
     }

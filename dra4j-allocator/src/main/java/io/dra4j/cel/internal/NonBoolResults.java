@@ -66,6 +66,18 @@ final class NonBoolResults {
     if (value instanceof dev.cel.common.types.CelType) {
       return "type";
     }
+    if (value instanceof IpAddress) {
+      return "net.IP";
+    }
+    if (value instanceof IpPrefix) {
+      return "net.CIDR";
+    }
+    if (value instanceof GoUrl) {
+      return "kubernetes.URL";
+    }
+    if (value instanceof NamedFormat) {
+      return "kubernetes.NamedFormat";
+    }
     return value.getClass().getSimpleName();
   }
 

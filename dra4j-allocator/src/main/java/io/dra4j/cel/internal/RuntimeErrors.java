@@ -66,6 +66,9 @@ final class RuntimeErrors {
     if (range.matches()) {
       return "got '" + goTypeName(range.group(1)) + "', expected iterable type";
     }
+    if (stripped.startsWith("charAt failure: Index out of range")) {
+      return stripped.substring("charAt failure: ".length()).replace("Index out of range", "index out of range");
+    }
     if (stripped.startsWith("No matching overload")) {
       return "no such overload";
     }

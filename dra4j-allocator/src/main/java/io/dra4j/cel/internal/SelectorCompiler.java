@@ -9,7 +9,6 @@ import dev.cel.compiler.CelCompiler;
 import dev.cel.compiler.CelCompilerBuilder;
 import dev.cel.compiler.CelCompilerFactory;
 import dev.cel.extensions.CelExtensions;
-import dev.cel.extensions.CelStringExtensions;
 import dev.cel.parser.CelStandardMacro;
 import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelRuntime;
@@ -25,7 +24,9 @@ import dev.cel.validator.validators.TimestampLiteralValidator;
 import io.dra4j.cel.KubernetesLibraries;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.UnaryOperator;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
@@ -35,10 +36,10 @@ import java.util.stream.Collectors;
  * {@code cel/compile.go}).
  *
  * <p>Base options: homogeneous aggregate literals, cross-type numeric comparisons, optional types, the literal
- * validators (duration, timestamp, regex, homogeneous literals), cel-go's ext.Strings, ext.Sets, two-variable
- * comprehensions and ext.Lists from cel-java's extensions, and the Kubernetes libraries (URLs, regex, quantity, IP,
- * CIDR, format, semver, lists) from {@link KubernetesLibraries}. DRA adds {@code cel.bind} and the {@code device}
- * variable; its {@code includes()} is the lists library's at 1.37. Thread-safe once built.
+ * validators (duration, timestamp, regex, homogeneous literals), ext.Sets, two-variable comprehensions, ext.Lists
+ * and cel.bind from cel-java's extensions, and ext.Strings v2 (with format) and the Kubernetes libraries (URLs,
+ * regex, quantity, IP, CIDR, format, semver, lists) from {@link KubernetesLibraries}. DRA adds {@code cel.bind}
+ * and the {@code device} variable; its {@code includes()} is the lists library's at 1.37. Thread-safe once built.
  */
 public final class SelectorCompiler {
 
@@ -54,6 +55,8 @@ public final class SelectorCompiler {
 
   private static final List<String> ANTLR_MESSAGES = List.of(
       "mismatched input", "extraneous input", "missing ", "no viable alternative", "token recognition error");
+  private static final Pattern LITERAL_VALIDATION =
+      Pattern.compile("(\\w+) validation failed\\. Reason: .*", Pattern.DOTALL);
   private static final Pattern CANDIDATES = Pattern.compile(" \\(candidates: .*\\)$", Pattern.DOTALL);
 
   private final CelCompiler compiler;
@@ -67,13 +70,6 @@ public final class SelectorCompiler {
         .setTypeProvider(DeviceType.PROVIDER)
         .addVar(DeviceType.VARIABLE, DeviceType.TYPE)
         .addLibraries(
-            // ext.Strings version 2 has no reverse().
-            CelExtensions.strings(CelStringExtensions.Function.CHAR_AT, CelStringExtensions.Function.INDEX_OF,
-                CelStringExtensions.Function.JOIN, CelStringExtensions.Function.LAST_INDEX_OF,
-                CelStringExtensions.Function.LOWER_ASCII, CelStringExtensions.Function.QUOTE,
-                CelStringExtensions.Function.REPLACE, CelStringExtensions.Function.SPLIT,
-                CelStringExtensions.Function.SUBSTRING, CelStringExtensions.Function.TRIM,
-                CelStringExtensions.Function.UPPER_ASCII),
             CelExtensions.sets(OPTIONS),
             CelExtensions.lists(),
             CelExtensions.optional(),
@@ -89,7 +85,6 @@ public final class SelectorCompiler {
             .filterFunctions((function, overload) -> overload != InOperator.InOverload.IN_MAP)
             .build())
         .addLibraries(
-            CelExtensions.strings(),
             CelExtensions.sets(OPTIONS),
             CelExtensions.lists(),
             CelExtensions.optional(),
@@ -124,7 +119,7 @@ public final class SelectorCompiler {
       CelAbstractSyntaxTree ast = checked.getAst();
       CelValidationResult validated = validator.validate(ast);
       if (validated.hasError()) {
-        return new Compiled.Failure("compilation failed: " + issues(validated, message -> message));
+        return new Compiled.Failure("compilation failed: " + issues(validated, SelectorCompiler::validatorMessage));
       }
       CelKind resultKind = ast.getResultType().kind();
       if (resultKind != CelKind.BOOL && resultKind != CelKind.DYN) {
@@ -153,8 +148,19 @@ public final class SelectorCompiler {
             .setMessage(reword.apply(issue.getMessage()))
             .build())
         .collect(Collectors.toList());
-    return errors.stream().map(issue -> issue.toDisplayString(result.getSource()))
+    return errors.stream().map(issue -> display(issue, result))
         .collect(Collectors.joining("\n"));
+  }
+
+  /**
+   * cel-go's display of one issue. For an empty expression cel-go places the end of input at column 0 and has no
+   * source line to quote; otherwise its display is cel-java's.
+   */
+  private static String display(CelIssue issue, CelValidationResult result) {
+    if (result.getSource().getContent().isEmpty()) {
+      return "ERROR: <input>:1:0: " + issue.getMessage();
+    }
+    return issue.toDisplayString(result.getSource());
   }
 
   /** cel-go marks the errors its ANTLR parser reports as syntax errors. */
@@ -163,6 +169,18 @@ public final class SelectorCompiler {
       if (message.startsWith(prefix)) {
         return "Syntax error: " + message;
       }
+    }
+    return message;
+  }
+
+  /** cel-go's literal validators say only which argument is invalid. */
+  private static String validatorMessage(String message) {
+    if (message.startsWith("Regex validation failed")) {
+      return "invalid matches argument";
+    }
+    Matcher literal = LITERAL_VALIDATION.matcher(message);
+    if (literal.matches()) {
+      return "invalid " + literal.group(1).toLowerCase(Locale.ROOT) + " argument";
     }
     return message;
   }

@@ -43,6 +43,10 @@ public final class SelectorProgram {
     return asBool(result);
   }
 
+  public CostModel costModel() {
+    return costModel;
+  }
+
   /** The evaluation cost as cel-go would account it; for tests. */
   public long cost(DeviceView device) throws CelEvaluationException {
     CostTracker tracker = new CostTracker(costModel, Long.MAX_VALUE);

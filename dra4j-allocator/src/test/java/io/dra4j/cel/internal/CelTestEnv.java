@@ -11,6 +11,8 @@ import dev.cel.parser.CelStandardMacro;
 import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelRuntime;
 import dev.cel.runtime.CelRuntimeFactory;
+import dev.cel.validator.CelValidator;
+import dev.cel.validator.CelValidatorFactory;
 import io.dra4j.cel.KubeQuantity;
 import io.dra4j.cel.KubernetesLibraries;
 import io.dra4j.cel.Semver;
@@ -32,16 +34,20 @@ final class CelTestEnv {
     private static final CelCompiler COMPILER = CelCompilerFactory.standardCelCompilerBuilder()
             .setOptions(OPTIONS)
             .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
-            .addLibraries(CelExtensions.strings(), CelExtensions.sets(OPTIONS), CelExtensions.optional(),
-                    CelExtensions.bindings(), CelExtensions.lists())
+            .addLibraries(CelExtensions.sets(OPTIONS), CelExtensions.optional(), CelExtensions.bindings(),
+                    CelExtensions.lists(), CelExtensions.comprehensions())
             .addLibraries(KubernetesLibraries.all())
             .build();
 
     private static final CelRuntime RUNTIME = CelRuntimeFactory.standardCelRuntimeBuilder()
             .setOptions(OPTIONS)
-            .addLibraries(CelExtensions.strings(), CelExtensions.sets(OPTIONS), CelExtensions.optional(),
-                    CelExtensions.lists())
+            .addLibraries(CelExtensions.sets(OPTIONS), CelExtensions.optional(), CelExtensions.lists(),
+                    CelExtensions.comprehensions())
             .addLibraries(KubernetesLibraries.all())
+            .build();
+
+    private static final CelValidator VALIDATOR = CelValidatorFactory.standardCelValidatorBuilder(COMPILER, RUNTIME)
+            .addAstValidators(KubernetesLibraries.astValidators())
             .build();
 
     private CelTestEnv() {
@@ -52,7 +58,7 @@ final class CelTestEnv {
     }
 
     static CelAbstractSyntaxTree compile(String expr) throws CelValidationException {
-        return COMPILER.compile(expr).getAst();
+        return VALIDATOR.validate(COMPILER.compile(expr).getAst()).getAst();
     }
 
     static Object eval(String expr) throws CelValidationException, CelEvaluationException {
@@ -85,7 +91,8 @@ final class CelTestEnv {
             return "uint:" + u;
         }
         if (v instanceof Double d) {
-            return "double:" + Long.toHexString(Double.doubleToRawLongBits(d));
+            // Go's NaN has a different payload bit than Java's; any NaN prints as Go's.
+            return "double:" + (d.isNaN() ? "7ff8000000000001" : Long.toHexString(Double.doubleToRawLongBits(d)));
         }
         if (v instanceof Boolean b) {
             return "bool:" + b;
@@ -111,6 +118,9 @@ final class CelTestEnv {
         }
         if (v instanceof IpAddress ip) {
             return "ip:" + ip;
+        }
+        if (v instanceof GoUrl u) {
+            return "url:" + u;
         }
         if (v instanceof IpPrefix p) {
             return "cidr:" + p;

@@ -1,0 +1,119 @@
+package io.dra4j.allocator.properties;
+
+import io.dra4j.allocator.AllocationOutcome;
+import io.dra4j.allocator.Allocator;
+import io.dra4j.allocator.Explanation;
+import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.EdgeCasesMode;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.statistics.Statistics;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Properties of the public allocator API on random small clusters and claims. */
+class AllocatorProperties {
+
+    @Provide
+    Arbitrary<Spec.Scenario> scenarios() {
+        return ScenarioArbitraries.scenarios(ScenarioArbitraries.Features.FULL);
+    }
+
+    /**
+     * Every allocation respects the rules: devices usable on the node, selectors, taints, exclusivity, counters,
+     * capacity, constraints, and the requested numbers of devices.
+     */
+    @Property(tries = 400, edgeCases = EdgeCasesMode.NONE)
+    void allocationsRespectEveryRule(@ForAll("scenarios") Spec.Scenario scenario) {
+        Inputs in = Inputs.of(scenario);
+        AllocationOutcome outcome = in.allocator().allocate(in.node(), in.claims());
+        Statistics.label("outcome").collect(kind(outcome));
+        if (outcome instanceof AllocationOutcome.Failed f) {
+            Statistics.label("failure").collect(f.message().replaceAll("claim [^,]*, request [^:]*: ", ""));
+        }
+        if (outcome instanceof AllocationOutcome.Allocated a) {
+            Statistics.label("allocated with").collect(features(a));
+            assertThat(AllocationChecks.violations(in, a.results())).isEmpty();
+        }
+    }
+
+    /** The same inputs give the same outcome, with share IDs from the same supplier. */
+    @Property(tries = 200, edgeCases = EdgeCasesMode.NONE)
+    void sameInputsGiveTheSameOutcome(@ForAll("scenarios") Spec.Scenario scenario) {
+        Inputs first = Inputs.of(scenario);
+        Inputs second = Inputs.of(scenario);
+        AllocationOutcome a = first.allocator().allocate(first.node(), first.claims());
+        AllocationOutcome b = second.allocator().allocate(second.node(), second.claims());
+        assertThat(b).isEqualTo(a);
+        assertThat(b.toString()).isEqualTo(a.toString());
+    }
+
+    /** Neither allocate nor explain modifies the slices, classes, claims or allocated state. */
+    @Property(tries = 100, edgeCases = EdgeCasesMode.NONE)
+    void inputsAreNotModified(@ForAll("scenarios") Spec.Scenario scenario) {
+        Inputs in = Inputs.of(scenario);
+        String before = snapshot(in);
+        Allocator allocator = in.allocator();
+        allocator.allocate(in.node(), in.claims());
+        assertThat(snapshot(in)).as("after allocate").isEqualTo(before);
+        allocator.explain(in.node(), in.claims());
+        assertThat(snapshot(in)).as("after explain").isEqualTo(before);
+    }
+
+    /** Explaining reports the same decision as allocating, with the same devices. */
+    @Property(tries = 100, edgeCases = EdgeCasesMode.NONE)
+    void explainReportsTheSameDecision(@ForAll("scenarios") Spec.Scenario scenario) {
+        Inputs in = Inputs.of(scenario);
+        AllocationOutcome allocated = in.allocator().allocate(in.node(), in.claims());
+        Explanation explanation = in.allocator().explain(in.node(), in.claims());
+        assertThat(kind(explanation.outcome())).isEqualTo(kind(allocated));
+        if (allocated instanceof AllocationOutcome.Allocated a) {
+            assertThat(devices(((AllocationOutcome.Allocated) explanation.outcome()).results())).isEqualTo(devices(a.results()));
+        }
+        if (allocated instanceof AllocationOutcome.Failed f) {
+            assertThat(((AllocationOutcome.Failed) explanation.outcome()).message()).isEqualTo(f.message());
+        }
+    }
+
+    /** Which interesting kinds of results an allocation has, for the statistics. */
+    private static java.util.Set<String> features(AllocationOutcome.Allocated a) {
+        java.util.Set<String> out = new java.util.TreeSet<>();
+        for (AllocationResult r : a.results()) {
+            for (var d : r.getDevices().getResults()) {
+                if (d.getShareID() != null) {
+                    out.add("share");
+                }
+                if (Boolean.TRUE.equals(d.getAdminAccess())) {
+                    out.add("admin");
+                }
+                if (d.getRequest().contains("/")) {
+                    out.add("subrequest");
+                }
+                if (!d.getTolerations().isEmpty()) {
+                    out.add("tolerations");
+                }
+            }
+        }
+        return out;
+    }
+
+    private static String snapshot(Inputs in) {
+        return in.slices() + "\n" + in.classes() + "\n" + in.claims() + "\n" + in.state() + "\n" + in.node();
+    }
+
+    private static String kind(AllocationOutcome o) {
+        return o.getClass().getSimpleName();
+    }
+
+    /** Per claim, the (request, driver/pool/device) of every result in order. */
+    private static List<List<String>> devices(List<AllocationResult> results) {
+        return results.stream().map(r -> r.getDevices().getResults().stream()
+                .map(d -> d.getRequest() + " " + d.getDriver() + "/" + d.getPool() + "/" + d.getDevice()
+                        + (Boolean.TRUE.equals(d.getAdminAccess()) ? " admin" : ""))
+                .toList()).toList();
+    }
+}

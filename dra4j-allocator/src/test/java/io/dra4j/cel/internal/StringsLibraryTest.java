@@ -1,0 +1,19 @@
+package io.dra4j.cel.internal;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import java.util.stream.Stream;
+
+class StringsLibraryTest {
+
+    static Stream<Arguments> upstream() {
+        return UpstreamFacts.load("strings-upstream.tsv");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("upstream")
+    void matchesUpstream(String expr, String kind, String expected) {
+        UpstreamFacts.check(expr, kind, expected);
+    }
+}

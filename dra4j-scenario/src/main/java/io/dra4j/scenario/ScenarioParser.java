@@ -1,0 +1,275 @@
+package io.dra4j.scenario;
+
+import io.dra4j.allocator.DeviceId;
+import io.dra4j.allocator.DraFeature;
+import io.dra4j.cel.KubeQuantity;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintRule;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
+import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.TokenStreamLocation;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.MappingIterator;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.BiFunction;
+
+/** Reads the top level of one scenario document; the objects inside go through {@link ObjectDecoder}. */
+final class ScenarioParser {
+    private static final Set<String> TOP_LEVEL_KEYS = Set.of("name", "source", "features", "confidence", "notes",
+            "node", "deviceClasses", "resourceSlices", "deviceTaintRules", "allocatedDevices", "claims", "expect");
+    private static final Set<String> NODE_KEYS = Set.of("name", "labels");
+    private static final Set<String> DEVICE_KEYS = Set.of("driver", "pool", "device", "shared", "shareID",
+            "consumedCapacity");
+
+    private ScenarioParser() {
+    }
+
+    /**
+     * Parses the text of a scenario file.
+     *
+     * @throws BadInput located inside the file
+     */
+    static Scenario parse(byte[] content, Path file) {
+        JsonNode root = singleDocument(content);
+        if (!root.isObject()) {
+            throw new BadInput("", "a scenario file holds one YAML mapping with the scenario's keys, found "
+                    + Json.describe(root));
+        }
+        for (String key : root.propertyNames()) {
+            if (!TOP_LEVEL_KEYS.contains(key)) {
+                throw new BadInput(key, "unknown key \"" + key + "\" (known: "
+                        + String.join(", ", TOP_LEVEL_KEYS.stream().sorted().toList()) + ")");
+            }
+        }
+        String name = requiredString(root, "name");
+        return new Scenario(
+                name,
+                optionalString(root, "source"),
+                features(root),
+                optionalString(root, "confidence"),
+                optionalString(root, "notes"),
+                node(root.get("node")),
+                objects(root, "deviceClasses", (n, i) -> ObjectDecoder.decode(n, "deviceClasses", i, "DeviceClass", DeviceClass.class)),
+                objects(root, "resourceSlices", (n, i) -> ObjectDecoder.decode(n, "resourceSlices", i, "ResourceSlice", ResourceSlice.class)),
+                objects(root, "deviceTaintRules", (n, i) -> ObjectDecoder.decode(n, "deviceTaintRules", i, "DeviceTaintRule", DeviceTaintRule.class)),
+                objects(root, "allocatedDevices", ScenarioParser::allocatedDevice),
+                objects(root, "claims", (n, i) -> ObjectDecoder.decode(n, "claims", i, "ResourceClaim", ResourceClaim.class)),
+                root.has("expect") ? Optional.of(ExpectationParser.parse(root.get("expect"), "expect")) : Optional.empty(),
+                file);
+    }
+
+    /** The {@code name} key of a document, if it has a string one; used to label errors. */
+    static Optional<String> nameOf(byte[] content) {
+        try {
+            return Json.text(singleDocument(content).get("name"));
+        } catch (BadInput e) {
+            return Optional.empty();
+        }
+    }
+
+    private static JsonNode singleDocument(byte[] content) {
+        List<JsonNode> docs = new ArrayList<>();
+        try (MappingIterator<JsonNode> it = Mappers.READER.readerFor(JsonNode.class).readValues(content)) {
+            while (it.hasNextValue()) {
+                JsonNode doc = it.nextValue();
+                if (doc != null && !doc.isNull() && !doc.isMissingNode()) {
+                    docs.add(doc);
+                }
+            }
+        } catch (JacksonException e) {
+            throw new BadInput("", malformed(e));
+        }
+        if (docs.isEmpty()) {
+            throw new BadInput("", "the file holds no scenario (it is empty)");
+        }
+        if (docs.size() > 1) {
+            throw new BadInput("", "the file holds " + docs.size() + " YAML documents; a scenario file holds one scenario");
+        }
+        return docs.get(0);
+    }
+
+    /** "malformed YAML at line 3, column 5: mapping values are not allowed here". */
+    private static String malformed(JacksonException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof MarkedYamlEngineException y && y.getProblemMark().isPresent()) {
+                var mark = y.getProblemMark().get();
+                return "malformed YAML at line " + (mark.getLine() + 1) + ", column " + (mark.getColumn() + 1) + ": "
+                        + y.getProblem();
+            }
+        }
+        TokenStreamLocation loc = e.getLocation();
+        String message = e.getOriginalMessage();
+        int nl = message.indexOf('\n');
+        message = nl < 0 ? message : message.substring(0, nl);
+        if (loc != null && loc.getLineNr() > 0) {
+            return "malformed YAML at line " + loc.getLineNr() + ", column " + loc.getColumnNr() + ": " + message;
+        }
+        return "malformed YAML: " + message;
+    }
+
+    private static String requiredString(JsonNode root, String key) {
+        JsonNode v = root.get(key);
+        if (v == null || v.isNull()) {
+            throw new BadInput(key, "missing " + key);
+        }
+        return Json.text(v).filter(s -> !s.isEmpty())
+                .orElseThrow(() -> new BadInput(key, "want a non-empty string, found " + Json.describe(v)));
+    }
+
+    private static String optionalString(JsonNode root, String key) {
+        JsonNode v = root.get(key);
+        if (v == null || v.isNull()) {
+            return "";
+        }
+        return Json.text(v).orElseThrow(() -> new BadInput(key, "want a string, found " + Json.describe(v)));
+    }
+
+    /** Absent key: empty (release defaults apply). Present, even empty or null: exactly the listed gates. */
+    private static Optional<List<DraFeature>> features(JsonNode root) {
+        if (!root.has("features")) {
+            return Optional.empty();
+        }
+        JsonNode list = root.get("features");
+        if (list.isNull()) {
+            return Optional.of(List.of());
+        }
+        if (!list.isArray()) {
+            throw new BadInput("features", "want a list of feature gate names, found " + Json.describe(list));
+        }
+        List<DraFeature> out = new ArrayList<>();
+        for (int i = 0; i < list.size(); i++) {
+            JsonNode item = list.get(i);
+            String where = Where.index("features", i);
+            String gate = Json.text(item)
+                    .orElseThrow(() -> new BadInput(where, "want a feature gate name, found " + Json.describe(item)));
+            out.add(DraFeature.byGateName(gate).orElseThrow(() -> new BadInput(where, "unknown DRA feature gate \""
+                    + gate + "\" (known: " + String.join(", ", Arrays.stream(DraFeature.values())
+                    .map(DraFeature::gateName).toList()) + ")")));
+        }
+        return Optional.of(out);
+    }
+
+    private static Node node(JsonNode n) {
+        if (n == null || n.isNull()) {
+            throw new BadInput("node", "missing node (want {name, labels})");
+        }
+        if (!n.isObject()) {
+            throw new BadInput("node", "want a mapping {name, labels}, found " + Json.describe(n));
+        }
+        for (String key : n.propertyNames()) {
+            if (!NODE_KEYS.contains(key)) {
+                throw new BadInput(Where.field("node", key), "unknown key \"" + key + "\" (known: labels, name)");
+            }
+        }
+        String name = Json.text(n.get("name")).filter(s -> !s.isEmpty())
+                .orElseThrow(() -> new BadInput("node.name", "want the node's name, found " + Json.describe(n.get("name"))));
+        Map<String, String> labels = new LinkedHashMap<>();
+        JsonNode l = n.get("labels");
+        if (l != null && !l.isNull()) {
+            if (!l.isObject()) {
+                throw new BadInput("node.labels", "want a mapping of label names to values, found " + Json.describe(l));
+            }
+            for (Map.Entry<String, JsonNode> e : l.properties()) {
+                String where = Where.field("node.labels", e.getKey());
+                labels.put(e.getKey(), Json.text(e.getValue()).orElseThrow(() -> new BadInput(where,
+                        "label values are strings, found " + Json.describe(e.getValue()) + " (quote it)")));
+            }
+        }
+        return new NodeBuilder().withNewMetadata().withName(name).withLabels(labels).endMetadata().build();
+    }
+
+    private static <T> List<T> objects(JsonNode root, String key, BiFunction<JsonNode, Integer, T> decode) {
+        JsonNode list = root.get(key);
+        if (list == null || list.isNull()) {
+            return List.of();
+        }
+        if (!list.isArray()) {
+            throw new BadInput(key, "want a list, found " + Json.describe(list));
+        }
+        List<T> out = new ArrayList<>();
+        for (int i = 0; i < list.size(); i++) {
+            out.add(decode.apply(list.get(i), i));
+        }
+        return out;
+    }
+
+    /** A whole ResourceClaim when the entry says apiVersion or kind; a device reference otherwise. */
+    private static AllocatedDevice allocatedDevice(JsonNode n, int index) {
+        if (n.isObject() && (n.has("apiVersion") || n.has("kind"))) {
+            return new AllocatedDevice.Claim(
+                    ObjectDecoder.decode(n, "allocatedDevices", index, "ResourceClaim", ResourceClaim.class));
+        }
+        String at = Where.index("allocatedDevices", index);
+        if (!n.isObject()) {
+            throw new BadInput(at, "want {driver, pool, device} or a ResourceClaim, found " + Json.describe(n));
+        }
+        for (String key : n.propertyNames()) {
+            if (!DEVICE_KEYS.contains(key)) {
+                throw new BadInput(Where.field(at, key), "unknown key \"" + key + "\" (known: "
+                        + String.join(", ", DEVICE_KEYS.stream().sorted().toList())
+                        + "; a whole ResourceClaim needs apiVersion and kind)");
+            }
+        }
+        DeviceId id = new DeviceId(deviceField(n, at, "driver"), deviceField(n, at, "pool"), deviceField(n, at, "device"));
+        JsonNode shared = n.get("shared");
+        if (shared != null && !shared.isBoolean()) {
+            throw new BadInput(Where.field(at, "shared"), "want a boolean, found " + Json.describe(shared));
+        }
+        if (shared == null || !shared.booleanValue()) {
+            for (String key : List.of("consumedCapacity", "shareID")) {
+                if (n.has(key)) {
+                    throw new BadInput(Where.field(at, key), key + " needs shared: true");
+                }
+            }
+            return new AllocatedDevice.Exclusive(id);
+        }
+        Optional<String> shareId = Optional.empty();
+        if (n.has("shareID")) {
+            shareId = Optional.of(Json.text(n.get("shareID")).orElseThrow(() -> new BadInput(
+                    Where.field(at, "shareID"), "want a string, found " + Json.describe(n.get("shareID")))));
+        }
+        return new AllocatedDevice.Shared(id, shareId, consumedCapacity(n.get("consumedCapacity"),
+                Where.field(at, "consumedCapacity")));
+    }
+
+    private static String deviceField(JsonNode n, String at, String key) {
+        return Json.text(n.get(key)).filter(s -> !s.isEmpty()).orElseThrow(() -> new BadInput(Where.field(at, key),
+                "want a non-empty string, found " + Json.describe(n.get(key))));
+    }
+
+    private static Map<String, KubeQuantity> consumedCapacity(JsonNode n, String at) {
+        Map<String, KubeQuantity> out = new LinkedHashMap<>();
+        if (n == null || n.isNull()) {
+            return out;
+        }
+        if (!n.isObject()) {
+            throw new BadInput(at, "want a mapping of capacity names to quantities, found " + Json.describe(n));
+        }
+        for (Map.Entry<String, JsonNode> e : n.properties()) {
+            String where = Where.field(at, e.getKey());
+            JsonNode v = e.getValue();
+            if (!v.isString() && !v.isNumber()) {
+                throw new BadInput(where, "want a quantity, found " + Json.describe(v));
+            }
+            String text = v.isString() ? v.stringValue() : v.asString();
+            try {
+                out.put(e.getKey(), KubeQuantity.parse(text));
+            } catch (IllegalArgumentException ex) {
+                throw new BadInput(where, "quantity \"" + text + "\" cannot be parsed: " + ex.getMessage());
+            }
+        }
+        return out;
+    }
+}

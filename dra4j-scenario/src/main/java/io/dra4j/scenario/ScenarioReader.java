@@ -1,0 +1,44 @@
+package io.dra4j.scenario;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+
+/**
+ * Reads scenario files (SCENARIO-FORMAT.md): YAML, one scenario per file, cluster objects in
+ * {@code resource.k8s.io/v1} only, decoded strictly (unknown keys and fields, unknown feature gates and unparsable
+ * quantities are errors).
+ */
+public final class ScenarioReader {
+    private ScenarioReader() {
+    }
+
+    /**
+     * @throws ScenarioException when the file cannot be read or is not a valid scenario; the message names the file,
+     *                           the object and the field
+     */
+    public static Scenario read(Path file) throws ScenarioException {
+        byte[] content;
+        try {
+            content = Files.readAllBytes(file);
+        } catch (NoSuchFileException e) {
+            throw failure(file, null, "no such file");
+        } catch (IOException e) {
+            throw failure(file, null, "cannot read the file: " + e.getMessage());
+        }
+        try {
+            return ScenarioParser.parse(content, file);
+        } catch (BadInput e) {
+            throw failure(file, content, e.describe());
+        }
+    }
+
+    private static ScenarioException failure(Path file, byte[] content, String problem) {
+        String fileName = file.getFileName() == null ? file.toString() : file.getFileName().toString();
+        String fallback = fileName.endsWith(".yaml") || fileName.endsWith(".yml")
+                ? fileName.substring(0, fileName.lastIndexOf('.')) : fileName;
+        String name = content == null ? fallback : ScenarioParser.nameOf(content).orElse(fallback);
+        return new ScenarioException(file, name, "scenario file " + file + ": " + problem);
+    }
+}

@@ -1,0 +1,57 @@
+package io.dra4j.scenario;
+
+import io.dra4j.allocator.AllocatedState;
+import io.dra4j.allocator.AllocationOutcome;
+import io.dra4j.allocator.Allocator;
+import io.dra4j.allocator.FeatureGates;
+import io.dra4j.allocator.KubernetesVersion;
+
+/** Runs a scenario through the allocator. Never modifies the scenario. */
+public final class ScenarioRunner {
+    private ScenarioRunner() {
+    }
+
+    /**
+     * Allocates the scenario's claims together on its node.
+     *
+     * @param defaults the release whose default gates apply when the scenario has no {@code features} key
+     */
+    public static AllocationOutcome run(Scenario scenario, KubernetesVersion defaults) {
+        FeatureGates gates = featureGates(scenario, defaults);
+        Allocator allocator;
+        try {
+            allocator = Allocator.builder()
+                    .featureGates(gates)
+                    .allocatedState(allocatedState(scenario, gates))
+                    .deviceClasses(scenario.deviceClasses())
+                    .resourceSlices(scenario.resourceSlices())
+                    .deviceTaintRules(scenario.deviceTaintRules())
+                    .build();
+        } catch (IllegalArgumentException e) {
+            return new AllocationOutcome.Failed(e.getMessage(), false);
+        }
+        return allocator.allocate(scenario.node(), scenario.claims());
+    }
+
+    /** Exactly the scenario's gates when it lists them (every other gate off), otherwise the release's defaults. */
+    public static FeatureGates featureGates(Scenario scenario, KubernetesVersion defaults) {
+        return scenario.features().map(FeatureGates::of).orElseGet(() -> FeatureGates.defaults(defaults));
+    }
+
+    /** The devices in use, built the way kube-scheduler builds them from existing allocations. */
+    static AllocatedState allocatedState(Scenario scenario, FeatureGates gates) {
+        AllocatedState.Builder state = AllocatedState.builder(gates);
+        for (AllocatedDevice d : scenario.allocatedDevices()) {
+            if (d instanceof AllocatedDevice.Exclusive e) {
+                state.addExclusive(e.device());
+            } else if (d instanceof AllocatedDevice.Shared s) {
+                // A share that consumed nothing adds no aggregated capacity (as in the oracle's state builder).
+                state.addShared(s.device(), s.shareId().orElse(null),
+                        s.consumedCapacity().isEmpty() ? null : s.consumedCapacity());
+            } else if (d instanceof AllocatedDevice.Claim c) {
+                state.addClaim(c.claim());
+            }
+        }
+        return state.build();
+    }
+}
