@@ -104,6 +104,10 @@ public record Explanation(AllocationOutcome outcome,
         record Release(List<DeviceId> devices) implements Change {
         }
 
+        /** Leave one request of a claim out: the claim's other requests fit without it. */
+        record DropRequest(int claim, String request) implements Change {
+        }
+
         /** Leave one claim out: the others fit on this node without it. */
         record DropClaim(int claim) implements Change {
         }

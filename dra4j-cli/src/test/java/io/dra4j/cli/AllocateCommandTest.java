@@ -15,71 +15,15 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class AllocateCommandTest {
-    /** One GPU on node-1; the claim asks for {@code %d} of them. */
-    private static final String SCENARIO = """
-            name: %s
-            features: []
-            node:
-              name: node-1
-            deviceClasses:
-            - apiVersion: resource.k8s.io/v1
-              kind: DeviceClass
-              metadata:
-                name: gpu
-              spec:
-                selectors:
-                - cel:
-                    expression: device.driver == "gpu.example.com"
-            resourceSlices:
-            - apiVersion: resource.k8s.io/v1
-              kind: ResourceSlice
-              metadata:
-                name: node-1-gpus
-              spec:
-                driver: gpu.example.com
-                pool:
-                  name: node-1
-                  generation: 1
-                  resourceSliceCount: 1
-                nodeName: node-1
-                devices:
-                - name: gpu-0
-            claims:
-            - apiVersion: resource.k8s.io/v1
-              kind: ResourceClaim
-              metadata:
-                name: train
-              spec:
-                devices:
-                  requests:
-                  - name: gpus
-                    exactly:
-                      deviceClassName: gpu
-                      allocationMode: ExactCount
-                      count: %d
-            """;
-
     @TempDir
     Path dir;
 
-    private record Run(int status, String out, String err) {
-        List<JsonNode> jsonLines() {
-            JsonMapper mapper = JsonMapper.builder().build();
-            return out.lines().map(mapper::readTree).toList();
-        }
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int status = Main.run(args, new PrintWriter(out), new PrintWriter(err));
-        return new Run(status, out.toString(), err.toString());
+    private static CliRuns.Run run(String... args) {
+        return CliRuns.run(args);
     }
 
     private Path scenario(String name, int count) throws IOException {
-        Path file = dir.resolve(name + ".yaml");
-        Files.writeString(file, SCENARIO.formatted(name, count));
-        return file;
+        return CliRuns.scenario(dir, name, count);
     }
 
     @Test
@@ -87,7 +31,7 @@ class AllocateCommandTest {
         Path fits = scenario("fits", 1);
         Path tooMany = scenario("too-many", 2);
 
-        Run r = run("allocate", "--output", "json", tooMany.toString(), fits.toString());
+        CliRuns.Run r = run("allocate", "--output", "json", tooMany.toString(), fits.toString());
 
         assertThat(r.status()).isZero();
         assertThat(r.err()).isEmpty();
@@ -111,7 +55,7 @@ class AllocateCommandTest {
         Files.writeString(broken, "name: broken\nnode: [\n");
         Path fits = scenario("fits", 1);
 
-        Run r = run("allocate", "-o", "json", missing.toString(), broken.toString(), fits.toString());
+        CliRuns.Run r = run("allocate", "-o", "json", missing.toString(), broken.toString(), fits.toString());
 
         assertThat(r.status()).isEqualTo(1);
         List<JsonNode> lines = r.jsonLines();
@@ -127,12 +71,12 @@ class AllocateCommandTest {
     @Test
     void badUsageIsStatusTwo() throws IOException {
         Path fits = scenario("fits", 1);
-        Run badFormat = run("allocate", "--output", "xml", fits.toString());
+        CliRuns.Run badFormat = run("allocate", "--output", "xml", fits.toString());
         assertThat(badFormat.status()).isEqualTo(2);
         assertThat(badFormat.out()).isEmpty();
         assertThat(badFormat.err()).contains("--output").contains("xml").contains("dra4j allocate --help");
 
-        Run badVersion = run("allocate", "--kubernetes-version", "1.29", fits.toString());
+        CliRuns.Run badVersion = run("allocate", "--kubernetes-version", "1.29", fits.toString());
         assertThat(badVersion.status()).isEqualTo(2);
         assertThat(badVersion.err()).contains("1.29").contains("1.34, 1.35, 1.36, 1.37");
 
@@ -144,7 +88,7 @@ class AllocateCommandTest {
 
     @Test
     void textIsTheDefaultOutput() throws IOException {
-        Run r = run("allocate", scenario("fits", 1).toString(), scenario("too-many", 2).toString());
+        CliRuns.Run r = run("allocate", scenario("fits", 1).toString(), scenario("too-many", 2).toString());
         assertThat(r.status()).isZero();
         assertThat(r.out()).isEqualTo("""
                 fits: allocated
@@ -156,7 +100,7 @@ class AllocateCommandTest {
 
     @Test
     void yamlOutput() throws IOException {
-        Run r = run("allocate", "--output=yaml", scenario("too-many", 2).toString());
+        CliRuns.Run r = run("allocate", "--output=yaml", scenario("too-many", 2).toString());
         assertThat(r.status()).isZero();
         assertThat(r.out()).isEqualTo("---\nscenario: too-many\noutcome: unschedulable\n");
     }
@@ -171,10 +115,10 @@ class AllocateCommandTest {
 
     @Test
     void helpDescribesTheCommand() {
-        Run top = run("--help");
+        CliRuns.Run top = run("--help");
         assertThat(top.status()).isZero();
         assertThat(top.out()).contains("allocate");
-        Run allocate = run("allocate", "--help");
+        CliRuns.Run allocate = run("allocate", "--help");
         assertThat(allocate.status()).isZero();
         assertThat(allocate.out()).contains("--output").contains("--kubernetes-version").contains("Exit status");
     }

@@ -69,6 +69,15 @@ public final class ExplanationWriter {
         return JSON.writeValueAsString(root);
     }
 
+    /** The JSON line for a file that could not be read. */
+    public static String unreadable(String message) {
+        ObjectNode root = NODES.objectNode();
+        root.put("outcome", "error");
+        root.put("error", message);
+        root.put("decisive", message);
+        return JSON.writeValueAsString(root);
+    }
+
     /** A few lines for a person: outcome and decisive reason, then what would fit, then the funnel of each request. */
     public static String text(String scenario, Explanation x) {
         StringBuilder sb = new StringBuilder();

@@ -3,8 +3,11 @@ package io.dra4j.scenario;
 import io.dra4j.allocator.AllocatedState;
 import io.dra4j.allocator.AllocationOutcome;
 import io.dra4j.allocator.Allocator;
+import io.dra4j.allocator.Explanation;
 import io.dra4j.allocator.FeatureGates;
 import io.dra4j.allocator.KubernetesVersion;
+
+import java.util.List;
 
 /** Runs a scenario through the allocator. Never modifies the scenario. */
 public final class ScenarioRunner {
@@ -17,20 +20,44 @@ public final class ScenarioRunner {
      * @param defaults the release whose default gates apply when the scenario has no {@code features} key
      */
     public static AllocationOutcome run(Scenario scenario, KubernetesVersion defaults) {
-        FeatureGates gates = featureGates(scenario, defaults);
         Allocator allocator;
         try {
-            allocator = Allocator.builder()
-                    .featureGates(gates)
-                    .allocatedState(allocatedState(scenario, gates))
-                    .deviceClasses(scenario.deviceClasses())
-                    .resourceSlices(scenario.resourceSlices())
-                    .deviceTaintRules(scenario.deviceTaintRules())
-                    .build();
+            allocator = allocator(scenario, defaults);
         } catch (IllegalArgumentException e) {
             return new AllocationOutcome.Failed(e.getMessage(), false);
         }
         return allocator.allocate(scenario.node(), scenario.claims());
+    }
+
+    /**
+     * Explains the scenario's outcome: why the claims do or do not fit on its node, and what would make them fit.
+     * The outcome inside is exactly {@link #run}'s.
+     */
+    public static Explanation explain(Scenario scenario, KubernetesVersion defaults) {
+        Allocator allocator;
+        try {
+            allocator = allocator(scenario, defaults);
+        } catch (IllegalArgumentException e) {
+            return new Explanation(new AllocationOutcome.Failed(e.getMessage(), false), e.getMessage(),
+                    List.of(), List.of(), List.of());
+        }
+        return allocator.explain(scenario.node(), scenario.claims());
+    }
+
+    /**
+     * The allocator for the scenario's cluster state.
+     *
+     * @throws IllegalArgumentException when a slice cannot be compiled; the message names slice, device and field
+     */
+    public static Allocator allocator(Scenario scenario, KubernetesVersion defaults) {
+        FeatureGates gates = featureGates(scenario, defaults);
+        return Allocator.builder()
+                .featureGates(gates)
+                .allocatedState(allocatedState(scenario, gates))
+                .deviceClasses(scenario.deviceClasses())
+                .resourceSlices(scenario.resourceSlices())
+                .deviceTaintRules(scenario.deviceTaintRules())
+                .build();
     }
 
     /** Exactly the scenario's gates when it lists them (every other gate off), otherwise the release's defaults. */

@@ -1,5 +1,6 @@
 package io.dra4j.allocator.internal;
 
+import io.dra4j.allocator.AllocatedState;
 import io.dra4j.allocator.DeviceId;
 import io.dra4j.cel.CelDevice;
 import io.dra4j.cel.CompiledExpression;
@@ -44,6 +45,10 @@ public final class DeviceInfo {
      * cannot, every selector evaluation on the device fails, so no selector may be decided without CEL.
      */
     final boolean celViewBuildable;
+    /** The persisted allocation state of this device, resolved once. */
+    final boolean persistedExclusive;
+    final Map<String, BigDecimal> persistedCapacity;
+    final boolean persistedShare;
     final Map<String, CapacityInfo> capacity;
     private volatile CelDevice celDevice;
     /** See {@link SymmetryClasses}; -1 until computed. */
@@ -60,7 +65,7 @@ public final class DeviceInfo {
                         boolean hasValidRange) {
     }
 
-    DeviceInfo(int index, SliceInfo slice, int indexInSlice, Device device, TaintRules taintRules) {
+    DeviceInfo(int index, SliceInfo slice, int indexInSlice, Device device, TaintRules taintRules, AllocatedState state) {
         this.index = index;
         this.slice = slice;
         this.indexInSlice = indexInSlice;
@@ -78,6 +83,16 @@ public final class DeviceInfo {
         this.hasBindingConditions = device.getBindingConditions() != null && !device.getBindingConditions().isEmpty();
         String where = "ResourceSlice " + slice.name + ", device " + name;
         this.celViewBuildable = attributes.values().stream().allMatch(DeviceInfo::presentable);
+        this.persistedExclusive = state.allocatedDevices().contains(id);
+        Map<String, KubeQuantity> aggregated = state.aggregatedCapacity().get(id);
+        if (aggregated == null) {
+            this.persistedCapacity = null;
+        } else {
+            Map<String, BigDecimal> values = new LinkedHashMap<>();
+            aggregated.forEach((k, v) -> values.put(k, v.value()));
+            this.persistedCapacity = Collections.unmodifiableMap(values);
+        }
+        this.persistedShare = state.sharedDevices().stream().anyMatch(sd -> sd.device().equals(id));
 
         List<CounterConsumption> cc = new ArrayList<>();
         if (device.getConsumesCounters() != null) {
@@ -160,6 +175,11 @@ public final class DeviceInfo {
         EvalResult r = expression.evaluate(d);
         selectorResults.put(expression, r);
         return r;
+    }
+
+    /** In use by an earlier allocation in any of the three ways. */
+    boolean persistedInUse() {
+        return persistedExclusive || persistedCapacity != null || persistedShare;
     }
 
     boolean consumesCounters() {

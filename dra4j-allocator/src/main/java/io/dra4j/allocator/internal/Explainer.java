@@ -108,7 +108,7 @@ public final class Explainer {
         for (Pool p : search.pools) {
             if (p.incomplete()) {
                 notes.add(new Explanation.PoolNote(p.id().toString(),
-                        "incomplete: not every ResourceSlice of its newest generation is published (the pool is being updated)"));
+                        "incomplete (being updated): " + p.incompleteDetail()));
             } else if (p.invalid()) {
                 notes.add(new Explanation.PoolNote(p.id().toString(), "invalid: " + p.invalidReason()));
             }

@@ -12,16 +12,17 @@ import java.util.Map;
 record Pool(SliceInfo.PoolId id,
             boolean incomplete,
             String invalidReason,
+            String incompleteDetail,
             List<SliceInfo> targeting,
             List<SliceInfo> notTargeting,
             Map<String, Map<String, BigDecimal>> counterSets) {
 
-    static Pool incomplete(SliceInfo.PoolId id) {
-        return new Pool(id, true, null, List.of(), List.of(), Map.of());
+    static Pool incomplete(SliceInfo.PoolId id, String detail) {
+        return new Pool(id, true, null, detail, List.of(), List.of(), Map.of());
     }
 
     static Pool invalid(SliceInfo.PoolId id, String reason) {
-        return new Pool(id, false, reason, List.of(), List.of(), Map.of());
+        return new Pool(id, false, reason, null, List.of(), List.of(), Map.of());
     }
 
     boolean invalid() {

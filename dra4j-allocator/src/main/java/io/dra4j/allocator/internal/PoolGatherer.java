@@ -77,10 +77,7 @@ final class PoolGatherer {
             } else {
                 List<SliceInfo> all = new ArrayList<>();
                 boolean obsolete = false;
-                for (SliceInfo s : view.slices) {
-                    if (!s.driver.equals(first.driver) || !s.poolName.equals(first.poolName)) {
-                        continue;
-                    }
+                for (SliceInfo s : view.poolSlices(e.getKey())) {
                     if (s.generation == first.generation) {
                         all.add(s);
                     } else if (s.generation > first.generation) {
@@ -95,7 +92,8 @@ final class PoolGatherer {
                     all.removeIf(s -> s.usesCompatibilityGroups);
                 }
                 if (all.size() != first.resourceSliceCount) {
-                    result.add(Pool.incomplete(e.getKey()));
+                    result.add(Pool.incomplete(e.getKey(), "generation " + first.generation + " declares "
+                            + first.resourceSliceCount + " slice(s), " + all.size() + " exist"));
                     continue;
                 }
                 pool = build(e.getKey(), relevant, all, f);
@@ -177,7 +175,7 @@ final class PoolGatherer {
             }
         }
         if (!f.partitionableDevices()) {
-            return new Pool(id, false, null, List.copyOf(deviceSlices), List.of(), Map.of());
+            return new Pool(id, false, null, null, List.copyOf(deviceSlices), List.of(), Map.of());
         }
         Map<String, Map<String, BigDecimal>> counterSets = new LinkedHashMap<>();
         for (SliceInfo s : counterSlices) {
@@ -195,7 +193,7 @@ final class PoolGatherer {
         if (dangling != null) {
             return Pool.invalid(id, dangling);
         }
-        return new Pool(id, false, null, List.copyOf(deviceSlices), List.copyOf(notTargeting), counterSets);
+        return new Pool(id, false, null, null, List.copyOf(deviceSlices), List.copyOf(notTargeting), counterSets);
     }
 
     private static String danglingCounterReference(Map<String, Map<String, BigDecimal>> counterSets, List<SliceInfo> slices) {

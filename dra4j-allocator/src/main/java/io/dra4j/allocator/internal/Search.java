@@ -15,12 +15,11 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -59,8 +58,8 @@ public final class Search {
 
     private final Map<Long, Boolean> selectable = new HashMap<>();
     private final Map<Integer, int[]> usableSuffix = new HashMap<>();
-    private final Map<Integer, Integer> allocatingCount = new HashMap<>();
-    private final Set<Long> allocatingForClaim = new HashSet<>();
+    /** Per device (by index): the claims of this call that hold it exclusively. */
+    private final BitSet[] allocatingClaims;
     private final Map<DeviceId, Map<String, BigDecimal>> allocatingCapacity = new HashMap<>();
     private final Map<SliceInfo.PoolId, Map<String, Map<String, BigDecimal>>> consumedCounters = new HashMap<>();
     long steps;
@@ -83,6 +82,7 @@ public final class Search {
         this.claims = claims;
         this.shareIds = shareIds;
         this.deadlineNanos = deadlineNanos;
+        this.allocatingClaims = new BitSet[view.deviceCount];
         this.results = new List[claims.size()];
         this.constraints = new List[claims.size()];
         for (int i = 0; i < claims.size(); i++) {
@@ -408,7 +408,7 @@ public final class Search {
 
     /** No claim of this call holds the device or a share of it, so it differs from its twins only by name. */
     private boolean untouched(DeviceInfo d) {
-        return allocatingCount.getOrDefault(d.index, 0) == 0 && !allocatingCapacity.containsKey(d.id);
+        return !allocating(d) && !allocatingCapacity.containsKey(d.id);
     }
 
     // Phase: pruning by counting. A slot that needs n more devices fails when fewer than n candidates from its
@@ -439,7 +439,7 @@ public final class Search {
 
     /** 1: may be usable by this request, 0: never, 2: evaluating it fails (the search must reach it itself). */
     private int probe(RequestData rd, DeviceInfo d) {
-        if (!rd.adminAccess && view.allocatedState.allocatedDevices().contains(d.id)) {
+        if (!rd.adminAccess && d.persistedExclusive) {
             return 0;
         }
         try {
@@ -668,15 +668,7 @@ public final class Search {
     }
 
     boolean capacityFits(RequestData rd, DeviceInfo d) throws ConsumableCapacity.CapacityException {
-        Map<String, KubeQuantity> persisted = view.allocatedState.aggregatedCapacity().get(d.id);
-        Map<String, BigDecimal> persistedValues = null;
-        if (persisted != null) {
-            persistedValues = new HashMap<>();
-            for (Map.Entry<String, KubeQuantity> e : persisted.entrySet()) {
-                persistedValues.put(e.getKey(), e.getValue().value());
-            }
-        }
-        return ConsumableCapacity.fits(persistedValues, rd.capacityRequests, d, allocatingCapacity.get(d.id),
+        return ConsumableCapacity.fits(d.persistedCapacity, rd.capacityRequests, d, allocatingCapacity.get(d.id),
                 f.fractionalCapacityRange());
     }
 
@@ -722,35 +714,34 @@ public final class Search {
     // Phase: devices in use. Exclusive marks are per claim, so admin access can skip devices of other claims while
     // still never taking one device twice within its own claim.
     private boolean inUse(DeviceInfo d) {
-        return view.allocatedState.allocatedDevices().contains(d.id) || allocatingCount.getOrDefault(d.index, 0) > 0;
+        return d.persistedExclusive || allocating(d);
+    }
+
+    private boolean allocating(DeviceInfo d) {
+        BitSet claims = allocatingClaims[d.index];
+        return claims != null && !claims.isEmpty();
     }
 
     private boolean isAllocatingForClaim(DeviceInfo d, int claim) {
-        return allocatingForClaim.contains(((long) d.index << 20) | claim);
+        BitSet claims = allocatingClaims[d.index];
+        return claims != null && claims.get(claim);
     }
 
     private void markAllocating(DeviceInfo d, int claim) {
-        if (allocatingForClaim.add(((long) d.index << 20) | claim)) {
-            allocatingCount.merge(d.index, 1, Integer::sum);
+        BitSet claims = allocatingClaims[d.index];
+        if (claims == null) {
+            claims = new BitSet();
+            allocatingClaims[d.index] = claims;
         }
+        claims.set(claim);
     }
 
     private void unmarkAllocating(DeviceInfo d, int claim) {
-        if (allocatingForClaim.remove(((long) d.index << 20) | claim)) {
-            allocatingCount.merge(d.index, -1, Integer::sum);
-        }
+        allocatingClaims[d.index].clear(claim);
     }
 
     private boolean capacityInUse(DeviceInfo d) {
-        if (view.allocatedState.aggregatedCapacity().containsKey(d.id)) {
-            return true;
-        }
-        for (var shared : view.allocatedState.sharedDevices()) {
-            if (shared.device().equals(d.id)) {
-                return true;
-            }
-        }
-        return allocatingCapacity.containsKey(d.id);
+        return d.persistedCapacity != null || d.persistedShare || allocatingCapacity.containsKey(d.id);
     }
 
     // Phase: shared counters. Availability per pool is computed once per allocator from the persisted state; this
@@ -790,7 +781,7 @@ public final class Search {
         for (List<SliceInfo> slices : List.of(pool.targeting(), pool.notTargeting())) {
             for (SliceInfo s : slices) {
                 for (DeviceInfo d : s.devices()) {
-                    if (!view.allocatedState.isAllocated(d.id)) {
+                    if (!d.persistedInUse()) {
                         continue;
                     }
                     for (DeviceInfo.CounterConsumption cc : d.consumesCounters) {

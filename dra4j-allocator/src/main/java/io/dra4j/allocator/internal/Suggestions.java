@@ -89,6 +89,9 @@ public final class Suggestions {
             if (out.size() == MAX_SUGGESTIONS || tries++ == MAX_TRIES) {
                 break;
             }
+            if (out.stream().anyMatch(done -> done.change().equals(c.getValue()))) {
+                continue;
+            }
             if (allocate.apply(apply(c.getValue(), inputs)) instanceof AllocationOutcome.Allocated) {
                 out.add(new Explanation.Suggestion(c.getKey(), c.getValue()));
             }
@@ -246,6 +249,14 @@ public final class Suggestions {
             candidates.putIfAbsent("release the " + held.size() + " device(s) of this node that other claims hold: "
                     + String.join(", ", held.stream().map(DeviceId::toString).toList()), new Change.Release(held));
         }
+        for (int ci = 0; ci < inputs.claims().size(); ci++) {
+            List<DeviceRequest> requests = inputs.claims().get(ci).getSpec().getDevices().getRequests();
+            for (int qi = 0; requests.size() > 1 && qi < requests.size(); qi++) {
+                candidates.putIfAbsent("claim " + Search.claimRef(inputs.claims().get(ci)) + ": leave out request "
+                        + requests.get(qi).getName() + ": the other requests fit, not all of them together",
+                        new Change.DropRequest(ci, requests.get(qi).getName()));
+            }
+        }
         for (int ci = 0; inputs.claims().size() > 1 && ci < inputs.claims().size(); ci++) {
             candidates.putIfAbsent("leave out claim " + Search.claimRef(inputs.claims().get(ci))
                     + ": the other claims fit on this node, not all of them together", new Change.DropClaim(ci));
@@ -297,6 +308,22 @@ public final class Suggestions {
             r.devices().forEach(capacity::remove);
             return new AllocatorInputs(in.gates(), new AllocatedState(ids, shared, capacity, s.owners()),
                     in.classes(), in.slices(), in.taintRules(), in.node(), in.claims());
+        }
+        if (change instanceof Change.DropRequest d) {
+            return editClaim(in, d.claim(), claim -> {
+                var devices = claim.getSpec().getDevices();
+                devices.setRequests(new ArrayList<>(devices.getRequests()));
+                devices.getRequests().removeIf(r -> d.request().equals(r.getName()));
+                if (devices.getConstraints() != null) {
+                    devices.getConstraints().removeIf(c -> c.getRequests() != null && !c.getRequests().isEmpty()
+                            && c.getRequests().stream().allMatch(r -> r.equals(d.request()) || r.startsWith(d.request() + "/")));
+                }
+                if (devices.getConfig() != null) {
+                    devices.setConfig(new ArrayList<>(devices.getConfig()));
+                    devices.getConfig().removeIf(c -> c.getRequests() != null && !c.getRequests().isEmpty()
+                            && c.getRequests().stream().allMatch(r -> r.equals(d.request()) || r.startsWith(d.request() + "/")));
+                }
+            });
         }
         if (change instanceof Change.DropClaim d) {
             List<ResourceClaim> claims = new ArrayList<>(in.claims());

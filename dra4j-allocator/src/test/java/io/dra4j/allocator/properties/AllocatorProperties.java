@@ -3,6 +3,8 @@ package io.dra4j.allocator.properties;
 import io.dra4j.allocator.AllocationOutcome;
 import io.dra4j.allocator.Allocator;
 import io.dra4j.allocator.Explanation;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.EdgeCasesMode;
@@ -12,6 +14,8 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.statistics.Statistics;
 
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -27,7 +31,7 @@ class AllocatorProperties {
      * Every allocation respects the rules: devices usable on the node, selectors, taints, exclusivity, counters,
      * capacity, constraints, and the requested numbers of devices.
      */
-    @Property(tries = 400, edgeCases = EdgeCasesMode.NONE)
+    @Property(tries = 1000, edgeCases = EdgeCasesMode.NONE)
     void allocationsRespectEveryRule(@ForAll("scenarios") Spec.Scenario scenario) {
         Inputs in = Inputs.of(scenario);
         AllocationOutcome outcome = in.allocator().allocate(in.node(), in.claims());
@@ -42,7 +46,7 @@ class AllocatorProperties {
     }
 
     /** The same inputs give the same outcome, with share IDs from the same supplier. */
-    @Property(tries = 200, edgeCases = EdgeCasesMode.NONE)
+    @Property(tries = 300, edgeCases = EdgeCasesMode.NONE)
     void sameInputsGiveTheSameOutcome(@ForAll("scenarios") Spec.Scenario scenario) {
         Inputs first = Inputs.of(scenario);
         Inputs second = Inputs.of(scenario);
@@ -50,6 +54,25 @@ class AllocatorProperties {
         AllocationOutcome b = second.allocator().allocate(second.node(), second.claims());
         assertThat(b).isEqualTo(a);
         assertThat(b.toString()).isEqualTo(a.toString());
+    }
+
+    /**
+     * An allocator keeps caches across calls (selector results, available counters, symmetry classes); reusing one
+     * for the other node and then again for this node decides as a fresh allocator does.
+     */
+    @Property(tries = 300, edgeCases = EdgeCasesMode.NONE)
+    void reusingAnAllocatorDoesNotChangeTheDecision(@ForAll("scenarios") Spec.Scenario scenario) {
+        Inputs in = Inputs.of(scenario);
+        AllocationOutcome fresh = in.allocator().allocate(in.node(), in.claims());
+        Allocator reused = in.allocator();
+        Node other = new NodeBuilder().withNewMetadata().withName(Menus.OTHER_NODE).endMetadata().build();
+        reused.allocate(other, in.claims());
+        reused.allocate(in.node(), in.claims());
+        AllocationOutcome again = reused.allocate(in.node(), in.claims());
+        assertThat(kind(again)).isEqualTo(kind(fresh));
+        if (fresh instanceof AllocationOutcome.Allocated a) {
+            assertThat(devices(((AllocationOutcome.Allocated) again).results())).isEqualTo(devices(a.results()));
+        }
     }
 
     /** Neither allocate nor explain modifies the slices, classes, claims or allocated state. */
@@ -80,8 +103,8 @@ class AllocatorProperties {
     }
 
     /** Which interesting kinds of results an allocation has, for the statistics. */
-    private static java.util.Set<String> features(AllocationOutcome.Allocated a) {
-        java.util.Set<String> out = new java.util.TreeSet<>();
+    private static Set<String> features(AllocationOutcome.Allocated a) {
+        Set<String> out = new TreeSet<>();
         for (AllocationResult r : a.results()) {
             for (var d : r.getDevices().getResults()) {
                 if (d.getShareID() != null) {
@@ -102,7 +125,8 @@ class AllocatorProperties {
     }
 
     private static String snapshot(Inputs in) {
-        return in.slices() + "\n" + in.classes() + "\n" + in.claims() + "\n" + in.state() + "\n" + in.node();
+        return in.slices() + "\n" + in.classes() + "\n" + in.claims() + "\n" + in.state() + "\n" + in.node()
+                + "\n" + in.taintRules();
     }
 
     private static String kind(AllocationOutcome o) {

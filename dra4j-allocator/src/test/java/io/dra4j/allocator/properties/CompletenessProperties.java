@@ -12,9 +12,8 @@ import net.jqwik.api.statistics.Statistics;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Where upstream's search is complete (ExactCount requests without admin access or subrequests, scalar
- * attributes), the allocator finds a solution exactly when an exhaustive search over all device combinations
- * finds one.
+ * Where upstream's search is complete (ExactCount requests, scalar attributes), the allocator finds a solution
+ * exactly when an exhaustive search over all device combinations finds one.
  */
 class CompletenessProperties {
 
@@ -23,8 +22,24 @@ class CompletenessProperties {
         return ScenarioArbitraries.scenarios(ScenarioArbitraries.Features.SIMPLE);
     }
 
-    @Property(tries = 400, edgeCases = EdgeCasesMode.NONE)
+    @Provide
+    Arbitrary<Spec.Scenario> scenariosWithoutAll() {
+        return ScenarioArbitraries.scenarios(ScenarioArbitraries.Features.NO_ALL);
+    }
+
+    @Property(tries = 1000, edgeCases = EdgeCasesMode.NONE)
     void allocatesExactlyWhenBruteForceFindsASolution(@ForAll("simpleScenarios") Spec.Scenario scenario) {
+        check(scenario);
+    }
+
+    /** The same with admin access and with firstAvailable requests, whose subrequests the search tries in order. */
+    @Property(tries = 600, edgeCases = EdgeCasesMode.NONE)
+    void allocatesExactlyWhenBruteForceFindsASolutionWithSubrequestsAndAdminAccess(
+            @ForAll("scenariosWithoutAll") Spec.Scenario scenario) {
+        check(scenario);
+    }
+
+    private static void check(Spec.Scenario scenario) {
         Inputs in = Inputs.of(scenario);
         // The stable variant does not support distinctAttribute at all; that is an input error, not a search.
         Assume.that(!Menus.stable(in.gates()) || scenario.claims().stream()

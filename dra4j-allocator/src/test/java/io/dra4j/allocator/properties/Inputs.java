@@ -27,6 +27,9 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceCounterConsumption;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceSelector;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceSubRequest;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintRule;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintRuleSpec;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintSelector;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceToleration;
 import io.fabric8.kubernetes.api.model.resource.v1.ExactDeviceRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
@@ -49,7 +52,8 @@ import java.util.function.Supplier;
  * @param devices every device of every device slice, in slice order, with the slice that publishes it
  */
 record Inputs(FeatureGates gates, Node node, List<DeviceClass> classes, List<ResourceSlice> slices,
-              List<ResourceClaim> claims, AllocatedState state, List<PublishedDevice> devices) {
+              List<DeviceTaintRule> taintRules, List<ResourceClaim> claims, AllocatedState state,
+              List<PublishedDevice> devices) {
 
     /** A device together with the slice that publishes it. */
     record PublishedDevice(DeviceId id, Device device, ResourceSlice slice) {
@@ -90,8 +94,9 @@ record Inputs(FeatureGates gates, Node node, List<DeviceClass> classes, List<Res
             Spec.PoolSpec pool = s.cluster().pools().get(sl.pool());
             ResourceSlice slice = slice("slice-" + i, sl.pool(), sl.placement(), slicesPerPool[sl.pool()], pool.incomplete());
             List<Device> ds = new ArrayList<>();
-            for (Spec.Dev d : sl.devices()) {
-                Device device = device("dev-" + deviceNumber++, d, pool.counterSet() > 0);
+            for (Spec.DevRef ref : sl.devices()) {
+                Spec.Dev d = s.cluster().templates().get(ref.template() % s.cluster().templates().size());
+                Device device = device("dev-" + deviceNumber++, d, ref.taint(), pool.counterSet() > 0);
                 ds.add(device);
                 devices.add(new PublishedDevice(new DeviceId(Menus.DRIVER, poolName(sl.pool()), device.getName()), device, slice));
             }
@@ -127,7 +132,26 @@ record Inputs(FeatureGates gates, Node node, List<DeviceClass> classes, List<Res
                 state.addExclusive(d.id());
             }
         }
-        return new Inputs(gates, node, classes, slices, claims, state.build(), devices);
+        List<DeviceTaintRule> rules = new ArrayList<>();
+        for (int i = 0; i < s.rules().size(); i++) {
+            Spec.Rule r = s.rules().get(i);
+            DeviceTaintRule rule = new DeviceTaintRule();
+            rule.setMetadata(meta("rule-" + i, null));
+            DeviceTaintSelector selector = new DeviceTaintSelector();
+            selector.setDriver(Menus.DRIVER);
+            if (r.pool() >= 0) {
+                selector.setPool(poolName(r.pool()));
+            }
+            if (r.device() >= 0 && !devices.isEmpty()) {
+                selector.setDevice(devices.get(r.device() % devices.size()).device().getName());
+            }
+            DeviceTaintRuleSpec spec = new DeviceTaintRuleSpec();
+            spec.setDeviceSelector(selector);
+            spec.setTaint(Menus.taint(r.taint()));
+            rule.setSpec(spec);
+            rules.add(rule);
+        }
+        return new Inputs(gates, node, classes, slices, rules, claims, state.build(), devices);
     }
 
     /** A fresh allocator for these inputs whose share IDs count up from 1. */
@@ -135,7 +159,7 @@ record Inputs(FeatureGates gates, Node node, List<DeviceClass> classes, List<Res
         AtomicLong next = new AtomicLong();
         Supplier<String> ids = () -> "share-" + next.incrementAndGet();
         return Allocator.builder().featureGates(gates).allocatedState(state).deviceClasses(classes).resourceSlices(slices)
-                .shareIds(ids).build();
+                .deviceTaintRules(taintRules).shareIds(ids).build();
     }
 
     static String poolName(int pool) {
@@ -190,7 +214,7 @@ record Inputs(FeatureGates gates, Node node, List<DeviceClass> classes, List<Res
         return slice;
     }
 
-    private static Device device(String name, Spec.Dev d, boolean poolHasCounters) {
+    private static Device device(String name, Spec.Dev d, int taint, boolean poolHasCounters) {
         Device device = new Device();
         device.setName(name);
         Map<String, DeviceAttribute> attributes = new LinkedHashMap<>();
@@ -232,8 +256,8 @@ record Inputs(FeatureGates gates, Node node, List<DeviceClass> classes, List<Res
             }
         }
         device.setCapacity(new LinkedHashMap<>(Map.of("memory", capacity)));
-        if (d.taint() >= 0) {
-            device.setTaints(new ArrayList<>(List.of(Menus.taint(d.taint()))));
+        if (taint >= 0) {
+            device.setTaints(new ArrayList<>(List.of(Menus.taint(taint))));
         }
         if (poolHasCounters && d.counter() > 0) {
             DeviceCounterConsumption c = new DeviceCounterConsumption();

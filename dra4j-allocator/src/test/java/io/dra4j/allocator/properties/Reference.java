@@ -21,6 +21,8 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceSelector;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceSubRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaint;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintRule;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintSelector;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceToleration;
 import io.fabric8.kubernetes.api.model.resource.v1.ExactDeviceRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
@@ -29,10 +31,12 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * An independent, deliberately plain model of upstream's allocation rules (allocator-semantics.md §3) for the
@@ -175,12 +179,28 @@ final class Reference {
         return true;
     }
 
+    /** The device's own taints and, with DRADeviceTaintRules on, those of the DeviceTaintRules that select it. */
+    List<DeviceTaint> taints(Inputs.PublishedDevice d) {
+        List<DeviceTaint> out = new ArrayList<>(nz(d.device().getTaints()));
+        if (in.gates().isEnabled(DraFeature.DRADeviceTaintRules)) {
+            for (DeviceTaintRule rule : in.taintRules()) {
+                DeviceTaintSelector s = rule.getSpec().getDeviceSelector();
+                if ((s.getDriver() == null || s.getDriver().equals(d.id().driver()))
+                        && (s.getPool() == null || s.getPool().equals(d.id().pool()))
+                        && (s.getDevice() == null || s.getDevice().equals(d.id().device()))) {
+                    out.add(rule.getSpec().getTaint());
+                }
+            }
+        }
+        return out;
+    }
+
     /** Every NoSchedule/NoExecute taint is tolerated, or taints are off. */
     boolean taintsTolerated(Effective r, Inputs.PublishedDevice d) {
-        if (!taints || d.device().getTaints() == null) {
+        if (!taints) {
             return true;
         }
-        for (DeviceTaint t : d.device().getTaints()) {
+        for (DeviceTaint t : taints(d)) {
             if (!"NoSchedule".equals(t.getEffect()) && !"NoExecute".equals(t.getEffect())) {
                 continue;
             }
@@ -340,25 +360,28 @@ final class Reference {
      */
     List<String> couplingViolations(List<Choice> choices, List<ResourceClaim> claims) {
         List<String> out = new ArrayList<>();
-        // Exclusivity: a device that does not allow multiple allocations serves at most one non-admin result in
-        // total and at most one result per claim.
-        Map<DeviceId, Integer> nonAdmin = new HashMap<>();
-        Map<String, Integer> perClaim = new HashMap<>();
+        // Exclusivity, in allocation order (claims in order, each claim's results in order): a device that does not
+        // allow multiple allocations cannot be taken by a non-admin request once it is allocated (persisted, or
+        // earlier in this call for any claim), and not twice within one claim even with admin access.
+        Set<DeviceId> taken = new HashSet<>();
+        Set<String> takenInClaim = new HashSet<>();
         for (Choice c : choices) {
             if (multi(c.device())) {
                 continue;
             }
+            DeviceId id = c.device().id();
             if (!c.request().admin()) {
-                if (nonAdmin.merge(c.device().id(), 1, Integer::sum) > 1) {
-                    out.add("device " + c.device().id() + " allocated twice");
+                if (in.state().allocatedDevices().contains(id)) {
+                    out.add("device " + id + " is already allocated");
                 }
-                if (in.state().allocatedDevices().contains(c.device().id())) {
-                    out.add("device " + c.device().id() + " is already allocated");
+                if (taken.contains(id)) {
+                    out.add("device " + id + " allocated twice");
                 }
+            } else if (takenInClaim.contains(c.claim() + "|" + id)) {
+                out.add("device " + id + " allocated twice within claim " + c.claim());
             }
-            if (perClaim.merge(c.claim() + "|" + c.device().id(), 1, Integer::sum) > 1) {
-                out.add("device " + c.device().id() + " allocated twice within claim " + c.claim());
-            }
+            taken.add(id);
+            takenInClaim.add(c.claim() + "|" + id);
         }
 
         // Constraints, per claim, over the devices of the requests each one covers.
@@ -423,10 +446,12 @@ final class Reference {
             }));
         }
 
-        // Shared counters, per pool: each newly used counter-consuming device counts once (a shared device only
-        // when none of its capacity was in use before); when there is one, every counter of the pool must stay
-        // within what the persisted allocations left.
-        Map<String, Map<DeviceId, Inputs.PublishedDevice>> newConsumers = new LinkedHashMap<>();
+        // Shared counters, per pool: every allocation of an exclusively allocated device reserves its counters (an
+        // admin-access allocation too, even of a device that is already allocated: upstream issue #140729); a shared
+        // device reserves them with its first share, unless capacity of it was in use before. When anything is
+        // reserved, every counter of the pool must stay within what the persisted allocations left.
+        Map<String, List<Inputs.PublishedDevice>> reservations = new LinkedHashMap<>();
+        Set<DeviceId> shared = new HashSet<>();
         for (Choice c : choices) {
             if (consumesCounters(c.device().device()).isEmpty()) {
                 continue;
@@ -435,14 +460,14 @@ final class Reference {
                 out.add("device " + c.device().id() + " consumes counters while DRAPartitionableDevices is off");
                 continue;
             }
-            if (multi(c.device()) && capacityInUsePersisted(c.device().id())) {
+            if (multi(c.device()) && (capacityInUsePersisted(c.device().id()) || !shared.add(c.device().id()))) {
                 continue;
             }
-            newConsumers.computeIfAbsent(c.device().id().pool(), k -> new LinkedHashMap<>()).put(c.device().id(), c.device());
+            reservations.computeIfAbsent(c.device().id().pool(), k -> new ArrayList<>()).add(c.device());
         }
-        newConsumers.forEach((pool, devices) -> {
+        reservations.forEach((pool, devices) -> {
             Map<String, Map<String, BigDecimal>> available = availableCounters(pool);
-            for (Inputs.PublishedDevice d : devices.values()) {
+            for (Inputs.PublishedDevice d : devices) {
                 consumesCounters(d.device()).forEach((set, counters) -> counters.forEach((name, v) ->
                         available.get(set).merge(name, v.negate(), BigDecimal::add)));
             }

@@ -21,15 +21,24 @@ final class ScenarioArbitraries {
         /** Everything: All, admin access, firstAvailable. */
         FULL,
         /** Only ExactCount requests without admin access or subrequests: where upstream's search is complete. */
-        SIMPLE
+        SIMPLE,
+        /** ExactCount requests with admin access and firstAvailable, no All: upstream's search is complete there too. */
+        NO_ALL
     }
 
     static Arbitrary<Spec.Scenario> scenarios(Features features) {
-        return Combinators.combine(cluster(), claims(features), used(), gates(features)).as(Spec.Scenario::new);
+        return Combinators.combine(cluster(), claims(features), used(), rules(), gates(features)).as(Spec.Scenario::new);
+    }
+
+    static Arbitrary<List<Spec.Rule>> rules() {
+        Arbitrary<Spec.Rule> rule = Combinators.combine(Arbitraries.integers().between(-1, 1),
+                Arbitraries.integers().between(-1, 8), Arbitraries.integers().between(0, Menus.TAINTS - 1))
+                .as(Spec.Rule::new);
+        return Arbitraries.frequencyOf(Tuple.of(4, Arbitraries.just(List.of())), Tuple.of(1, rule.list().ofSize(1)));
     }
 
     static Arbitrary<Integer> gates(Features features) {
-        int profiles = features == Features.SIMPLE ? 6 : Menus.GATE_PROFILES;
+        int profiles = features == Features.FULL ? Menus.GATE_PROFILES : 6;
         return Arbitraries.frequencyOf(
                 Tuple.of(6, Arbitraries.just(0)),
                 Tuple.of(4, Arbitraries.integers().between(1, profiles - 1)));
@@ -40,7 +49,11 @@ final class ScenarioArbitraries {
                 Tuple.of(2, slice().list().ofSize(1)),
                 Tuple.of(3, slice().list().ofSize(2)),
                 Tuple.of(2, slice().list().ofSize(3)));
-        return Combinators.combine(poolSpec().list().ofSize(2), slices).as(Spec.Cluster::new);
+        Arbitrary<List<Spec.Dev>> templates = Arbitraries.frequencyOf(
+                Tuple.of(2, device().list().ofSize(1)),
+                Tuple.of(3, device().list().ofSize(2)),
+                Tuple.of(2, device().list().ofSize(4)));
+        return Combinators.combine(poolSpec().list().ofSize(2), templates, slices).as(Spec.Cluster::new);
     }
 
     static Arbitrary<Spec.PoolSpec> poolSpec() {
@@ -60,11 +73,15 @@ final class ScenarioArbitraries {
     }
 
     static Arbitrary<Spec.Slice> slice() {
-        Arbitrary<List<Spec.Dev>> devices = Arbitraries.frequencyOf(
-                Tuple.of(1, device().list().ofSize(1)),
-                Tuple.of(2, device().list().ofSize(2)),
-                Tuple.of(3, device().list().ofSize(3)),
-                Tuple.of(2, device().list().ofSize(4)));
+        Arbitrary<Integer> taint = Arbitraries.frequencyOf(
+                Tuple.of(6, Arbitraries.just(-1)),
+                Tuple.of(1, Arbitraries.integers().between(0, Menus.TAINTS - 1)));
+        Arbitrary<Spec.DevRef> ref = Combinators.combine(Arbitraries.integers().between(0, 3), taint).as(Spec.DevRef::new);
+        Arbitrary<List<Spec.DevRef>> devices = Arbitraries.frequencyOf(
+                Tuple.of(1, ref.list().ofSize(1)),
+                Tuple.of(2, ref.list().ofSize(2)),
+                Tuple.of(3, ref.list().ofSize(3)),
+                Tuple.of(2, ref.list().ofSize(4)));
         return Combinators.combine(Arbitraries.integers().between(0, 1), placement(), devices).as(Spec.Slice::new);
     }
 
@@ -74,14 +91,11 @@ final class ScenarioArbitraries {
         Arbitrary<Boolean> fast = Arbitraries.of(true, false);
         Arbitrary<Integer> pcie = Arbitraries.integers().between(-1, Menus.PCIE_ROOTS.size() - 1);
         Arbitrary<Integer> memory = Arbitraries.integers().between(0, Menus.MEMORY_GI.size() - 1);
-        Arbitrary<Integer> taint = Arbitraries.frequencyOf(
-                Tuple.of(6, Arbitraries.just(-1)),
-                Tuple.of(1, Arbitraries.integers().between(0, Menus.TAINTS - 1)));
         Arbitrary<Spec.Sharing> sharing = Arbitraries.frequencyOf(
                 Tuple.of(4, Arbitraries.just(new Spec.Sharing(false, 0))),
                 Tuple.of(1, Arbitraries.integers().between(0, 2).map(p -> new Spec.Sharing(true, p))));
         Arbitrary<Integer> counter = Arbitraries.integers().between(0, Menus.COUNTER_USE_GI.size() - 1);
-        return Combinators.combine(model, numa, fast, pcie, memory, taint, sharing, counter).as(Spec.Dev::new);
+        return Combinators.combine(model, numa, fast, pcie, memory, sharing, counter).as(Spec.Dev::new);
     }
 
     static Arbitrary<List<Spec.Claim>> claims(Features features) {
@@ -112,10 +126,11 @@ final class ScenarioArbitraries {
         }
         Arbitrary<Integer> admin = Arbitraries.frequencyOf(
                 Tuple.of(8, Arbitraries.just(0)), Tuple.of(2, Arbitraries.just(1)), Tuple.of(1, Arbitraries.just(2)));
+        boolean all = features == Features.FULL;
         Arbitrary<List<Spec.Req>> firstAvailable = Arbitraries.frequencyOf(
                 Tuple.of(4, Arbitraries.just(List.of())),
-                Tuple.of(1, req(true).list().ofSize(2)));
-        return Combinators.combine(req(true), admin, firstAvailable).as(Spec.Request::new);
+                Tuple.of(1, req(all).list().ofSize(2)));
+        return Combinators.combine(req(all), admin, firstAvailable).as(Spec.Request::new);
     }
 
     static Arbitrary<Spec.Req> req(boolean withAll) {

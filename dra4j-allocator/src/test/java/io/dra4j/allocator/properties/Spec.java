@@ -15,18 +15,22 @@ final class Spec {
     enum Placement { NODE_A, NODE_B, ALL_NODES }
 
     /**
-     * One device.
+     * A device template; devices of a cluster are drawn from a few templates, so that devices that differ only by
+     * name (or by a taint) are common, as on real nodes.
      *
      * @param model    index into {@link Menus#MODELS}
      * @param numa     int attribute value
      * @param fast     bool attribute value
      * @param pcieRoot index into {@link Menus#PCIE_ROOTS}, -1 for no such attribute
      * @param memory   index into {@link Menus#MEMORY_GI}
-     * @param taint    index into {@link Menus#taint}, -1 for none
      * @param sharing  allowMultipleAllocations and its request policy
      * @param counter  index into {@link Menus#COUNTER_USE_GI}; 0 consumes no counters
      */
-    record Dev(int model, int numa, boolean fast, int pcieRoot, int memory, int taint, Sharing sharing, int counter) {
+    record Dev(int model, int numa, boolean fast, int pcieRoot, int memory, Sharing sharing, int counter) {
+    }
+
+    /** A device: a template (modulo the number of templates) and a taint (index into {@link Menus#taint}, -1 none). */
+    record DevRef(int template, int taint) {
     }
 
     /** allowMultipleAllocations and the request policy of its memory capacity (0 none, 1 validRange, 2 validValues). */
@@ -34,7 +38,7 @@ final class Spec {
     }
 
     /** A device slice of pool {@code pool} (0 or 1). */
-    record Slice(int pool, Placement placement, List<Dev> devices) {
+    record Slice(int pool, Placement placement, List<DevRef> devices) {
     }
 
     /**
@@ -44,7 +48,7 @@ final class Spec {
     record PoolSpec(int counterSet, Placement counterPlacement, boolean incomplete) {
     }
 
-    record Cluster(List<PoolSpec> pools, List<Slice> slices) {
+    record Cluster(List<PoolSpec> pools, List<Dev> templates, List<Slice> slices) {
     }
 
     /**
@@ -83,7 +87,14 @@ final class Spec {
     record Used(int device, boolean shared, int consumed) {
     }
 
+    /**
+     * A DeviceTaintRule for the taint {@link Menus#taint}({@code taint}) on the devices of pool {@code pool} (-1 for
+     * every pool) named by device number {@code device} (modulo the number of devices; -1 for every device).
+     */
+    record Rule(int pool, int device, int taint) {
+    }
+
     /** Everything one property run needs. {@code gates} is an index into {@link Menus#gates}. */
-    record Scenario(Cluster cluster, List<Claim> claims, List<Used> used, int gates) {
+    record Scenario(Cluster cluster, List<Claim> claims, List<Used> used, List<Rule> rules, int gates) {
     }
 }

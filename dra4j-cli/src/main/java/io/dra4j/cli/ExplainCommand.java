@@ -1,0 +1,78 @@
+package io.dra4j.cli;
+
+import io.dra4j.allocator.Explanation;
+import io.dra4j.allocator.KubernetesVersion;
+import io.dra4j.scenario.ExplanationWriter;
+import io.dra4j.scenario.Scenario;
+import io.dra4j.scenario.ScenarioException;
+import io.dra4j.scenario.ScenarioReader;
+import io.dra4j.scenario.ScenarioRunner;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** {@code dra4j explain}: why the claims of each scenario do or do not fit on its node, and what would make them fit. */
+@Command(name = "explain",
+        mixinStandardHelpOptions = true,
+        versionProvider = Main.Version.class,
+        usageHelpWidth = 100,
+        description = {
+                "Explains the allocation decision for each scenario file: the decisive reason first, then changes "
+                        + "that were checked to make the claims fit (each one applied to a copy of the scenario and "
+                        + "allocated again), the pools that cannot be used, and per request the funnel of candidate "
+                        + "devices with the first rejected devices and why.",
+                "",
+                "The decision itself is exactly that of 'dra4j allocate'. JSON output is documented in "
+                        + "docs/explain-json.md."},
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {
+                "0:every scenario was explained, whatever its outcome",
+                "1:a file could not be read",
+                "2:bad usage"})
+final class ExplainCommand implements Callable<Integer> {
+    /** The renderings of an explanation. */
+    enum Format { text, json }
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", defaultValue = "text",
+            description = "text (default, for people) or json (JSON Lines, one object per scenario)")
+    private Format output;
+
+    @Option(names = "--kubernetes-version", paramLabel = "VERSION", defaultValue = "1.37",
+            converter = AllocateCommand.VersionConverter.class,
+            description = "release whose default feature gates apply to scenarios without a features key: "
+                    + "1.34, 1.35, 1.36 or 1.37 (default)")
+    private KubernetesVersion kubernetesVersion;
+
+    @Parameters(arity = "1..*", paramLabel = "SCENARIO", description = "scenario files (YAML, one scenario each)")
+    private List<Path> files;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        int status = CommandLine.ExitCode.OK;
+        for (Path file : files) {
+            try {
+                Scenario scenario = ScenarioReader.read(file);
+                Explanation x = ScenarioRunner.explain(scenario, kubernetesVersion);
+                out.print(output == Format.json ? ExplanationWriter.json(scenario.name(), x) + "\n"
+                        : ExplanationWriter.text(scenario.name(), x));
+            } catch (ScenarioException e) {
+                status = CommandLine.ExitCode.SOFTWARE;
+                out.println(output == Format.json ? ExplanationWriter.unreadable(e.getMessage()) : "error: " + e.getMessage());
+            }
+            out.flush();
+        }
+        return status;
+    }
+}
