@@ -72,6 +72,9 @@ public final class SideBySideReport {
                 + " | upstream allocate | dra4j allocate | speed-up | dra4j search steps |\n");
         out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
         for (String name : Workloads.names()) {
+            if (!upstreamOutcomes.containsKey(name) && !jmh.containsKey(name)) {
+                continue; // not part of this run (oracle/bench --workloads)
+            }
             Workload w = Workloads.byName(name);
             Allocator.Attempt attempt = w.allocatorBuilder(w.allocatedState()).build()
                     .allocateWithStats(w.node(), w.claims());

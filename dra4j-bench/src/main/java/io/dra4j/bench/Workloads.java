@@ -265,7 +265,7 @@ public final class Workloads {
     /*
      * SteadyStateClusterResourceClaimTemplateConsumableCapacity (kubernetes#139511 shape): per node one slice with
      * four 10G "bandwidth" devices that allow multiple allocations; a claim takes two distinct devices x 2500M.
-     * `sharesPerNode` earlier claims are already allocated on every node (2 shares each).
+     * `claimsPerNode` earlier claims are already allocated on every node (2 shares each).
      */
     private static Workload consumableCapacity(String name, int claimsPerNode) {
         int nodes = 100;
