@@ -784,17 +784,13 @@ public final class Search {
         BitSet usable = new BitSet();
         for (int qi = q; qi < requests[c].length; qi++) {
             RequestData[] alternatives = requests[c][qi];
+            int min = Integer.MAX_VALUE;
+            BitSet mine = new BitSet();
             for (RequestData rd : alternatives) {
                 if (rd.allMode() && !constraints[c].isEmpty()) {
                     // An All device that breaks a constraint is an error, which the search must reach first.
                     return new RemainingDemand(0, usable);
                 }
-            }
-            if (alternatives[0].adminAccess) {
-                continue;
-            }
-            int min = Integer.MAX_VALUE;
-            for (RequestData rd : alternatives) {
                 min = Math.min(min, rd.numDevices);
                 List<DeviceInfo> devices = rd.allMode() ? rd.allDevices : List.of(candidates);
                 for (DeviceInfo d : devices) {
@@ -803,7 +799,7 @@ public final class Search {
                             if (f.consumableCapacity() && d.allowMultipleAllocations) {
                                 return new RemainingDemand(0, usable);
                             }
-                            usable.set(d.index);
+                            mine.set(d.index);
                         }
                         case 2 -> {
                             return new RemainingDemand(0, usable);
@@ -812,7 +808,10 @@ public final class Search {
                     }
                 }
             }
-            demand += min;
+            if (!alternatives[0].adminAccess) {
+                demand += min;
+                usable.or(mine);
+            }
         }
         return new RemainingDemand(demand, usable);
     }
