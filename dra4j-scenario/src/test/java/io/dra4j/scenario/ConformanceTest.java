@@ -46,7 +46,8 @@ class ConformanceTest {
 
     @TestFactory
     Stream<DynamicTest> repositoryScenarios() {
-        List<Path> files = RepoPaths.yamlFiles(RepoPaths.repoRoot().resolve("scenarios"));
+        List<Path> files = new java.util.ArrayList<>(RepoPaths.yamlFiles(RepoPaths.repoRoot().resolve("scenarios")));
+        files.addAll(RepoPaths.yamlFiles(RepoPaths.repoRoot().resolve("scenarios").resolve("regressions")));
         return files.stream().map(f -> DynamicTest.dynamicTest(name(f), f.toUri(), () -> check(f, Map.of())));
     }
 
