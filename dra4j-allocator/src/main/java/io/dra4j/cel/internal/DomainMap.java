@@ -21,8 +21,13 @@ public final class DomainMap extends AbstractMap<String, Object> {
 
   public DomainMap(Map<String, Map<String, Object>> domains) {
     Map<String, Map<String, Object>> copy = new HashMap<>();
-    domains.forEach((domain, ids) -> copy.put(domain, Map.copyOf(ids)));
+    domains.forEach((domain, ids) -> copy.put(domain, new Domain(Map.copyOf(ids))));
     this.domains = Map.copyOf(copy);
+  }
+
+  /** Whether a map is one domain's entries (upstream: a Go map keyed by strings, not a CEL-built map). */
+  static boolean isDomain(Map<?, ?> map) {
+    return map instanceof Domain;
   }
 
   /** The real membership test, used for the {@code in} operator. */
@@ -53,5 +58,34 @@ public final class DomainMap extends AbstractMap<String, Object> {
   @Override
   public int size() {
     return domains.size();
+  }
+
+  /** One domain's entries: id → value. */
+  private static final class Domain extends AbstractMap<String, Object> {
+    private final Map<String, Object> ids;
+
+    Domain(Map<String, Object> ids) {
+      this.ids = ids;
+    }
+
+    @Override
+    public Object get(Object key) {
+      return ids.get(key);
+    }
+
+    @Override
+    public boolean containsKey(Object key) {
+      return ids.containsKey(key);
+    }
+
+    @Override
+    public Set<Entry<String, Object>> entrySet() {
+      return ids.entrySet();
+    }
+
+    @Override
+    public int size() {
+      return ids.size();
+    }
   }
 }

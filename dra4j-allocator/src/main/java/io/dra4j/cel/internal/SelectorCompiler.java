@@ -16,7 +16,11 @@ import dev.cel.runtime.CelRuntime;
 import dev.cel.runtime.CelRuntimeBuilder;
 import dev.cel.runtime.CelRuntimeFactory;
 import dev.cel.runtime.CelStandardFunctions;
+import dev.cel.runtime.standard.CelStandardOverload;
+import dev.cel.runtime.standard.EqualsOperator;
 import dev.cel.runtime.standard.InOperator;
+import dev.cel.runtime.standard.IndexOperator;
+import dev.cel.runtime.standard.NotEqualsOperator;
 import dev.cel.validator.CelValidator;
 import dev.cel.validator.CelValidatorFactory;
 import dev.cel.validator.validators.DurationLiteralValidator;
@@ -27,6 +31,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -54,6 +59,11 @@ public final class SelectorCompiler {
       .enableOptionalSyntax(true)
       .enableUnsignedLongs(true)
       .build();
+
+  /** Standard bindings {@link GoEquality} and {@link GoIndexing} replace with cel-go's semantics. */
+  private static final Set<CelStandardOverload> REPLACED_OVERLOADS = Set.of(EqualsOperator.EqualsOverload.EQUALS,
+      NotEqualsOperator.NotEqualsOverload.NOT_EQUALS, InOperator.InOverload.IN_LIST, InOperator.InOverload.IN_MAP,
+      IndexOperator.IndexOverload.INDEX_LIST, IndexOperator.IndexOverload.INDEX_MAP);
 
   private static final List<String> ANTLR_MESSAGES = List.of(
       "mismatched input", "extraneous input", "missing ", "no viable alternative", "token recognition error");
@@ -84,14 +94,15 @@ public final class SelectorCompiler {
         .setOptions(OPTIONS)
         .setStandardEnvironmentEnabled(false)
         .setStandardFunctions(CelStandardFunctions.newBuilder()
-            .filterFunctions((function, overload) -> overload != InOperator.InOverload.IN_MAP)
+            .filterFunctions((function, overload) -> !REPLACED_OVERLOADS.contains(overload))
             .build())
         .addLibraries(
             CelExtensions.sets(OPTIONS),
             CelExtensions.lists(),
             CelExtensions.optional(),
             CelExtensions.comprehensions(),
-            new DomainMembership())
+            new GoEquality(),
+            new GoIndexing())
         .addLibraries(KubernetesLibraries.all());
     runtime = runtimeBuilder.build();
 
@@ -136,7 +147,7 @@ public final class SelectorCompiler {
         return new Compiled.Failure("program instantiation failed: " + folding.get());
       }
       // The cost model keeps the checker's overload candidates: cel-go prices ambiguous calls by function name.
-      CelAbstractSyntaxTree dispatchable = KubernetesLibraries.resolveDynamicOverloads(ast);
+      CelAbstractSyntaxTree dispatchable = ConstantSets.select(KubernetesLibraries.resolveDynamicOverloads(ast));
       return new Compiled.Success(new SelectorProgram(runtime.createProgram(dispatchable), costModel, COST_LIMIT,
           sites));
     } catch (CelEvaluationException | RuntimeException e) {

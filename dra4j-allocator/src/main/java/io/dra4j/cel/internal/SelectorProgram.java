@@ -31,14 +31,23 @@ public final class SelectorProgram {
     }
     Object result;
     try {
-      // Cost tracking slows evaluation down; skip it when the cost provably stays below the limit.
-      if (costModel.provablyWithin(costLimit, device.maxValueSize(), device.traversalCost())) {
+      // Cost tracking slows evaluation down; skip it when the cost provably stays below the limit, unless map
+      // literals must be watched anyway.
+      if (failureSites.hasMapLiterals()) {
+        CostTracker tracker = new CostTracker(costModel, costLimit);
+        result = program.trace(device.resolver(), (expr, value) -> {
+          failureSites.checkMapLiteral(expr, value);
+          tracker.callback(expr, value);
+        });
+      } else if (costModel.provablyWithin(costLimit, device.maxValueSize(), device.traversalCost())) {
         result = program.eval(device.resolver());
       } else {
         result = program.trace(device.resolver(), new CostTracker(costModel, costLimit));
       }
     } catch (CostTracker.CostLimitExceeded e) {
       return new EvalResult.Failed(COST_EXCEEDED);
+    } catch (GoEquality.Unhashable e) {
+      return new EvalResult.Failed(e.getMessage());
     } catch (CelEvaluationException | RuntimeException e) {
       return new EvalResult.Failed(RuntimeErrors.message(e, failureSites));
     }
