@@ -117,8 +117,17 @@ public final class LibraryCosts {
         return (long) Math.ceil(v);
     }
 
-    /** cel-go's Size(): code points of a string, bytes of bytes, entries of a list or map; 1 otherwise. */
+    /**
+     * cel-go's Size(): code points of a string, bytes of bytes, entries of a list or map, the address bytes of an
+     * IP (4 or 16), the prefix length in whole bytes of a CIDR (apiserver's {@code CIDR.Size}); 1 otherwise.
+     */
     static long actualSize(Object v) {
+        if (v instanceof IpAddress ip) {
+            return ip.is4() ? 4 : 16;
+        }
+        if (v instanceof IpPrefix prefix) {
+            return (prefix.bits() + 7) / 8;
+        }
         if (v instanceof String s) {
             return s.codePointCount(0, s.length());
         }

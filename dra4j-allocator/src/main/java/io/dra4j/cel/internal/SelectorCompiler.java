@@ -149,7 +149,7 @@ public final class SelectorCompiler {
       // The cost model keeps the checker's overload candidates: cel-go prices ambiguous calls by function name.
       CelAbstractSyntaxTree dispatchable = ConstantSets.select(KubernetesLibraries.resolveDynamicOverloads(ast));
       return new Compiled.Success(new SelectorProgram(runtime.createProgram(dispatchable), costModel, COST_LIMIT,
-          sites));
+          sites, NoSuchOverloads.of(ast)));
     } catch (CelEvaluationException | RuntimeException e) {
       return new Compiled.Failure("unexpected compilation error: " + e.getMessage());
     } catch (dev.cel.common.CelValidationException e) {

@@ -3,6 +3,10 @@ package io.dra4j.cel.internal;
 import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelRuntime;
 import io.dra4j.cel.EvalResult;
+import dev.cel.common.ast.CelExpr;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -17,12 +21,15 @@ public final class SelectorProgram {
   private final CostModel costModel;
   private final long costLimit;
   private final FailureSites failureSites;
+  private final NoSuchOverloads noSuchOverloads;
 
-  SelectorProgram(CelRuntime.Program program, CostModel costModel, long costLimit, FailureSites failureSites) {
+  SelectorProgram(CelRuntime.Program program, CostModel costModel, long costLimit, FailureSites failureSites,
+      NoSuchOverloads noSuchOverloads) {
     this.program = program;
     this.costModel = costModel;
     this.costLimit = costLimit;
     this.failureSites = failureSites;
+    this.noSuchOverloads = noSuchOverloads;
   }
 
   public EvalResult evaluate(DeviceView device) {
@@ -49,9 +56,33 @@ public final class SelectorProgram {
     } catch (GoEquality.Unhashable e) {
       return new EvalResult.Failed(e.getMessage());
     } catch (CelEvaluationException | RuntimeException e) {
-      return new EvalResult.Failed(RuntimeErrors.message(e, failureSites));
+      return new EvalResult.Failed(noSuchOverloads.failingCall(e)
+          .flatMap(call -> describe(call, device))
+          .orElseGet(() -> RuntimeErrors.message(e, failureSites)));
     }
     return asBool(result);
+  }
+
+  /**
+   * cel-go's text for a call that found no overload, from its argument values: a second evaluation records them
+   * (this is the failure path, so its cost does not matter).
+   */
+  private Optional<String> describe(CelExpr call, DeviceView device) {
+    List<Long> ids = NoSuchOverloads.argumentIds(call);
+    Map<Long, Object> values = new HashMap<>();
+    try {
+      program.trace(device.resolver(), (expr, value) -> {
+        if (ids.contains(expr.id())) {
+          values.put(expr.id(), value);
+        }
+      });
+    } catch (CelEvaluationException | RuntimeException | GoEquality.Unhashable e) {
+      // Expected: the evaluation fails again at the same call.
+    }
+    if (!values.keySet().containsAll(ids)) {
+      return Optional.empty();
+    }
+    return Optional.of(NoSuchOverloads.message(call, ids.stream().map(values::get).toList()));
   }
 
   public CostModel costModel() {
