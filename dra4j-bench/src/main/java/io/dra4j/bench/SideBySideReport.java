@@ -19,11 +19,11 @@ import java.util.Map;
  * Prints the side-by-side table of upstream (Go oracle, {@code testing.Benchmark}) and dra4j (JMH) time per
  * allocation, and checks that both engines reach the same outcome with the same devices.
  *
- * <pre>java -cp dra4j-benchmarks.jar io.dra4j.bench.SideBySideReport UPSTREAM_BENCH.jsonl UPSTREAM_OUTCOMES.jsonl JMH.json</pre>
+ * <pre>java -cp dra4j-benchmarks.jar io.dra4j.bench.SideBySideReport UPSTREAM_BENCH.jsonl UPSTREAM_OUTCOMES.jsonl JMH.json...</pre>
  *
  * UPSTREAM_BENCH is {@code oracle -bench} output, UPSTREAM_OUTCOMES plain {@code oracle} output for the same
- * scenario files, JMH.json a JMH result file ({@code -rf json}) of {@link AllocatorBenchmark} and optionally
- * {@link FilterPassBenchmark}. Exit status 1 when an outcome differs.
+ * scenario files, JMH.json one or more JMH result files ({@code -rf json}) of {@link AllocatorBenchmark} and
+ * optionally {@link FilterPassBenchmark}. Exit status 1 when an outcome differs.
  */
 public final class SideBySideReport {
     private SideBySideReport() {
@@ -34,8 +34,8 @@ public final class SideBySideReport {
     }
 
     public static void main(String[] args) throws IOException {
-        if (args.length != 3) {
-            System.err.println("usage: SideBySideReport UPSTREAM_BENCH.jsonl UPSTREAM_OUTCOMES.jsonl JMH.json");
+        if (args.length < 3) {
+            System.err.println("usage: SideBySideReport UPSTREAM_BENCH.jsonl UPSTREAM_OUTCOMES.jsonl JMH.json...");
             System.exit(2);
         }
         Map<String, Timing> upstream = new HashMap<>();
@@ -49,7 +49,10 @@ public final class SideBySideReport {
         }
         Map<String, double[]> jmh = new HashMap<>();
         Map<String, Double> filterPass = new HashMap<>();
-        JsonNode results = ScenarioFiles.json().readTree(Files.readString(Path.of(args[2])));
+        List<JsonNode> results = new ArrayList<>();
+        for (int i = 2; i < args.length; i++) {
+            ScenarioFiles.json().readTree(Files.readString(Path.of(args[i]))).forEach(results::add);
+        }
         for (JsonNode r : results) {
             String bench = r.path("benchmark").asString();
             String workload = r.path("params").path("workload").asString();
