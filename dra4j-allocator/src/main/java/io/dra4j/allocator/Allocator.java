@@ -94,7 +94,8 @@ public final class Allocator {
         for (int ci = 0; ci < analysis.funnels().size(); ci++) {
             reports.add(Explainer.report(search, ci, analysis.funnels().get(ci), outcome));
         }
-        List<Explanation.Suggestion> suggestions = Suggestions.find(analysis, outcome, inputsFor(node, claims), Allocator::allocate);
+        List<Explanation.Suggestion> suggestions = Suggestions.find(analysis, outcome, inputsFor(node, claims),
+                Allocator::allocateWhatIf);
         return new Explanation(outcome, analysis.decisive(), reports, analysis.pools(), suggestions);
     }
 
@@ -103,7 +104,7 @@ public final class Allocator {
      * this allocator and the given objects stay unchanged.
      */
     public AllocationOutcome allocateWith(Explanation.Change change, Node node, List<ResourceClaim> claims) {
-        return allocate(Suggestions.apply(change, inputsFor(node, claims)));
+        return allocateWhatIf(Suggestions.apply(change, inputsFor(node, claims)));
     }
 
     private AllocatorInputs inputsFor(Node node, List<ResourceClaim> claims) {
@@ -111,7 +112,7 @@ public final class Allocator {
                 node, claims);
     }
 
-    private static AllocationOutcome allocate(AllocatorInputs in) {
+    private static AllocationOutcome allocateWhatIf(AllocatorInputs in) {
         return Allocator.builder().featureGates(in.gates()).allocatedState(in.state()).deviceClasses(in.classes())
                 .resourceSlices(in.slices()).deviceTaintRules(in.taintRules()).build().allocate(in.node(), in.claims());
     }

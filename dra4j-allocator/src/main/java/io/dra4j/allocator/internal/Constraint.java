@@ -124,6 +124,7 @@ abstract sealed class Constraint permits Constraint.Match, Constraint.Distinct {
     /** distinctAttribute: no two devices of the covered requests share a value. */
     static final class Distinct extends Constraint {
         private final List<DeviceAttribute> values = new ArrayList<>();
+        private final List<DeviceInfo> devices = new ArrayList<>();
 
         Distinct(List<String> requestNames, String attributeName, boolean setSemantics) {
             super(requestNames, attributeName, setSemantics);
@@ -139,6 +140,7 @@ abstract sealed class Constraint permits Constraint.Match, Constraint.Distinct {
                 return false;
             }
             values.add(attribute);
+            devices.add(device);
             return true;
         }
 
@@ -148,6 +150,7 @@ abstract sealed class Constraint permits Constraint.Match, Constraint.Distinct {
                 return;
             }
             values.remove(values.size() - 1);
+            devices.remove(devices.size() - 1);
         }
 
         private boolean distinctFromAll(DeviceAttribute attribute, DeviceInfo device) {
@@ -156,8 +159,8 @@ abstract sealed class Constraint permits Constraint.Match, Constraint.Distinct {
                 if (set == null) {
                     return false;
                 }
-                for (DeviceAttribute existing : values) {
-                    TypedSet other = TypedSet.of(existing);
+                for (DeviceInfo existing : devices) {
+                    TypedSet other = existing.typedSet(attributeName);
                     if (other != null && set.intersection(other) != null) {
                         return false;
                     }

@@ -31,7 +31,6 @@ public final class DeviceInfo {
     final int index;
     final DeviceId id;
     final SliceInfo slice;
-    final int indexInSlice;
     final Device device;
     final String name;
     final Map<String, DeviceAttribute> attributes;
@@ -63,10 +62,9 @@ public final class DeviceInfo {
                         boolean hasValidRange) {
     }
 
-    DeviceInfo(int index, SliceInfo slice, int indexInSlice, Device device, TaintRules taintRules, AllocatedState state) {
+    DeviceInfo(int index, SliceInfo slice, Device device, TaintRules taintRules, AllocatedState state) {
         this.index = index;
         this.slice = slice;
-        this.indexInSlice = indexInSlice;
         this.device = device;
         this.name = device.getName() == null ? "" : device.getName();
         this.id = new DeviceId(slice.driver, slice.poolName, name);

@@ -321,8 +321,7 @@ public final class Explainer {
 
     private Rejection selectorRejection(int ci, RequestData rd, DeviceInfo d, boolean classSelectors) {
         List<DeviceSelector> selectors = classSelectors
-                ? (rd.deviceClass.getSpec() == null || rd.deviceClass.getSpec().getSelectors() == null
-                    ? List.of() : rd.deviceClass.getSpec().getSelectors())
+                ? rd.classSelectors()
                 : rd.selectors;
         for (int i = 0; i < selectors.size(); i++) {
             String owner = classSelectors ? "class " + rd.className : "claim " + Search.claimRef(search.claims.get(ci));
@@ -348,8 +347,7 @@ public final class Explainer {
         if (!search.f.partitionableDevices() || !d.consumesCounters() || pool == null) {
             return null;
         }
-        Map<String, Map<String, BigDecimal>> available = search.view.availableCounters.computeIfAbsent(pool.id(),
-                id -> search.availableCounters(pool));
+        Map<String, Map<String, BigDecimal>> available = search.availableCounters(pool);
         for (DeviceInfo.CounterConsumption cc : d.consumesCounters) {
             Map<String, BigDecimal> set = available.getOrDefault(cc.counterSet(), Map.of());
             for (Map.Entry<String, BigDecimal> e : cc.counters().entrySet()) {

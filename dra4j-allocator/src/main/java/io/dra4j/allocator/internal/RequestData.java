@@ -91,6 +91,12 @@ final class RequestData {
         return parentName == null ? name : parentName + "/" + name;
     }
 
+    /** The selectors of the request's device class (set once the class is resolved). */
+    List<DeviceSelector> classSelectors() {
+        return deviceClass.getSpec() == null || deviceClass.getSpec().getSelectors() == null
+                ? List.of() : deviceClass.getSpec().getSelectors();
+    }
+
     boolean allMode() {
         return ALL.equals(mode);
     }

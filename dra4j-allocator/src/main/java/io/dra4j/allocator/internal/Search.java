@@ -491,8 +491,7 @@ public final class Search {
 
     private boolean selectorsMatch(RequestData rd, DeviceInfo d, boolean classSelectors) throws AllocationException {
         List<DeviceSelector> selectors = classSelectors
-                ? (rd.deviceClass.getSpec() == null || rd.deviceClass.getSpec().getSelectors() == null
-                    ? List.of() : rd.deviceClass.getSpec().getSelectors())
+                ? rd.classSelectors()
                 : rd.selectors;
         for (int i = 0; i < selectors.size(); i++) {
             DeviceSelector sel = selectors.get(i);
@@ -824,8 +823,7 @@ public final class Search {
     // call's consumption is tracked separately, and a reservation fails when any counter of the pool would go
     // below zero, including counters the device does not consume (upstream checks them all).
     private boolean reserveCounters(DeviceInfo d, Pool pool) {
-        Map<String, Map<String, BigDecimal>> available = view.availableCounters.computeIfAbsent(pool.id(),
-                id -> availableCounters(pool));
+        Map<String, Map<String, BigDecimal>> available = availableCounters(pool);
         Map<String, Map<String, BigDecimal>> consumed = consumedCounters.computeIfAbsent(pool.id(), id -> new HashMap<>());
         for (DeviceInfo.CounterConsumption cc : d.consumesCounters) {
             Map<String, BigDecimal> set = consumed.computeIfAbsent(cc.counterSet(), k -> new HashMap<>());
@@ -851,7 +849,12 @@ public final class Search {
         }
     }
 
+    /** What a pool's counter sets still offer after earlier allocations; cached per allocator, as upstream. */
     Map<String, Map<String, BigDecimal>> availableCounters(Pool pool) {
+        return view.availableCounters.computeIfAbsent(pool.id(), id -> computeAvailableCounters(pool));
+    }
+
+    private Map<String, Map<String, BigDecimal>> computeAvailableCounters(Pool pool) {
         Map<String, Map<String, BigDecimal>> available = new HashMap<>();
         pool.counterSets().forEach((name, counters) -> available.put(name, new HashMap<>(counters)));
         for (List<SliceInfo> slices : List.of(pool.targeting(), pool.notTargeting())) {

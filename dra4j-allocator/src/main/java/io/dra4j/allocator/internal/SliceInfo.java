@@ -110,7 +110,7 @@ public final class SliceInfo {
                     List<Device> api = apiDevices();
                     List<DeviceInfo> out = new ArrayList<>(api.size());
                     for (int i = 0; i < api.size(); i++) {
-                        out.add(new DeviceInfo(firstDeviceIndex + i, this, i, api.get(i), taintRules, state));
+                        out.add(new DeviceInfo(firstDeviceIndex + i, this, api.get(i), taintRules, state));
                     }
                     d = List.copyOf(out);
                     devices = d;

@@ -222,12 +222,11 @@ public final class Suggestions {
                         candidates.putIfAbsent(where + ": drop selector #" + i + " `" + rd.selectors.get(i).getCel().getExpression() + "`",
                                 new Change.DropSelector(ci, rd.fullName(), i));
                     }
-                    if (rd.deviceClass != null && rd.deviceClass.getSpec() != null && rd.deviceClass.getSpec().getSelectors() != null) {
-                        for (int i = 0; i < rd.deviceClass.getSpec().getSelectors().size(); i++) {
-                            candidates.putIfAbsent("device class " + rd.className + ": drop selector #" + i + " `"
-                                    + rd.deviceClass.getSpec().getSelectors().get(i).getCel().getExpression() + "`",
-                                    new Change.DropClassSelector(rd.className, i));
-                        }
+                    List<DeviceSelector> classSelectors = rd.deviceClass == null ? List.of() : rd.classSelectors();
+                    for (int i = 0; i < classSelectors.size(); i++) {
+                        candidates.putIfAbsent("device class " + rd.className + ": drop selector #" + i + " `"
+                                + classSelectors.get(i).getCel().getExpression() + "`",
+                                new Change.DropClassSelector(rd.className, i));
                     }
                 }
             }
