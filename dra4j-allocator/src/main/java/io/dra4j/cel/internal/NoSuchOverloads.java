@@ -6,12 +6,8 @@ import dev.cel.common.ast.CelExpr;
 import dev.cel.common.exceptions.CelOverloadNotFoundException;
 import dev.cel.common.navigation.CelNavigableAst;
 import dev.cel.common.navigation.CelNavigableExpr;
-import dev.cel.common.types.CelType;
 import dev.cel.common.values.CelByteString;
-import dev.cel.common.values.NullValue;
-import io.dra4j.cel.KubeQuantity;
 import io.dra4j.cel.KubernetesLibraries;
-import io.dra4j.cel.Semver;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -116,7 +112,7 @@ final class NoSuchOverloads {
     if (trait != null) {
       return !args.isEmpty() && trait.test(args.get(0)) ? "no such overload" : "no such overload: " + function;
     }
-    List<String> types = args.stream().map(NoSuchOverloads::typeName).toList();
+    List<String> types = args.stream().map(CelValueTypes::name).toList();
     return "no such overload: " + function + "(" + String.join(", ", types) + ")";
   }
 
@@ -131,64 +127,5 @@ final class NoSuchOverloads {
   }
 
   /** cel-go's run-time type name of a value ({@code ref.Type.TypeName}). */
-  private static String typeName(Object v) {
-    if (v instanceof Long) {
-      return "int";
-    }
-    if (v instanceof UnsignedLong) {
-      return "uint";
-    }
-    if (v instanceof Double) {
-      return "double";
-    }
-    if (v instanceof String) {
-      return "string";
-    }
-    if (v instanceof Boolean) {
-      return "bool";
-    }
-    if (v instanceof CelByteString) {
-      return "bytes";
-    }
-    if (v instanceof List) {
-      return "list";
-    }
-    if (v instanceof Map) {
-      return "map";
-    }
-    if (v instanceof NullValue || v instanceof com.google.protobuf.NullValue) {
-      return "null_type";
-    }
-    if (v instanceof Duration) {
-      return "google.protobuf.Duration";
-    }
-    if (v instanceof Instant) {
-      return "google.protobuf.Timestamp";
-    }
-    if (v instanceof Optional) {
-      return "optional_type";
-    }
-    if (v instanceof CelType) {
-      return "type";
-    }
-    if (v instanceof Semver) {
-      return KubeTypes.SEMVER.name();
-    }
-    if (v instanceof KubeQuantity) {
-      return KubeTypes.QUANTITY.name();
-    }
-    if (v instanceof IpAddress) {
-      return KubeTypes.IP.name();
-    }
-    if (v instanceof IpPrefix) {
-      return KubeTypes.CIDR.name();
-    }
-    if (v instanceof GoUrl) {
-      return KubeTypes.URL.name();
-    }
-    if (v instanceof NamedFormat) {
-      return KubeTypes.NAMED_FORMAT.name();
-    }
-    return v.getClass().getSimpleName();
-  }
+
 }

@@ -11,8 +11,6 @@ import dev.cel.common.values.CelByteString;
 import dev.cel.common.values.NullValue;
 import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelFunctionBinding;
-import io.dra4j.cel.KubeQuantity;
-import io.dra4j.cel.Semver;
 import java.math.BigInteger;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -26,7 +24,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * cel-go's {@code string.format} as the Kubernetes base environment has it (ext.Strings version 2, en_US
@@ -145,12 +142,12 @@ public final class StringFormatLibrary extends LibrarySupport {
                 if (arg instanceof Long || arg instanceof UnsignedLong) {
                     return arg.toString();
                 }
-                throw new FormatException("decimal clause can only be used on integers, was given " + typeName(arg));
+                throw new FormatException("decimal clause can only be used on integers, was given " + CelValueTypes.name(arg));
             case 'f': {
                 Double d = doubleArg(arg);
                 if (d == null) {
                     throw new FormatException("fixed-point clause can only be used on doubles, was given "
-                            + typeName(arg));
+                            + CelValueTypes.name(arg));
                 }
                 return GoNumberFormat.localizedFixed(d, precision == null ? DEFAULT_PRECISION : precision);
             }
@@ -158,7 +155,7 @@ public final class StringFormatLibrary extends LibrarySupport {
                 Double d = doubleArg(arg);
                 if (d == null) {
                     throw new FormatException("scientific clause can only be used on doubles, was given "
-                            + typeName(arg));
+                            + CelValueTypes.name(arg));
                 }
                 return GoNumberFormat.localizedScientific(d, precision == null ? DEFAULT_PRECISION : precision);
             }
@@ -170,7 +167,7 @@ public final class StringFormatLibrary extends LibrarySupport {
                     return integer(arg).toString(2);
                 }
                 throw new FormatException("only integers and bools can be formatted as binary, was given "
-                        + typeName(arg));
+                        + CelValueTypes.name(arg));
             case 'x':
             case 'X': {
                 String hex;
@@ -182,7 +179,7 @@ public final class StringFormatLibrary extends LibrarySupport {
                     hex = integer(arg).toString(16);
                 } else {
                     throw new FormatException("only integers, byte buffers, and strings can be formatted as hex,"
-                            + " was given " + typeName(arg));
+                            + " was given " + CelValueTypes.name(arg));
                 }
                 return clause == 'X' ? hex.toUpperCase(Locale.ROOT) : hex;
             }
@@ -190,7 +187,7 @@ public final class StringFormatLibrary extends LibrarySupport {
                 if (arg instanceof Long || arg instanceof UnsignedLong) {
                     return integer(arg).toString(8);
                 }
-                throw new FormatException("octal clause can only be used on integers, was given " + typeName(arg));
+                throw new FormatException("octal clause can only be used on integers, was given " + CelValueTypes.name(arg));
             default:
                 throw error("could not parse formatting clause: unrecognized formatting clause \"" + clause + "\"");
         }
@@ -232,7 +229,7 @@ public final class StringFormatLibrary extends LibrarySupport {
         }
         String s = asString(v);
         if (s == null) {
-            throw new FormatException(STRING_CLAUSE_ERROR + typeName(v));
+            throw new FormatException(STRING_CLAUSE_ERROR + CelValueTypes.name(v));
         }
         return s;
     }
@@ -306,7 +303,7 @@ public final class StringFormatLibrary extends LibrarySupport {
         } else if (v instanceof Double d) {
             text = GoNumberFormat.formatFixed(d, DEFAULT_PRECISION);
         } else {
-            throw new FormatException("no formatting function for " + typeName(v));
+            throw new FormatException("no formatting function for " + CelValueTypes.name(v));
         }
         return quoteForCel(v, text);
     }
@@ -342,7 +339,7 @@ public final class StringFormatLibrary extends LibrarySupport {
             } else if (key instanceof Long || key instanceof UnsignedLong) {
                 keyText = key.toString();
             } else {
-                throw new FormatException("no formatting function for map key of type " + typeName(key));
+                throw new FormatException("no formatting function for map key of type " + CelValueTypes.name(key));
             }
             pairs.add(new String[] {quoteForCel(key, keyText), formatMember(e.getValue())});
         }
@@ -354,65 +351,4 @@ public final class StringFormatLibrary extends LibrarySupport {
         return "{" + String.join(", ", parts) + "}";
     }
 
-    /** cel-go's runtime type name of a value, as used in error messages. */
-    static String typeName(Object v) {
-        if (v instanceof Long) {
-            return "int";
-        }
-        if (v instanceof UnsignedLong) {
-            return "uint";
-        }
-        if (v instanceof Double) {
-            return "double";
-        }
-        if (v instanceof String) {
-            return "string";
-        }
-        if (v instanceof CelByteString) {
-            return "bytes";
-        }
-        if (v instanceof Boolean) {
-            return "bool";
-        }
-        if (v instanceof NullValue) {
-            return "null_type";
-        }
-        if (v instanceof List) {
-            return "list";
-        }
-        if (v instanceof Map) {
-            return "map";
-        }
-        if (v instanceof Instant) {
-            return "google.protobuf.Timestamp";
-        }
-        if (v instanceof Duration) {
-            return "google.protobuf.Duration";
-        }
-        if (v instanceof TypeType) {
-            return "type";
-        }
-        if (v instanceof Optional) {
-            return "optional_type";
-        }
-        if (v instanceof KubeQuantity) {
-            return KubeTypes.QUANTITY.name();
-        }
-        if (v instanceof Semver) {
-            return KubeTypes.SEMVER.name();
-        }
-        if (v instanceof IpAddress) {
-            return KubeTypes.IP.name();
-        }
-        if (v instanceof IpPrefix) {
-            return KubeTypes.CIDR.name();
-        }
-        if (v instanceof GoUrl) {
-            return KubeTypes.URL.name();
-        }
-        if (v instanceof NamedFormat) {
-            return KubeTypes.NAMED_FORMAT.name();
-        }
-        return v == null ? "null_type" : v.getClass().getSimpleName();
-    }
 }
