@@ -4,14 +4,17 @@
 //
 //	convert-oracle [FILE...]      convert each YAML/JSON document (files or stdin) and print one JSON line each:
 //	                              {"index":i,"object":{...}} or {"index":i,"error":"..."}
-//	convert-oracle -compare       read JSON Lines {"input":{...},"dra4j":{...}|null,"dra4jError":"..."} on stdin and
+//	convert-oracle -schema        print the JSON fields of every resource.k8s.io kind per version (schema.go)
+//	convert-oracle -compare       read JSON Lines {"input":{...} or "inputYaml":"...","dra4j":{...}|null,
+//	                              "dra4jError":"..."} on stdin and
 //	                              print one line each: {"index":i,"equal":bool,"upstream":{...},"upstreamError":"...",
 //	                              "detail":"..."}
 //
 // Decoding is strict (unknown or duplicate fields are errors, as with kubectl's default field validation) and no
 // defaults are applied: the conversion alone is compared. dra4j's output is decoded strictly into the v1 types, and
 // upstream's result goes through the same JSON round trip, so both are compared as the API server would store them
-// (equality.Semantic: quantities by value, nil and empty collections alike).
+// (equality.Semantic: quantities by value, nil and empty collections alike; the apiVersion and kind of list items
+// are not compared).
 package main
 
 import (
@@ -26,6 +29,7 @@ import (
 
 	resourcev1 "k8s.io/api/resource/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	kjson "k8s.io/apimachinery/pkg/runtime/serializer/json"
@@ -133,6 +137,7 @@ func convertStream(c *converter, r io.Reader, out *json.Encoder, index *int) err
 
 type compareIn struct {
 	Input      json.RawMessage `json:"input"`
+	InputYAML  string          `json:"inputYaml"`
 	Dra4j      json.RawMessage `json:"dra4j"`
 	Dra4jError string          `json:"dra4jError"`
 }
@@ -148,7 +153,11 @@ type compareOut struct {
 // compare decides one case: both reject the input, or both convert it to semantically equal v1 objects.
 func compare(c *converter, in compareIn) compareOut {
 	var res compareOut
-	upstream, err := c.convert(in.Input)
+	input := []byte(in.Input)
+	if in.InputYAML != "" {
+		input = []byte(in.InputYAML)
+	}
+	upstream, err := c.convert(input)
 	if err == nil {
 		upstream, err = c.roundTrip(upstream)
 	}
@@ -170,11 +179,26 @@ func compare(c *converter, in compareIn) compareOut {
 		res.Detail = "dra4j's output is not a valid v1 object: " + err.Error()
 		return res
 	}
+	clearItemTypes(upstream)
+	clearItemTypes(mine)
 	res.Equal = equality.Semantic.DeepEqual(upstream, mine)
 	if !res.Equal {
 		res.Detail = diff.Diff(upstream, mine)
 	}
 	return res
+}
+
+// clearItemTypes empties the apiVersion and kind of a list's items: in a typed list they carry no meaning (decoders
+// ignore them, the API server omits them), and upstream's list conversion sometimes copies them unchanged and
+// sometimes drops them. dra4j writes them as v1 where the input had them, for kubectl.
+func clearItemTypes(obj runtime.Object) {
+	if !meta.IsListType(obj) {
+		return
+	}
+	_ = meta.EachListItem(obj, func(item runtime.Object) error {
+		item.GetObjectKind().SetGroupVersionKind(schema.GroupVersionKind{})
+		return nil
+	})
 }
 
 func compareStream(c *converter, r io.Reader, out *json.Encoder) error {
@@ -196,8 +220,18 @@ func compareStream(c *converter, r io.Reader, out *json.Encoder) error {
 
 func main() {
 	compareMode := flag.Bool("compare", false, "compare dra4j's conversions (JSON Lines on stdin) with upstream's")
+	schemaMode := flag.Bool("schema", false, "print the fields of every resource.k8s.io kind in every served version")
 	flag.Parse()
 	c := newConverter()
+	if *schemaMode {
+		data, err := printSchema(c.scheme)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "convert-oracle:", err)
+			os.Exit(1)
+		}
+		os.Stdout.Write(append(data, '\n'))
+		return
+	}
 	w := bufio.NewWriter(os.Stdout)
 	defer w.Flush()
 	out := json.NewEncoder(w)
