@@ -207,7 +207,7 @@ public final class DiffTest {
         if (!kind.equals("error")) {
             return kind;
         }
-        String message = ErrorMessages.normalise(outcome.path("error").asString(""))
+        String message = outcome.path("error").asString("").strip()
                 .replaceAll("[A-Za-z0-9_./-]*[0-9][A-Za-z0-9_./-]*", "#");
         return "error: " + (message.length() <= 80 ? message : message.substring(0, 80));
     }
