@@ -6,6 +6,7 @@ import tools.jackson.databind.json.JsonMapper;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -91,11 +92,38 @@ public final class ApiSchema {
             String child = Paths.field(path, e.getKey());
             JsonNode shape = fields.get(e.getKey());
             if (shape == null) {
-                notes.error(child, "unknown-field", label + ": unknown field \"" + child + "\"");
+                notes.error(child, "unknown-field", label + ": unknown field \"" + child + "\"" + hint(type, e.getKey()));
             } else {
                 walk(e.getValue(), shape, label, child, notes);
             }
         }
+    }
+
+    /** What a field that is unknown here usually means: the shape of another version. */
+    private static String hint(String type, String field) {
+        boolean old = type.startsWith("resource/v1beta1.");
+        String simple = type.substring(type.indexOf('.') + 1);
+        boolean requestField = List.of("deviceClassName", "selectors", "allocationMode", "count", "adminAccess",
+                "tolerations", "capacity").contains(field);
+        if (simple.equals("DeviceRequest") && !old && requestField) {
+            return "; in v1beta2 and v1 it sits under exactly (requests[].exactly." + field + ")";
+        }
+        if (simple.equals("DeviceRequest") && old && field.equals("exactly")) {
+            return "; exactly is the v1beta2 and v1 form, in v1beta1 the request's fields sit at the request";
+        }
+        if (simple.equals("DeviceRequest") && field.equals("resourceClassName")) {
+            return "; resourceClassName is classic DRA (v1alpha2), use exactly.deviceClassName";
+        }
+        if (simple.equals("Device") && !old && field.equals("basic")) {
+            return "; basic is the v1beta1 form, in v1beta2 and v1 a device's fields sit at the device";
+        }
+        if (simple.equals("Device") && old) {
+            return "; in v1beta1 a device's fields sit under basic";
+        }
+        if (simple.equals("DeviceClaim") && field.equals("tolerations")) {
+            return "; tolerations belong to a request (requests[].exactly.tolerations)";
+        }
+        return "";
     }
 
     private static boolean expect(boolean ok, String what, JsonNode value, String label, String path, Notes notes) {

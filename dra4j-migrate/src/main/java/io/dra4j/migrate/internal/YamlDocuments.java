@@ -100,7 +100,8 @@ public final class YamlDocuments {
             int line = mark.map(m -> m.getLine() + startLine).orElse(startLine);
             int column = mark.map(m -> m.getColumn() + 1).orElse(1);
             String problem = e.getProblem() == null ? "" : e.getProblem();
-            String context = e.getContext() == null ? "" : e.getContext() + ": ";
+            String context = e.getContext() == null ? "" : e.getContext()
+                    + e.getContextMark().map(m -> " (from line " + (m.getLine() + startLine) + ")").orElse("") + ": ";
             documents.add(new Document(index, startLine, start, chunk, null,
                     new ParseError(line, column, "invalid YAML: " + context + problem)));
         } catch (YamlEngineException e) {
