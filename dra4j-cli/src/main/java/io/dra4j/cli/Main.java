@@ -18,6 +18,7 @@ import java.util.concurrent.Callable;
                 + "allocations as Kubernetes 1.37's scheduler does.",
         subcommands = {AllocateCommand.class, ExplainCommand.class,
                 ConvertCommand.class,
+                MigrateCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main implements Callable<Integer> {
     @Spec
