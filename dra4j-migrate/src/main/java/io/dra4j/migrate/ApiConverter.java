@@ -19,7 +19,8 @@ import java.util.List;
  */
 public final class ApiConverter {
     private final YamlText yaml = new YamlText();
-    private final ApiSchema schema = ApiSchema.load();
+    private final ApiSchema schema = ApiSchema.kubernetes137();
+    private final ApiSchema legacySchema = ApiSchema.kubernetes132();
 
     /**
      * The outcome for one input text.
@@ -83,7 +84,7 @@ public final class ApiConverter {
             return null;
         }
         Notes notes = new Notes();
-        V1Conversion.Result result = V1Conversion.convert(schema, located.tree(), notes);
+        V1Conversion.Result result = V1Conversion.convert(schema, legacySchema, located.tree(), notes);
         for (Notes.Note n : notes.all()) {
             int[] pos = located.positions().of(n.path());
             findings.add(new Finding(source, pos[0], pos[1], n.severity(), n.rule(), n.message()));
