@@ -46,8 +46,9 @@ public final class ApiConverter {
         StringBuilder out = new StringBuilder();
         List<YamlDocuments.Document> documents = YamlDocuments.read(text);
         int converted = 0;
-        for (YamlDocuments.Document doc : documents) {
-            if (doc.index() > 0 || text.startsWith("---")) {
+        for (int i = 0; i < documents.size(); i++) {
+            YamlDocuments.Document doc = documents.get(i);
+            if (i > 0 || text.startsWith("---")) {
                 out.append("---\n");
             }
             String converted1 = convert(source, doc, findings);
@@ -61,7 +62,8 @@ public final class ApiConverter {
                 converted++;
             }
         }
-        return new Result(out.toString(), findings, documents.size(), converted);
+        int real = (int) documents.stream().filter(d -> !d.blank()).count();
+        return new Result(out.toString(), findings, real, converted);
     }
 
     /** The converted text of one document, or null when it is kept as written. */
