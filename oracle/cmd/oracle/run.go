@@ -42,7 +42,7 @@ var gates = map[string]func(*structured.Features){
 	"DRADeviceBindingConditions":   func(*structured.Features) {},
 	"DRAResourceClaimDeviceStatus": func(*structured.Features) {},
 	// Gates outside the allocator. DRADeviceTaintRules decides whether the
-	// scheduler's slice tracker applies DeviceTaintRules; see prepare().
+	// scheduler's slice tracker applies DeviceTaintRules; see patchedSlices().
 	"DRADeviceTaintRules":         func(*structured.Features) {},
 	"DRAExtendedResource":         func(*structured.Features) {},
 	"DRASchedulerFilterTimeout":   func(*structured.Features) {},
@@ -89,14 +89,12 @@ func prepare(s *scenario) (*input, error) {
 	for i := range s.DeviceClasses {
 		in.classes = append(in.classes, &s.DeviceClasses[i])
 	}
-	// The slice tracker applies DeviceTaintRules only when DRADeviceTaintRules is on.
-	var rules []resourceapi.DeviceTaintRule
-	if slices.Contains(s.Features, "DRADeviceTaintRules") {
-		rules = s.DeviceTaintRules
+	patched, err := patchedSlices(context.Background(), s.ResourceSlices, s.DeviceTaintRules,
+		slices.Contains(s.Features, "DRADeviceTaintRules"))
+	if err != nil {
+		return nil, err
 	}
-	for i := range s.ResourceSlices {
-		in.slices = append(in.slices, withTaintRules(&s.ResourceSlices[i], rules))
-	}
+	in.slices = patched
 	for i := range s.Claims {
 		in.claims = append(in.claims, &s.Claims[i])
 	}
@@ -138,30 +136,6 @@ func allocatedState(entries []allocatedEntry, f structured.Features) structured.
 		}
 	}
 	return state
-}
-
-// withTaintRules returns the slice with the taint of every matching rule
-// appended to its devices, as the scheduler's slice tracker presents it. A rule
-// without a device selector matches every device.
-func withTaintRules(slice *resourceapi.ResourceSlice, rules []resourceapi.DeviceTaintRule) *resourceapi.ResourceSlice {
-	if len(rules) == 0 {
-		return slice
-	}
-	slice = slice.DeepCopy()
-	for i := range slice.Spec.Devices {
-		device := &slice.Spec.Devices[i]
-		for _, rule := range rules {
-			if sel := rule.Spec.DeviceSelector; sel == nil ||
-				matches(sel.Driver, slice.Spec.Driver) && matches(sel.Pool, slice.Spec.Pool.Name) && matches(sel.Device, device.Name) {
-				device.Taints = append(device.Taints, rule.Spec.Taint)
-			}
-		}
-	}
-	return slice
-}
-
-func matches(want *string, actual string) bool {
-	return want == nil || *want == actual
 }
 
 // allocate runs upstream's allocator once, exactly as kube-scheduler does per node.
