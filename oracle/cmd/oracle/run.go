@@ -8,11 +8,13 @@ import (
 	v1 "k8s.io/api/core/v1"
 	resourceapi "k8s.io/api/resource/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/dynamic-resource-allocation/cel"
 	"k8s.io/dynamic-resource-allocation/structured"
+	"k8s.io/utils/ptr"
+
+	"dra4j.io/oracle/schedstate"
 )
 
 // input is everything one Allocate call needs, prepared from a scenario.
@@ -102,40 +104,33 @@ func prepare(s *scenario) (*input, error) {
 }
 
 // allocatedState builds what the scheduler plugin derives from existing
-// allocations: results with admin access do not make a device busy, and with
-// consumable capacity on, shared results only add to the consumed capacity of
-// their device instead of reserving it.
+// allocations (schedstate, a port of the plugin's code). A device reference
+// stands for one result of an allocated claim: exclusive, or with `shared` a
+// share (with its shareID, or a made-up one unique to the entry) that consumed
+// what consumedCapacity says.
 func allocatedState(entries []allocatedEntry, f structured.Features) structured.AllocatedState {
-	state := structured.AllocatedState{
-		AllocatedDevices:         sets.New[structured.DeviceID](),
-		AllocatedSharedDeviceIDs: sets.New[structured.SharedDeviceID](),
-		AggregatedCapacity:       structured.NewConsumedCapacityCollection(),
-	}
-	add := func(driver, pool, device string, shared bool, consumed map[resourceapi.QualifiedName]resource.Quantity) {
-		id := structured.MakeDeviceID(driver, pool, device)
-		switch {
-		case !shared || !f.ConsumableCapacity:
-			state.AllocatedDevices.Insert(id)
-		case len(consumed) > 0:
-			state.AggregatedCapacity.Insert(structured.NewDeviceConsumedCapacity(id, consumed))
-		}
-	}
-	for _, e := range entries {
-		if d := e.Device; d != nil {
-			add(d.Driver, d.Pool, d.Device, d.Shared, d.ConsumedCapacity)
+	claims := make([]*resourceapi.ResourceClaim, 0, len(entries))
+	for i, e := range entries {
+		if e.Claim != nil {
+			claims = append(claims, e.Claim)
 			continue
 		}
-		if e.Claim.Status.Allocation == nil {
-			continue
-		}
-		for _, r := range e.Claim.Status.Allocation.Devices.Results {
-			if r.AdminAccess != nil && *r.AdminAccess {
-				continue
+		d := e.Device
+		result := resourceapi.DeviceRequestAllocationResult{Driver: d.Driver, Pool: d.Pool, Device: d.Device}
+		if d.Shared {
+			result.ShareID = d.ShareID
+			if result.ShareID == nil {
+				result.ShareID = ptr.To(types.UID(fmt.Sprintf("allocatedDevices-%d", i)))
 			}
-			add(r.Driver, r.Pool, r.Device, r.ShareID != nil, r.ConsumedCapacity)
+			result.ConsumedCapacity = d.ConsumedCapacity
 		}
+		claims = append(claims, &resourceapi.ResourceClaim{Status: resourceapi.ResourceClaimStatus{
+			Allocation: &resourceapi.AllocationResult{Devices: resourceapi.DeviceAllocationResult{
+				Results: []resourceapi.DeviceRequestAllocationResult{result},
+			}},
+		}})
 	}
-	return state
+	return schedstate.FromClaims(claims, f.ConsumableCapacity)
 }
 
 // allocate runs upstream's allocator once, exactly as kube-scheduler does per node.
