@@ -11,7 +11,6 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -128,7 +128,8 @@ public final class ControlPlane implements AutoCloseable {
                 "--unsafe-no-fsync", "--log-level=warn"), directory.resolve("etcd.log"));
         started.add(etcd);
         URI etcdHealth = URI.create("http://127.0.0.1:" + etcdClient + "/health");
-        awaitReady(etcd, deadline, () -> Https.plainGet(etcdHealth)
+        Https plain = Https.plain();
+        awaitReady(etcd, deadline, () -> plain.get(etcdHealth)
                 .filter(r -> r.statusCode() == 200 && r.body().contains("\"health\":\"true\"")).isPresent());
 
         // kube-apiserver: the serving certificate it generates into its cert dir is the kubeconfig's CA.
@@ -154,9 +155,8 @@ public final class ControlPlane implements AutoCloseable {
         started.add(apiServer);
         URI server = URI.create("https://127.0.0.1:" + apiPort);
         Path serving = apiCerts.resolve("apiserver.crt");
-        awaitReady(apiServer, deadline, () -> Https.trusting(serving, credentials.token())
-                .flatMap(https -> https.get(server.resolve("/readyz")))
-                .filter(r -> r.statusCode() == 200).isPresent());
+        awaitReady(apiServer, deadline, probe(() -> Optional.of(serving), credentials.token(),
+                server.resolve("/readyz")));
 
         Path kubeconfig = directory.resolve("kubeconfig");
         Files.writeString(kubeconfig, kubeconfig(server, Files.readAllBytes(serving), credentials.token()),
@@ -191,15 +191,26 @@ public final class ControlPlane implements AutoCloseable {
         ManagedProcess process = ManagedProcess.start(name, command, directory.resolve(name + ".log"));
         URI health = URI.create("https://127.0.0.1:" + port + healthPath);
         try {
-            awaitReady(process, deadline, () -> servingCertificate(certs)
-                    .flatMap(pem -> Https.trusting(pem, null))
-                    .flatMap(https -> https.get(health))
-                    .filter(r -> r.statusCode() == 200).isPresent());
+            awaitReady(process, deadline, probe(() -> servingCertificate(certs), null, health));
         } catch (RuntimeException e) {
             process.stop();
             throw e;
         }
         return process;
+    }
+
+    /**
+     * A readiness check of {@code uri} that answers 200, over TLS trusting the certificate file once the component
+     * has written it; the client is made once and reused for every poll.
+     */
+    private static Supplier<Boolean> probe(Supplier<Optional<Path>> certificate, String token, URI uri) {
+        AtomicReference<Https> client = new AtomicReference<>();
+        return () -> {
+            if (client.get() == null) {
+                certificate.get().flatMap(pem -> Https.trusting(pem, token)).ifPresent(client::set);
+            }
+            return client.get() != null && client.get().get(uri).filter(r -> r.statusCode() == 200).isPresent();
+        };
     }
 
     /** The self-signed serving certificate a component wrote into its cert dir ({@code <name>.crt}). */

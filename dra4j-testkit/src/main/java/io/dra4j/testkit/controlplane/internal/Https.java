@@ -18,8 +18,9 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
 /**
- * Health checks against a component's own serving certificate: trusts exactly the certificates in the PEM file the
- * component wrote into its {@code --cert-dir} (the self-signed serving certificate and its CA).
+ * Readiness checks: plain HTTP (etcd), or TLS against a component's own serving certificate, trusting exactly the
+ * certificates in the PEM file the component wrote into its {@code --cert-dir} (the self-signed serving certificate
+ * and its CA).
  */
 public final class Https {
     private final HttpClient client;
@@ -63,16 +64,15 @@ public final class Https {
         if (bearerToken != null) {
             request.header("Authorization", "Bearer " + bearerToken);
         }
-        return plainGet(client, request.build());
+        return send(client, request.build());
     }
 
-    /** A GET over plain HTTP (etcd's client port), or empty when nothing answers. */
-    public static Optional<HttpResponse<String>> plainGet(URI uri) {
-        return plainGet(HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build(),
-                HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5)).GET().build());
+    /** A client for plain HTTP (etcd's client port). */
+    public static Https plain() {
+        return new Https(HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build(), null);
     }
 
-    private static Optional<HttpResponse<String>> plainGet(HttpClient client, HttpRequest request) {
+    private static Optional<HttpResponse<String>> send(HttpClient client, HttpRequest request) {
         try {
             return Optional.of(client.send(request, HttpResponse.BodyHandlers.ofString()));
         } catch (IOException e) {
