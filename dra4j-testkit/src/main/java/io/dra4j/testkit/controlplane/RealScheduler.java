@@ -77,13 +77,29 @@ public final class RealScheduler {
     }
 
     /**
+     * A whole snapshot: {@link #apply} every object but the pods, then {@link #schedule} the pods in the order given.
+     */
+    public List<PodPlacement> run(List<? extends HasMetadata> snapshot, Duration timeoutPerPod) {
+        apply(snapshot.stream().filter(o -> !(o instanceof Pod)).toList());
+        return schedule(snapshot.stream().filter(Pod.class::isInstance).map(Pod.class::cast).toList(), timeoutPerPod);
+    }
+
+    /**
      * Creates the pods one at a time and returns where each landed.
      *
      * @param timeout how long one pod may take to be bound or found unschedulable
-     * @throws IllegalStateException when a pod is neither bound nor unschedulable in time (the message says which
-     *                               claims are still missing)
+     * @throws IllegalArgumentException for a pod that names its node already (not a starting state this can set up)
+     * @throws IllegalStateException    when a pod is neither bound nor unschedulable in time (the message says which
+     *                                  claims are still missing)
      */
     public List<PodPlacement> schedule(List<Pod> pods, Duration timeout) {
+        for (Pod pod : pods) {
+            if (pod.getSpec() != null && pod.getSpec().getNodeName() != null && !pod.getSpec().getNodeName().isEmpty()) {
+                throw new IllegalArgumentException("pod " + pod.getMetadata().getName() + " is bound to "
+                        + pod.getSpec().getNodeName() + " already: bound pods are not a starting state RealScheduler"
+                        + " can set up");
+            }
+        }
         List<PodPlacement> placements = new ArrayList<>();
         for (Pod pod : pods) {
             Pod created = (Pod) create(pod);

@@ -78,6 +78,11 @@ public final class ManagedProcess {
         return log;
     }
 
+    /** The processes running under the watchdog: the component, and the watchdog's reader. */
+    public List<ProcessHandle> descendants() {
+        return process.descendants().toList();
+    }
+
     /**
      * Stops the component and waits until it has exited (so its ports and files are free): a TERM through the
      * watchdog first, then KILL to it and everything under it.
