@@ -24,6 +24,7 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -32,6 +33,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -85,6 +87,20 @@ public record LiveSnapshot(String server, List<HasMetadata> objects, List<String
         try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build()) {
             return take(client);
         }
+    }
+
+    /**
+     * The kubeconfig kubectl would read: the first file of {@code $KUBECONFIG} (dra4j does not merge several), else
+     * {@code ~/.kube/config}.
+     */
+    public static Path defaultKubeconfig(Map<String, String> environment, Path home) {
+        String list = environment.getOrDefault("KUBECONFIG", "");
+        for (String entry : list.split(File.pathSeparator)) {
+            if (!entry.isBlank()) {
+                return Path.of(entry);
+            }
+        }
+        return home.resolve(".kube").resolve("config");
     }
 
     /** Lists the cluster {@code client} talks to; the client stays open. */

@@ -110,7 +110,7 @@ class LiveSnapshotIT {
     }
 
     @Test
-    void theContextIsChosenAndBadOnesAreExplained(@TempDir Path dir) throws Exception {
+    void theContextIsChosenAndAnUnreachableServerIsNamed(@TempDir Path dir) throws Exception {
         String original = Files.readString(plane.kubeconfig(), StandardCharsets.UTF_8);
         // A second context first and current, pointing at a port nothing listens on.
         String unreachable = original.replace("clusters:\n", "clusters:\n- name: gone\n  cluster:\n"
@@ -129,13 +129,6 @@ class LiveSnapshotIT {
                 .hasMessageContaining("https://127.0.0.1:1");
         assertThat(Duration.between(start, Instant.now())).as("failing on an unreachable server")
                 .isLessThan(Duration.ofSeconds(60));
-        assertThatThrownBy(() -> LiveSnapshot.take(kubeconfig, "prod"))
-                .isInstanceOf(LiveClusterException.class)
-                .hasMessage("kubeconfig " + kubeconfig + ": no context \"prod\" (contexts: gone, "
-                        + ControlPlane.CONTEXT + ")");
-        assertThatThrownBy(() -> LiveSnapshot.take(dir.resolve("missing"), null))
-                .isInstanceOf(LiveClusterException.class)
-                .hasMessage("kubeconfig " + dir.resolve("missing") + ": cannot read it (no such file)");
     }
 
     @Test
