@@ -38,14 +38,14 @@ import java.util.Objects;
 
 /**
  * A snapshot of a live cluster, taken read-only (list requests only) through the fabric8 client: the objects
- * {@code kubectl get nodes,pods,resourceslices,deviceclasses,resourceclaims,resourceclaimtemplates,devicetaintrules,
- * priorityclasses,workloads,podgroups -A -o yaml} prints, as the same fabric8 objects a snapshot file of them gives, kinds
- * in that order and objects in the server's order. {@link #toYaml()} writes them as such a file ({@code kind:
- * List}), for running offline later.
+ * {@code kubectl get nodes,pods,resourceslices,deviceclasses,resourceclaims,resourceclaimtemplates,
+ * devicetaintrules,priorityclasses,workloads,podgroups -A -o yaml} prints, as the same fabric8 objects a snapshot
+ * file of them gives, kinds in that order and objects in the server's order. {@link #toYaml()} writes them as such
+ * a file ({@code kind: List}), for running offline later.
  *
- * <p>A kind the server does not serve (Workload and PodGroup need {@code scheduling.k8s.io/v1beta1}, off by default in 1.37;
- * DeviceTaintRule is served in an older version by older releases) is listed in {@link #notServed()}, never guessed.
- * The objects are the caller's own copies; the snapshot itself is not changed by anyone else.
+ * <p>A kind the server does not serve (Workload and PodGroup need {@code scheduling.k8s.io/v1beta1}, off by default
+ * in 1.37; older releases serve DeviceTaintRule in an older version) is listed in {@link #notServed()}, never
+ * guessed. The fabric8 objects are mutable: they are the caller's, and the snapshot does not look at them again.
  *
  * @param server    the API server's URL
  * @param objects   the objects, kinds in {@link #KINDS} order
