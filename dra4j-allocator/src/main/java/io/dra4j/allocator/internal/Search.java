@@ -305,7 +305,7 @@ public final class Search {
     private int allocateOne(int c, int q, int s, int k, boolean inSubRequest, int start) throws AllocationException {
         steps++;
         if (deadlineNanos != 0 && (steps & 0xff) == 0 && System.nanoTime() > deadlineNanos) {
-            throw new AllocationException("filter operation aborted: context deadline exceeded", true);
+            throw AllocationException.deadlineExceeded();
         }
         if (c >= claims.size()) {
             return FOUND;
