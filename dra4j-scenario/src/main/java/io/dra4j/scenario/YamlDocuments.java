@@ -11,7 +11,15 @@ import org.snakeyaml.engine.v2.events.ScalarEvent;
 import org.snakeyaml.engine.v2.exceptions.Mark;
 import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
 import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.StreamReadConstraints;
+import tools.jackson.core.StreamReadFeature;
+import tools.jackson.core.json.JsonFactory;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.core.TokenStreamLocation;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -29,6 +37,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.regex.Pattern;
 
 /**
@@ -53,6 +62,13 @@ final class YamlDocuments {
     private static final Pattern YAML_FLOAT = Pattern.compile("[-+]?(\\.[0-9]+|[0-9]+(\\.[0-9]*)?)([eE][-+]?[0-9]+)?");
     private static final BigInteger UINT64_MAX = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+    /** Reads JSON input; immutable once built. */
+    private static final JsonMapper JSON = JsonMapper.builder(JsonFactory.builder()
+                    .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build())
+                    .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+                    .build())
+            .disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .build();
 
     /** A position in the file, 1-based, as editors show it. */
     record Position(int line, int column) {
@@ -71,17 +87,24 @@ final class YamlDocuments {
      * written (found by identity of the tree's container nodes).
      */
     static final class Document {
+        private final int index;
         private final JsonNode root;
         private final Position start;
         private final Map<JsonNode, Map<String, Position>> fieldPositions;
         private final Map<JsonNode, List<Position>> itemPositions;
 
-        private Document(JsonNode root, Position start, Map<JsonNode, Map<String, Position>> fieldPositions,
+        private Document(int index, JsonNode root, Position start, Map<JsonNode, Map<String, Position>> fieldPositions,
                          Map<JsonNode, List<Position>> itemPositions) {
+            this.index = index;
             this.root = root;
             this.start = start;
             this.fieldPositions = fieldPositions;
             this.itemPositions = itemPositions;
+        }
+
+        /** 1-based among the file's documents, empty ones counted. */
+        int index() {
+            return index;
         }
 
         JsonNode root() {
@@ -160,20 +183,37 @@ final class YamlDocuments {
     static final class YamlError extends RuntimeException {
         private static final long serialVersionUID = 1L;
         private final transient Position position;
+        private final int document;
+        private final boolean json;
 
         YamlError(Position position, String message) {
+            this(position, message, 0, false);
+        }
+
+        private YamlError(Position position, String message, int document, boolean json) {
             super(message, null, false, false);
             this.position = position;
+            this.document = document;
+            this.json = json;
         }
 
         Position position() {
             return position;
         }
 
+        /** 1-based index of the document it is in; 0 when not known. */
+        int document() {
+            return document;
+        }
+
+        YamlError inDocument(int index) {
+            return new YamlError(position, getMessage(), index, json);
+        }
+
         /** "malformed YAML at line 3, column 5: mapping values are not allowed here". */
         String describe() {
-            return position.line() > 0 ? "malformed YAML at " + position + ": " + getMessage()
-                    : "malformed YAML: " + getMessage();
+            String what = json ? "malformed JSON" : "malformed YAML";
+            return position.line() > 0 ? what + " at " + position + ": " + getMessage() : what + ": " + getMessage();
         }
     }
 
@@ -186,32 +226,91 @@ final class YamlDocuments {
      * @throws YamlError for the first problem, with its position
      */
     static List<Document> read(byte[] content) {
+        List<Document> out = new ArrayList<>();
+        read(content, out::add);
+        return out;
+    }
+
+    /**
+     * Hands each non-empty document to {@code each} as soon as it is read, so that the documents before a malformed
+     * one are kept.
+     *
+     * @throws YamlError for the first problem, with its position and document
+     */
+    static void read(byte[] content, Consumer<Document> each) {
+        if (looksLikeJson(content)) {
+            readJson(content, each);
+            return;
+        }
         LoadSettings settings = LoadSettings.builder()
                 .setCodePointLimit(CODE_POINT_LIMIT)
                 .setUseMarks(true)
                 .build();
-        List<Document> out = new ArrayList<>();
+        Composer composer = new Composer();
         try {
-            Composer composer = new Composer();
             for (Event event : new Parse(settings).parseInputStream(new ByteArrayInputStream(content))) {
                 composer.accept(event);
                 if (composer.done != null) {
                     Expander expander = new Expander();
-                    JsonNode root = expander.expand(composer.done, 0);
-                    if (!root.isNull()) {
-                        out.add(new Document(root, composer.done.position(), expander.fieldPositions, expander.itemPositions));
-                    }
+                    YNode done = composer.done;
                     composer.done = null;
+                    JsonNode root = expander.expand(done, 0);
+                    if (!root.isNull()) {
+                        each.accept(new Document(composer.documents, root, done.position(), expander.fieldPositions,
+                                expander.itemPositions));
+                    }
                 }
             }
+        } catch (YamlError e) {
+            throw e.inDocument(Math.max(composer.documents, 1));
         } catch (MarkedYamlEngineException e) {
             Position p = e.getProblemMark().or(e::getContextMark).map(m -> Position.of(Optional.of(m)))
                     .orElse(new Position(0, 0));
-            throw new YamlError(p, e.getProblem() == null ? firstLine(e.getMessage()) : e.getProblem());
+            throw new YamlError(p, e.getProblem() == null ? firstLine(e.getMessage()) : e.getProblem())
+                    .inDocument(Math.max(composer.documents, 1));
         } catch (YamlEngineException e) {
-            throw new YamlError(new Position(0, 0), firstLine(e.getMessage()));
+            throw new YamlError(new Position(0, 0), firstLine(e.getMessage())).inDocument(Math.max(composer.documents, 1));
         }
-        return out;
+    }
+
+    /** JSON input starts with { or [; it may hold several values one after another, as kubectl accepts. */
+    private static boolean looksLikeJson(byte[] content) {
+        for (byte b : content) {
+            if (b == '{' || b == '[') {
+                return true;
+            }
+            if (!Character.isWhitespace(b)) {
+                return false;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * A JSON stream: no aliases, merge keys or YAML scalars to resolve, so Jackson's JSON parser reads it (duplicate
+     * keys are errors); field positions are not tracked, errors carry the parser's line and column.
+     */
+    private static void readJson(byte[] content, Consumer<Document> each) {
+        int index = 0;
+        JsonParser parser = JSON.createParser(content);
+        try (parser) {
+            while (parser.nextToken() != null) {
+                index++;
+                TokenStreamLocation at = parser.currentTokenLocation();
+                JsonNode root = JSON.readTree(parser);
+                if (root != null && !root.isNull()) {
+                    each.accept(new Document(index, root, new Position(at.getLineNr(), at.getColumnNr()),
+                            Map.of(), Map.of()));
+                }
+            }
+        } catch (JacksonException e) {
+            // Limit violations carry no location of their own: the parser's is where it stopped.
+            TokenStreamLocation loc = e.getLocation() != null && e.getLocation().getLineNr() > 0 ? e.getLocation()
+                    : parser.currentLocation();
+            Position p = loc == null || loc.getLineNr() <= 0 ? new Position(0, 0)
+                    : new Position(loc.getLineNr(), loc.getColumnNr());
+            throw new YamlError(p, firstLine(e.getOriginalMessage()), Math.max(index, 1), true);
+        }
     }
 
     private static String firstLine(String message) {
@@ -249,10 +348,14 @@ final class YamlDocuments {
         private final Deque<YNode> open = new ArrayDeque<>();
         private final Map<String, YNode> anchors = new HashMap<>();
         private YNode done;
+        private int documents;
 
         void accept(Event event) {
             switch (event.getEventId()) {
-                case DocumentStart -> anchors.clear();
+                case DocumentStart -> {
+                    anchors.clear();
+                    documents++;
+                }
                 case Scalar -> {
                     ScalarEvent s = (ScalarEvent) event;
                     boolean plain = s.getImplicit().canOmitTagInPlainScalar() && s.isPlain();

@@ -182,9 +182,11 @@ class YamlDocumentsTest {
 
     @Test
     void deepNestingIsAnErrorNotAStackOverflow() {
-        String deep = "[".repeat(100_000) + "]".repeat(100_000);
+        String deep = "a: " + "[".repeat(100_000) + "]".repeat(100_000);
         YamlDocuments.YamlError e = error(deep);
         assertThat(e.getMessage()).startsWith("exceeded max depth of " + YamlDocuments.MAX_DEPTH);
+        YamlDocuments.YamlError json = error("[".repeat(100_000) + "]".repeat(100_000));
+        assertThat(json.describe()).startsWith("malformed JSON at line 1").contains("(" + YamlDocuments.MAX_DEPTH);
     }
 
     @Test
@@ -230,6 +232,16 @@ class YamlDocumentsTest {
         assertThat(docs).hasSize(2);
         assertThat(docs.get(1).start().line()).isEqualTo(4);
         assertThat(error("a: &x 1\n---\nb: *x\n").getMessage()).isEqualTo("unknown anchor 'x' referenced");
+    }
+
+    @Test
+    void jsonStreamOfSeveralObjectsIsReadAsKubectlDoes() {
+        List<YamlDocuments.Document> docs = YamlDocuments.read("{\"a\": 1}\n{\"b\": 2}\n[3]".getBytes(StandardCharsets.UTF_8));
+        assertThat(docs).extracting(d -> d.root().toString()).containsExactly("{\"a\":1}", "{\"b\":2}", "[3]");
+        assertThat(docs.get(1).index()).isEqualTo(2);
+        assertThat(docs.get(1).start()).isEqualTo(new YamlDocuments.Position(2, 1));
+        assertThat(error("{\"a\": 1, \"a\": 2}").describe()).startsWith("malformed JSON at line 1");
+        assertThat(error("{\"a\": 1}\n{\"b\": ").document()).isEqualTo(2);
     }
 
     @Test
