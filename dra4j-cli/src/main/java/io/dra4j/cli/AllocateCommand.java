@@ -30,7 +30,7 @@ import java.util.stream.Collectors;
                 "Allocates the claims of each scenario file on its node and prints the outcome: allocated (with "
                         + "the devices per claim), unschedulable, or error.",
                 "",
-                "A scenario (see SCENARIO-FORMAT.md) holds the device classes, resource slices, devices already "
+                "A scenario (see docs/scenario-format.md) holds the device classes, resource slices, devices already "
                         + "in use, the node, the claims and the feature gates that are on; every DRA gate it "
                         + "does not list is off. A scenario without a features key gets the defaults of "
                         + "--kubernetes-version.",

@@ -7,7 +7,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
 /**
- * Reads scenario files (SCENARIO-FORMAT.md): YAML, one scenario per file, cluster objects in
+ * Reads scenario files (docs/scenario-format.md): YAML, one scenario per file, cluster objects in
  * {@code resource.k8s.io/v1} only, decoded strictly (unknown keys and fields, unknown feature gates and unparsable
  * quantities are errors).
  */
