@@ -78,8 +78,9 @@ final class AllocateCommand implements Callable<Integer> {
         for (Path file : files) {
             ScenarioOutcome outcome;
             boolean readable = true;
+            Scenario scenario = null;
             try {
-                Scenario scenario = inputs.read(file, System.in);
+                scenario = inputs.withGates(inputs.read(file, System.in), kubernetesVersion);
                 outcome = run(scenario);
                 if (outcome == null) {
                     outcome = ScenarioOutcome.of(scenario, new AllocationOutcome.Failed(
@@ -94,9 +95,14 @@ final class AllocateCommand implements Callable<Integer> {
                 status = CommandLine.ExitCode.SOFTWARE;
             }
             notAllocated |= !(outcome.outcome() instanceof AllocationOutcome.Allocated);
-            if (readable || output != OutcomeWriter.Format.text) {
+            if (readable || output != OutcomeWriter.Format.TEXT) {
                 // JSON and YAML keep one record per input, an unreadable one included; text leaves errors to stderr.
                 out.print(OutcomeWriter.render(outcome, output));
+            }
+            if (output == OutcomeWriter.Format.TEXT && outcome.outcome() instanceof AllocationOutcome.Unschedulable
+                    && scenario != null) {
+                // People get the decisive reason with the verdict; 'explain' has the rest.
+                out.println("  why: " + ScenarioRunner.explain(scenario, kubernetesVersion, inputs.timeout).decisive());
             }
             out.flush();
         }

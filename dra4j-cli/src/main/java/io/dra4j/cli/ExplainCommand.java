@@ -74,7 +74,7 @@ final class ExplainCommand implements Callable<Integer> {
         boolean notAllocated = false;
         for (Path file : files) {
             try {
-                Scenario scenario = inputs.read(file, System.in);
+                Scenario scenario = inputs.withGates(inputs.read(file, System.in), kubernetesVersion);
                 Explanation x = ScenarioRunner.explain(scenario, kubernetesVersion, inputs.timeout);
                 notAllocated |= !(x.outcome() instanceof AllocationOutcome.Allocated);
                 out.print(output == Format.json ? ExplanationWriter.json(scenario.name(), x) + "\n"
@@ -84,7 +84,7 @@ final class ExplainCommand implements Callable<Integer> {
                 err.println("dra4j: " + e.getMessage());
                 err.flush();
                 if (output == Format.json) {
-                    out.println(ExplanationWriter.unreadable(e.getMessage()));
+                    out.println(ExplanationWriter.unreadable(e.scenarioName(), e.getMessage()));
                 }
             }
             out.flush();

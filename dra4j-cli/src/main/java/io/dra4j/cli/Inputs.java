@@ -1,8 +1,12 @@
 package io.dra4j.cli;
 
+import io.dra4j.allocator.DraFeature;
+import io.dra4j.allocator.FeatureGates;
+import io.dra4j.allocator.KubernetesVersion;
 import io.dra4j.scenario.Scenario;
 import io.dra4j.scenario.ScenarioException;
 import io.dra4j.scenario.ScenarioReader;
+import io.dra4j.scenario.ScenarioRunner;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -12,7 +16,10 @@ import java.io.InputStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -44,6 +51,31 @@ final class Inputs {
                     + "them over")
     boolean validate;
 
+    @Option(names = "--feature-gates", paramLabel = "A=true,B=false", converter = GatesConverter.class,
+            description = "DRA feature gates to turn on or off on top of the scenario's (kube-scheduler's syntax)")
+    Gates featureGates = new Gates(Map.of());
+
+    /** The gates --feature-gates turns on (true) or off (false), in command-line order. */
+    record Gates(Map<DraFeature, Boolean> values) {
+    }
+
+    /**
+     * The scenario with --feature-gates applied: its gates (or the release's defaults when it lists none), then the
+     * overrides.
+     */
+    Scenario withGates(Scenario s, KubernetesVersion version) {
+        if (featureGates.values().isEmpty()) {
+            return s;
+        }
+        FeatureGates gates = ScenarioRunner.featureGates(s, version);
+        for (Map.Entry<DraFeature, Boolean> e : featureGates.values().entrySet()) {
+            gates = gates.with(e.getKey(), e.getValue());
+        }
+        return new Scenario(s.name(), s.source(), Optional.of(List.copyOf(gates.enabled())), s.confidence(), s.notes(),
+                s.node(), s.deviceClasses(), s.resourceSlices(), s.deviceTaintRules(), s.allocatedDevices(), s.claims(),
+                s.expectation(), s.sourcePath());
+    }
+
     /** The files in command-line order: -f ones first, then the arguments. */
     List<Path> all() {
         List<Path> out = new ArrayList<>(filenames);
@@ -67,6 +99,41 @@ final class Inputs {
             return ScenarioReader.read(content, STDIN, validate);
         }
         return ScenarioReader.read(file, validate);
+    }
+
+    /** k8s.io/component-base's feature gate syntax and messages: {@code A=true,B=false}. */
+    static final class GatesConverter implements CommandLine.ITypeConverter<Gates> {
+        @Override
+        public Gates convert(String value) {
+            Map<DraFeature, Boolean> out = new LinkedHashMap<>();
+            for (String part : value.split(",")) {
+                String item = part.trim();
+                if (item.isEmpty()) {
+                    continue;
+                }
+                int eq = item.indexOf('=');
+                if (eq < 0) {
+                    throw new CommandLine.TypeConversionException("missing bool value for " + item);
+                }
+                String name = item.substring(0, eq).trim();
+                String bool = item.substring(eq + 1).trim();
+                DraFeature gate = DraFeature.byGateName(name).orElseThrow(() ->
+                        new CommandLine.TypeConversionException("unrecognized feature gate: " + name
+                                + " (dra4j knows the DRA gates: " + String.join(", ", java.util.Arrays.stream(
+                                DraFeature.values()).map(DraFeature::gateName).toList()) + ")"));
+                Boolean on = switch (bool) {
+                    case "1", "t", "T", "TRUE", "true", "True" -> Boolean.TRUE;
+                    case "0", "f", "F", "FALSE", "false", "False" -> Boolean.FALSE;
+                    default -> null;
+                };
+                if (on == null) {
+                    throw new CommandLine.TypeConversionException("invalid value of " + name + "=" + bool
+                            + ", err: strconv.ParseBool: parsing \"" + bool + "\": invalid syntax");
+                }
+                out.put(gate, on);
+            }
+            return new Gates(out);
+        }
     }
 
     /** Go's time.ParseDuration forms ("10s", "1m30s", "500ms"), and 0. */

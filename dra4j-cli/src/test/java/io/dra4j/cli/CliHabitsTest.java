@@ -123,6 +123,32 @@ class CliHabitsTest {
     }
 
     @Test
+    void featureGatesInKubeSchedulersSyntax() throws IOException {
+        Path fits = scenario(dir, "fits", 1);
+        assertThat(run("allocate", "--feature-gates", "DRAPrioritizedList=true,DRADeviceTaints=false", fits.toString())
+                .status()).isZero();
+        CliRuns.Run unknown = run("allocate", "--feature-gates", "DRAMagic=true", fits.toString());
+        assertThat(unknown.status()).isEqualTo(2);
+        assertThat(unknown.err()).contains("unrecognized feature gate: DRAMagic");
+        CliRuns.Run bad = run("allocate", "--feature-gates", "DRADeviceTaints=maybe", fits.toString());
+        assertThat(bad.status()).isEqualTo(2);
+        assertThat(bad.err()).contains("invalid value of DRADeviceTaints=maybe, err: strconv.ParseBool: parsing \"maybe\": invalid syntax");
+        assertThat(run("allocate", "--feature-gates", "DRADeviceTaints", fits.toString()).err())
+                .contains("missing bool value for DRADeviceTaints");
+    }
+
+    @Test
+    void featureGateOverridesChangeTheDecision() throws IOException {
+        Path tainted = dir.resolve("tainted.yaml");
+        Files.writeString(tainted, CliRuns.SCENARIO.formatted("tainted", 1).replace("features: []", "features: [DRADeviceTaints]")
+                .replace("    - name: gpu-0\n", "    - name: gpu-0\n      taints:\n      - {key: broken, effect: NoSchedule}\n"));
+        assertThat(run("allocate", "-o", "json", tainted.toString()).jsonLines().get(0).get("outcome").stringValue())
+                .isEqualTo("unschedulable");
+        assertThat(run("allocate", "-o", "json", "--feature-gates", "DRADeviceTaints=false", tainted.toString()).jsonLines()
+                .get(0).get("outcome").stringValue()).isEqualTo("allocated");
+    }
+
+    @Test
     void versionNamesDra4jsVersionAndTheKubernetesRelease() {
         CliRuns.Run flag = run("--version");
         CliRuns.Run command = run("version");
