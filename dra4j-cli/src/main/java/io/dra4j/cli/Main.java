@@ -20,6 +20,8 @@ import java.util.concurrent.Callable;
         subcommands = {
                 AllocateCommand.class,
                 ExplainCommand.class,
+                ConvertCommand.class,
+                MigrateCommand.class,
                 VersionCommand.class,
                 AutoComplete.GenerateCompletion.class,
                 CommandLine.HelpCommand.class})
