@@ -75,10 +75,23 @@ public final class Allocator {
             List<AllocationResult> results = ResultAssembler.assemble(search);
             return new Attempt(new AllocationOutcome.Allocated(results), search.steps());
         } catch (AllocationException e) {
+            if (e.timedOut()) {
+                // kube-scheduler's words (statusError: the pod is retried, not marked unschedulable), plus the work done.
+                String name = node.getMetadata() == null ? "" : node.getMetadata().getName();
+                return new Attempt(new AllocationOutcome.Failed("node " + name + ": " + e.getMessage() + " (timed out after "
+                        + seconds(timeout) + " and " + search.steps() + " search steps)", false), search.steps());
+            }
             return new Attempt(new AllocationOutcome.Failed(e.getMessage(), e.perNode()), search.steps());
         } catch (IllegalArgumentException e) {
             return new Attempt(new AllocationOutcome.Failed(e.getMessage(), false), search.steps());
         }
+    }
+
+    /** "10s", "1.5s", as Go prints a time.Duration of whole milliseconds. */
+    private static String seconds(Duration d) {
+        long millis = d.toMillis();
+        return millis % 1000 == 0 ? millis / 1000 + "s"
+                : java.math.BigDecimal.valueOf(millis, 3).stripTrailingZeros().toPlainString() + "s";
     }
 
     /**
@@ -95,7 +108,7 @@ public final class Allocator {
             reports.add(Explainer.report(search, ci, analysis.funnels().get(ci), outcome));
         }
         List<Explanation.Suggestion> suggestions = Suggestions.find(analysis, outcome, inputsFor(node, claims),
-                Allocator::allocateWhatIf);
+                this::allocateWhatIf);
         return new Explanation(outcome, analysis.decisive(), reports, analysis.pools(), suggestions);
     }
 
@@ -112,9 +125,11 @@ public final class Allocator {
                 node, claims);
     }
 
-    private static AllocationOutcome allocateWhatIf(AllocatorInputs in) {
+    /** A what-if allocation, bounded by this allocator's timeout. */
+    private AllocationOutcome allocateWhatIf(AllocatorInputs in) {
         return Allocator.builder().featureGates(in.gates()).allocatedState(in.state()).deviceClasses(in.classes())
-                .resourceSlices(in.slices()).deviceTaintRules(in.taintRules()).build().allocate(in.node(), in.claims());
+                .resourceSlices(in.slices()).deviceTaintRules(in.taintRules()).timeout(timeout).build()
+                .allocate(in.node(), in.claims());
     }
 
     /** Collects the inputs of an allocator. Not thread-safe. */

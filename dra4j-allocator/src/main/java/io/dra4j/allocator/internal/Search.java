@@ -305,7 +305,7 @@ public final class Search {
     private int allocateOne(int c, int q, int s, int k, boolean inSubRequest, int start) throws AllocationException {
         steps++;
         if (deadlineNanos != 0 && (steps & 0xff) == 0 && System.nanoTime() > deadlineNanos) {
-            throw new AllocationException("filter operation aborted: context deadline exceeded", true);
+            throw AllocationException.deadlineExceeded();
         }
         if (c >= claims.size()) {
             return FOUND;
@@ -545,8 +545,7 @@ public final class Search {
         if (!rd.adminAccess && inUse(d)) {
             return null;
         }
-        if (f.variant() == EngineFeatures.Variant.EXPERIMENTAL && !d.slice.skipNodeOperations.isEmpty()
-                && (!f.optionalNodeOperations() || !nodeDeclares("DRAOptionalNodeOperations"))) {
+        if (nodeOperationsUnsupported(d)) {
             return null;
         }
         if (!f.partitionableDevices() && d.consumesCounters()) {
@@ -669,6 +668,15 @@ public final class Search {
                 releaseCounters(device, pool);
             }
         }
+    }
+
+    /**
+     * The device's slice lets the node skip operations (skipNodeOperations), which needs DRAOptionalNodeOperations on
+     * and declared by the node; the search and the explanation funnel share this check.
+     */
+    boolean nodeOperationsUnsupported(DeviceInfo d) {
+        return f.variant() == EngineFeatures.Variant.EXPERIMENTAL && !d.slice.skipNodeOperations.isEmpty()
+                && (!f.optionalNodeOperations() || !nodeDeclares("DRAOptionalNodeOperations"));
     }
 
     private boolean nodeDeclares(String feature) {
