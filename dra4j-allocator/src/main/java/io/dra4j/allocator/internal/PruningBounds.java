@@ -1,6 +1,11 @@
 package io.dra4j.allocator.internal;
 
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttribute;
+
 import java.util.BitSet;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 
 /**
  * Decision-preserving bounds of one allocation call (not in upstream): each one only cuts a subtree in which the
@@ -19,6 +24,18 @@ final class PruningBounds {
     private record RemainingDemand(int demand, BitSet usable) {
     }
 
+    /** Per claim, request and constraint, the static part of the distinct-values bound; computed on first use. */
+    private final DistinctSupply[][][] distinctSupply;
+
+    /**
+     * Static part of the distinct-values bound for the requests q.. of claim c and one distinctAttribute constraint:
+     * how many devices the covered requests need at least, and the values their usable devices offer.
+     */
+    private record DistinctSupply(int demand, Set<String> values) {
+    }
+
+    private static final DistinctSupply NO_BOUND = new DistinctSupply(0, Set.of());
+
     /** What {@link #probe} finds out about a device for a request without searching. */
     enum Probe { NEVER, MAYBE, FAILS }
 
@@ -27,8 +44,10 @@ final class PruningBounds {
         this.f = search.f;
         this.usableSuffix = new int[search.slots][];
         this.remainingDemand = new RemainingDemand[search.claims.size()][];
+        this.distinctSupply = new DistinctSupply[search.claims.size()][][];
         for (int c = 0; c < remainingDemand.length; c++) {
             remainingDemand[c] = new RemainingDemand[search.requests[c].length];
+            distinctSupply[c] = new DistinctSupply[search.requests[c].length][];
         }
     }
 
@@ -118,6 +137,96 @@ final class PruningBounds {
             }
         }
         return new RemainingDemand(demand, usable);
+    }
+
+    // Phase: pruning by distinct values. Under a distinctAttribute constraint (scalar values), the covered requests
+    // from q to the end of claim c need at least `demand` devices with pairwise different values, none of them a
+    // value the claim's earlier devices already took. When their usable devices offer fewer such values, no
+    // combination exists. As for the pigeonhole bound, any failing selector or capacity computation among the
+    // remaining requests, multi-allocatable devices, All requests and values that are not plain scalars disable it.
+    boolean cannotMeetDistinctValues(int c, int q) {
+        List<Constraint> cons = search.constraints(c);
+        for (int i = 0; i < cons.size(); i++) {
+            if (!(cons.get(i) instanceof Constraint.Distinct d) || d.setSemantics) {
+                continue;
+            }
+            DistinctSupply[] perConstraint = distinctSupply[c][q];
+            if (perConstraint == null) {
+                perConstraint = new DistinctSupply[cons.size()];
+                distinctSupply[c][q] = perConstraint;
+            }
+            DistinctSupply supply = perConstraint[i];
+            if (supply == null) {
+                supply = distinctSupply(c, q, d);
+                perConstraint[i] = supply;
+            }
+            if (supply.demand == 0) {
+                continue;
+            }
+            List<String> used = d.usedKeys();
+            if (used == null) {
+                continue;
+            }
+            int free = supply.values.size();
+            for (String key : used) {
+                if (supply.values.contains(key)) {
+                    free--;
+                }
+            }
+            if (free < supply.demand) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private DistinctSupply distinctSupply(int c, int q, Constraint.Distinct d) {
+        int demand = 0;
+        Set<String> values = new HashSet<>();
+        RequestData[][] requests = search.requests[c];
+        DeviceInfo[] candidates = search.candidates();
+        for (int qi = q; qi < requests.length; qi++) {
+            RequestData[] alternatives = requests[qi];
+            boolean covered = true;
+            int min = Integer.MAX_VALUE;
+            for (RequestData rd : alternatives) {
+                if (rd.allMode()) {
+                    return NO_BOUND;
+                }
+                covered &= d.appliesTo(rd);
+                min = Math.min(min, rd.numDevices);
+                for (int pos = 0; pos < candidates.length; pos++) {
+                    switch (probe(rd, pos)) {
+                        case FAILS -> {
+                            return NO_BOUND;
+                        }
+                        case MAYBE -> {
+                            DeviceInfo device = candidates[pos];
+                            if (f.consumableCapacity() && device.allowMultipleAllocations) {
+                                return NO_BOUND;
+                            }
+                            if (!d.appliesTo(rd)) {
+                                continue;
+                            }
+                            DeviceAttribute a = Constraint.lookup(device, d.attributeName);
+                            if (a == null) {
+                                continue;
+                            }
+                            String key = Constraint.scalarKey(a);
+                            if (key == null) {
+                                return NO_BOUND;
+                            }
+                            values.add(key);
+                        }
+                        default -> { }
+                    }
+                }
+            }
+            if (covered) {
+                demand += min;
+            }
+        }
+        return new DistinctSupply(demand, values);
     }
 
     /** Whether the device at a candidate position may serve the request, never can, or fails to be evaluated. */

@@ -188,7 +188,8 @@ public final class Search {
             return r == StepResult.MAX_EXCEEDED ? StepResult.NOT_FOUND : r;
         }
         RequestData[] alternatives = requests[c][q];
-        if (k == 0 && !inSubRequest && bounds.cannotFitRemainingRequests(c, q, allocatingAny)) {
+        if (k == 0 && !inSubRequest && (bounds.cannotFitRemainingRequests(c, q, allocatingAny)
+                || bounds.cannotMeetDistinctValues(c, q))) {
             return StepResult.NOT_FOUND;
         }
         if (!inSubRequest && alternatives[0].parentName != null) {
