@@ -138,7 +138,7 @@ public final class AllocatedState {
             if (!consumableCapacity) {
                 return addExclusive(id);
             }
-            if (shareId != null && !shareId.isEmpty()) {
+            if (shareId != null) {
                 shared.add(new SharedDevice(id, shareId));
             }
             if (consumed != null) {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dra4j.allocator.Allocator;
 import io.dra4j.allocator.KubernetesVersion;
-import io.dra4j.allocator.internal.EngineFeatures;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -41,7 +40,7 @@ class SearchStepsTest {
         for (Path file : files) {
             Scenario s = ScenarioReader.read(file);
             measured.put(s.name(), steps(s));
-            stable.put(s.name(), EngineFeatures.from(ScenarioRunner.featureGates(s, KubernetesVersion.LATEST)).stable());
+            stable.put(s.name(), ScenarioRunner.featureGates(s, KubernetesVersion.LATEST).selectsStableVariant());
         }
         if (Boolean.getBoolean("dra4j.updateSearchSteps")) {
             write(header, table, measured);

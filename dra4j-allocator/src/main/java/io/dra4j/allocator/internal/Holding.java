@@ -25,7 +25,8 @@ public record Holding(DeviceId device, Kind kind, String owner, String shareId, 
 
     /**
      * What a claim with {@code status.allocation} holds, the way kube-scheduler counts it: admin-access results hold
-     * nothing; with DRAConsumableCapacity on, a result with a shareID is a share plus the capacity it consumed;
+     * nothing; with DRAConsumableCapacity on, a result with a shareID (whatever its value, as upstream's
+     * foreachAllocatedDevice) is a share plus the capacity it consumed;
      * everything else is exclusive.
      */
     public static List<Holding> ofClaim(ResourceClaim claim, boolean consumableCapacity) {
@@ -41,7 +42,7 @@ public record Holding(DeviceId device, Kind kind, String owner, String shareId, 
                 continue;
             }
             DeviceId id = new DeviceId(r.getDriver(), r.getPool(), r.getDevice());
-            if (consumableCapacity && r.getShareID() != null && !r.getShareID().isEmpty()) {
+            if (consumableCapacity && r.getShareID() != null) {
                 out.add(new Holding(id, Kind.SHARE, owner, r.getShareID(), null));
                 if (r.getConsumedCapacity() != null) {
                     out.add(new Holding(id, Kind.CAPACITY, owner, r.getShareID(), toQuantities(r.getConsumedCapacity())));
