@@ -11,6 +11,7 @@ type outcome struct {
 	Outcome     string       `json:"outcome"`
 	Error       string       `json:"error,omitempty"`
 	Allocations []allocation `json:"allocations,omitzero"`
+	SearchSteps int64        `json:"searchSteps,omitempty"`
 }
 
 type allocation struct {

@@ -76,7 +76,7 @@ class ConformanceSelectorsTest {
       this.scenario = scenario;
       List<String> features = new ArrayList<>();
       scenario.path("features").forEach(f -> features.add(f.asString()));
-      env = DeviceSelectorEnvironment.get(new CelFeatures(features.contains("DRAConsumableCapacity"),
+      env = DeviceSelectorEnvironment.create(new CelFeatures(features.contains("DRAConsumableCapacity"),
           features.contains("DRAListTypeAttributes")));
       for (JsonNode deviceClass : scenario.path("deviceClasses")) {
         classSelectors.put(deviceClass.path("metadata").path("name").asString(),

@@ -150,9 +150,9 @@ public final class Explainer {
             }
         });
         int selected = alive.size();
-        filter(alive, stages, rejections, rejected, "not in use", d -> !rd.adminAccess && search.view.allocatedState.allocatedDevices().contains(d.id)
-                ? rej(Reason.IN_USE, d, search.view.allocatedState.owners().containsKey(d.id)
-                        ? "allocated to claim " + search.view.allocatedState.owners().get(d.id) : "allocated to another claim") : null);
+        filter(alive, stages, rejections, rejected, "not in use", d -> !rd.adminAccess && search.persistedExclusive(d)
+                ? rej(Reason.IN_USE, d, search.owner(d) != null
+                        ? "allocated to claim " + search.owner(d) : "allocated to another claim") : null);
         filter(alive, stages, rejections, rejected, "node operations supported", d -> search.nodeOperationsUnsupported(d)
                 ? rej(Reason.NODE_OPERATIONS, d, "its slice lets the node skip operations (" + String.join(", ",
                 d.slice.skipNodeOperations) + "), which needs DRAOptionalNodeOperations on and declared by node "
@@ -370,7 +370,7 @@ public final class Explainer {
 
     private String capacityText(RequestData rd, DeviceInfo d) {
         StringBuilder sb = new StringBuilder("capacity short:");
-        var persisted = search.view.allocatedState.aggregatedCapacity().get(d.id);
+        var persisted = search.persistedCapacityQuantities(d);
         for (DeviceInfo.CapacityInfo cap : d.capacity.values()) {
             var asked = rd.capacityRequests == null ? null : rd.capacityRequests.get(cap.name());
             BigDecimal used = persisted == null || !persisted.containsKey(cap.name()) ? BigDecimal.ZERO : persisted.get(cap.name()).value();
