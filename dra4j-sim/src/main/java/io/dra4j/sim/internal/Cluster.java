@@ -30,6 +30,7 @@ final class Cluster {
     private final Map<String, DeviceClass> classes = new TreeMap<>();
     private final Map<String, DeviceClass> extendedResourceClasses = new HashMap<>();
     private List<ResourceClaim> allocated;
+    private final java.util.Set<String> nodesWithLocalSlices = new java.util.HashSet<>();
 
     Cluster(FeatureGates gates, List<Node> nodes, List<DeviceClass> classes, List<ResourceSlice> slices,
             List<DeviceTaintRule> rules, List<ResourceClaim> claims) {
@@ -55,6 +56,16 @@ final class Cluster {
         for (ResourceClaim c : claims) {
             addClaim(c);
         }
+        for (ResourceSlice s : slices) {
+            if (s.getSpec().getNodeName() != null) {
+                nodesWithLocalSlices.add(s.getSpec().getNodeName());
+            }
+        }
+    }
+
+    /** Whether a ResourceSlice names this node in spec.nodeName. */
+    boolean hasLocalSlices(String node) {
+        return nodesWithLocalSlices.contains(node);
     }
 
     /**

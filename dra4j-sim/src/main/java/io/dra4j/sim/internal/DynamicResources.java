@@ -209,17 +209,20 @@ final class DynamicResources {
     }
 
     /** How many nodes are explained to find the one that came closest. */
-    static final int EXPLAINED_NODES = 8;
+    static final int EXPLAINED_NODES = 12;
 
     /**
      * dra4j's decisive reason for a pod the claims of which fit no node: the allocator's explanation on the node
-     * (of the first {@value #EXPLAINED_NODES} DynamicResources rejected, in evaluation order) whose candidate funnel
-     * got furthest before falling short, prefixed with the node's name.
+     * whose candidate funnel got furthest before falling short, prefixed with the node's name. Explained are the
+     * first {@value #EXPLAINED_NODES} nodes DynamicResources rejected, those with node-local slices first, each
+     * group in evaluation order.
      */
     String decisiveReason(List<NodeInfo> rejected) {
+        List<NodeInfo> order = new ArrayList<>(rejected);
+        order.sort(java.util.Comparator.comparing(n -> !cluster.hasLocalSlices(n.name)));
         String best = "";
         int bestReach = -1;
-        for (NodeInfo n : rejected.subList(0, Math.min(EXPLAINED_NODES, rejected.size()))) {
+        for (NodeInfo n : order.subList(0, Math.min(EXPLAINED_NODES, order.size()))) {
             List<ResourceClaim> toAllocate = toAllocate(extendedClaimFor(n));
             if (toAllocate.isEmpty()) {
                 continue;
@@ -234,7 +237,7 @@ final class DynamicResources {
         return best;
     }
 
-    /** How far the funnel got: the earliest stage at which some request fell short (later is closer to fitting). */
+    /** How far the funnel got: the earliest stage at which a short request fell below its count (later is closer). */
     private static int reach(Explanation e) {
         int reach = Integer.MAX_VALUE;
         for (Explanation.ClaimReport c : e.claims()) {
@@ -242,11 +245,15 @@ final class DynamicResources {
                 if (r.shortfall() == null) {
                     continue;
                 }
+                long needed = Math.max(1, r.requested());
+                int stage = r.funnel().size();
                 for (int i = 0; i < r.funnel().size(); i++) {
-                    if (r.funnel().get(i).stage().equals(r.shortfall())) {
-                        reach = Math.min(reach, i);
+                    if (r.funnel().get(i).remaining() < needed) {
+                        stage = i;
+                        break;
                     }
                 }
+                reach = Math.min(reach, stage);
             }
         }
         return reach;

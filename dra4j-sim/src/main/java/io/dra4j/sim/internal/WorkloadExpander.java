@@ -162,7 +162,7 @@ final class WorkloadExpander {
         List<Pod> out = new ArrayList<>();
         for (NodeInfo n : nodes) {
             boolean running = existing.stream().anyMatch(p -> Manifests.namespaceOf(p).equals(ns)
-                    && ownedBy(p, "DaemonSet", ds.getMetadata().getName()) && n.name.equals(p.getSpec().getNodeName()));
+                    && ownedBy(p, "DaemonSet", ds.getMetadata().getName()) && targets(p, n.name));
             if (running) {
                 continue;
             }
@@ -177,6 +177,25 @@ final class WorkloadExpander {
             out.add(p);
         }
         return out;
+    }
+
+    /** Whether a daemon pod is bound to the node or pinned to it by the controller's node affinity. */
+    private static boolean targets(Pod p, String node) {
+        if (node.equals(p.getSpec().getNodeName())) {
+            return true;
+        }
+        var na = NodeFilters.nodeAffinityOf(p);
+        if (na == null || na.getRequiredDuringSchedulingIgnoredDuringExecution() == null) {
+            return false;
+        }
+        for (var t : Selectors.list(na.getRequiredDuringSchedulingIgnoredDuringExecution().getNodeSelectorTerms())) {
+            for (var r : Selectors.list(t.getMatchFields())) {
+                if (r.getKey().equals("metadata.name") && Selectors.list(r.getValues()).contains(node)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** The tolerations the DaemonSet controller adds (pkg/controller/daemon/util). */
