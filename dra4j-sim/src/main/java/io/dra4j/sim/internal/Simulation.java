@@ -33,9 +33,9 @@ import java.util.Optional;
 
 /**
  * One simulation run: copies the snapshot, lets the controllers create pods and claims, then schedules the pending
- * pods in queue order until a pass places nothing more (upstream retries unschedulable pods on cluster events and at
- * the latest every five minutes, so every pod gets tried again after others were bound). Single-threaded; its state
- * lives only for the run.
+ * pods in queue order, pass after pass, trying a pod that failed again only when some pod was bound after its last
+ * attempt (upstream requeues unschedulable pods on cluster events and at the latest after five minutes), until no
+ * pod is left to try. Single-threaded; its state lives only for the run.
  */
 public final class Simulation {
     static final String DEFAULT_SCHEDULER = "default-scheduler";
@@ -114,24 +114,36 @@ public final class Simulation {
 
         Scheduler scheduler = new Scheduler(cluster, options.percentageOfNodesToScore());
         Map<String, Scheduler.Attempt> last = new LinkedHashMap<>();
+        Map<String, Integer> placementsSeen = new HashMap<>();
+        int placements = 0;
         List<Pod> pending = queue;
-        boolean progress = true;
-        while (progress && !pending.isEmpty()) {
-            progress = false;
+        while (!pending.isEmpty()) {
             List<Pod> still = new ArrayList<>();
+            boolean tried = false;
             for (Pod p : pending) {
+                // A pod that failed is tried again only after some pod was bound since its last attempt.
+                Integer seen = placementsSeen.get(key(p));
+                if (seen != null && seen == placements) {
+                    still.add(p);
+                    continue;
+                }
+                tried = true;
                 Scheduler.Attempt a = scheduler.schedule(p);
                 last.put(key(p), a);
                 if (a.node() != null) {
-                    progress = true;
+                    placements++;
                     condition(p, "True", null, null);
                     events.add(new SchedulingEvent("Normal", "Scheduled", ns(p), name(p), "Successfully assigned "
                             + ns(p) + "/" + name(p) + " to " + a.node()));
                 } else {
+                    placementsSeen.put(key(p), placements);
                     still.add(p);
                     condition(p, "False", a.error() ? "SchedulerError" : "Unschedulable", a.message());
                     events.add(new SchedulingEvent("Warning", "FailedScheduling", ns(p), name(p), a.message()));
                 }
+            }
+            if (!tried) {
+                break;
             }
             pending = still;
         }
