@@ -95,7 +95,7 @@ public final class Reports {
         });
         List<String> notes = new ArrayList<>(r.notes());
         notes.add("not simulated: volumes, preemption, device taint eviction, binding conditions, "
-                + "PodTopologySpread and InterPodAffinity scores, ImageLocality");
+                + "the InterPodAffinity and ImageLocality scores, Services' selectors in topology spreading");
         out.println();
         out.println("Notes:");
         notes.forEach(n -> out.printf("  %s%n", n));

@@ -302,4 +302,43 @@ class SimulatorTest {
                 + "scheduling.");
         assertThat(pod(r, "p").namespace()).isEqualTo("default");
     }
+
+    @Test
+    void replicasSpreadOverNodesByTheSystemDefaultTopologySpreadEvenWhenLeastAllocatedPrefersOneNode() {
+        String nodes = """
+                apiVersion: v1
+                kind: Node
+                metadata: {name: big, labels: {kubernetes.io/hostname: big}}
+                status: {allocatable: {cpu: "64", memory: 64Gi, pods: "110"}}
+                ---
+                apiVersion: v1
+                kind: Node
+                metadata: {name: small, labels: {kubernetes.io/hostname: small}}
+                status: {allocatable: {cpu: "8", memory: 64Gi, pods: "110"}}
+                """;
+        String deployment = """
+                apiVersion: apps/v1
+                kind: Deployment
+                metadata: {name: web, namespace: ns}
+                spec:
+                  replicas: 2
+                  selector: {matchLabels: {app: web}}
+                  template:
+                    metadata: {labels: {app: web}}
+                    spec: {containers: [{name: main, resources: {requests: {cpu: "1", memory: 1Gi}}}]}
+                """;
+        String barePods = """
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: bare-%d, namespace: ns, labels: {app: web}}
+                spec: {containers: [{name: main, resources: {requests: {cpu: "1", memory: 1Gi}}}]}
+                """;
+
+        SimulationResult spread = simulate(nodes, deployment);
+        SimulationResult bare = simulate(nodes, barePods.formatted(0), barePods.formatted(1));
+
+        assertThat(spread.pods()).extracting(p -> p.node().orElseThrow()).containsExactlyInAnyOrder("big", "small");
+        // Pods no controller owns get no default constraints: LeastAllocated and BalancedAllocation keep both on big.
+        assertThat(bare.pods()).extracting(p -> p.node().orElseThrow()).containsExactly("big", "big");
+    }
 }

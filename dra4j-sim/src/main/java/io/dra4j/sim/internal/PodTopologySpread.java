@@ -109,7 +109,7 @@ final class PodTopologySpread {
     }
 
     /** The constraint's selector with matchLabelKeys added as In requirements on the pod's own label values. */
-    private static LabelSelector selector(TopologySpreadConstraint c, Pod pod) {
+    static LabelSelector selector(TopologySpreadConstraint c, Pod pod) {
         LabelSelector base = c.getLabelSelector();
         if (base == null) {
             return null;

@@ -36,11 +36,15 @@ final class Scheduler {
 
     private final Cluster cluster;
     private final int percentageOfNodesToScore;
+    private final java.util.function.Function<Pod, io.fabric8.kubernetes.api.model.LabelSelector> controllerSelector;
     private int nextStartNodeIndex;
 
-    Scheduler(Cluster cluster, int percentageOfNodesToScore) {
+    /** @param controllerSelector the selector of the workload owning a pod (PodTopologySpread's defaults), or null */
+    Scheduler(Cluster cluster, int percentageOfNodesToScore,
+              java.util.function.Function<Pod, io.fabric8.kubernetes.api.model.LabelSelector> controllerSelector) {
         this.cluster = cluster;
         this.percentageOfNodesToScore = percentageOfNodesToScore;
+        this.controllerSelector = controllerSelector;
     }
 
     Attempt schedule(Pod pod) {
@@ -208,20 +212,27 @@ final class Scheduler {
         long[] taint = new long[n];
         long[] affinity = new long[n];
         long[] draScore = new long[n];
+        long[] spread = new long[n];
+        PodTopologySpreadScore spreading = new PodTopologySpreadScore(pod, feasible, cluster.nodes,
+                controllerSelector.apply(pod));
         for (int i = 0; i < n; i++) {
             NodeInfo node = feasible.get(i);
             taint[i] = NodeFilters.taintTolerationScore(pod, node);
             affinity[i] = NodeFilters.nodeAffinityScore(pod, node);
             draScore[i] = dra.skip() ? 0 : dra.score(node);
+            spread[i] = spreading.skip() ? 0 : spreading.score(node);
             total[i] += NodeFilters.leastAllocatedScore(nonZero, node);
             total[i] += NodeFilters.balancedAllocationScore(request, node);
         }
         normalize(taint, true);
         normalize(affinity, false);
         normalize(draScore, false);
+        if (!spreading.skip()) {
+            PodTopologySpreadScore.normalize(spread);
+        }
         int bestIndex = 0;
         for (int i = 0; i < n; i++) {
-            total[i] += 3 * taint[i] + 2 * affinity[i] + draScore[i];
+            total[i] += 3 * taint[i] + 2 * affinity[i] + 2 * spread[i] + draScore[i];
             if (total[i] > total[bestIndex]) {
                 bestIndex = i;
             }

@@ -7,6 +7,8 @@ import io.dra4j.sim.SchedulingEvent;
 import io.dra4j.sim.SimulationOptions;
 import io.dra4j.sim.SimulationResult;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.LabelSelector;
+import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -47,6 +49,8 @@ public final class Simulation {
     private final Map<String, Pod> pods = new LinkedHashMap<>();
     private final Map<String, String> workloadOf = new HashMap<>();
     private final Map<String, List<String>> podNotes = new HashMap<>();
+    /** Selectors of the ReplicaSets and StatefulSets by {@code namespace/Kind/name}, for PodTopologySpread's defaults. */
+    private final Map<String, LabelSelector> controllerSelectors = new HashMap<>();
     private Cluster cluster;
 
     public Simulation(SimulationOptions options, ClusterSnapshot input) {
@@ -72,6 +76,7 @@ public final class Simulation {
         cluster = new Cluster(options.gates(), input.nodes(), input.deviceClasses(), input.resourceSlices(),
                 input.deviceTaintRules(), claims);
         expandWorkloads();
+        recordControllerSelectors();
         createTemplateClaims();
 
         List<PodResult> results = new ArrayList<>();
@@ -112,7 +117,8 @@ public final class Simulation {
                 .thenComparing(Simulation::created)
                 .thenComparingInt(p -> sequence.get(key(p))));
 
-        Scheduler scheduler = new Scheduler(cluster, options.percentageOfNodesToScore());
+        Scheduler scheduler = new Scheduler(cluster, options.percentageOfNodesToScore(),
+                p -> controllerSelectors.get(ns(p) + "/" + controllerOf(p)));
         Map<String, Scheduler.Attempt> last = new LinkedHashMap<>();
         Map<String, Integer> placementsSeen = new HashMap<>();
         int placements = 0;
@@ -185,6 +191,45 @@ public final class Simulation {
             for (OwnerReference r : Selectors.list(p.getMetadata().getOwnerReferences())) {
                 if (Boolean.TRUE.equals(r.getController())) {
                     workloadOf.putIfAbsent(key(p), r.getKind() + " " + ns(p) + "/" + r.getName());
+                }
+            }
+        }
+    }
+
+    /** {@code Kind/name} of the pod's controller, or "" when it has none. */
+    private static String controllerOf(Pod p) {
+        for (OwnerReference r : Selectors.list(p.getMetadata().getOwnerReferences())) {
+            if (Boolean.TRUE.equals(r.getController())) {
+                return r.getKind() + "/" + r.getName();
+            }
+        }
+        return "";
+    }
+
+    /**
+     * The selectors DefaultSelector finds for a pod: its ReplicaSet's (for a Deployment's pods the Deployment's
+     * selector plus pod-template-hash, as the ReplicaSet has) or its StatefulSet's. Services are not read, so their
+     * selectors are not part of it.
+     */
+    private void recordControllerSelectors() {
+        for (var rs : input.replicaSets()) {
+            controllerSelectors.put(Manifests.namespaceOf(rs) + "/ReplicaSet/" + rs.getMetadata().getName(),
+                    rs.getSpec().getSelector());
+        }
+        for (var s : input.statefulSets()) {
+            controllerSelectors.put(Manifests.namespaceOf(s) + "/StatefulSet/" + s.getMetadata().getName(),
+                    s.getSpec().getSelector());
+        }
+        for (Pod p : pods.values()) {
+            String owner = controllerOf(p);
+            String hash = p.getMetadata().getLabels() == null ? null : p.getMetadata().getLabels().get("pod-template-hash");
+            if (!owner.startsWith("ReplicaSet/") || hash == null || controllerSelectors.containsKey(ns(p) + "/" + owner)) {
+                continue;
+            }
+            for (var d : input.deployments()) {
+                if (Manifests.namespaceOf(d).equals(ns(p)) && owner.equals("ReplicaSet/" + d.getMetadata().getName() + "-" + hash)) {
+                    controllerSelectors.put(ns(p) + "/" + owner, new LabelSelectorBuilder(d.getSpec().getSelector())
+                            .addToMatchLabels("pod-template-hash", hash).build());
                 }
             }
         }
