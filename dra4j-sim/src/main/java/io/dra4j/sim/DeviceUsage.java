@@ -27,10 +27,17 @@ public record DeviceUsage(Map<String, Long> perClass, Map<String, Long> adminAcc
     }
 
     public DeviceUsage {
-        perClass = Map.copyOf(perClass);
-        adminAccessPerClass = Map.copyOf(adminAccessPerClass);
-        perPool = Map.copyOf(perPool);
-        quotaPerNamespace = Map.copyOf(quotaPerNamespace);
+        perClass = sorted(perClass);
+        adminAccessPerClass = sorted(adminAccessPerClass);
+        perPool = sorted(perPool);
+        Map<String, Map<String, Long>> quota = new TreeMap<>();
+        quotaPerNamespace.forEach((ns, m) -> quota.put(ns, sorted(m)));
+        quotaPerNamespace = java.util.Collections.unmodifiableMap(quota);
+    }
+
+    /** Immutable, in name order (so that JSON and text list them alike). */
+    private static <V> Map<String, V> sorted(Map<String, V> m) {
+        return java.util.Collections.unmodifiableMap(new TreeMap<>(m));
     }
 
     public static DeviceUsage of(ClusterSnapshot state) {
