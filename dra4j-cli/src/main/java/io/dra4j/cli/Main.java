@@ -20,6 +20,7 @@ import java.util.concurrent.Callable;
         subcommands = {
                 AllocateCommand.class,
                 ExplainCommand.class,
+                SimulateCommand.class,
                 ConvertCommand.class,
                 MigrateCommand.class,
                 VersionCommand.class,
