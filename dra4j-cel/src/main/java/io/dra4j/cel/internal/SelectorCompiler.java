@@ -122,7 +122,7 @@ public final class SelectorCompiler {
 
   /**
    * Compiles a selector. Never throws: a failure comes back as {@link Compiled.Failure} with upstream's detail text
-   * ("compilation failed: ERROR: <input>:1:1: ..." or "must evaluate to bool or the unknown type, not ...").
+   * ("compilation failed: ERROR: &lt;input&gt;:1:1: ..." or "must evaluate to bool or the unknown type, not ...").
    */
   public Compiled compile(String expression) {
     try {
