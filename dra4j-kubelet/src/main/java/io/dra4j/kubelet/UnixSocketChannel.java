@@ -35,6 +35,30 @@ public final class UnixSocketChannel implements AutoCloseable {
         return new UnixSocketChannel(socket, channel, group);
     }
 
+    /**
+     * Connects and waits until the connection is ready, as the kubelet's blocking dial does (it gives up after
+     * 10 s); false when it is not ready in time.
+     */
+    public boolean awaitReady(java.time.Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        io.grpc.ConnectivityState state = channel.getState(true);
+        while (state != io.grpc.ConnectivityState.READY) {
+            if (state == io.grpc.ConnectivityState.SHUTDOWN || System.nanoTime() > deadline) {
+                return false;
+            }
+            java.util.concurrent.CountDownLatch changed = new java.util.concurrent.CountDownLatch(1);
+            channel.notifyWhenStateChanged(state, changed::countDown);
+            try {
+                changed.await(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+            state = channel.getState(true);
+        }
+        return true;
+    }
+
     public Path path() {
         return path;
     }

@@ -118,6 +118,10 @@ public final class KubeletProbe {
         PluginInfo info;
         String service;
         try (UnixSocketChannel ch = UnixSocketChannel.dial(socket)) {
+            if (!ch.awaitReady(java.time.Duration.ofSeconds(10))) {
+                fail(suite, "registration socket accepts a connection within 10 s", "no connection to " + socket);
+                return;
+            }
             long t0 = System.nanoTime();
             try {
                 info = RegistrationGrpc.newBlockingStub(ch.channel())
@@ -156,6 +160,7 @@ public final class KubeletProbe {
         new DraCalls(suite, info, service).run();
         // A restarted kubelet registers the plugin again from the same socket.
         try (UnixSocketChannel ch = UnixSocketChannel.dial(socket)) {
+            ch.awaitReady(java.time.Duration.ofSeconds(10));
             PluginInfo again = RegistrationGrpc.newBlockingStub(ch.channel())
                     .withDeadlineAfter(GET_INFO_TIMEOUT_MS, TimeUnit.MILLISECONDS).getInfo(InfoRequest.getDefaultInstance());
             RegistrationGrpc.newBlockingStub(ch.channel()).withDeadlineAfter(NOTIFY_TIMEOUT_MS, TimeUnit.MILLISECONDS)
@@ -228,6 +233,10 @@ public final class KubeletProbe {
             check(suite, "DRA socket is owner-only", () -> ownerOnly(endpoint));
             List<ResourceClaim> mine = options.claims().stream().filter(this::forThisDriver).toList();
             try (UnixSocketChannel ch = UnixSocketChannel.dial(endpoint)) {
+                if (!ch.awaitReady(java.time.Duration.ofSeconds(10))) {
+                    fail(suite, "DRA socket accepts a connection within 10 s", "no connection to " + endpoint);
+                    return;
+                }
                 check(suite, "empty NodePrepareResources answers", () -> {
                     NodePrepareResourcesResponse r = prepare(ch, List.of());
                     return r.getClaimsCount() == 0 ? null : "answered " + r.getClaimsCount() + " claims for none asked";
