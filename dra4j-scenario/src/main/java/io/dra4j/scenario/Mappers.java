@@ -1,6 +1,7 @@
 package io.dra4j.scenario;
 
 import tools.jackson.core.StreamReadFeature;
+import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.dataformat.yaml.YAMLMapper;
 import tools.jackson.dataformat.yaml.YAMLWriteFeature;
 
@@ -8,6 +9,11 @@ import tools.jackson.dataformat.yaml.YAMLWriteFeature;
 final class Mappers {
     /** Reads scenario files; duplicate keys are errors, as in Kubernetes' strict decoding. */
     static final YAMLMapper READER = YAMLMapper.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .build();
+
+    /** Reads JSON manifests (one object, or several one after another), strictly as {@link #READER}. */
+    static final JsonMapper JSON_READER = JsonMapper.builder()
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .build();
 

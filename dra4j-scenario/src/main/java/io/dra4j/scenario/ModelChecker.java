@@ -2,6 +2,7 @@ package io.dra4j.scenario;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dra4j.cel.KubeQuantity;
+import io.fabric8.kubernetes.api.model.FieldsV1;
 import io.fabric8.kubernetes.api.model.Quantity;
 
 import java.lang.reflect.Field;
@@ -60,7 +61,8 @@ final class ModelChecker {
     }
 
     private static void walk(Object o, String path) {
-        if (o == null) {
+        // managedFields' fieldsV1 is free-form by schema (the API server's field set), not unknown fields.
+        if (o == null || o instanceof FieldsV1) {
             return;
         }
         if (o instanceof Quantity q) {

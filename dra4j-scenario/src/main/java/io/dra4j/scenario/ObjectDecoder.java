@@ -60,9 +60,7 @@ final class ObjectDecoder {
         String apiVersion = Json.text(apiVersionNode)
                 .orElseThrow(() -> new BadInput("apiVersion", "want a string, found " + Json.describe(apiVersionNode)));
         String actualKind = Json.text(node.get("kind")).orElse("");
-        if (!apiVersion.equals(API_VERSION)) {
-            throw new BadInput("apiVersion", unsupportedVersion(apiVersion, actualKind.isEmpty() ? kind : actualKind, node));
-        }
+        checkApiVersion(apiVersion, actualKind.isEmpty() ? kind : actualKind, node);
         if (actualKind.isEmpty()) {
             throw new BadInput("kind", "missing kind (want " + kind + ")");
         }
@@ -73,6 +71,17 @@ final class ObjectDecoder {
         if (!actualKind.equals(kind)) {
             throw new BadInput("kind", "a " + actualKind + " does not belong in " + list + ", which holds " + kind
                     + " objects");
+        }
+    }
+
+    /**
+     * Refuses every {@code resource.k8s.io} version but v1, saying for the older ones what moved.
+     *
+     * @throws BadInput located at {@code apiVersion}
+     */
+    static void checkApiVersion(String apiVersion, String kind, JsonNode node) {
+        if (!apiVersion.equals(API_VERSION)) {
+            throw new BadInput("apiVersion", unsupportedVersion(apiVersion, kind, node));
         }
     }
 

@@ -101,7 +101,7 @@ final class ScenarioParser {
     }
 
     /** "malformed YAML at line 3, column 5: mapping values are not allowed here". */
-    private static String malformed(JacksonException e) {
+    static String malformed(JacksonException e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof MarkedYamlEngineException y && y.getProblemMark().isPresent()) {
                 var mark = y.getProblemMark().get();

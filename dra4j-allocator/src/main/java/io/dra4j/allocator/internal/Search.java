@@ -513,8 +513,8 @@ public final class Search {
             }
             EvalResult result = d.evaluate(expr, view.cel);
             if (result instanceof EvalResult.Failed failed) {
-                throw new AllocationException(owner + ": selector #" + i + ": CEL runtime error: " + failed.message()
-                        + " (on device " + d.id + ")");
+                throw new AllocationException(owner + ": selector #" + i + " on device " + d.id + ": CEL runtime error: "
+                        + failed.message());
             }
             if (!((EvalResult.Matched) result).value()) {
                 return false;

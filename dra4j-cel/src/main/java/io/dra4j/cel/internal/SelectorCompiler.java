@@ -1,0 +1,241 @@
+package io.dra4j.cel.internal;
+
+import dev.cel.common.CelAbstractSyntaxTree;
+import dev.cel.common.CelIssue;
+import dev.cel.common.CelOptions;
+import dev.cel.common.CelValidationResult;
+import dev.cel.common.ast.CelExpr;
+import dev.cel.common.types.CelKind;
+import dev.cel.compiler.CelCompiler;
+import dev.cel.compiler.CelCompilerBuilder;
+import dev.cel.compiler.CelCompilerFactory;
+import dev.cel.extensions.CelExtensions;
+import dev.cel.parser.CelStandardMacro;
+import dev.cel.runtime.CelEvaluationException;
+import dev.cel.runtime.CelRuntime;
+import dev.cel.runtime.CelRuntimeBuilder;
+import dev.cel.runtime.CelRuntimeFactory;
+import dev.cel.runtime.CelStandardFunctions;
+import dev.cel.runtime.standard.CelStandardOverload;
+import dev.cel.runtime.standard.EqualsOperator;
+import dev.cel.runtime.standard.InOperator;
+import dev.cel.runtime.standard.IndexOperator;
+import dev.cel.runtime.standard.NotEqualsOperator;
+import dev.cel.validator.CelValidator;
+import dev.cel.validator.CelValidatorFactory;
+import dev.cel.validator.validators.DurationLiteralValidator;
+import dev.cel.validator.validators.RegexLiteralValidator;
+import dev.cel.validator.validators.TimestampLiteralValidator;
+import io.dra4j.cel.KubernetesLibraries;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.UnaryOperator;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * The CEL compiler and runtime for device selectors: the library set of Kubernetes' StoredExpressions environment
+ * at 1.37 (apiserver {@code pkg/cel/environment/base.go}) plus DRA's additions (dynamic-resource-allocation
+ * {@code cel/compile.go}).
+ *
+ * <p>Base options: cross-type numeric comparisons, optional types, the literal validators (duration, timestamp,
+ * regex) and homogeneous aggregate literals (as cel-go's validator, {@link HomogeneousLiterals}: cel-java's checker
+ * option knows no exemptions); ext.Sets, ext.Lists and two-variable comprehensions from cel-java's extensions;
+ * ext.Strings v2 (with format) and the Kubernetes libraries (URLs, regex, quantity, IP, CIDR, format, semver,
+ * lists with {@code includes()}) from {@link KubernetesLibraries}. DRA adds {@code cel.bind} (cel-java's bindings
+ * extension) and the {@code device} variable. Thread-safe once built.
+ */
+public final class SelectorCompiler {
+
+  /** Upstream's CELSelectorExpressionMaxCost. */
+  public static final long COST_LIMIT = 1_000_000;
+
+  private static final CelOptions OPTIONS = CelOptions.current()
+      .enableHeterogeneousNumericComparisons(true)
+      .enableOptionalSyntax(true)
+      .enableUnsignedLongs(true)
+      .build();
+
+  /** Standard bindings {@link GoEquality} and {@link GoIndexing} replace with cel-go's semantics. */
+  private static final Set<CelStandardOverload> REPLACED_OVERLOADS = Set.of(EqualsOperator.EqualsOverload.EQUALS,
+      NotEqualsOperator.NotEqualsOverload.NOT_EQUALS, InOperator.InOverload.IN_LIST, InOperator.InOverload.IN_MAP,
+      IndexOperator.IndexOverload.INDEX_LIST, IndexOperator.IndexOverload.INDEX_MAP);
+
+  private static final List<String> ANTLR_MESSAGES = List.of(
+      "mismatched input", "extraneous input", "missing ", "no viable alternative", "token recognition error");
+  private static final Pattern LITERAL_VALIDATION =
+      Pattern.compile("(\\w+) validation failed\\. Reason: .*", Pattern.DOTALL);
+  private static final Pattern CANDIDATES = Pattern.compile(" \\(candidates: .*\\)$", Pattern.DOTALL);
+
+  private final CelCompiler compiler;
+  private final CelRuntime runtime;
+  private final CelValidator validator;
+
+  public SelectorCompiler() {
+    CelCompilerBuilder compilerBuilder = CelCompilerFactory.standardCelCompilerBuilder()
+        .setOptions(OPTIONS)
+        .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
+        .setTypeProvider(DeviceType.PROVIDER)
+        .addVar(DeviceType.VARIABLE, DeviceType.TYPE)
+        .addLibraries(
+            CelExtensions.sets(OPTIONS),
+            CelExtensions.lists(),
+            CelExtensions.optional(),
+            CelExtensions.bindings(),
+            CelExtensions.comprehensions())
+        .addLibraries(KubernetesLibraries.all());
+    compiler = compilerBuilder.build();
+
+    CelRuntimeBuilder runtimeBuilder = CelRuntimeFactory.legacyCelRuntimeBuilder()
+        .setOptions(OPTIONS)
+        .setStandardEnvironmentEnabled(false)
+        .setStandardFunctions(CelStandardFunctions.newBuilder()
+            .filterFunctions((function, overload) -> !REPLACED_OVERLOADS.contains(overload))
+            .build())
+        .addLibraries(
+            CelExtensions.sets(OPTIONS),
+            CelExtensions.lists(),
+            CelExtensions.optional(),
+            CelExtensions.comprehensions(),
+            new GoEquality(),
+            new GoIndexing())
+        .addLibraries(KubernetesLibraries.all());
+    runtime = runtimeBuilder.build();
+
+    validator = CelValidatorFactory.standardCelValidatorBuilder(compiler, runtime)
+        .addAstValidators(
+            DurationLiteralValidator.INSTANCE,
+            TimestampLiteralValidator.INSTANCE,
+            RegexLiteralValidator.INSTANCE,
+            new HomogeneousLiterals())
+        .addAstValidators(KubernetesLibraries.astValidators())
+        .build();
+  }
+
+  /**
+   * Compiles a selector. Never throws: a failure comes back as {@link Compiled.Failure} with upstream's detail text
+   * ("compilation failed: ERROR: &lt;input&gt;:1:1: ..." or "must evaluate to bool or the unknown type, not ...").
+   */
+  public Compiled compile(String expression) {
+    try {
+      CelValidationResult parsed = compiler.parse(expression);
+      if (parsed.hasError()) {
+        return new Compiled.Failure("compilation failed: " + issues(parsed, SelectorCompiler::parserMessage));
+      }
+      CelValidationResult checked = compiler.check(parsed.getAst());
+      if (checked.hasError()) {
+        return new Compiled.Failure("compilation failed: " + issues(checked, SelectorCompiler::checkerMessage));
+      }
+      CelAbstractSyntaxTree ast = checked.getAst();
+      CelValidationResult validated = validator.validate(ast);
+      if (validated.hasError()) {
+        return new Compiled.Failure("compilation failed: " + issues(validated, SelectorCompiler::validatorMessage));
+      }
+      CelKind resultKind = ast.getResultType().kind();
+      if (resultKind != CelKind.BOOL && resultKind != CelKind.DYN) {
+        return new Compiled.Failure("must evaluate to bool or the unknown type, not "
+            + CelTypeNames.checked(ast.getResultType()));
+      }
+      CostModel costModel = CostModel.of(ast);
+      FailureSites sites = FailureSites.of(ast);
+      Optional<String> folding = foldConstantConversions(ast, costModel, sites);
+      if (folding.isPresent()) {
+        return new Compiled.Failure("program instantiation failed: " + folding.get());
+      }
+      // The cost model keeps the checker's overload candidates: cel-go prices ambiguous calls by function name.
+      CelAbstractSyntaxTree dispatchable = ConstantSets.select(KubernetesLibraries.resolveDynamicOverloads(ast));
+      return new Compiled.Success(new SelectorProgram(runtime.createProgram(dispatchable), costModel, COST_LIMIT,
+          sites, NoSuchOverloads.of(ast)));
+    } catch (CelEvaluationException | RuntimeException e) {
+      return new Compiled.Failure("unexpected compilation error: " + e.getMessage());
+    } catch (dev.cel.common.CelValidationException e) {
+      return new Compiled.Failure("compilation failed: " + e.getMessage());
+    }
+  }
+
+  /** Evaluates the conversions cel-go folds while planning; the first failure is what cel-go reports. */
+  private Optional<String> foldConstantConversions(CelAbstractSyntaxTree ast, CostModel costModel,
+      FailureSites sites) throws CelEvaluationException {
+    for (CelExpr conversion : costModel.constantConversions()) {
+      CelAbstractSyntaxTree folded = CelAbstractSyntaxTree.newCheckedAst(conversion, ast.getSource(),
+          ast.getReferenceMap(), ast.getTypeMap());
+      try {
+        runtime.createProgram(folded).eval();
+      } catch (CelEvaluationException e) {
+        return Optional.of(RuntimeErrors.translate(e, sites));
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * cel-go's issue listing: errors sorted by position, each as "ERROR: <input>:line:column: message" with its source
+   * line and a caret. Messages are reworded where cel-java and cel-go differ.
+   */
+  private static String issues(CelValidationResult result, UnaryOperator<String> reword) {
+    List<CelIssue> errors = result.getErrors().stream()
+        .sorted(Comparator.comparing(CelIssue::getSourceLocation))
+        .map(issue -> CelIssue.newBuilder()
+            .setSeverity(issue.getSeverity())
+            .setSourceLocation(issue.getSourceLocation())
+            .setExprId(issue.getExprId())
+            .setMessage(reword.apply(issue.getMessage()))
+            .build())
+        .collect(Collectors.toList());
+    return errors.stream().map(issue -> display(issue, result))
+        .collect(Collectors.joining("\n"));
+  }
+
+  /**
+   * cel-go's display of one issue. For an empty expression cel-go places the end of input at column 0 and has no
+   * source line to quote; otherwise its display is cel-java's.
+   */
+  private static String display(CelIssue issue, CelValidationResult result) {
+    if (result.getSource().getContent().isEmpty()) {
+      return "ERROR: <input>:1:0: " + issue.getMessage();
+    }
+    return issue.toDisplayString(result.getSource());
+  }
+
+  /** cel-go marks the errors its ANTLR parser reports as syntax errors. */
+  private static String parserMessage(String message) {
+    for (String prefix : ANTLR_MESSAGES) {
+      if (message.startsWith(prefix)) {
+        return "Syntax error: " + message;
+      }
+    }
+    return message;
+  }
+
+  /** cel-go's literal validators say only which argument is invalid. */
+  private static String validatorMessage(String message) {
+    if (message.startsWith("Regex validation failed")) {
+      return "invalid matches argument";
+    }
+    Matcher literal = LITERAL_VALIDATION.matcher(message);
+    if (literal.matches()) {
+      return "invalid " + literal.group(1).toLowerCase(Locale.ROOT) + " argument";
+    }
+    return message;
+  }
+
+  /** cel-java lists overload candidates after a failed resolution, cel-go does not. */
+  private static String checkerMessage(String message) {
+    return CANDIDATES.matcher(message).replaceFirst("");
+  }
+
+  /** The result of compiling one expression. */
+  public sealed interface Compiled {
+    /** A compiled, type-checked selector. */
+    record Success(SelectorProgram program) implements Compiled {
+    }
+
+    /** Upstream's detail text for an expression that does not compile. */
+    record Failure(String detail) implements Compiled {
+    }
+  }
+}

@@ -1,0 +1,96 @@
+package io.dra4j.scenario;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * Reads Kubernetes manifests as users have them: multi-document YAML, JSON, {@code kind: List} (what
+ * {@code kubectl get ... -o yaml} prints, {@code managedFields} and {@code status} included), directories (their
+ * {@code .yaml}, {@code .yml} and {@code .json} files, recursively, in path order) and {@code -} for standard input.
+ *
+ * <p>Objects of the kinds in {@link Manifests} are decoded strictly into fabric8 model objects (unknown fields and
+ * unparsable quantities are problems, and {@code resource.k8s.io} objects must be v1); objects of other kinds are
+ * listed as skipped. A problem names the source, the document, the object and the field, and the other documents
+ * and objects are still read.
+ */
+public final class ManifestReader {
+    /** The source name used for {@code -}. */
+    public static final String STDIN = "<stdin>";
+
+    private ManifestReader() {
+    }
+
+    /** Reads files, directories and {@code -} (from {@code stdin}), in the order given. */
+    public static Manifests read(List<String> sources, InputStream stdin) {
+        ManifestParser parser = new ManifestParser();
+        for (String source : sources) {
+            if (source.equals("-")) {
+                try {
+                    parser.parse(stdin.readAllBytes(), STDIN);
+                } catch (IOException e) {
+                    parser.problem(new ManifestOrigin(STDIN, 0, -1), "", "", "cannot read: " + e.getMessage());
+                }
+            } else {
+                readPath(parser, Path.of(source));
+            }
+        }
+        return parser.result();
+    }
+
+    /** Reads files and directories. */
+    public static Manifests read(Path... paths) {
+        ManifestParser parser = new ManifestParser();
+        for (Path p : paths) {
+            readPath(parser, p);
+        }
+        return parser.result();
+    }
+
+    /** Reads the text of one source, named {@code source} in problems. */
+    public static Manifests parse(byte[] content, String source) {
+        ManifestParser parser = new ManifestParser();
+        parser.parse(content, source);
+        return parser.result();
+    }
+
+    private static void readPath(ManifestParser parser, Path path) {
+        if (Files.isDirectory(path)) {
+            for (Path file : manifestFiles(parser, path)) {
+                readFile(parser, file);
+            }
+        } else {
+            readFile(parser, path);
+        }
+    }
+
+    private static List<Path> manifestFiles(ManifestParser parser, Path dir) {
+        try (Stream<Path> files = Files.walk(dir)) {
+            return files.filter(Files::isRegularFile).filter(ManifestReader::isManifestName).sorted().toList();
+        } catch (IOException | UncheckedIOException e) {
+            parser.problem(new ManifestOrigin(dir.toString(), 0, -1), "", "", "cannot list the directory: "
+                    + e.getMessage());
+            return List.of();
+        }
+    }
+
+    private static boolean isManifestName(Path p) {
+        String name = p.getFileName().toString();
+        return name.endsWith(".yaml") || name.endsWith(".yml") || name.endsWith(".json");
+    }
+
+    private static void readFile(ManifestParser parser, Path file) {
+        try {
+            parser.parse(Files.readAllBytes(file), file.toString());
+        } catch (NoSuchFileException e) {
+            parser.problem(new ManifestOrigin(file.toString(), 0, -1), "", "", "no such file or directory");
+        } catch (IOException e) {
+            parser.problem(new ManifestOrigin(file.toString(), 0, -1), "", "", "cannot read: " + e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,66 @@
+package io.dra4j.testkit.gen;
+
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/** Every generated scenario is one the upstream oracle reads (its decoding is strict: unknown fields are errors). */
+class ScenarioGeneratorOracleIT {
+    private static final Path ORACLE_DIR = Path.of("..", "oracle");
+
+    @Test
+    void theOracleReadsEveryGeneratedScenario() throws Exception {
+        Path oracle = oracleBinary();
+        Path input = Files.createTempFile("generated", ".jsonl");
+        Path output = Files.createTempFile("outcomes", ".jsonl");
+        try {
+            List<String> lines = new ArrayList<>();
+            for (int i = 0; i < 500; i++) {
+                lines.add(ScenarioGenerator.toJsonLine(ScenarioGenerator.generate(2024, i)));
+            }
+            Files.write(input, lines, StandardCharsets.UTF_8);
+            Process p = new ProcessBuilder(oracle.toString(), "-")
+                    .redirectInput(input.toFile()).redirectOutput(output.toFile())
+                    .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+            assertThat(p.exitValue()).as("oracle exit status (1 = some input unreadable)").isZero();
+            List<String> outcomes = Files.readAllLines(output, StandardCharsets.UTF_8);
+            assertThat(outcomes).hasSize(lines.size());
+            JsonMapper json = JsonMapper.builder().build();
+            for (String line : outcomes) {
+                JsonNode o = json.readTree(line);
+                assertThat(o.path("error").asString("")).as(o.path("scenario").asString()).doesNotStartWith("stdin");
+            }
+        } finally {
+            Files.deleteIfExists(input);
+            Files.deleteIfExists(output);
+        }
+    }
+
+    /** oracle/bin/oracle, built with go when it is missing; the test is skipped without either. */
+    private static Path oracleBinary() throws IOException, InterruptedException {
+        Path binary = ORACLE_DIR.resolve("bin").resolve("oracle");
+        if (!Files.isExecutable(binary)) {
+            try {
+                Process build = new ProcessBuilder("go", "build", "-o", "bin/oracle", "./cmd/oracle")
+                        .directory(ORACLE_DIR.toFile()).inheritIO().start();
+                build.waitFor(300, TimeUnit.SECONDS);
+            } catch (IOException e) {
+                assumeTrue(false, "no oracle binary and no go toolchain: " + e.getMessage());
+            }
+        }
+        assumeTrue(Files.isExecutable(binary), "oracle binary not available");
+        return binary;
+    }
+}

@@ -1,0 +1,110 @@
+package io.dra4j.testkit.gen;
+
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ScenarioGeneratorTest {
+    private static final Set<String> KNOWN_GATES = Set.copyOf(ScenarioBuilder.GATES);
+
+    @Test
+    void sameSeedAndIndexGiveTheSameScenario() {
+        for (int i = 0; i < 50; i++) {
+            assertThat(ScenarioGenerator.toJsonLine(ScenarioGenerator.generate(42, i)))
+                    .isEqualTo(ScenarioGenerator.toJsonLine(ScenarioGenerator.generate(42, i)));
+        }
+    }
+
+    @Test
+    void differentSeedsAndIndexesGiveDifferentScenarios() {
+        Set<String> bodies = new HashSet<>();
+        for (long seed = 1; seed <= 4; seed++) {
+            for (int i = 0; i < 25; i++) {
+                ObjectNode s = ScenarioGenerator.generate(seed, i);
+                assertThat(s.path("name").asString()).isEqualTo("gen-" + seed + "-" + i);
+                s.remove("name");
+                s.remove("source");
+                bodies.add(ScenarioGenerator.toJsonLine(s));
+            }
+        }
+        assertThat(bodies).hasSize(100);
+    }
+
+    @Test
+    void scenariosAreSmallAndWellFormed() {
+        for (int i = 0; i < 500; i++) {
+            ObjectNode s = ScenarioGenerator.generate(7, i);
+            int devices = 0;
+            Set<String> sliceNames = new HashSet<>();
+            for (JsonNode slice : s.path("resourceSlices")) {
+                assertThat(slice.path("apiVersion").asString()).isEqualTo("resource.k8s.io/v1");
+                sliceNames.add(slice.path("metadata").path("name").asString());
+                JsonNode spec = slice.path("spec");
+                long placements = List.of("nodeName", "nodeSelector", "allNodes", "perDeviceNodeSelection").stream()
+                        .filter(spec::has).count();
+                assertThat(placements).as("node selection fields of %s", s.path("name")).isEqualTo(1);
+                assertThat(spec.has("devices") && spec.has("sharedCounters")).isFalse();
+                if (!slice.path("spec").path("devices").path(0).path("name").asString("").equals("device-stale")) {
+                    devices += slice.path("spec").path("devices").size();
+                }
+            }
+            // A duplicated slice repeats its devices; every generated device is still within the bound.
+            assertThat(devices).isLessThanOrEqualTo(2 * ScenarioGenerator.MAX_DEVICES);
+            assertThat(s.path("claims").size()).isBetween(1, 3);
+            for (JsonNode gate : s.path("features")) {
+                assertThat(KNOWN_GATES).contains(gate.asString());
+            }
+            for (JsonNode claim : s.path("claims")) {
+                for (JsonNode request : claim.path("spec").path("devices").path("requests")) {
+                    if (request.has("exactly")) {
+                        assertExplicitMode(request.path("exactly"));
+                    }
+                    for (JsonNode sub : request.path("firstAvailable")) {
+                        assertExplicitMode(sub);
+                    }
+                }
+            }
+            assertThat(s.path("expect").path("unschedulable").asBoolean()).isTrue();
+        }
+    }
+
+    @Test
+    void theFeatureMixCoversEveryFeature() {
+        StringBuilder all = new StringBuilder();
+        for (int i = 0; i < 400; i++) {
+            all.append(ScenarioGenerator.toJsonLine(ScenarioGenerator.generate(3, i)));
+        }
+        String text = all.toString();
+        for (String field : List.of("\"allocationMode\":\"All\"", "\"firstAvailable\"", "\"adminAccess\"",
+                "\"matchAttribute\"", "\"distinctAttribute\"", "\"taints\"", "\"tolerations\"",
+                "\"sharedCounters\"", "\"consumesCounters\"", "\"allowMultipleAllocations\"", "\"validRange\"",
+                "\"validValues\"", "\"bindingConditions\"", "\"bindsToNode\"", "\"perDeviceNodeSelection\"",
+                "\"allNodes\"", "\"nodeSelector\"", "\"strings\"", "\"ints\"", "\"version\"", "\"shareID\"",
+                "\"shared\":true", "\"status\"", "\"generation\":2", "\"config\"", "\"capacity\":{\"requests\"")) {
+            assertThat(text).as("some scenario has %s", field).contains(field);
+        }
+    }
+
+    @Test
+    void yamlAndJsonHoldTheSameScenario() {
+        ObjectNode s = ScenarioGenerator.generate(11, 3);
+        String yaml = ScenarioGenerator.toYaml(s);
+        JsonNode back = tools.jackson.dataformat.yaml.YAMLMapper.builder().build().readTree(yaml);
+        assertThat(ScenarioGenerator.toJsonLine((ObjectNode) back)).isEqualTo(ScenarioGenerator.toJsonLine(s));
+        assertThat(ScenarioGenerator.toJsonLine(s)).doesNotContain("\n");
+    }
+
+    private static void assertExplicitMode(JsonNode request) {
+        String mode = request.path("allocationMode").asString();
+        assertThat(mode).isIn("All", "ExactCount");
+        if (mode.equals("ExactCount")) {
+            assertThat(request.path("count").asLong()).isPositive();
+        }
+    }
+}
