@@ -16,7 +16,13 @@ import java.util.concurrent.Callable;
         usageHelpWidth = 100,
         description = "Kubernetes Dynamic Resource Allocation (resource.k8s.io/v1) for the JVM: decides device "
                 + "allocations as Kubernetes 1.37's scheduler does.",
-        subcommands = {AllocateCommand.class, ExplainCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {
+                AllocateCommand.class,
+                ExplainCommand.class,
+                DriverCommand.class,
+                DevicePluginCommand.class,
+                KubeletProbeCommand.class,
+                CommandLine.HelpCommand.class})
 public final class Main implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
