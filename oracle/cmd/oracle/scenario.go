@@ -7,6 +7,7 @@ import (
 
 	resourceapi "k8s.io/api/resource/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/yaml"
 )
 
@@ -44,6 +45,7 @@ type allocatedDevice struct {
 	Pool             string                                          `json:"pool"`
 	Device           string                                          `json:"device"`
 	Shared           bool                                            `json:"shared,omitempty"`
+	ShareID          *types.UID                                      `json:"shareID,omitempty"`
 	ConsumedCapacity map[resourceapi.QualifiedName]resource.Quantity `json:"consumedCapacity,omitempty"`
 }
 

@@ -103,7 +103,7 @@ public record AllocatedState(Set<DeviceId> allocatedDevices,
             if (!consumableCapacity) {
                 return addExclusive(id);
             }
-            if (shareId != null && !shareId.isEmpty()) {
+            if (shareId != null) {
                 shared.add(new SharedDevice(id, shareId));
             }
             if (consumed != null) {
@@ -127,7 +127,7 @@ public record AllocatedState(Set<DeviceId> allocatedDevices,
                     continue;
                 }
                 DeviceId id = new DeviceId(r.getDriver(), r.getPool(), r.getDevice());
-                if (consumableCapacity && r.getShareID() != null && !r.getShareID().isEmpty()) {
+                if (consumableCapacity && r.getShareID() != null) {
                     addShared(id, r.getShareID(), toQuantities(r.getConsumedCapacity()));
                 } else {
                     addExclusive(id, owner);

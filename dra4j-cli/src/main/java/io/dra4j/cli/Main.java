@@ -19,6 +19,8 @@ import java.util.concurrent.Callable;
         subcommands = {
                 AllocateCommand.class,
                 ExplainCommand.class,
+                ConvertCommand.class,
+                MigrateCommand.class,
                 DriverCommand.class,
                 DevicePluginCommand.class,
                 KubeletProbeCommand.class,

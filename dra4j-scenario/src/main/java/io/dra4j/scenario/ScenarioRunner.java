@@ -68,12 +68,15 @@ public final class ScenarioRunner {
     /** The devices in use, built the way kube-scheduler builds them from existing allocations. */
     static AllocatedState allocatedState(Scenario scenario, FeatureGates gates) {
         AllocatedState.Builder state = AllocatedState.builder(gates);
-        for (AllocatedDevice d : scenario.allocatedDevices()) {
+        List<AllocatedDevice> devices = scenario.allocatedDevices();
+        for (int i = 0; i < devices.size(); i++) {
+            AllocatedDevice d = devices.get(i);
             if (d instanceof AllocatedDevice.Exclusive e) {
                 state.addExclusive(e.device());
             } else if (d instanceof AllocatedDevice.Shared s) {
-                // A share that consumed nothing adds no aggregated capacity (as in the oracle's state builder).
-                state.addShared(s.device(), s.shareId().orElse(null),
+                // One share of the device, as a claim result with a shareID (a made-up one unique to the entry when
+                // the file gives none): it keeps the device in use even when it consumed nothing.
+                state.addShared(s.device(), s.shareId().orElse("allocatedDevices-" + i),
                         s.consumedCapacity().isEmpty() ? null : s.consumedCapacity());
             } else if (d instanceof AllocatedDevice.Claim c) {
                 state.addClaim(c.claim());
