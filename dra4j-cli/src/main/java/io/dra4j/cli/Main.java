@@ -25,6 +25,9 @@ import java.util.concurrent.Callable;
                 MigrateCommand.class,
                 VersionCommand.class,
                 AutoComplete.GenerateCompletion.class,
+                DriverCommand.class,
+                DevicePluginCommand.class,
+                KubeletProbeCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main implements Callable<Integer> {
     @Spec
