@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"slices"
 
 	v1 "k8s.io/api/core/v1"
@@ -133,13 +134,26 @@ func allocatedState(entries []allocatedEntry, f structured.Features) structured.
 	return schedstate.FromClaims(claims, f.ConsumableCapacity)
 }
 
-// allocate runs upstream's allocator once, exactly as kube-scheduler does per node.
-func allocate(ctx context.Context, in *input, cache *cel.Cache) ([]resourceapi.AllocationResult, error) {
+// allocate runs upstream's allocator once, exactly as kube-scheduler does per node,
+// and reports upstream's count of allocateOne invocations.
+func allocate(ctx context.Context, in *input, cache *cel.Cache) ([]resourceapi.AllocationResult, int64, error) {
 	allocator, err := structured.NewAllocator(ctx, in.features, in.state, in.classes, in.slices, cache)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return allocator.Allocate(ctx, in.node, in.claims)
+	results, err := allocator.Allocate(ctx, in.node, in.claims)
+	return results, searchSteps(allocator), err
+}
+
+// searchSteps reads GetStats().NumAllocateOneInvocations, which every variant
+// implements although the public Allocator interface does not declare it (the
+// Stats type lives in an internal package, hence reflection).
+func searchSteps(allocator structured.Allocator) int64 {
+	m := reflect.ValueOf(allocator).MethodByName("GetStats")
+	if !m.IsValid() {
+		return 0
+	}
+	return m.Call(nil)[0].FieldByName("NumAllocateOneInvocations").Int()
 }
 
 // classLister serves the scenario's device classes like an informer lister.

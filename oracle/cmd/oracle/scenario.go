@@ -11,7 +11,7 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// scenario mirrors the scenario file format (SCENARIO-FORMAT.md). The cluster
+// scenario mirrors the scenario file format (docs/scenario-format.md). The cluster
 // objects are the upstream API types, so that decoding is as strict as in Kubernetes.
 type scenario struct {
 	Name             string                        `json:"name"`

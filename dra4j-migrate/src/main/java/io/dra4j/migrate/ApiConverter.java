@@ -19,7 +19,8 @@ import java.util.List;
  */
 public final class ApiConverter {
     private final YamlText yaml = new YamlText();
-    private final ApiSchema schema = ApiSchema.load();
+    private final ApiSchema schema = ApiSchema.kubernetes137();
+    private final ApiSchema legacySchema = ApiSchema.kubernetes132();
 
     /**
      * The outcome for one input text.
@@ -45,8 +46,9 @@ public final class ApiConverter {
         StringBuilder out = new StringBuilder();
         List<YamlDocuments.Document> documents = YamlDocuments.read(text);
         int converted = 0;
-        for (YamlDocuments.Document doc : documents) {
-            if (doc.index() > 0 || text.startsWith("---")) {
+        for (int i = 0; i < documents.size(); i++) {
+            YamlDocuments.Document doc = documents.get(i);
+            if (i > 0 || text.startsWith("---")) {
                 out.append("---\n");
             }
             String converted1 = convert(source, doc, findings);
@@ -60,7 +62,8 @@ public final class ApiConverter {
                 converted++;
             }
         }
-        return new Result(out.toString(), findings, documents.size(), converted);
+        int real = (int) documents.stream().filter(d -> !d.blank()).count();
+        return new Result(out.toString(), findings, real, converted);
     }
 
     /** The converted text of one document, or null when it is kept as written. */
@@ -83,7 +86,7 @@ public final class ApiConverter {
             return null;
         }
         Notes notes = new Notes();
-        V1Conversion.Result result = V1Conversion.convert(schema, located.tree(), notes);
+        V1Conversion.Result result = V1Conversion.convert(schema, legacySchema, located.tree(), notes);
         for (Notes.Note n : notes.all()) {
             int[] pos = located.positions().of(n.path());
             findings.add(new Finding(source, pos[0], pos[1], n.severity(), n.rule(), n.message()));

@@ -78,12 +78,13 @@ public final class DevicePluginMigration {
         StringBuilder out = new StringBuilder();
         int rewritten = 0;
         List<YamlDocuments.Document> docs = YamlDocuments.read(text);
-        for (YamlDocuments.Document doc : docs) {
-            if (doc.index() > 0 || text.startsWith("---")) {
+        for (int i = 0; i < docs.size(); i++) {
+            YamlDocuments.Document doc = docs.get(i);
+            if (i > 0 || text.startsWith("---")) {
                 out.append("---\n");
             }
             Optional<String> changed = Optional.empty();
-            if (readable(source, doc, findings)) {
+            if (!doc.blank() && readable(source, doc, findings)) {
                 changed = new ClaimsRewrite(source, doc, this::mapping, findings).rewrite();
             }
             if (changed.isPresent()) {
@@ -130,7 +131,7 @@ public final class DevicePluginMigration {
 
     private void bridgeScan(String source, String text, Map<String, ResourceMapping> used, List<Finding> findings) {
         for (YamlDocuments.Document doc : YamlDocuments.read(text)) {
-            if (!readable(source, doc, findings) || !ClaimsRewrite.isWorkload(doc.root())) {
+            if (doc.blank() || !readable(source, doc, findings) || !ClaimsRewrite.isWorkload(doc.root())) {
                 continue;
             }
             Optional<Node> spec = ClaimsRewrite.podSpec(doc.root());

@@ -33,8 +33,10 @@ class ApiConverterTest {
     void documentsKeptAsWrittenAreByteForByte() {
         String deployment = "apiVersion: apps/v1   # comment\nkind: Deployment\nmetadata: {name: x}\n";
         String v1 = "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n    name: gpu # four spaces\n";
-        ApiConverter.Result result = converter.toV1("f.yaml", deployment + "---\n" + v1);
-        assertThat(result.output()).isEqualTo(deployment + "---\n" + v1);
+        String text = "# leading comment\n---\n" + deployment + "---\n" + v1 + "---\n# nothing but a comment\n";
+        ApiConverter.Result result = converter.toV1("f.yaml", text);
+        assertThat(result.output()).isEqualTo(text);
+        assertThat(result.documents()).isEqualTo(2);
         assertThat(result.findings()).isEmpty();
         assertThat(result.converted()).isZero();
     }

@@ -87,7 +87,7 @@ class DevicePluginMigrationTest {
     /** What the rewrite writes is valid v1 (the converter checks it against 1.37's field list) and compiles. */
     @Test
     void generatedObjectsAreValidV1AndSelectorsCompile() throws IOException {
-        DeviceSelectorEnvironment cel = DeviceSelectorEnvironment.get(new CelFeatures(true, false));
+        DeviceSelectorEnvironment cel = DeviceSelectorEnvironment.create(new CelFeatures(true, false));
         for (String name : List.of("classic-gpu.claims", "mig-mixed.claims", "helm-chart.claims", "bridge")) {
             String text = Files.readString(GOLDEN.resolve(name + ".yaml"));
             for (YamlDocuments.Document d : YamlDocuments.read(text)) {
@@ -109,7 +109,7 @@ class DevicePluginMigrationTest {
      */
     @Test
     void nodeLabelSelectorsMatchTheDriversDevice() {
-        DeviceSelectorEnvironment cel = DeviceSelectorEnvironment.get(new CelFeatures(true, false));
+        DeviceSelectorEnvironment cel = DeviceSelectorEnvironment.create(new CelFeatures(true, false));
         Device a100 = gpu("NVIDIA A100-SXM4-80GB", "Ampere", "8.0.0", "81920Mi");
         Device h100 = gpu("NVIDIA H100 80GB HBM3", "Hopper", "9.0.0", "81559Mi");
         Map<String, String> a100Labels = Map.of(

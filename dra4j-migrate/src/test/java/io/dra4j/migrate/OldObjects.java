@@ -25,6 +25,8 @@ final class OldObjects {
             "resource.kubernetes.io/pcieRoot", "numa");
 
     private final Random r;
+    /** Generating a 1.32 v1alpha3 object: only fields 1.32 had, capacities as plain quantities. */
+    private boolean legacy;
 
     OldObjects(long seed) {
         this.r = new Random(seed);
@@ -39,7 +41,8 @@ final class OldObjects {
                     "ResourceSlice", "ResourceClaim");
             case "v1beta2" -> List.of("DeviceClass", "ResourceClaim", "ResourceClaimTemplate", "ResourceSlice",
                     "DeviceTaintRule");
-            default -> List.of("DeviceTaintRule");
+            default -> List.of("DeviceTaintRule", "DeviceClass", "ResourceClaim", "ResourceClaimTemplate",
+                    "ResourceSlice", "ResourceSlice", "ResourceClaim");
         };
         String kind = pick(kinds);
         if (r.nextInt(40) == 0) {
@@ -66,6 +69,7 @@ final class OldObjects {
     }
 
     private ObjectNode object(String version, String kind) {
+        legacy = version.equals("v1alpha3") && !kind.equals("DeviceTaintRule");
         ObjectNode o = NODES.objectNode();
         o.put("apiVersion", "resource.k8s.io/" + version);
         o.put("kind", kind);
@@ -78,7 +82,7 @@ final class OldObjects {
         if (r.nextInt(4) == 0) {
             meta.putObject("labels").put("app", "train");
         }
-        boolean beta1 = version.equals("v1beta1");
+        boolean beta1 = version.equals("v1beta1") || legacy;
         switch (kind) {
             case "DeviceClass" -> o.set("spec", classSpec());
             case "ResourceClaim" -> {
@@ -121,7 +125,7 @@ final class OldObjects {
             ArrayNode config = spec.putArray("config");
             config.addObject().set("opaque", opaque());
         }
-        if (r.nextInt(3) == 0) {
+        if (!legacy && r.nextInt(3) == 0) {
             spec.put("extendedResourceName", "example.com/gpu");
         }
         return spec;
@@ -154,7 +158,7 @@ final class OldObjects {
     private ObjectNode flatRequest(String name) {
         ObjectNode req = NODES.objectNode();
         req.put("name", name);
-        if (r.nextInt(6) == 0) {
+        if (!legacy && r.nextInt(6) == 0) {
             ArrayNode first = req.putArray("firstAvailable");
             for (int i = 1 + r.nextInt(2); i > 0; i--) {
                 first.add(subRequest("sub-" + i));
@@ -168,8 +172,10 @@ final class OldObjects {
         fieldVariant(req, "allocationMode", () -> NODES.stringNode(pick(List.of("ExactCount", "All", ""))));
         fieldVariant(req, "count", () -> NODES.numberNode(pick(List.of(0, 1, 2, 8))));
         fieldVariant(req, "adminAccess", () -> NODES.booleanNode(r.nextBoolean()));
-        fieldVariant(req, "tolerations", this::tolerations);
-        fieldVariant(req, "capacity", this::capacityRequirements);
+        if (!legacy) {
+            fieldVariant(req, "tolerations", this::tolerations);
+            fieldVariant(req, "capacity", this::capacityRequirements);
+        }
         if (r.nextInt(30) == 0) {
             req.put("count", "2");
         }
@@ -298,7 +304,7 @@ final class OldObjects {
         if (r.nextBoolean()) {
             res.put("adminAccess", false);
         }
-        if (r.nextBoolean()) {
+        if (!legacy && r.nextBoolean()) {
             res.putObject("consumedCapacity").put("memory", "10Gi");
             res.put("shareID", "6f3d2c1b-0000-4000-8000-000000000001");
         }
@@ -309,7 +315,7 @@ final class OldObjects {
             expr.put("operator", "In");
             expr.putArray("values").add("node-1");
         }
-        if (r.nextBoolean()) {
+        if (!legacy && r.nextBoolean()) {
             alloc.put("allocationTimestamp", "2026-05-01T10:00:00Z");
         }
         if (r.nextBoolean()) {
@@ -337,18 +343,18 @@ final class OldObjects {
         pool.put("name", "node-1");
         pool.put("generation", r.nextInt(3));
         pool.put("resourceSliceCount", 1 + r.nextInt(2));
-        switch (r.nextInt(6)) {
+        switch (r.nextInt(legacy ? 4 : 6)) {
             case 0 -> spec.put("nodeName", "node-1");
             case 1 -> spec.put("nodeName", "");
             case 2 -> spec.put("allNodes", r.nextBoolean());
             case 3 -> spec.set("nodeSelector", nodeSelector());
             case 4 -> spec.put("perDeviceNodeSelection", true);
-            default -> {
+            case 5 -> {
                 spec.put("nodeName", "node-1");
                 spec.put("allNodes", false);
             }
         }
-        if (r.nextInt(5) == 0) {
+        if (!legacy && r.nextInt(5) == 0) {
             ObjectNode set = spec.putArray("sharedCounters").addObject();
             set.put("name", "gpu-0-counters");
             set.putObject("counters").putObject("memory").put("value", pick(QUANTITIES));
@@ -379,6 +385,20 @@ final class OldObjects {
     }
 
     private ObjectNode deviceFields() {
+        return legacy ? legacyDeviceFields() : currentDeviceFields();
+    }
+
+    /** 1.32's basic device: attributes, and capacities as plain quantities. */
+    private ObjectNode legacyDeviceFields() {
+        ObjectNode d = currentDeviceFields();
+        d.retain("attributes", "capacity");
+        if (d.get("capacity") instanceof ObjectNode cap) {
+            cap.put("memory", cap.path("memory").path("value").asString("1Gi"));
+        }
+        return d;
+    }
+
+    private ObjectNode currentDeviceFields() {
         ObjectNode d = NODES.objectNode();
         if (r.nextInt(4) != 0) {
             ObjectNode attrs = d.putObject("attributes");

@@ -16,7 +16,6 @@ import java.util.Map;
  * Values with their own decoding (quantities, times, opaque parameters) are not looked into. Immutable.
  */
 public final class ApiSchema {
-    private static final String RESOURCE = "resource-schema.json";
 
     private final JsonNode kinds;
     private final JsonNode types;
@@ -26,11 +25,23 @@ public final class ApiSchema {
         this.types = root.get("types");
     }
 
-    /** The schema of Kubernetes 1.37, read from the class path. */
-    public static ApiSchema load() {
-        try (InputStream in = ApiSchema.class.getResourceAsStream(RESOURCE)) {
+    /** The schema of Kubernetes 1.37 ({@code oracle/convert -schema}), read from the class path. */
+    public static ApiSchema kubernetes137() {
+        return load("resource-schema.json");
+    }
+
+    /**
+     * The schema of Kubernetes 1.32 ({@code oracle/convert-v132 -schema}), the last release that served claims,
+     * classes and slices as v1alpha3.
+     */
+    public static ApiSchema kubernetes132() {
+        return load("resource-schema-1.32.json");
+    }
+
+    private static ApiSchema load(String resource) {
+        try (InputStream in = ApiSchema.class.getResourceAsStream(resource)) {
             if (in == null) {
-                throw new IllegalStateException(RESOURCE + " is missing from the class path");
+                throw new IllegalStateException(resource + " is missing from the class path");
             }
             return new ApiSchema(JsonMapper.builder().build().readTree(in));
         } catch (IOException e) {

@@ -35,10 +35,12 @@ public final class V1Conversion {
             "count", "adminAccess", "tolerations", "capacity", "derivedAttributes");
 
     private final ApiSchema schema;
+    private final ApiSchema legacySchema;
     private final Notes notes;
 
-    private V1Conversion(ApiSchema schema, Notes notes) {
+    private V1Conversion(ApiSchema schema, ApiSchema legacySchema, Notes notes) {
         this.schema = schema;
+        this.legacySchema = legacySchema;
         this.notes = notes;
     }
 
@@ -50,8 +52,8 @@ public final class V1Conversion {
      * Converts a document. Objects outside resource.k8s.io and v1 objects are returned unchanged; a {@code kind: List}
      * has each item converted. Errors and notes go to {@code notes}; on error the tree is null.
      */
-    public static Result convert(ApiSchema schema, JsonNode doc, Notes notes) {
-        V1Conversion c = new V1Conversion(schema, notes);
+    public static Result convert(ApiSchema schema, ApiSchema legacySchema, JsonNode doc, Notes notes) {
+        V1Conversion c = new V1Conversion(schema, legacySchema, notes);
         JsonNode out = c.document(doc.deepCopy(), "");
         if (notes.hasErrors()) {
             return new Result(null, false);
@@ -102,20 +104,28 @@ public final class V1Conversion {
             unknownKind(path, version, kind, label);
             return obj;
         }
-        if (list) {
-            forEachItem(obj, path, (item, itemPath) -> {
-                if (legacy) {
-                    alphaToBeta1(item, itemKind, itemKind + " " + name(item), itemPath);
-                }
-            });
-        } else if (legacy) {
-            alphaToBeta1(obj, kind, label, path);
+        if (legacy) {
+            // 1.31's classic DRA fields go first (1.32 no longer had them); then 1.32's v1alpha3 is checked and its
+            // capacities take v1beta1's form.
+            if (list) {
+                forEachItem(obj, path, (item, itemPath) -> alpha131(item, itemKind, itemKind + " " + name(item),
+                        itemPath));
+            } else {
+                alpha131(obj, kind, label, path);
+            }
+            legacySchema.check(obj, version, kind, label, path, notes);
+            if (list) {
+                forEachItem(obj, path, (item, itemPath) -> alphaCapacities(item, itemKind,
+                        itemKind + " " + name(item), itemPath));
+            } else {
+                alphaCapacities(obj, kind, label, path);
+            }
+        } else {
+            if (!list && version.equals("v1alpha3") && kind.equals("DeviceTaintRule")) {
+                alphaTaintRule(child(obj, "spec"), label, Paths.field(path, "spec"));
+            }
+            schema.check(obj, version, kind, label, path, notes);
         }
-        if (!list && version.equals("v1alpha3") && kind.equals("DeviceTaintRule")) {
-            alphaTaintRule(child(obj, "spec"), label, Paths.field(path, "spec"));
-        }
-        // Checked in the version's own shape (1.31/1.32 v1alpha3 once moved to v1beta1's), as strict decoding does.
-        schema.check(obj, legacy ? "v1beta1" : version, kind, label, path, notes);
         if (notes.hasErrors()) {
             return obj;
         }
@@ -169,24 +179,22 @@ public final class V1Conversion {
         if (version.equals("v1") || version.equals("v1beta2") || kind.equals("DeviceTaintRule")) {
             return;
         }
+        boolean legacy = version.equals("v1alpha3");
         switch (kind) {
             case "DeviceClass" -> { }
-            case "ResourceClaim" -> claimSpec(child(obj, "spec"), label, Paths.field(path, "spec"));
+            case "ResourceClaim" -> claimSpec(child(obj, "spec"), label, Paths.field(path, "spec"), legacy);
             case "ResourceClaimTemplate" -> {
                 ObjectNode spec = child(obj, "spec");
                 claimSpec(spec == null ? null : child(spec, "spec"), label,
-                        Paths.field(Paths.field(path, "spec"), "spec"));
+                        Paths.field(Paths.field(path, "spec"), "spec"), legacy);
             }
             case "ResourceSlice" -> sliceSpec(child(obj, "spec"), label, Paths.field(path, "spec"));
             default -> throw new IllegalStateException("kind " + kind);
         }
     }
 
-    /**
-     * 1.31/1.32 v1alpha3 to the v1beta1 shape: 1.32's v1alpha3 differs from v1beta1 only in capacities (a quantity,
-     * not {@code {value}}); 1.31's also had classic DRA's fields, which have no later form.
-     */
-    private void alphaToBeta1(ObjectNode obj, String kind, String label, String path) {
+    /** 1.31's v1alpha3 had classic DRA's fields, which have no later form. */
+    private void alpha131(ObjectNode obj, String kind, String label, String path) {
         switch (kind) {
             case "DeviceClass" -> {
                 ObjectNode spec = child(obj, "spec");
@@ -204,20 +212,24 @@ public final class V1Conversion {
                 alphaController(spec == null ? null : child(spec, "spec"), label,
                         Paths.field(Paths.field(path, "spec"), "spec"));
             }
-            case "ResourceSlice" -> {
-                ObjectNode spec = child(obj, "spec");
-                JsonNode devices = spec == null ? null : spec.get("devices");
-                if (devices instanceof ArrayNode arr) {
-                    for (int i = 0; i < arr.size(); i++) {
-                        if (arr.get(i) instanceof ObjectNode d && d.get("basic") instanceof ObjectNode basic) {
-                            alphaCapacity(basic, label,
-                                    Paths.field(Paths.index(Paths.field(Paths.field(path, "spec"), "devices"), i),
-                                            "basic"));
-                        }
-                    }
+            default -> { }
+        }
+    }
+
+    /** 1.32's v1alpha3 differs from v1beta1 only in capacities: a quantity, not {@code {value}}. */
+    private void alphaCapacities(ObjectNode obj, String kind, String label, String path) {
+        if (!kind.equals("ResourceSlice")) {
+            return;
+        }
+        ObjectNode spec = child(obj, "spec");
+        JsonNode devices = spec == null ? null : spec.get("devices");
+        if (devices instanceof ArrayNode arr) {
+            for (int i = 0; i < arr.size(); i++) {
+                if (arr.get(i) instanceof ObjectNode d && d.get("basic") instanceof ObjectNode basic) {
+                    alphaCapacity(basic, label,
+                            Paths.field(Paths.index(Paths.field(Paths.field(path, "spec"), "devices"), i), "basic"));
                 }
             }
-            default -> throw new IllegalStateException("kind " + kind);
         }
     }
 
@@ -239,7 +251,7 @@ public final class V1Conversion {
 
     // --- claims: the flat request fields move under exactly
 
-    private void claimSpec(ObjectNode spec, String label, String path) {
+    private void claimSpec(ObjectNode spec, String label, String path, boolean legacy) {
         if (spec == null) {
             return;
         }
@@ -260,7 +272,7 @@ public final class V1Conversion {
         for (int i = 0; i < arr.size(); i++) {
             String rpath = Paths.index(Paths.field(dpath, "requests"), i);
             if (arr.get(i) instanceof ObjectNode request) {
-                arr.set(i, request(request, label, rpath));
+                arr.set(i, request(request, legacy));
             } else if (!arr.get(i).isNull()) {
                 notes.error(rpath, "invalid-field", label + ": " + rpath + ": expected an object");
             }
@@ -272,10 +284,10 @@ public final class V1Conversion {
      * count, any non-null list or object); it then holds every main field, in the order written, where the first one
      * stood. Main fields left at their zero value have no v1 place and are equal to absent.
      */
-    private ObjectNode request(ObjectNode request, String label, String path) {
+    private ObjectNode request(ObjectNode request, boolean legacy) {
         boolean anySet = false;
         for (String f : MAIN_REQUEST_FIELDS) {
-            anySet |= isSet(request.get(f), f);
+            anySet |= isSet(request.get(f), f, legacy);
         }
         ObjectNode out = NODES.objectNode();
         ObjectNode exactly = NODES.objectNode();
@@ -299,9 +311,12 @@ public final class V1Conversion {
         return out;
     }
 
-    /** Whether Go sees the field as set; its type was checked against the schema before. */
-    private static boolean isSet(JsonNode v, String field) {
-        if (v == null || v.isNull()) {
+    /**
+     * Whether Go sees the field as set; its type was checked against the schema before. A 1.32 v1alpha3 object
+     * reached 1.37 as stored v1beta1, and storage keeps no empty lists: {@code selectors: []} arrives unset.
+     */
+    private static boolean isSet(JsonNode v, String field, boolean legacy) {
+        if (v == null || v.isNull() || legacy && v.isArray() && v.isEmpty()) {
             return false;
         }
         return switch (field) {

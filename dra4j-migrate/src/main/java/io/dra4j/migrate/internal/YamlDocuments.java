@@ -31,7 +31,7 @@ public final class YamlDocuments {
     /**
      * One document of a file.
      *
-     * @param index     0-based among the file's non-empty documents
+     * @param index     0-based among the file's non-empty documents; -1 for a chunk of only comments or blank lines
      * @param startLine 1-based line in the file where the document's text starts
      * @param start     char offset in the file where the document's text starts
      * @param text      the document's text, from after its {@code ---} line to before the next one
@@ -39,13 +39,20 @@ public final class YamlDocuments {
      * @param error     why it could not be parsed, with its 1-based line and column in the file; or null
      */
     public record Document(int index, int startLine, int start, String text, Node root, ParseError error) {
+        /** A chunk with nothing but comments and blank lines, kept so that writing the file back loses nothing. */
+        public boolean blank() {
+            return index < 0;
+        }
     }
 
     /** A YAML syntax error at a 1-based line and column of the file. */
     public record ParseError(int line, int column, String message) {
     }
 
-    /** The non-empty documents of {@code text}, in order. */
+    /**
+     * The documents of {@code text}, in order, with the comment-only chunks between them ({@link Document#blank});
+     * whitespace-only chunks are left out.
+     */
     public static List<Document> read(String text) {
         List<Document> documents = new ArrayList<>();
         int lineNo = 0;
@@ -82,10 +89,14 @@ public final class YamlDocuments {
     }
 
     private static void add(List<Document> documents, String chunk, int start, int startLine) {
-        if (isBlank(chunk)) {
+        if (chunk.isBlank()) {
             return;
         }
-        int index = documents.size();
+        if (isBlank(chunk)) {
+            documents.add(new Document(-1, startLine, start, chunk, null, null));
+            return;
+        }
+        int index = (int) documents.stream().filter(d -> !d.blank()).count();
         LoadSettings settings = LoadSettings.builder()
                 .setMaxAliasesForCollections(MAX_ALIASES)
                 .setCodePointLimit(MAX_CODE_POINTS)
