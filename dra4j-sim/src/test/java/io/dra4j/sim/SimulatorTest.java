@@ -68,7 +68,7 @@ class SimulatorTest {
         PodResult p = pod(r, "p");
         assertThat(p.placement()).isEqualTo(PodResult.Placement.PENDING);
         assertThat(p.reason()).isEqualTo("0/2 nodes are available: 2 cannot allocate all claims.");
-        assertThat(p.draReason()).startsWith("n1: claim ns/").contains("request gpus: 3 device(s) requested, 2 left");
+        assertThat(p.draReason()).startsWith("n1: claim ns/").contains("request gpus: 3 device(s) requested, only 2 in usable pools on node n1");
         Pod pod = r.finalState().pods().get(0);
         assertThat(pod.getStatus().getConditions()).singleElement().satisfies(c -> {
             assertThat(c.getType()).isEqualTo("PodScheduled");

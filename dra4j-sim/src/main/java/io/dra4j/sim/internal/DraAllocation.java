@@ -1,8 +1,8 @@
 package io.dra4j.sim.internal;
 
-import io.dra4j.allocator.AllocatedState;
 import io.dra4j.allocator.AllocationOutcome;
 import io.dra4j.allocator.Allocator;
+import io.dra4j.allocator.ClusterState;
 import io.dra4j.allocator.Explanation;
 import io.dra4j.allocator.FeatureGates;
 import io.fabric8.kubernetes.api.model.Node;
@@ -12,41 +12,65 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 
 import java.util.Collection;
+import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /**
- * The simulator's only use of the allocator: one allocator per scheduling cycle over the devices in use at its
- * start, as kube-scheduler's DynamicResources PreFilter builds one. Kept in one place so that an incrementally
- * updated cluster state can replace the per-cycle rebuild without touching the scheduler.
+ * The simulator's only use of the allocator: one {@link ClusterState} for the whole run, brought up to date at the
+ * start of each scheduling cycle with the claims allocated since the previous one (and without those released), as
+ * kube-scheduler's DynamicResources plugin sees the devices in use at PreFilter. An update costs what the changed
+ * claims hold, not a rebuild of every slice.
  */
 final class DraAllocation {
-    private final FeatureGates gates;
-    private final List<DeviceClass> classes;
-    private final List<ResourceSlice> slices;
-    private final List<DeviceTaintRule> taintRules;
+    private ClusterState state;
+    /** The allocated claims {@link #state} holds, by namespace/name; compared by identity (claims are immutable here). */
+    private final Map<String, ResourceClaim> held = new HashMap<>();
     private long shareIds;
 
     DraAllocation(FeatureGates gates, List<DeviceClass> classes, List<ResourceSlice> slices,
                   List<DeviceTaintRule> taintRules) {
-        this.gates = gates;
-        this.classes = List.copyOf(classes);
-        this.slices = List.copyOf(slices);
-        this.taintRules = List.copyOf(taintRules);
-    }
-
-    /** One cycle's view: the devices of {@code allocatedClaims} are in use. */
-    Cycle begin(Collection<ResourceClaim> allocatedClaims) {
-        Allocator allocator = Allocator.builder()
+        this.state = ClusterState.builder()
                 .featureGates(gates)
                 .deviceClasses(classes)
                 .resourceSlices(slices)
                 .deviceTaintRules(taintRules)
-                .allocatedState(AllocatedState.fromClaims(allocatedClaims, gates))
+                .build();
+    }
+
+    /** One cycle's view: the devices of {@code allocatedClaims} are in use. */
+    Cycle begin(Collection<ResourceClaim> allocatedClaims) {
+        Map<String, ResourceClaim> now = new HashMap<>();
+        for (ResourceClaim claim : allocatedClaims) {
+            now.put(key(claim), claim);
+        }
+        for (Iterator<Map.Entry<String, ResourceClaim>> it = held.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<String, ResourceClaim> e = it.next();
+            if (!now.containsKey(e.getKey())) {
+                state = state.withoutAllocatedClaim(e.getValue().getMetadata().getNamespace(),
+                        e.getValue().getMetadata().getName());
+                it.remove();
+            }
+        }
+        for (Map.Entry<String, ResourceClaim> e : now.entrySet()) {
+            if (held.get(e.getKey()) != e.getValue()) {
+                state = state.withAllocatedClaim(e.getValue());
+                held.put(e.getKey(), e.getValue());
+            }
+        }
+        Allocator allocator = Allocator.builder()
+                .clusterState(state)
                 // Share IDs are random UUIDs upstream; numbered here so that runs repeat.
                 .shareIds(() -> UUID.nameUUIDFromBytes(("dra4j-share-" + (shareIds++)).getBytes()).toString())
                 .build();
         return new Cycle(allocator);
+    }
+
+    private static String key(ResourceClaim claim) {
+        String ns = claim.getMetadata().getNamespace();
+        return (ns == null ? "" : ns) + "/" + claim.getMetadata().getName();
     }
 
     /** Allocation and explanation within one cycle. */
