@@ -21,6 +21,8 @@ import s_taint_mig  # noqa: E402
 import s_capacity_binding_node  # noqa: E402
 import s_admin_config_error  # noqa: E402
 import s_more  # noqa: E402
+import s_taint_rules  # noqa: E402
+import s_share_counters  # noqa: E402
 
 HEADER = "# dra4j allocation scenario (format: shared/design/SCENARIO-FORMAT.md). Expected outcome = upstream v0.37.2.\n"
 
@@ -92,7 +94,7 @@ def gates(sc):
 
 
 def main():
-    scenarios = s_fleet.S + s_taint_mig.S + s_capacity_binding_node.S + s_admin_config_error.S + s_more.S
+    scenarios = s_fleet.S + s_taint_mig.S + s_capacity_binding_node.S + s_admin_config_error.S + s_more.S + s_taint_rules.S + s_share_counters.S
     names = [sc["name"] for sc in scenarios]
     dup = {n for n in names if names.count(n) > 1}
     assert not dup, dup

@@ -252,11 +252,11 @@ def alloc(claim_name, results, node_selector, config=None):
 
 
 def scenario(name, *, features, node, classes, slices, claims, expect, notes, allocated=None,
-             confidence="high", ordered=True):
+             confidence="high", ordered=True, taint_rules=None):
     if "allocations" in expect:
         expect = dict(expect)
         expect["resultOrderAsserted"] = ordered
-    return {
+    sc = {
         "name": name,
         "source": "dra4j",
         "features": list(features),
@@ -265,10 +265,11 @@ def scenario(name, *, features, node, classes, slices, claims, expect, notes, al
         "deviceClasses": copy.deepcopy(classes),
         "resourceSlices": copy.deepcopy(slices),
         "allocatedDevices": copy.deepcopy(allocated or []),
-        "claims": copy.deepcopy(claims),
-        "expect": expect,
-        "notes": notes,
     }
+    if taint_rules is not None:
+        sc["deviceTaintRules"] = copy.deepcopy(taint_rules)
+    sc.update({"claims": copy.deepcopy(claims), "expect": expect, "notes": notes})
+    return sc
 
 
 def allocated(*allocs):

@@ -33,7 +33,7 @@ func benchmark(s *scenario) timing {
 	cache := newCELCache(in.features)
 	t.NsPerOp = testing.Benchmark(func(b *testing.B) {
 		for b.Loop() {
-			_, _ = allocate(ctx, in, cache)
+			_, _, _ = allocate(ctx, in, cache)
 		}
 	}).NsPerOp()
 	allocator, err := structured.NewAllocator(ctx, in.features, in.state, in.classes, in.slices, cache)

@@ -21,6 +21,7 @@ import (
 
 func main() {
 	bench := flag.Bool("bench", false, "time NewAllocator+Allocate and Allocate alone per scenario instead of printing outcomes")
+	flag.BoolVar(&withStats, "stats", false, "add upstream's search steps (allocateOne invocations) to each outcome as searchSteps")
 	flag.Usage = func() {
 		fmt.Fprintf(flag.CommandLine.Output(), "usage: oracle [-bench] SCENARIO.yaml... | -\n"+
 			"  -  reads a stream of scenarios from stdin: multi-document YAML or JSON lines\n")
@@ -44,6 +45,9 @@ func main() {
 		os.Exit(1)
 	}
 }
+
+// withStats adds searchSteps to every outcome (-stats).
+var withStats bool
 
 type runner struct {
 	out        *json.Encoder
@@ -115,8 +119,12 @@ func run(s *scenario) (o outcome) {
 	if err != nil {
 		return failed(s.Name, err)
 	}
-	allocations, err := allocate(context.Background(), in, newCELCache(in.features))
-	return describe(s.Name, in.claims, allocations, err)
+	allocations, steps, err := allocate(context.Background(), in, newCELCache(in.features))
+	o = describe(s.Name, in.claims, allocations, err)
+	if withStats {
+		o.SearchSteps = steps
+	}
+	return o
 }
 
 // documents calls fn for each scenario document: one JSON object per line when

@@ -9,11 +9,11 @@ import (
 	"testing"
 )
 
-// casesDir is the shared conformance suite next to the repository.
+// casesDir is the repository's conformance suite.
 func casesDir(t *testing.T) string {
 	dir := os.Getenv("ORACLE_CASES")
 	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "..", "shared", "conformance", "cases")
+		dir = filepath.Join("..", "..", "..", "conformance", "cases")
 	}
 	if _, err := os.Stat(dir); err != nil {
 		t.Skipf("conformance cases not found (set ORACLE_CASES): %v", err)

@@ -5,12 +5,13 @@ import (
 	resourceapi "k8s.io/api/resource/v1"
 )
 
-// outcome is one line of output, in the shape of the CLI contract of SCENARIO-FORMAT.md.
+// outcome is one line of output, in the shape of the CLI contract of docs/scenario-format.md.
 type outcome struct {
 	Scenario    string       `json:"scenario"`
 	Outcome     string       `json:"outcome"`
 	Error       string       `json:"error,omitempty"`
 	Allocations []allocation `json:"allocations,omitzero"`
+	SearchSteps int64        `json:"searchSteps,omitempty"`
 }
 
 type allocation struct {

@@ -3,16 +3,19 @@ package main
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"slices"
 
 	v1 "k8s.io/api/core/v1"
 	resourceapi "k8s.io/api/resource/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/dynamic-resource-allocation/cel"
 	"k8s.io/dynamic-resource-allocation/structured"
+	"k8s.io/utils/ptr"
+
+	"dra4j.io/oracle/schedstate"
 )
 
 // input is everything one Allocate call needs, prepared from a scenario.
@@ -42,7 +45,7 @@ var gates = map[string]func(*structured.Features){
 	"DRADeviceBindingConditions":   func(*structured.Features) {},
 	"DRAResourceClaimDeviceStatus": func(*structured.Features) {},
 	// Gates outside the allocator. DRADeviceTaintRules decides whether the
-	// scheduler's slice tracker applies DeviceTaintRules; see prepare().
+	// scheduler's slice tracker applies DeviceTaintRules; see patchedSlices().
 	"DRADeviceTaintRules":         func(*structured.Features) {},
 	"DRAExtendedResource":         func(*structured.Features) {},
 	"DRASchedulerFilterTimeout":   func(*structured.Features) {},
@@ -89,14 +92,12 @@ func prepare(s *scenario) (*input, error) {
 	for i := range s.DeviceClasses {
 		in.classes = append(in.classes, &s.DeviceClasses[i])
 	}
-	// The slice tracker applies DeviceTaintRules only when DRADeviceTaintRules is on.
-	var rules []resourceapi.DeviceTaintRule
-	if slices.Contains(s.Features, "DRADeviceTaintRules") {
-		rules = s.DeviceTaintRules
+	patched, err := patchedSlices(context.Background(), s.ResourceSlices, s.DeviceTaintRules,
+		slices.Contains(s.Features, "DRADeviceTaintRules"))
+	if err != nil {
+		return nil, err
 	}
-	for i := range s.ResourceSlices {
-		in.slices = append(in.slices, withTaintRules(&s.ResourceSlices[i], rules))
-	}
+	in.slices = patched
 	for i := range s.Claims {
 		in.claims = append(in.claims, &s.Claims[i])
 	}
@@ -104,73 +105,55 @@ func prepare(s *scenario) (*input, error) {
 }
 
 // allocatedState builds what the scheduler plugin derives from existing
-// allocations: results with admin access do not make a device busy, and with
-// consumable capacity on, shared results only add to the consumed capacity of
-// their device instead of reserving it.
+// allocations (schedstate, a port of the plugin's code). A device reference
+// stands for one result of an allocated claim: exclusive, or with `shared` a
+// share (with its shareID, or a made-up one unique to the entry) that consumed
+// what consumedCapacity says.
 func allocatedState(entries []allocatedEntry, f structured.Features) structured.AllocatedState {
-	state := structured.AllocatedState{
-		AllocatedDevices:         sets.New[structured.DeviceID](),
-		AllocatedSharedDeviceIDs: sets.New[structured.SharedDeviceID](),
-		AggregatedCapacity:       structured.NewConsumedCapacityCollection(),
-	}
-	add := func(driver, pool, device string, shared bool, consumed map[resourceapi.QualifiedName]resource.Quantity) {
-		id := structured.MakeDeviceID(driver, pool, device)
-		switch {
-		case !shared || !f.ConsumableCapacity:
-			state.AllocatedDevices.Insert(id)
-		case len(consumed) > 0:
-			state.AggregatedCapacity.Insert(structured.NewDeviceConsumedCapacity(id, consumed))
-		}
-	}
-	for _, e := range entries {
-		if d := e.Device; d != nil {
-			add(d.Driver, d.Pool, d.Device, d.Shared, d.ConsumedCapacity)
+	claims := make([]*resourceapi.ResourceClaim, 0, len(entries))
+	for i, e := range entries {
+		if e.Claim != nil {
+			claims = append(claims, e.Claim)
 			continue
 		}
-		if e.Claim.Status.Allocation == nil {
-			continue
-		}
-		for _, r := range e.Claim.Status.Allocation.Devices.Results {
-			if r.AdminAccess != nil && *r.AdminAccess {
-				continue
+		d := e.Device
+		result := resourceapi.DeviceRequestAllocationResult{Driver: d.Driver, Pool: d.Pool, Device: d.Device}
+		if d.Shared {
+			result.ShareID = d.ShareID
+			if result.ShareID == nil {
+				result.ShareID = ptr.To(types.UID(fmt.Sprintf("allocatedDevices-%d", i)))
 			}
-			add(r.Driver, r.Pool, r.Device, r.ShareID != nil, r.ConsumedCapacity)
+			result.ConsumedCapacity = d.ConsumedCapacity
 		}
+		claims = append(claims, &resourceapi.ResourceClaim{Status: resourceapi.ResourceClaimStatus{
+			Allocation: &resourceapi.AllocationResult{Devices: resourceapi.DeviceAllocationResult{
+				Results: []resourceapi.DeviceRequestAllocationResult{result},
+			}},
+		}})
 	}
-	return state
+	return schedstate.FromClaims(claims, f.ConsumableCapacity)
 }
 
-// withTaintRules returns the slice with the taint of every matching rule
-// appended to its devices, as the scheduler's slice tracker presents it. A rule
-// without a device selector matches every device.
-func withTaintRules(slice *resourceapi.ResourceSlice, rules []resourceapi.DeviceTaintRule) *resourceapi.ResourceSlice {
-	if len(rules) == 0 {
-		return slice
-	}
-	slice = slice.DeepCopy()
-	for i := range slice.Spec.Devices {
-		device := &slice.Spec.Devices[i]
-		for _, rule := range rules {
-			if sel := rule.Spec.DeviceSelector; sel == nil ||
-				matches(sel.Driver, slice.Spec.Driver) && matches(sel.Pool, slice.Spec.Pool.Name) && matches(sel.Device, device.Name) {
-				device.Taints = append(device.Taints, rule.Spec.Taint)
-			}
-		}
-	}
-	return slice
-}
-
-func matches(want *string, actual string) bool {
-	return want == nil || *want == actual
-}
-
-// allocate runs upstream's allocator once, exactly as kube-scheduler does per node.
-func allocate(ctx context.Context, in *input, cache *cel.Cache) ([]resourceapi.AllocationResult, error) {
+// allocate runs upstream's allocator once, exactly as kube-scheduler does per node,
+// and reports upstream's count of allocateOne invocations.
+func allocate(ctx context.Context, in *input, cache *cel.Cache) ([]resourceapi.AllocationResult, int64, error) {
 	allocator, err := structured.NewAllocator(ctx, in.features, in.state, in.classes, in.slices, cache)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return allocator.Allocate(ctx, in.node, in.claims)
+	results, err := allocator.Allocate(ctx, in.node, in.claims)
+	return results, searchSteps(allocator), err
+}
+
+// searchSteps reads GetStats().NumAllocateOneInvocations, which every variant
+// implements although the public Allocator interface does not declare it (the
+// Stats type lives in an internal package, hence reflection).
+func searchSteps(allocator structured.Allocator) int64 {
+	m := reflect.ValueOf(allocator).MethodByName("GetStats")
+	if !m.IsValid() {
+		return 0
+	}
+	return m.Call(nil)[0].FieldByName("NumAllocateOneInvocations").Int()
 }
 
 // classLister serves the scenario's device classes like an informer lister.

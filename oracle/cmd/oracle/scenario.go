@@ -7,10 +7,11 @@ import (
 
 	resourceapi "k8s.io/api/resource/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/yaml"
 )
 
-// scenario mirrors the scenario file format (SCENARIO-FORMAT.md). The cluster
+// scenario mirrors the scenario file format (docs/scenario-format.md). The cluster
 // objects are the upstream API types, so that decoding is as strict as in Kubernetes.
 type scenario struct {
 	Name             string                        `json:"name"`
@@ -44,6 +45,7 @@ type allocatedDevice struct {
 	Pool             string                                          `json:"pool"`
 	Device           string                                          `json:"device"`
 	Shared           bool                                            `json:"shared,omitempty"`
+	ShareID          *types.UID                                      `json:"shareID,omitempty"`
 	ConsumedCapacity map[resourceapi.QualifiedName]resource.Quantity `json:"consumedCapacity,omitempty"`
 }
 

@@ -44,11 +44,17 @@ func TestDeviceTaintRules(t *testing.T) {
 		rules string
 		want  string
 	}{
-		"no rule":         {"", "allocated"},
-		"nil selector":    {rule(""), "unschedulable"},
+		"no rule": {"", "allocated"},
+		// resourceslice/tracker: "No selector matches no devices."
+		"nil selector":    {rule(""), "allocated"},
+		"empty selector":  {rule("    deviceSelector: {}\n"), "unschedulable"},
 		"matching device": {rule("    deviceSelector: {driver: driver-a, pool: pool-1, device: device-1}\n"), "unschedulable"},
+		"driver only":     {rule("    deviceSelector: {driver: driver-a}\n"), "unschedulable"},
+		"pool only":       {rule("    deviceSelector: {pool: pool-1}\n"), "unschedulable"},
+		"device only":     {rule("    deviceSelector: {device: device-1}\n"), "unschedulable"},
 		"other pool":      {rule("    deviceSelector: {pool: pool-2}\n"), "allocated"},
 		"other driver":    {rule("    deviceSelector: {driver: driver-b}\n"), "allocated"},
+		"other device":    {rule("    deviceSelector: {driver: driver-a, device: device-2}\n"), "allocated"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			s, err := parseScenario([]byte(taintScenario(tc.rules)), false)

@@ -1,8 +1,7 @@
 package io.dra4j.allocator;
 
+import io.dra4j.allocator.internal.Holding;
 import io.dra4j.cel.KubeQuantity;
-import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 
 import java.util.Collection;
@@ -10,48 +9,84 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
- * Devices already in use cluster-wide, as the scheduler sees them before allocating a pod's claims.
+ * Devices already in use cluster-wide, as the scheduler sees them before allocating a pod's claims. Immutable;
+ * {@link #isAllocated} is a constant-time lookup.
  *
- * @param allocatedDevices   devices allocated exclusively by earlier allocations
- * @param sharedDevices      shares of devices that allow multiple allocations ({@code deviceId + shareID})
- * @param aggregatedCapacity per device with multiple allocations, the capacity its existing shares consume
- * @param owners             where known, the claim ({@code namespace/name}) holding an exclusively allocated device;
- *                           only explanations use it
+ * <p>Components: {@code allocatedDevices}, devices allocated exclusively by earlier allocations;
+ * {@code sharedDevices}, shares of devices that allow multiple allocations ({@code deviceId + shareID});
+ * {@code aggregatedCapacity}, per device with multiple allocations, the capacity its existing shares consume;
+ * {@code owners}, where known, the claim ({@code namespace/name}) holding an exclusively allocated device (only
+ * explanations use it).
  */
-public record AllocatedState(Set<DeviceId> allocatedDevices,
-                             Set<SharedDevice> sharedDevices,
-                             Map<DeviceId, Map<String, KubeQuantity>> aggregatedCapacity,
-                             Map<DeviceId, String> owners) {
+public final class AllocatedState {
+    private final Set<DeviceId> allocatedDevices;
+    private final Set<SharedDevice> sharedDevices;
+    private final Map<DeviceId, Map<String, KubeQuantity>> aggregatedCapacity;
+    private final Map<DeviceId, String> owners;
+    private final Set<DeviceId> withShares;
 
     /** One share of a device that allows multiple allocations. */
     public record SharedDevice(DeviceId device, String shareId) {
     }
 
-    public AllocatedState {
-        allocatedDevices = Set.copyOf(allocatedDevices);
-        sharedDevices = Set.copyOf(sharedDevices);
+    public AllocatedState(Set<DeviceId> allocatedDevices, Set<SharedDevice> sharedDevices,
+                          Map<DeviceId, Map<String, KubeQuantity>> aggregatedCapacity, Map<DeviceId, String> owners) {
+        this.allocatedDevices = Set.copyOf(allocatedDevices);
+        this.sharedDevices = Set.copyOf(sharedDevices);
         Map<DeviceId, Map<String, KubeQuantity>> copy = new HashMap<>();
         aggregatedCapacity.forEach((k, v) -> copy.put(k, Map.copyOf(v)));
-        aggregatedCapacity = Map.copyOf(copy);
-        owners = Map.copyOf(owners);
+        this.aggregatedCapacity = Map.copyOf(copy);
+        this.owners = Map.copyOf(owners);
+        Set<DeviceId> shared = new HashSet<>();
+        for (SharedDevice s : this.sharedDevices) {
+            shared.add(s.device());
+        }
+        this.withShares = Set.copyOf(shared);
     }
 
     public static final AllocatedState EMPTY = new AllocatedState(Set.of(), Set.of(), Map.of(), Map.of());
 
+    public Set<DeviceId> allocatedDevices() {
+        return allocatedDevices;
+    }
+
+    public Set<SharedDevice> sharedDevices() {
+        return sharedDevices;
+    }
+
+    public Map<DeviceId, Map<String, KubeQuantity>> aggregatedCapacity() {
+        return aggregatedCapacity;
+    }
+
+    public Map<DeviceId, String> owners() {
+        return owners;
+    }
+
     /** True when the device is in use in any of the three ways (exclusive, shared, or with consumed capacity). */
     public boolean isAllocated(DeviceId id) {
-        if (allocatedDevices.contains(id) || aggregatedCapacity.containsKey(id)) {
-            return true;
-        }
-        for (SharedDevice s : sharedDevices) {
-            if (s.device.equals(id)) {
-                return true;
-            }
-        }
-        return false;
+        return allocatedDevices.contains(id) || aggregatedCapacity.containsKey(id) || withShares.contains(id);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof AllocatedState s && s.allocatedDevices.equals(allocatedDevices)
+                && s.sharedDevices.equals(sharedDevices) && s.aggregatedCapacity.equals(aggregatedCapacity)
+                && s.owners.equals(owners);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(allocatedDevices, sharedDevices, aggregatedCapacity, owners);
+    }
+
+    @Override
+    public String toString() {
+        return "AllocatedState[allocatedDevices=" + allocatedDevices + ", sharedDevices=" + sharedDevices
+                + ", aggregatedCapacity=" + aggregatedCapacity + ", owners=" + owners + "]";
     }
 
     public static Builder builder(FeatureGates gates) {
@@ -103,7 +138,7 @@ public record AllocatedState(Set<DeviceId> allocatedDevices,
             if (!consumableCapacity) {
                 return addExclusive(id);
             }
-            if (shareId != null && !shareId.isEmpty()) {
+            if (shareId != null) {
                 shared.add(new SharedDevice(id, shareId));
             }
             if (consumed != null) {
@@ -114,23 +149,14 @@ public record AllocatedState(Set<DeviceId> allocatedDevices,
         }
 
         public Builder addClaim(ResourceClaim claim) {
-            if (claim.getStatus() == null || claim.getStatus().getAllocation() == null
-                    || claim.getStatus().getAllocation().getDevices() == null
-                    || claim.getStatus().getAllocation().getDevices().getResults() == null) {
-                return this;
-            }
-            String owner = claim.getMetadata() == null ? "" : (claim.getMetadata().getNamespace() == null
-                    || claim.getMetadata().getNamespace().isEmpty() ? "" : claim.getMetadata().getNamespace() + "/")
-                    + claim.getMetadata().getName();
-            for (DeviceRequestAllocationResult r : claim.getStatus().getAllocation().getDevices().getResults()) {
-                if (Boolean.TRUE.equals(r.getAdminAccess())) {
-                    continue;
-                }
-                DeviceId id = new DeviceId(r.getDriver(), r.getPool(), r.getDevice());
-                if (consumableCapacity && r.getShareID() != null && !r.getShareID().isEmpty()) {
-                    addShared(id, r.getShareID(), toQuantities(r.getConsumedCapacity()));
-                } else {
-                    addExclusive(id, owner);
+            for (Holding h : Holding.ofClaim(claim, consumableCapacity)) {
+                switch (h.kind()) {
+                    case EXCLUSIVE -> addExclusive(h.device(), h.owner());
+                    case SHARE -> shared.add(new SharedDevice(h.device(), h.shareId()));
+                    case CAPACITY -> {
+                        Map<String, KubeQuantity> sum = capacity.computeIfAbsent(h.device(), k -> new LinkedHashMap<>());
+                        h.consumed().forEach((name, q) -> sum.merge(name, q, KubeQuantity::add));
+                    }
                 }
             }
             return this;
@@ -138,15 +164,6 @@ public record AllocatedState(Set<DeviceId> allocatedDevices,
 
         public AllocatedState build() {
             return new AllocatedState(exclusive, shared, capacity, owners);
-        }
-
-        private static Map<String, KubeQuantity> toQuantities(Map<String, Quantity> in) {
-            if (in == null) {
-                return null;
-            }
-            Map<String, KubeQuantity> out = new LinkedHashMap<>();
-            in.forEach((k, v) -> out.put(k, KubeQuantity.fromFabric8(v)));
-            return out;
         }
     }
 }

@@ -5,6 +5,7 @@ import io.dra4j.allocator.internal.AllocatorInputs;
 import io.dra4j.allocator.internal.Explainer;
 import io.dra4j.allocator.internal.Suggestions;
 import io.dra4j.allocator.internal.ClusterView;
+import io.dra4j.cel.DeviceSelectorEnvironment;
 import io.dra4j.allocator.internal.EngineFeatures;
 import io.dra4j.allocator.internal.ResultAssembler;
 import io.dra4j.allocator.internal.Search;
@@ -26,25 +27,30 @@ import java.util.function.Supplier;
  * decides for one node whether a pod's claims can be allocated and with which devices, making the same decisions as
  * Kubernetes 1.37's scheduler ({@code k8s.io/dynamic-resource-allocation/structured} v0.37).
  *
- * <p>Build once per cluster state (as kube-scheduler does once per pod cycle) and call {@link #allocate} for each
- * candidate node; instances are immutable and thread-safe. Inputs are never modified.
+ * <p>An allocator is a thin view on one version of a {@link ClusterState}: build it from the objects (as
+ * kube-scheduler does once per pod cycle) or on an existing state, and call {@link #allocate} for each candidate
+ * node; instances are immutable and thread-safe. Inputs are never modified.
  */
 public final class Allocator {
+    private final ClusterState state;
     private final ClusterView view;
-    private final Builder inputs;
     private final Supplier<String> shareIds;
     private final Duration timeout;
 
-    private Allocator(Builder b) {
-        EngineFeatures features = EngineFeatures.from(b.gates);
-        this.view = new ClusterView(features, b.allocatedState, b.classes, b.slices, b.taintRules);
-        this.inputs = b.copy();
-        this.shareIds = b.shareIds;
-        this.timeout = b.timeout;
+    private Allocator(ClusterState state, Supplier<String> shareIds, Duration timeout) {
+        this.state = state;
+        this.view = state.view();
+        this.shareIds = shareIds;
+        this.timeout = timeout;
     }
 
     public static Builder builder() {
         return new Builder();
+    }
+
+    /** The cluster state version this allocator decides on. */
+    public ClusterState clusterState() {
+        return state;
     }
 
     /**
@@ -75,10 +81,23 @@ public final class Allocator {
             List<AllocationResult> results = ResultAssembler.assemble(search);
             return new Attempt(new AllocationOutcome.Allocated(results), search.steps());
         } catch (AllocationException e) {
+            if (e.timedOut()) {
+                // kube-scheduler's words (statusError: the pod is retried, not marked unschedulable), plus the work done.
+                String name = node.getMetadata() == null ? "" : node.getMetadata().getName();
+                return new Attempt(new AllocationOutcome.Failed("node " + name + ": " + e.getMessage() + " (timed out after "
+                        + seconds(timeout) + " and " + search.steps() + " search steps)", false), search.steps());
+            }
             return new Attempt(new AllocationOutcome.Failed(e.getMessage(), e.perNode()), search.steps());
         } catch (IllegalArgumentException e) {
             return new Attempt(new AllocationOutcome.Failed(e.getMessage(), false), search.steps());
         }
+    }
+
+    /** "10s", "1.5s", as Go prints a time.Duration of whole milliseconds. */
+    private static String seconds(Duration d) {
+        long millis = d.toMillis();
+        return millis % 1000 == 0 ? millis / 1000 + "s"
+                : java.math.BigDecimal.valueOf(millis, 3).stripTrailingZeros().toPlainString() + "s";
     }
 
     /**
@@ -95,7 +114,7 @@ public final class Allocator {
             reports.add(Explainer.report(search, ci, analysis.funnels().get(ci), outcome));
         }
         List<Explanation.Suggestion> suggestions = Suggestions.find(analysis, outcome, inputsFor(node, claims),
-                Allocator::allocateWhatIf);
+                this::allocateWhatIf);
         return new Explanation(outcome, analysis.decisive(), reports, analysis.pools(), suggestions);
     }
 
@@ -108,52 +127,67 @@ public final class Allocator {
     }
 
     private AllocatorInputs inputsFor(Node node, List<ResourceClaim> claims) {
-        return new AllocatorInputs(inputs.gates, inputs.allocatedState, inputs.classes, inputs.slices, inputs.taintRules,
-                node, claims);
+        return new AllocatorInputs(state.featureGates(), state.allocatedState(), state.deviceClasses(),
+                state.resourceSlices(), state.deviceTaintRules(), node, claims);
     }
 
-    private static AllocationOutcome allocateWhatIf(AllocatorInputs in) {
-        return Allocator.builder().featureGates(in.gates()).allocatedState(in.state()).deviceClasses(in.classes())
-                .resourceSlices(in.slices()).deviceTaintRules(in.taintRules()).build().allocate(in.node(), in.claims());
+    /** A what-if is a state built from scratch from the changed inputs, reusing this lineage's compiled CEL, and
+     * bounded by this allocator's timeout. */
+    private AllocationOutcome allocateWhatIf(AllocatorInputs in) {
+        Builder b = Allocator.builder().featureGates(in.gates()).allocatedState(in.state()).deviceClasses(in.classes())
+                .resourceSlices(in.slices()).deviceTaintRules(in.taintRules()).timeout(timeout);
+        if (ClusterView.celFeatures(EngineFeatures.from(in.gates())).equals(view.celEnvironment().features())) {
+            b.celEnvironment(view.celEnvironment());
+        }
+        return b.build().allocate(in.node(), in.claims());
     }
 
-    /** Collects the inputs of an allocator. Not thread-safe. */
+    /** Collects the inputs of an allocator, or the state it views. Not thread-safe. */
     public static final class Builder {
-        private FeatureGates gates = FeatureGates.defaults();
-        private AllocatedState allocatedState = AllocatedState.EMPTY;
-        private List<DeviceClass> classes = List.of();
-        private List<ResourceSlice> slices = List.of();
-        private List<DeviceTaintRule> taintRules = List.of();
+        private final ClusterState.Builder state = ClusterState.builder();
+        private ClusterState existing;
         private Supplier<String> shareIds = () -> UUID.randomUUID().toString();
         private Duration timeout;
 
         private Builder() {
         }
 
-        public Builder featureGates(FeatureGates gates) {
-            this.gates = Objects.requireNonNull(gates);
+        /** An allocator on an existing state version; the object setters below are then ignored. */
+        public Builder clusterState(ClusterState state) {
+            this.existing = Objects.requireNonNull(state);
             return this;
         }
 
-        public Builder allocatedState(AllocatedState state) {
-            this.allocatedState = Objects.requireNonNull(state);
+        public Builder featureGates(FeatureGates gates) {
+            state.featureGates(gates);
+            return this;
+        }
+
+        public Builder allocatedState(AllocatedState allocatedState) {
+            state.allocatedState(allocatedState);
             return this;
         }
 
         public Builder deviceClasses(List<DeviceClass> classes) {
-            this.classes = List.copyOf(classes);
+            state.deviceClasses(classes);
             return this;
         }
 
         /** All ResourceSlices of the cluster, including those of other nodes (they decide pool completeness). */
         public Builder resourceSlices(List<ResourceSlice> slices) {
-            this.slices = List.copyOf(slices);
+            state.resourceSlices(slices);
             return this;
         }
 
         /** DeviceTaintRules; applied when DRADeviceTaintRules is on, as the scheduler's slice tracker does. */
         public Builder deviceTaintRules(List<DeviceTaintRule> rules) {
-            this.taintRules = List.copyOf(rules);
+            state.deviceTaintRules(rules);
+            return this;
+        }
+
+        /** See {@link ClusterState.Builder#celEnvironment}. */
+        public Builder celEnvironment(DeviceSelectorEnvironment environment) {
+            state.celEnvironment(environment);
             return this;
         }
 
@@ -170,25 +204,12 @@ public final class Allocator {
         }
 
         /**
-         * Compiles the cluster view.
-         *
-         * @throws IllegalArgumentException when a slice cannot be compiled (for example an unparsable quantity);
-         *                                  the message names the slice, device and field
+         * Builds the cluster state (or takes the given one) and the allocator on it. Slices are compiled when a node
+         * first needs them; a slice that cannot be compiled (for example an unparsable quantity) makes allocations
+         * that see it fail with a message that names the slice, device and field.
          */
         public Allocator build() {
-            return new Allocator(this);
-        }
-
-        private Builder copy() {
-            Builder b = new Builder();
-            b.gates = gates;
-            b.allocatedState = allocatedState;
-            b.classes = classes;
-            b.slices = slices;
-            b.taintRules = taintRules;
-            b.shareIds = shareIds;
-            b.timeout = timeout;
-            return b;
+            return new Allocator(existing != null ? existing : state.build(), shareIds, timeout);
         }
     }
 }

@@ -75,9 +75,10 @@ public record Explanation(AllocationOutcome outcome,
         SELECTOR_ERROR,
         NODE_SELECTION,
         IN_USE,
+        NODE_OPERATIONS,
         PARTITIONABLE_DISABLED,
-        TAINT,
         COUNTERS,
+        TAINT,
         CAPACITY,
         CONSTRAINT
     }

@@ -38,6 +38,14 @@ public final class FeatureGates {
         return enabled.contains(feature);
     }
 
+    /**
+     * Whether these gates select upstream's stable allocator variant, whose pool order is Go map order upstream
+     * (random; dra4j sorts), so that upstream's search-step count varies between runs.
+     */
+    public boolean selectsStableVariant() {
+        return io.dra4j.allocator.internal.EngineFeatures.from(this).stable();
+    }
+
     /** A copy with one gate switched. */
     public FeatureGates with(DraFeature feature, boolean on) {
         EnumSet<DraFeature> copy = EnumSet.copyOf(enabled.isEmpty() ? EnumSet.noneOf(DraFeature.class) : enabled);

@@ -44,7 +44,11 @@ class ExplainTest {
         assertThat(x.outcome()).isInstanceOf(AllocationOutcome.Unschedulable.class);
         assertThat(x.decisive()).contains("taint gpu.example.com/xid=79:NoSchedule is not tolerated");
         Explanation.RequestReport r = x.claims().get(0).requests().get(0);
-        assertThat(r.funnel()).extracting(Explanation.Stage::remaining).startsWith(2, 2, 2, 2, 2, 1, 1, 0);
+        // pools, binding conditions, class and request selectors, node selection: 2; not in use, node operations,
+        // partitionable gate, counters: 1; taints: 0 (the search's order of checks).
+        assertThat(r.funnel()).extracting(Explanation.Stage::stage).containsSubsequence("not in use",
+                "node operations supported", "partitionable devices supported", "counters available", "taints tolerated");
+        assertThat(r.funnel()).extracting(Explanation.Stage::remaining).startsWith(2, 2, 2, 2, 2, 1, 1, 1, 1, 0);
         assertThat(r.rejections()).anySatisfy(rej -> {
             assertThat(rej.reason()).isEqualTo(Explanation.Reason.IN_USE);
             assertThat(rej.detail()).contains("default/other");
@@ -62,7 +66,7 @@ class ExplainTest {
         Explanation x = allocator(gpus(4, false), AllocatedState.EMPTY).explain(node("node-1"), List.of(claim));
         assertThat(x.decisive()).contains("matchAttribute " + DRIVER + "/nvlinkDomain: at most 2 device(s) share one value");
         assertThat(x.suggestions()).extracting(Explanation.Suggestion::description)
-                .contains("claim default/c, request gpu: ask for 2 device(s) instead of 3")
+                .contains("claim default/c, request gpu: at most 2 device(s) fit, ask for 2 instead of 3")
                 .anySatisfy(s -> assertThat(s).contains("drop constraint #0"));
     }
 

@@ -15,7 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Writes a workload as an allocation scenario (SCENARIO-FORMAT.md) so the upstream allocator (the Go oracle) runs
+ * Writes a workload as an allocation scenario (docs/scenario-format.md) so the upstream allocator (the Go oracle) runs
  * exactly the objects dra4j runs. Scenarios carry no {@code expect}: a benchmark input has no asserted outcome, the
  * two engines' outcomes are compared with each other instead.
  */

@@ -143,6 +143,17 @@ public final class Workloads {
         return deviceClass(CLASS, CLASS_SELECTOR);
     }
 
+    /**
+     * A fleet of {@code nodes} nodes with {@code devices} scheduler_perf devices each and the one-device claim of
+     * empty_500nodes, for the cluster-state benchmarks (build, update after a bind, Filter pass).
+     */
+    public static Workload fleet(int nodes, int devices) {
+        return new Workload("fleet_" + nodes + "x" + devices, "scheduler_perf devices on " + nodes + " nodes", List.of(),
+                List.of(testClass()), perfSlices(nodes, devices), List.of(),
+                List.of(claim("test", "test-claim", List.of(exactly("req-0", CLASS, 1)), List.of())),
+                node(perfNode(nodes / 2), Map.of()), perfNodes(nodes));
+    }
+
     /*
      * SteadyStateClusterResourceClaimTemplate/{empty,half,full}_500nodes and SchedulingWithResourceClaimTemplate/
      * {selector,match}_empty_500nodes: 500 nodes x 10 devices, `inUse` devices already allocated. Half uses

@@ -5,21 +5,17 @@ import com.google.common.cache.CacheBuilder;
 import io.dra4j.cel.internal.DeviceViews;
 import io.dra4j.cel.internal.SelectorCompiler;
 import io.fabric8.kubernetes.api.model.resource.v1.Device;
-import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 
 /**
  * The CEL environment in which kube-scheduler evaluates DRA device selectors (Kubernetes 1.37, StoredExpressions).
- * Thread-safe; one instance per feature set.
+ * Thread-safe.
  */
 public final class DeviceSelectorEnvironment {
 
   /** Distinct expressions kept compiled; upstream keeps 10, but the size only affects speed. */
   private static final int CACHE_SIZE = 4096;
-
-  private static final Map<CelFeatures, DeviceSelectorEnvironment> ENVIRONMENTS = new ConcurrentHashMap<>();
 
   private final CelFeatures features;
   private final SelectorCompiler compiler;
@@ -32,13 +28,14 @@ public final class DeviceSelectorEnvironment {
   }
 
   /**
-   * The environment for a feature set, created once. The StoredExpressions environment does not depend on the
-   * features at 1.37 (see {@link CelFeatures}), so all feature sets share one compiler.
+   * A new environment for a feature set, with its own cache of compiled expressions (the counterpart of the CEL
+   * cache upstream passes to NewAllocator); whoever creates it owns the cache and drops it with the environment.
+   * The StoredExpressions environment does not depend on the features at 1.37 (see {@link CelFeatures}), so all
+   * environments use one immutable compiler.
    */
-  public static DeviceSelectorEnvironment get(CelFeatures features) {
+  public static DeviceSelectorEnvironment create(CelFeatures features) {
     Objects.requireNonNull(features, "features");
-    return ENVIRONMENTS.computeIfAbsent(features,
-        f -> new DeviceSelectorEnvironment(f, SharedCompiler.INSTANCE));
+    return new DeviceSelectorEnvironment(features, SharedCompiler.INSTANCE);
   }
 
   public CelFeatures features() {
@@ -67,7 +64,10 @@ public final class DeviceSelectorEnvironment {
     return new CelDevice(DeviceViews.of(driver, device));
   }
 
-  /** Building the compiler takes a while; it is built on first use and shared. */
+  /**
+   * Building the compiler takes a while; it is built on first use and shared. It is immutable (parser, checker,
+   * validators and function bindings without state), so sharing it shares no results.
+   */
   private static final class SharedCompiler {
     static final SelectorCompiler INSTANCE = new SelectorCompiler();
   }

@@ -24,8 +24,8 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  * The CEL side of the shared conformance scenarios, at the expression level: every device a scenario expects to be
  * allocated for a request must pass the class and request selectors of that request, and the scenarios that expect a
  * CEL error (cel-*, invalid-CEL-*) must produce that error text when their selectors meet their devices. The
- * scenarios live outside the repository: {@code -Ddra4j.conformance.cases=DIR}, else {@code shared/conformance/cases}
- * above the module, else {@code /work/shared/conformance/cases}; without them the test is skipped.
+ * scenarios are the repository's {@code conformance/cases} (found above the module), or
+ * {@code -Ddra4j.conformance.cases=DIR}.
  */
 class ConformanceSelectorsTest {
 
@@ -56,13 +56,12 @@ class ConformanceSelectorsTest {
       return Optional.of(Paths.get(property));
     }
     for (Path p = Paths.get("").toAbsolutePath(); p != null; p = p.getParent()) {
-      Path candidate = p.resolve("shared/conformance/cases");
+      Path candidate = p.resolve("conformance/cases");
       if (Files.isDirectory(candidate)) {
         return Optional.of(candidate);
       }
     }
-    Path fallback = Paths.get("/work/shared/conformance/cases");
-    return Files.isDirectory(fallback) ? Optional.of(fallback) : Optional.empty();
+    return Optional.empty();
   }
 
   /** One scenario's classes, devices and requests. */
@@ -77,7 +76,7 @@ class ConformanceSelectorsTest {
       this.scenario = scenario;
       List<String> features = new ArrayList<>();
       scenario.path("features").forEach(f -> features.add(f.asString()));
-      env = DeviceSelectorEnvironment.get(new CelFeatures(features.contains("DRAConsumableCapacity"),
+      env = DeviceSelectorEnvironment.create(new CelFeatures(features.contains("DRAConsumableCapacity"),
           features.contains("DRAListTypeAttributes")));
       for (JsonNode deviceClass : scenario.path("deviceClasses")) {
         classSelectors.put(deviceClass.path("metadata").path("name").asString(),

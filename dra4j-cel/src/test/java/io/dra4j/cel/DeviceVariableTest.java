@@ -16,7 +16,7 @@ class DeviceVariableTest {
   private static final String HINT = ". consider using CEL optional chaining (.? followed by orValue()) or guarding"
       + " the check with has() for optional fields";
 
-  private final DeviceSelectorEnvironment env = DeviceSelectorEnvironment.get(new CelFeatures(false, false));
+  private final DeviceSelectorEnvironment env = DeviceSelectorEnvironment.create(new CelFeatures(false, false));
 
   private EvalResult eval(String expression, Device device) {
     return eval(expression, DRIVER, device);

@@ -11,20 +11,24 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
-/** Environments are cached per feature set, compiled expressions per text; both are safe to share across threads. */
+/**
+ * Each environment owns its cache of compiled expressions (per text); environments share nothing, and both are safe
+ * to share across threads.
+ */
 class EnvironmentCachingTest {
 
   @Test
-  void environmentPerFeatureSet() {
-    DeviceSelectorEnvironment a = DeviceSelectorEnvironment.get(new CelFeatures(true, false));
-    assertThat(DeviceSelectorEnvironment.get(new CelFeatures(true, false))).isSameAs(a);
-    assertThat(DeviceSelectorEnvironment.get(new CelFeatures(false, true))).isNotSameAs(a);
+  void environmentsShareNoCompiledExpressions() {
+    DeviceSelectorEnvironment a = DeviceSelectorEnvironment.create(new CelFeatures(true, false));
+    DeviceSelectorEnvironment b = DeviceSelectorEnvironment.create(new CelFeatures(true, false));
+    assertThat(b).isNotSameAs(a);
+    assertThat(b.compile("device.driver == 'a'")).isNotSameAs(a.compile("device.driver == 'a'"));
     assertThat(a.features()).isEqualTo(new CelFeatures(true, false));
   }
 
   @Test
   void compiledExpressionsAreCachedByExactText() {
-    DeviceSelectorEnvironment env = DeviceSelectorEnvironment.get(new CelFeatures(false, false));
+    DeviceSelectorEnvironment env = DeviceSelectorEnvironment.create(new CelFeatures(false, false));
     CompiledExpression first = env.compile("device.driver == 'a'");
     assertThat(env.compile("device.driver == 'a'")).isSameAs(first);
     assertThat(env.compile("device.driver == 'a' ")).isNotSameAs(first);
@@ -35,7 +39,7 @@ class EnvironmentCachingTest {
 
   @Test
   void compileErrorIsReportedOnEvaluation() {
-    DeviceSelectorEnvironment env = DeviceSelectorEnvironment.get(new CelFeatures(false, false));
+    DeviceSelectorEnvironment env = DeviceSelectorEnvironment.create(new CelFeatures(false, false));
     CompiledExpression broken = env.compile("noSuchVar");
     assertThat(broken.evaluate(env.device("a", device().build())))
         .isEqualTo(new EvalResult.Failed(broken.compileError().orElseThrow()));
@@ -43,7 +47,7 @@ class EnvironmentCachingTest {
 
   @Test
   void concurrentEvaluationsOfSharedExpressionsAndDevices() throws Exception {
-    DeviceSelectorEnvironment env = DeviceSelectorEnvironment.get(new CelFeatures(false, false));
+    DeviceSelectorEnvironment env = DeviceSelectorEnvironment.create(new CelFeatures(false, false));
     CelDevice small = env.device("dra.example.com", device().intAttr("n", 1).stringsAttr("l", "a", "b").build());
     CelDevice large = env.device("dra.example.com", device().intAttr("n", 7).stringsAttr("l", "c").build());
     List<CompiledExpression> expressions = List.of(

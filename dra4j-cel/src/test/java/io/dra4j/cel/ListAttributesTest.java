@@ -26,7 +26,7 @@ class ListAttributesTest {
   }
 
   private static EvalResult eval(CelFeatures features, String expression, Device device) {
-    DeviceSelectorEnvironment env = DeviceSelectorEnvironment.get(features);
+    DeviceSelectorEnvironment env = DeviceSelectorEnvironment.create(features);
     CompiledExpression compiled = env.compile(expression);
     assertThat(compiled.compileError()).as(expression).isEmpty();
     return compiled.evaluate(env.device("dra.example.com", device));

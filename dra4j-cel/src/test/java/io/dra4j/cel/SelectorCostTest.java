@@ -13,7 +13,7 @@ class SelectorCostTest {
   private static final String EXCEEDED = "operation cancelled: actual cost limit exceeded";
   private static final String TEN = "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]";
 
-  private final DeviceSelectorEnvironment env = DeviceSelectorEnvironment.get(new CelFeatures(false, false));
+  private final DeviceSelectorEnvironment env = DeviceSelectorEnvironment.create(new CelFeatures(false, false));
 
   private EvalResult eval(String expression, Device device) {
     CompiledExpression compiled = env.compile(expression);

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 /** Error texts as upstream (dynamic-resource-allocation v0.37.2 on cel-go v0.29.2) produces them. */
 class SelectorErrorTextTest {
 
-  private final DeviceSelectorEnvironment env = DeviceSelectorEnvironment.get(new CelFeatures(false, false));
+  private final DeviceSelectorEnvironment env = DeviceSelectorEnvironment.create(new CelFeatures(false, false));
 
   private EvalResult eval(String expression) {
     CompiledExpression compiled = env.compile(expression);

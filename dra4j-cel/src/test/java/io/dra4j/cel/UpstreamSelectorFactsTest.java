@@ -30,7 +30,7 @@ import tools.jackson.databind.ObjectMapper;
 class UpstreamSelectorFactsTest {
 
   private static final ObjectMapper JSON = new ObjectMapper();
-  private final DeviceSelectorEnvironment env = DeviceSelectorEnvironment.get(new CelFeatures(false, false));
+  private final DeviceSelectorEnvironment env = DeviceSelectorEnvironment.create(new CelFeatures(false, false));
 
   @TestFactory
   Stream<DynamicTest> selectorsBehaveAsUpstream() throws Exception {

@@ -6,13 +6,12 @@ import io.dra4j.scenario.OutcomeWriter;
 import io.dra4j.scenario.Scenario;
 import io.dra4j.scenario.ScenarioException;
 import io.dra4j.scenario.ScenarioOutcome;
-import io.dra4j.scenario.ScenarioReader;
 import io.dra4j.scenario.ScenarioRunner;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
@@ -31,7 +30,7 @@ import java.util.stream.Collectors;
                 "Allocates the claims of each scenario file on its node and prints the outcome: allocated (with "
                         + "the devices per claim), unschedulable, or error.",
                 "",
-                "A scenario (see SCENARIO-FORMAT.md) holds the device classes, resource slices, devices already "
+                "A scenario (see docs/scenario-format.md) holds the device classes, resource slices, devices already "
                         + "in use, the node, the claims and the feature gates that are on; every DRA gate it "
                         + "does not list is off. A scenario without a features key gets the defaults of "
                         + "--kubernetes-version.",
@@ -40,9 +39,10 @@ import java.util.stream.Collectors;
                         + "names the file and the problem; the other files still run."},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {
-                "0:every scenario ran, whatever its outcome",
+                "0:every scenario ran, whatever its outcome (with --exit-code: every claim was allocated)",
                 "1:a file could not be read, or a scenario could not be run",
-                "2:bad usage"})
+                "2:bad usage",
+                "3:with --exit-code: every file was read, but a scenario is unschedulable or has an error outcome"})
 final class AllocateCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
@@ -58,17 +58,29 @@ final class AllocateCommand implements Callable<Integer> {
                     + "1.34, 1.35, 1.36 or 1.37 (default)")
     private KubernetesVersion kubernetesVersion;
 
-    @Parameters(arity = "1..*", paramLabel = "SCENARIO", description = "scenario files (YAML, one scenario each)")
-    private List<Path> files;
+    @Mixin
+    private Inputs inputs;
+
+    @Option(names = "--exit-code", description = "exit with status 3 when a scenario is unschedulable or has an "
+            + "error outcome (for CI)")
+    private boolean exitCode;
 
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        List<Path> files = inputs.all();
+        if (files.isEmpty()) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "no input: give FILE, -f FILE, or - for standard input");
+        }
         int status = CommandLine.ExitCode.OK;
+        boolean notAllocated = false;
         for (Path file : files) {
             ScenarioOutcome outcome;
+            boolean readable = true;
+            Scenario scenario = null;
             try {
-                Scenario scenario = ScenarioReader.read(file);
+                scenario = inputs.withGates(inputs.read(file, System.in), kubernetesVersion);
                 outcome = run(scenario);
                 if (outcome == null) {
                     outcome = ScenarioOutcome.of(scenario, new AllocationOutcome.Failed(
@@ -77,18 +89,33 @@ final class AllocateCommand implements Callable<Integer> {
                 }
             } catch (ScenarioException e) {
                 outcome = ScenarioOutcome.unreadable(e);
+                readable = false;
+                err.println("dra4j: " + e.getMessage());
+                err.flush();
                 status = CommandLine.ExitCode.SOFTWARE;
             }
-            out.print(OutcomeWriter.render(outcome, output));
+            notAllocated |= !(outcome.outcome() instanceof AllocationOutcome.Allocated);
+            if (readable || output != OutcomeWriter.Format.TEXT) {
+                // JSON and YAML keep one record per input, an unreadable one included; text leaves errors to stderr.
+                out.print(OutcomeWriter.render(outcome, output));
+            }
+            if (output == OutcomeWriter.Format.TEXT && outcome.outcome() instanceof AllocationOutcome.Unschedulable
+                    && scenario != null) {
+                // People get the decisive reason with the verdict; 'explain' has the rest.
+                out.println("  why: " + ScenarioRunner.explain(scenario, kubernetesVersion, inputs.timeout).decisive());
+            }
             out.flush();
         }
-        return status;
+        return status == CommandLine.ExitCode.OK && exitCode && notAllocated ? EXIT_NOT_ALLOCATED : status;
     }
+
+    /** The status for --exit-code when something was not allocated. */
+    static final int EXIT_NOT_ALLOCATED = 3;
 
     /** The scenario's outcome; null when the allocator failed unexpectedly (a dra4j bug, reported to stderr). */
     private ScenarioOutcome run(Scenario scenario) {
         try {
-            return ScenarioOutcome.of(scenario, ScenarioRunner.run(scenario, kubernetesVersion));
+            return ScenarioOutcome.of(scenario, ScenarioRunner.run(scenario, kubernetesVersion, inputs.timeout));
         } catch (RuntimeException e) {
             spec.commandLine().getErr().println("dra4j: internal error in scenario " + scenario.name() + ": " + e);
             return null;

@@ -1,17 +1,17 @@
 package io.dra4j.cli;
 
+import io.dra4j.allocator.AllocationOutcome;
 import io.dra4j.allocator.Explanation;
 import io.dra4j.allocator.KubernetesVersion;
 import io.dra4j.scenario.ExplanationWriter;
 import io.dra4j.scenario.Scenario;
 import io.dra4j.scenario.ScenarioException;
-import io.dra4j.scenario.ScenarioReader;
 import io.dra4j.scenario.ScenarioRunner;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
@@ -34,9 +34,10 @@ import java.util.concurrent.Callable;
                         + "docs/explain-json.md."},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {
-                "0:every scenario was explained, whatever its outcome",
+                "0:every scenario was explained, whatever its outcome (with --exit-code: every claim was allocated)",
                 "1:a file could not be read",
-                "2:bad usage"})
+                "2:bad usage",
+                "3:with --exit-code: every file was read, but a scenario is unschedulable or has an error outcome"})
 final class ExplainCommand implements Callable<Integer> {
     /** The renderings of an explanation. */
     enum Format { text, json }
@@ -54,25 +55,40 @@ final class ExplainCommand implements Callable<Integer> {
                     + "1.34, 1.35, 1.36 or 1.37 (default)")
     private KubernetesVersion kubernetesVersion;
 
-    @Parameters(arity = "1..*", paramLabel = "SCENARIO", description = "scenario files (YAML, one scenario each)")
-    private List<Path> files;
+    @Mixin
+    private Inputs inputs;
+
+    @Option(names = "--exit-code", description = "exit with status 3 when a scenario is unschedulable or has an "
+            + "error outcome (for CI)")
+    private boolean exitCode;
 
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        List<Path> files = inputs.all();
+        if (files.isEmpty()) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "no input: give FILE, -f FILE, or - for standard input");
+        }
         int status = CommandLine.ExitCode.OK;
+        boolean notAllocated = false;
         for (Path file : files) {
             try {
-                Scenario scenario = ScenarioReader.read(file);
-                Explanation x = ScenarioRunner.explain(scenario, kubernetesVersion);
+                Scenario scenario = inputs.withGates(inputs.read(file, System.in), kubernetesVersion);
+                Explanation x = ScenarioRunner.explain(scenario, kubernetesVersion, inputs.timeout);
+                notAllocated |= !(x.outcome() instanceof AllocationOutcome.Allocated);
                 out.print(output == Format.json ? ExplanationWriter.json(scenario.name(), x) + "\n"
                         : ExplanationWriter.text(scenario.name(), x));
             } catch (ScenarioException e) {
                 status = CommandLine.ExitCode.SOFTWARE;
-                out.println(output == Format.json ? ExplanationWriter.unreadable(e.getMessage()) : "error: " + e.getMessage());
+                err.println("dra4j: " + e.getMessage());
+                err.flush();
+                if (output == Format.json) {
+                    out.println(ExplanationWriter.unreadable(e.scenarioName(), e.getMessage()));
+                }
             }
             out.flush();
         }
-        return status;
+        return status == CommandLine.ExitCode.OK && exitCode && notAllocated ? AllocateCommand.EXIT_NOT_ALLOCATED : status;
     }
 }

@@ -1,5 +1,6 @@
 package io.dra4j.cli;
 
+import picocli.AutoComplete;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -16,7 +17,18 @@ import java.util.concurrent.Callable;
         usageHelpWidth = 100,
         description = "Kubernetes Dynamic Resource Allocation (resource.k8s.io/v1) for the JVM: decides device "
                 + "allocations as Kubernetes 1.37's scheduler does.",
-        subcommands = {AllocateCommand.class, ExplainCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {
+                AllocateCommand.class,
+                ExplainCommand.class,
+                SimulateCommand.class,
+                ConvertCommand.class,
+                MigrateCommand.class,
+                VersionCommand.class,
+                AutoComplete.GenerateCompletion.class,
+                DriverCommand.class,
+                DevicePluginCommand.class,
+                KubeletProbeCommand.class,
+                CommandLine.HelpCommand.class})
 public final class Main implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
@@ -56,13 +68,21 @@ public final class Main implements Callable<Integer> {
         return cl.execute(args);
     }
 
-    /** The version from the jar manifest when there is one. */
+    /** dra4j's version (from the build) and the Kubernetes release it follows. */
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            String v = Main.class.getPackage().getImplementationVersion();
-            return new String[]{"dra4j " + (v == null ? "(development build)" : v)
-                    + ", allocation semantics of Kubernetes 1.37 (k8s.io/dynamic-resource-allocation v0.37)"};
+            java.util.Properties p = new java.util.Properties();
+            try (java.io.InputStream in = Main.class.getResourceAsStream("version.properties")) {
+                if (in != null) {
+                    p.load(in);
+                }
+            } catch (java.io.IOException e) {
+                // Without the resource the version is unknown; say so below.
+            }
+            return new String[]{"dra4j " + p.getProperty("version", "(unknown version)")
+                    + ", follows Kubernetes " + p.getProperty("kubernetes", "?")
+                    + " (allocation as " + p.getProperty("allocator", "?") + ")"};
         }
     }
 }

@@ -95,6 +95,7 @@ class AllocateCommandTest {
                   claim train on metadata.name in (node-1)
                     gpus -> gpu.example.com/node-1/gpu-0
                 too-many: unschedulable
+                  why: claim train, request gpus: 2 device(s) requested, only 1 in usable pools on node node-1
                 """);
     }
 

@@ -32,8 +32,8 @@ class ExplainCommandTest {
         assertThat(r.status()).isZero();
         List<String> lines = r.out().lines().toList();
         assertThat(lines.get(0)).isEqualTo("too-many: unschedulable");
-        assertThat(lines.get(1)).isEqualTo("  why: claim train, request gpus: 2 device(s) requested, 1 left after devices in usable pools");
-        assertThat(lines.get(2)).isEqualTo("  would fit: claim train, request gpus: ask for 1 device(s) instead of 2");
+        assertThat(lines.get(1)).isEqualTo("  why: claim train, request gpus: 2 device(s) requested, only 1 in usable pools on node node-1");
+        assertThat(lines.get(2)).isEqualTo("  would fit: claim train, request gpus: at most 1 device(s) fit, ask for 1 instead of 2");
     }
 
     @Test

@@ -69,12 +69,16 @@ public final class ExplanationWriter {
         return JSON.writeValueAsString(root);
     }
 
-    /** The JSON line for a file that could not be read. */
-    public static String unreadable(String message) {
+    /** The JSON line for a file that could not be read: an error record with the arrays every record has. */
+    public static String unreadable(String scenario, String message) {
         ObjectNode root = NODES.objectNode();
+        root.put("scenario", scenario);
         root.put("outcome", "error");
         root.put("error", message);
         root.put("decisive", message);
+        root.putArray("claims");
+        root.putArray("pools");
+        root.putArray("suggestions");
         return JSON.writeValueAsString(root);
     }
 

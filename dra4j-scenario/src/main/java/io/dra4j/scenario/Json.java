@@ -4,6 +4,7 @@ import tools.jackson.core.JacksonException;
 import tools.jackson.databind.DatabindException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.exc.MismatchedInputException;
+import tools.jackson.databind.json.JsonMapper;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -14,6 +15,8 @@ import java.util.Optional;
 
 /** Small helpers over Jackson trees for the reader: typed access, descriptions for messages, decoding. */
 final class Json {
+    private static final JsonMapper COMPACT = JsonMapper.builder().build();
+
     private Json() {
     }
 
@@ -71,6 +74,11 @@ final class Json {
         } catch (JacksonException e) {
             throw new BadInput("", shortMessage(e));
         }
+    }
+
+    /** A value as compact JSON, as Go's json.Marshal writes it in API server messages ({@code null} for null). */
+    static String compact(Object value) {
+        return COMPACT.writeValueAsString(value);
     }
 
     /** Deep, immutable plain-Java copy of a tree: maps keep their key order and may hold null values. */

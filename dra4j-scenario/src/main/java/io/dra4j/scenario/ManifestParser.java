@@ -1,10 +1,7 @@
 package io.dra4j.scenario;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.MappingIterator;
-import tools.jackson.databind.ObjectMapper;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -30,34 +27,16 @@ final class ManifestParser {
         problems.add(new ManifestProblem(origin, object, field, message));
     }
 
-    /** Reads every document of one source; a malformed document ends that source (earlier ones are kept). */
+    /**
+     * Reads every document of one source with the shared YAML reader (JSON is YAML); a malformed document ends that
+     * source (earlier ones are kept).
+     */
     void parse(byte[] content, String source) {
-        ObjectMapper mapper = looksLikeJson(content) ? Mappers.JSON_READER : Mappers.READER;
-        int read = 0;
-        try (MappingIterator<JsonNode> it = mapper.readerFor(JsonNode.class).readValues(content)) {
-            while (it.hasNextValue()) {
-                JsonNode doc = it.nextValue();
-                read++;
-                if (doc == null || doc.isNull() || doc.isMissingNode()) {
-                    continue;
-                }
-                document(doc, new ManifestOrigin(source, read, -1));
-            }
-        } catch (JacksonException e) {
-            problem(new ManifestOrigin(source, read + 1, -1), "", "", ScenarioParser.malformed(e));
+        try {
+            YamlDocuments.read(content, doc -> document(doc.root(), new ManifestOrigin(source, doc.index(), -1)));
+        } catch (YamlDocuments.YamlError e) {
+            problem(new ManifestOrigin(source, e.document(), -1), "", "", e.describe());
         }
-    }
-
-    private static boolean looksLikeJson(byte[] content) {
-        for (byte b : content) {
-            if (b == '{' || b == '[') {
-                return true;
-            }
-            if (!Character.isWhitespace(b)) {
-                return false;
-            }
-        }
-        return false;
     }
 
     /** One document: an object, a {@code kind: List} (or {@code PodList}, ...) of objects, or a JSON array of them. */

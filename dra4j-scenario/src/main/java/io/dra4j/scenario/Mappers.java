@@ -1,20 +1,23 @@
 package io.dra4j.scenario;
 
 import tools.jackson.core.StreamReadFeature;
-import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.MapperFeature;
 import tools.jackson.dataformat.yaml.YAMLMapper;
 import tools.jackson.dataformat.yaml.YAMLWriteFeature;
 
 /** The Jackson mappers the module shares; Jackson mappers are thread-safe once built. */
 final class Mappers {
-    /** Reads scenario files; duplicate keys are errors, as in Kubernetes' strict decoding. */
+    /**
+     * Decodes trees (read by {@link YamlDocuments}) into model objects as sigs.k8s.io/yaml's typed decoding does: no
+     * fraction into an integer field, no string into a number or boolean field, but a number or boolean into a string
+     * field becomes its text ({@code string: Y} is "true", as for the Go oracle and client-go). Duplicate keys are
+     * errors when it reads text itself.
+     */
     static final YAMLMapper READER = YAMLMapper.builder()
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            .build();
-
-    /** Reads JSON manifests (one object, or several one after another), strictly as {@link #READER}. */
-    static final JsonMapper JSON_READER = JsonMapper.builder()
-            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+            .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
             .build();
 
     /** Writes outcomes as YAML without needless quotes (but strings that look like numbers, e.g. quantities, stay strings). */

@@ -26,6 +26,14 @@ final class ObjectDecoder {
      * @throws BadInput located at {@code list[index] (Kind name)} and the field inside the object
      */
     static <T> T decode(JsonNode node, String list, int index, String kind, Class<T> type) {
+        return decode(node, list, index, kind, type, false);
+    }
+
+    /**
+     * Like {@link #decode(JsonNode, String, int, String, Class)}; with {@code validate} the object also gets the API
+     * server's defaults and validation ({@link ApiValidation}).
+     */
+    static <T> T decode(JsonNode node, String list, int index, String kind, Class<T> type, boolean validate) {
         String label = label(node, list, index);
         try {
             if (!node.isObject()) {
@@ -34,6 +42,9 @@ final class ObjectDecoder {
             checkType(node, list, kind);
             T value = Json.decode(node, type);
             ModelChecker.check(value);
+            if (validate) {
+                ApiValidation.defaultAndValidate(value);
+            }
             return value;
         } catch (BadInput e) {
             throw e.within(label);

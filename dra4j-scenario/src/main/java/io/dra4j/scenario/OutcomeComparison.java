@@ -12,8 +12,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Compares an outcome with a scenario's expectation by the rules of SCENARIO-FORMAT.md, as the reference script
- * {@code shared/conformance/check.py} implements them: quantities by value, {@code shareID: "*"} for any share,
+ * Compares an outcome with a scenario's expectation by the rules of docs/scenario-format.md, as the reference script
+ * {@code conformance/check.py} implements them: quantities by value, {@code shareID: "*"} for any share,
  * result order only when asserted, node selectors and tolerations order-insensitively, {@code config} absent meaning
  * empty, and an expected error as a substring of the actual message. The actual outcome is compared in its JSON
  * shape ({@link OutcomeView}), so this comparison and the script see the same data.

@@ -3,7 +3,7 @@ package io.dra4j.scenario;
 import java.util.Map;
 
 /**
- * Renders scenario outcomes. {@link Format#JSON} is the CLI contract of SCENARIO-FORMAT.md, one line per scenario,
+ * Renders scenario outcomes. {@link Format#JSON} is the CLI contract of docs/scenario-format.md, one line per scenario,
  * identical to what the Go oracle prints; {@link Format#YAML} is the same structure as one YAML document per
  * scenario; {@link Format#TEXT} is for people.
  */

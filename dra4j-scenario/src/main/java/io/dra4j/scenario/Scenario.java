@@ -13,7 +13,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * One allocation scenario as read from a scenario file (see SCENARIO-FORMAT.md).
+ * One allocation scenario as read from a scenario file (see docs/scenario-format.md).
  *
  * <p>The lists are immutable; the fabric8 objects inside them are mutable model classes that nothing in dra4j
  * modifies, and callers must not modify them either.

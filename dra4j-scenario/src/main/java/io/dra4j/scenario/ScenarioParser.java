@@ -9,11 +9,7 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintRule;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
-import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
-import tools.jackson.core.JacksonException;
-import tools.jackson.core.TokenStreamLocation;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.MappingIterator;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -39,10 +35,20 @@ final class ScenarioParser {
     /**
      * Parses the text of a scenario file.
      *
+     * @param validate whether the cluster objects get the API server's defaults and validation (claims already
+     *                 allocated are taken as they are)
      * @throws BadInput located inside the file
      */
-    static Scenario parse(byte[] content, Path file) {
-        JsonNode root = singleDocument(content);
+    static Scenario parse(byte[] content, Path file, boolean validate) {
+        YamlDocuments.Document doc = singleDocument(content);
+        try {
+            return parse(doc.root(), file, validate);
+        } catch (BadInput e) {
+            throw e.at(doc.locate(e.where()));
+        }
+    }
+
+    private static Scenario parse(JsonNode root, Path file, boolean validate) {
         if (!root.isObject()) {
             throw new BadInput("", "a scenario file holds one YAML mapping with the scenario's keys, found "
                     + Json.describe(root));
@@ -61,11 +67,11 @@ final class ScenarioParser {
                 optionalString(root, "confidence"),
                 optionalString(root, "notes"),
                 node(root.get("node")),
-                objects(root, "deviceClasses", (n, i) -> ObjectDecoder.decode(n, "deviceClasses", i, "DeviceClass", DeviceClass.class)),
-                objects(root, "resourceSlices", (n, i) -> ObjectDecoder.decode(n, "resourceSlices", i, "ResourceSlice", ResourceSlice.class)),
-                objects(root, "deviceTaintRules", (n, i) -> ObjectDecoder.decode(n, "deviceTaintRules", i, "DeviceTaintRule", DeviceTaintRule.class)),
+                objects(root, "deviceClasses", (n, i) -> ObjectDecoder.decode(n, "deviceClasses", i, "DeviceClass", DeviceClass.class, validate)),
+                objects(root, "resourceSlices", (n, i) -> ObjectDecoder.decode(n, "resourceSlices", i, "ResourceSlice", ResourceSlice.class, validate)),
+                objects(root, "deviceTaintRules", (n, i) -> ObjectDecoder.decode(n, "deviceTaintRules", i, "DeviceTaintRule", DeviceTaintRule.class, validate)),
                 objects(root, "allocatedDevices", ScenarioParser::allocatedDevice),
-                objects(root, "claims", (n, i) -> ObjectDecoder.decode(n, "claims", i, "ResourceClaim", ResourceClaim.class)),
+                objects(root, "claims", (n, i) -> ObjectDecoder.decode(n, "claims", i, "ResourceClaim", ResourceClaim.class, validate)),
                 root.has("expect") ? Optional.of(ExpectationParser.parse(root.get("expect"), "expect")) : Optional.empty(),
                 file);
     }
@@ -73,23 +79,18 @@ final class ScenarioParser {
     /** The {@code name} key of a document, if it has a string one; used to label errors. */
     static Optional<String> nameOf(byte[] content) {
         try {
-            return Json.text(singleDocument(content).get("name"));
+            return Json.text(singleDocument(content).root().get("name"));
         } catch (BadInput e) {
             return Optional.empty();
         }
     }
 
-    private static JsonNode singleDocument(byte[] content) {
-        List<JsonNode> docs = new ArrayList<>();
-        try (MappingIterator<JsonNode> it = Mappers.READER.readerFor(JsonNode.class).readValues(content)) {
-            while (it.hasNextValue()) {
-                JsonNode doc = it.nextValue();
-                if (doc != null && !doc.isNull() && !doc.isMissingNode()) {
-                    docs.add(doc);
-                }
-            }
-        } catch (JacksonException e) {
-            throw new BadInput("", malformed(e));
+    private static YamlDocuments.Document singleDocument(byte[] content) {
+        List<YamlDocuments.Document> docs;
+        try {
+            docs = YamlDocuments.read(content);
+        } catch (YamlDocuments.YamlError e) {
+            throw new BadInput("", e.describe());
         }
         if (docs.isEmpty()) {
             throw new BadInput("", "the file holds no scenario (it is empty)");
@@ -98,25 +99,6 @@ final class ScenarioParser {
             throw new BadInput("", "the file holds " + docs.size() + " YAML documents; a scenario file holds one scenario");
         }
         return docs.get(0);
-    }
-
-    /** "malformed YAML at line 3, column 5: mapping values are not allowed here". */
-    static String malformed(JacksonException e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof MarkedYamlEngineException y && y.getProblemMark().isPresent()) {
-                var mark = y.getProblemMark().get();
-                return "malformed YAML at line " + (mark.getLine() + 1) + ", column " + (mark.getColumn() + 1) + ": "
-                        + y.getProblem();
-            }
-        }
-        TokenStreamLocation loc = e.getLocation();
-        String message = e.getOriginalMessage();
-        int nl = message.indexOf('\n');
-        message = nl < 0 ? message : message.substring(0, nl);
-        if (loc != null && loc.getLineNr() > 0) {
-            return "malformed YAML at line " + loc.getLineNr() + ", column " + loc.getColumnNr() + ": " + message;
-        }
-        return "malformed YAML: " + message;
     }
 
     private static String requiredString(JsonNode root, String key) {

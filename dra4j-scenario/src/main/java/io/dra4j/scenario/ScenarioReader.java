@@ -1,12 +1,13 @@
 package io.dra4j.scenario;
 
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
 /**
- * Reads scenario files (SCENARIO-FORMAT.md): YAML, one scenario per file, cluster objects in
+ * Reads scenario files (docs/scenario-format.md): YAML, one scenario per file, cluster objects in
  * {@code resource.k8s.io/v1} only, decoded strictly (unknown keys and fields, unknown feature gates and unparsable
  * quantities are errors).
  */
@@ -19,16 +20,43 @@ public final class ScenarioReader {
      *                           the object and the field
      */
     public static Scenario read(Path file) throws ScenarioException {
+        return read(file, false);
+    }
+
+    /**
+     * Reads a scenario file; with {@code validate} every object to allocate with also gets kube-apiserver 1.37's
+     * defaults and validation, so that what the API server would reject is rejected with its field path and message.
+     * Without it, objects are taken as upstream's allocator tests hand them over (the conformance cases need that).
+     *
+     * @throws ScenarioException when the file cannot be read or is not a valid scenario; the message names the file,
+     *                           the object and the field
+     */
+    public static Scenario read(Path file, boolean validate) throws ScenarioException {
         byte[] content;
         try {
             content = Files.readAllBytes(file);
         } catch (NoSuchFileException e) {
             throw failure(file, null, "no such file");
+        } catch (AccessDeniedException e) {
+            throw failure(file, null, "permission denied");
         } catch (IOException e) {
+            if (Files.isDirectory(file)) {
+                throw failure(file, null, "is a directory, not a scenario file");
+            }
             throw failure(file, null, "cannot read the file: " + e.getMessage());
         }
+        return read(content, file, validate);
+    }
+
+    /**
+     * Reads a scenario from its text, e.g. from standard input; {@code label} names it in messages.
+     *
+     * @throws ScenarioException as {@link #read(Path, boolean)}
+     */
+    public static Scenario read(byte[] content, Path label, boolean validate) throws ScenarioException {
+        Path file = label;
         try {
-            return ScenarioParser.parse(content, file);
+            return ScenarioParser.parse(content, file, validate);
         } catch (BadInput e) {
             throw failure(file, content, e.describe());
         }

@@ -7,6 +7,7 @@ import io.dra4j.allocator.Explanation;
 import io.dra4j.allocator.FeatureGates;
 import io.dra4j.allocator.KubernetesVersion;
 
+import java.time.Duration;
 import java.util.List;
 
 /** Runs a scenario through the allocator. Never modifies the scenario. */
@@ -20,9 +21,19 @@ public final class ScenarioRunner {
      * @param defaults the release whose default gates apply when the scenario has no {@code features} key
      */
     public static AllocationOutcome run(Scenario scenario, KubernetesVersion defaults) {
+        return run(scenario, defaults, null);
+    }
+
+    /**
+     * Like {@link #run(Scenario, KubernetesVersion)}, with the search bounded as kube-scheduler's filterTimeout bounds
+     * it: past the timeout the outcome is an error "node N: timed out trying to allocate devices".
+     *
+     * @param timeout null or zero for no bound
+     */
+    public static AllocationOutcome run(Scenario scenario, KubernetesVersion defaults, Duration timeout) {
         Allocator allocator;
         try {
-            allocator = allocator(scenario, defaults);
+            allocator = allocator(scenario, defaults, timeout);
         } catch (IllegalArgumentException e) {
             return new AllocationOutcome.Failed(e.getMessage(), false);
         }
@@ -34,9 +45,14 @@ public final class ScenarioRunner {
      * The outcome inside is exactly {@link #run}'s.
      */
     public static Explanation explain(Scenario scenario, KubernetesVersion defaults) {
+        return explain(scenario, defaults, null);
+    }
+
+    /** Like {@link #explain(Scenario, KubernetesVersion)}, every allocation in it bounded by {@code timeout}. */
+    public static Explanation explain(Scenario scenario, KubernetesVersion defaults, Duration timeout) {
         Allocator allocator;
         try {
-            allocator = allocator(scenario, defaults);
+            allocator = allocator(scenario, defaults, timeout);
         } catch (IllegalArgumentException e) {
             return new Explanation(new AllocationOutcome.Failed(e.getMessage(), false), e.getMessage(),
                     List.of(), List.of(), List.of());
@@ -50,8 +66,13 @@ public final class ScenarioRunner {
      * @throws IllegalArgumentException when a slice cannot be compiled; the message names slice, device and field
      */
     public static Allocator allocator(Scenario scenario, KubernetesVersion defaults) {
+        return allocator(scenario, defaults, null);
+    }
+
+    private static Allocator allocator(Scenario scenario, KubernetesVersion defaults, Duration timeout) {
         FeatureGates gates = featureGates(scenario, defaults);
         return Allocator.builder()
+                .timeout(timeout == null || timeout.isZero() ? null : timeout)
                 .featureGates(gates)
                 .allocatedState(allocatedState(scenario, gates))
                 .deviceClasses(scenario.deviceClasses())
@@ -68,12 +89,15 @@ public final class ScenarioRunner {
     /** The devices in use, built the way kube-scheduler builds them from existing allocations. */
     static AllocatedState allocatedState(Scenario scenario, FeatureGates gates) {
         AllocatedState.Builder state = AllocatedState.builder(gates);
-        for (AllocatedDevice d : scenario.allocatedDevices()) {
+        List<AllocatedDevice> devices = scenario.allocatedDevices();
+        for (int i = 0; i < devices.size(); i++) {
+            AllocatedDevice d = devices.get(i);
             if (d instanceof AllocatedDevice.Exclusive e) {
                 state.addExclusive(e.device());
             } else if (d instanceof AllocatedDevice.Shared s) {
-                // A share that consumed nothing adds no aggregated capacity (as in the oracle's state builder).
-                state.addShared(s.device(), s.shareId().orElse(null),
+                // One share of the device, as a claim result with a shareID (a made-up one unique to the entry when
+                // the file gives none): it keeps the device in use even when it consumed nothing.
+                state.addShared(s.device(), s.shareId().orElse("allocatedDevices-" + i),
                         s.consumedCapacity().isEmpty() ? null : s.consumedCapacity());
             } else if (d instanceof AllocatedDevice.Claim c) {
                 state.addClaim(c.claim());

@@ -16,7 +16,7 @@ import static io.dra4j.scenario.Outcomes.result;
 import static io.dra4j.scenario.Outcomes.sharedDevice;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The comparison rules of SCENARIO-FORMAT.md, as shared/conformance/check.py applies them. */
+/** The comparison rules of docs/scenario-format.md, as conformance/check.py applies them. */
 class OutcomeComparisonTest {
     private static final String DEVICE_1 = "  - request: req-0\n    driver: driver-a\n    pool: pool-1\n    device: device-1\n";
     private static final String DEVICE_2 = "  - request: req-0\n    driver: driver-a\n    pool: pool-1\n    device: device-2\n";

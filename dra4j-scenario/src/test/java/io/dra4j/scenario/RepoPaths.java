@@ -27,11 +27,11 @@ final class RepoPaths {
         throw new IllegalStateException("no root pom.xml above " + Path.of("").toAbsolutePath());
     }
 
-    /** ../shared/conformance/cases next to the repository, or $DRA4J_CONFORMANCE_CASES. */
+    /** The repository's conformance/cases (copied from the shared set, see conformance/README.md), or $DRA4J_CONFORMANCE_CASES. */
     static Path conformanceCases() {
         String env = System.getenv("DRA4J_CONFORMANCE_CASES");
         return env != null && !env.isEmpty() ? Path.of(env)
-                : repoRoot().getParent().resolve("shared").resolve("conformance").resolve("cases");
+                : repoRoot().resolve("conformance").resolve("cases");
     }
 
     /** The *.yaml files directly inside {@code dir}, sorted by name; empty when the directory is absent. */

@@ -121,6 +121,27 @@ abstract sealed class Constraint permits Constraint.Match, Constraint.Distinct {
         }
     }
 
+    /**
+     * The identity under which {@link Distinct} compares a scalar value (its type and value); null for a value that
+     * is not exactly one scalar (a list, or none or several fields set), whose comparisons are not an equality.
+     */
+    static String scalarKey(DeviceAttribute a) {
+        int set = (a.getString() != null ? 1 : 0) + (a.getInt() != null ? 1 : 0) + (a.getBool() != null ? 1 : 0)
+                + (a.getVersion() != null ? 1 : 0);
+        boolean lists = (a.getStrings() != null && !a.getStrings().isEmpty()) || (a.getInts() != null && !a.getInts().isEmpty())
+                || (a.getBools() != null && !a.getBools().isEmpty()) || (a.getVersions() != null && !a.getVersions().isEmpty());
+        if (set != 1 || lists) {
+            return null;
+        }
+        if (a.getString() != null) {
+            return "s:" + a.getString();
+        }
+        if (a.getInt() != null) {
+            return "i:" + a.getInt();
+        }
+        return a.getBool() != null ? "b:" + a.getBool() : "v:" + a.getVersion();
+    }
+
     /** distinctAttribute: no two devices of the covered requests share a value. */
     static final class Distinct extends Constraint {
         private final List<DeviceAttribute> values = new ArrayList<>();
@@ -128,6 +149,19 @@ abstract sealed class Constraint permits Constraint.Match, Constraint.Distinct {
 
         Distinct(List<String> requestNames, String attributeName, boolean setSemantics) {
             super(requestNames, attributeName, setSemantics);
+        }
+
+        /** The scalar keys of the values taken so far, or null when one of them is not a plain scalar. */
+        List<String> usedKeys() {
+            List<String> keys = new ArrayList<>(values.size());
+            for (DeviceAttribute a : values) {
+                String k = scalarKey(a);
+                if (k == null) {
+                    return null;
+                }
+                keys.add(k);
+            }
+            return keys;
         }
 
         @Override

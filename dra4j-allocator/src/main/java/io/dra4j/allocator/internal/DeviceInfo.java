@@ -1,7 +1,7 @@
 package io.dra4j.allocator.internal;
 
-import io.dra4j.allocator.AllocatedState;
 import io.dra4j.allocator.DeviceId;
+import io.dra4j.cel.CelDevice;
 import io.dra4j.cel.CompiledExpression;
 import io.dra4j.cel.DeviceSelectorEnvironment;
 import io.dra4j.cel.EvalResult;
@@ -21,14 +21,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A device compiled once per allocator: identity, parsed counters and capacities, effective taints (its own plus
- * those of DeviceTaintRules), and a cache of selector results that is shared by every allocation on every node,
- * because a selector's result depends only on the device and the expression.
+ * A device compiled once per slice object: identity, parsed counters and capacities, effective taints (its own plus
+ * those of DeviceTaintRules), and a cache of selector results that is shared by every allocation on every node and
+ * every version of the cluster state in which the slice is unchanged, because a selector's result depends only on
+ * the device and the expression. Devices in use are not part of it: they are looked up in the state's version.
  */
 public final class DeviceInfo {
-    final int index;
     final DeviceId id;
     final SliceInfo slice;
     final Device device;
@@ -43,14 +44,13 @@ public final class DeviceInfo {
      * cannot, every selector evaluation on the device fails, so no selector may be decided without CEL.
      */
     final boolean celViewBuildable;
-    /** The persisted allocation state of this device, resolved once. */
-    final boolean persistedExclusive;
-    final Map<String, BigDecimal> persistedCapacity;
-    final boolean persistedShare;
     final Map<String, CapacityInfo> capacity;
     private volatile Map<String, Optional<Constraint.TypedSet>> typedSets;
-    /** See {@link SymmetryClasses}; -1 until computed. */
-    volatile int symmetryClass = -1;
+    /** See {@link SymmetryKey}; computed on first use. */
+    private volatile SymmetryKey symmetryKey;
+    /** This device's CEL view and selector results, built on first use and dropped with the compiled slice. */
+    private volatile CelDevice celView;
+    private final Map<CompiledExpression, EvalResult> selectorResults = new ConcurrentHashMap<>();
 
     /** What a device draws from one counter set. */
     record CounterConsumption(String counterSet, Map<String, BigDecimal> counters) {
@@ -62,8 +62,7 @@ public final class DeviceInfo {
                         boolean hasValidRange) {
     }
 
-    DeviceInfo(int index, SliceInfo slice, Device device, TaintRules taintRules, AllocatedState state) {
-        this.index = index;
+    DeviceInfo(SliceInfo slice, Device device, TaintRules taintRules) {
         this.slice = slice;
         this.device = device;
         this.name = device.getName() == null ? "" : device.getName();
@@ -79,16 +78,6 @@ public final class DeviceInfo {
         this.hasBindingConditions = device.getBindingConditions() != null && !device.getBindingConditions().isEmpty();
         String where = "ResourceSlice " + slice.name + ", device " + name;
         this.celViewBuildable = attributes.values().stream().allMatch(DeviceInfo::presentable);
-        this.persistedExclusive = state.allocatedDevices().contains(id);
-        Map<String, KubeQuantity> aggregated = state.aggregatedCapacity().get(id);
-        if (aggregated == null) {
-            this.persistedCapacity = null;
-        } else {
-            Map<String, BigDecimal> values = new LinkedHashMap<>();
-            aggregated.forEach((k, v) -> values.put(k, v.value()));
-            this.persistedCapacity = Collections.unmodifiableMap(values);
-        }
-        this.persistedShare = state.sharedDevices().stream().anyMatch(sd -> sd.device().equals(id));
 
         List<CounterConsumption> cc = new ArrayList<>();
         if (device.getConsumesCounters() != null) {
@@ -157,9 +146,31 @@ public final class DeviceInfo {
         return l != null && !l.isEmpty();
     }
 
-    /** Evaluates a compiled selector on this device; results are shared between allocators (see SelectorResults). */
+    /**
+     * Evaluates a compiled selector on this device, once per expression: the result depends only on the device, its
+     * driver and the expression, and this compiled device lives exactly as long as its slice object is unchanged.
+     */
     EvalResult evaluate(CompiledExpression expression, DeviceSelectorEnvironment env) {
-        return SelectorResults.evaluate(device, slice.driver, env, expression);
+        EvalResult r = selectorResults.get(expression);
+        if (r == null) {
+            CelDevice view = celView;
+            if (view == null) {
+                view = env.device(slice.driver, device);
+                celView = view;
+            }
+            r = expression.evaluate(view);
+            selectorResults.put(expression, r);
+        }
+        return r;
+    }
+
+    SymmetryKey symmetryKey() {
+        SymmetryKey k = symmetryKey;
+        if (k == null) {
+            k = SymmetryKey.of(this);
+            symmetryKey = k;
+        }
+        return k;
     }
 
     /** A constraint attribute as a typed set, computed once per attribute name; null when the device lacks it. */
@@ -173,11 +184,6 @@ public final class DeviceInfo {
             DeviceAttribute a = Constraint.lookup(this, n);
             return Optional.ofNullable(a == null ? null : Constraint.TypedSet.of(a));
         }).orElse(null);
-    }
-
-    /** In use by an earlier allocation in any of the three ways. */
-    boolean persistedInUse() {
-        return persistedExclusive || persistedCapacity != null || persistedShare;
     }
 
     boolean consumesCounters() {

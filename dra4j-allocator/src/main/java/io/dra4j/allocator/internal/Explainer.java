@@ -116,8 +116,9 @@ public final class Explainer {
         return notes;
     }
 
-    // Phase: the funnel. Stages run in the allocator's own order of checks, so the first stage that drops a device
-    // is the reason the allocator would skip it.
+    // Phase: the funnel. Stages run in the allocator's own order of checks (Search.allocateDevice: in use, node
+    // operations, partitionable gate, counters, taints, then capacity), so the first stage that drops a device is
+    // the reason the allocator would skip it.
     private Funnel funnel(int ci, RequestData rd) {
         EngineFeatures f = search.f;
         List<Stage> stages = new ArrayList<>();
@@ -149,11 +150,16 @@ public final class Explainer {
             }
         });
         int selected = alive.size();
-        filter(alive, stages, rejections, rejected, "not in use", d -> !rd.adminAccess && search.view.allocatedState.allocatedDevices().contains(d.id)
-                ? rej(Reason.IN_USE, d, search.view.allocatedState.owners().containsKey(d.id)
-                        ? "allocated to claim " + search.view.allocatedState.owners().get(d.id) : "allocated to another claim") : null);
+        filter(alive, stages, rejections, rejected, "not in use", d -> !rd.adminAccess && search.persistedExclusive(d)
+                ? rej(Reason.IN_USE, d, search.owner(d) != null
+                        ? "allocated to claim " + search.owner(d) : "allocated to another claim") : null);
+        filter(alive, stages, rejections, rejected, "node operations supported", d -> search.nodeOperationsUnsupported(d)
+                ? rej(Reason.NODE_OPERATIONS, d, "its slice lets the node skip operations (" + String.join(", ",
+                d.slice.skipNodeOperations) + "), which needs DRAOptionalNodeOperations on and declared by node "
+                + search.nodeName) : null);
         filter(alive, stages, rejections, rejected, "partitionable devices supported", d -> !f.partitionableDevices() && d.consumesCounters()
                 ? rej(Reason.PARTITIONABLE_DISABLED, d, "the device consumes shared counters, but DRAPartitionableDevices is off") : null);
+        filter(alive, stages, rejections, rejected, "counters available", d -> counterRejection(d, poolOf.get(d)));
         filter(alive, stages, rejections, rejected, "taints tolerated", d -> {
             if (!f.deviceTaints()) {
                 return null;
@@ -166,7 +172,6 @@ public final class Explainer {
             }
             return null;
         });
-        filter(alive, stages, rejections, rejected, "counters available", d -> counterRejection(d, poolOf.get(d)));
         filter(alive, stages, rejections, rejected, "capacity available", d -> {
             if (!f.consumableCapacity()) {
                 return null;
@@ -235,8 +240,10 @@ public final class Explainer {
             }
         } else if (alive.size() < rd.numDevices) {
             shortfallStage = firstStageBelow(stages, rd.numDevices);
-            shortfall = rd.numDevices + " device(s) requested, " + stageCount(stages, shortfallStage) + " left after " + shortfallStage
-                    + firstDetail(rejections);
+            int left = stageCount(stages, shortfallStage);
+            shortfall = rd.numDevices + " device(s) requested, " + (shortfallStage.equals(stages.get(0).stage())
+                    ? (left == 0 ? "none" : "only " + left) + " in usable pools on node " + search.nodeName
+                    : left + " left after " + shortfallStage) + firstDetail(rejections);
         } else if (constraintShortfall != null) {
             shortfallStage = "constraints";
             shortfall = constraintShortfall;
@@ -363,7 +370,7 @@ public final class Explainer {
 
     private String capacityText(RequestData rd, DeviceInfo d) {
         StringBuilder sb = new StringBuilder("capacity short:");
-        var persisted = search.view.allocatedState.aggregatedCapacity().get(d.id);
+        var persisted = search.persistedCapacityQuantities(d);
         for (DeviceInfo.CapacityInfo cap : d.capacity.values()) {
             var asked = rd.capacityRequests == null ? null : rd.capacityRequests.get(cap.name());
             BigDecimal used = persisted == null || !persisted.containsKey(cap.name()) ? BigDecimal.ZERO : persisted.get(cap.name()).value();

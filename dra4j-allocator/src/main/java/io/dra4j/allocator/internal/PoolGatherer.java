@@ -20,7 +20,11 @@ final class PoolGatherer {
     private PoolGatherer() {
     }
 
-    static List<Pool> gather(ClusterView view, Node node) throws AllocationException {
+    /** The pools in search order, and every pool a relevant slice belongs to (what the result depends on). */
+    record Gathered(List<Pool> pools, List<SliceInfo.PoolId> seen) {
+    }
+
+    static Gathered gather(ClusterView view, Node node) throws AllocationException {
         EngineFeatures f = view.features;
         String nodeName = node.getMetadata() == null ? null : node.getMetadata().getName();
 
@@ -114,7 +118,7 @@ final class PoolGatherer {
         result.sort(Comparator.comparing(Pool::id));
         withBindingConditions.sort(Comparator.comparing(Pool::id));
         result.addAll(withBindingConditions);
-        return result;
+        return new Gathered(List.copyOf(result), List.copyOf(pools.keySet()));
     }
 
     private static void addSlice(Map<SliceInfo.PoolId, List<SliceInfo>> pools, SliceInfo s) {

@@ -42,7 +42,8 @@ final class RequestData {
     DeviceClass deviceClass;
     int numDevices;
     List<DeviceInfo> allDevices = List.of();
-    List<Pool> allDevicePools = List.of();
+    /** Positions of {@link #allDevices} among the call's candidates. */
+    int[] allDevicePositions = new int[0];
 
     private RequestData(int claimIndex, int requestIndex, int subRequestIndex, int slot, String name, String parentName,
                         String className, List<DeviceSelector> selectors, List<DeviceDerivedAttribute> derived,

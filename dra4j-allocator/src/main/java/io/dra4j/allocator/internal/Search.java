@@ -5,10 +5,7 @@ import io.dra4j.cel.CompiledExpression;
 import io.dra4j.cel.EvalResult;
 import io.dra4j.cel.KubeQuantity;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceConstraint;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceSelector;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceSubRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaint;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceToleration;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
@@ -25,18 +22,20 @@ import java.util.function.Supplier;
 /**
  * The mutable state of one allocation call: a depth-first search over claim, request, subrequest and device, in
  * upstream's first-fit order, where every tentative step returns an {@link Undo} that restores the state exactly.
- * Single-threaded; one instance per call.
- *
- * <p>This class is long because the search, its per-call bookkeeping (devices in use, counters, capacity,
- * constraints) and its undo log only make sense together; splitting them would spread one invariant over several
- * files.
+ * Single-threaded; one instance per call. Devices are addressed by their position among the node's candidates, so
+ * the per-call state is as large as the node, not the cluster. The pre-pass ({@link PrePass}), the pruning bounds
+ * ({@link PruningBounds}) and shared counters ({@link Counters}) live in their own files.
  */
 public final class Search {
-    static final int NOT_FOUND = 0;
-    static final int FOUND = 1;
-    /** Upstream's "allocation max size exceeded" signal: more than 32 results would be needed for a claim. */
-    static final int MAX_EXCEEDED = 2;
     static final int MAX_RESULTS = 32;
+
+    /** What one search step found; upstream passes the same three outcomes as (bool, error). */
+    enum StepResult {
+        NOT_FOUND,
+        FOUND,
+        /** Upstream's "allocation max size exceeded" signal: more than 32 results would be needed for a claim. */
+        MAX_EXCEEDED
+    }
 
     final ClusterView view;
     final EngineFeatures f;
@@ -47,24 +46,29 @@ public final class Search {
     private final long deadlineNanos;
 
     List<Pool> pools;
-    /** Candidates of usable pools in enumeration order, and the pool of each. */
+    /** Candidates of usable pools in enumeration order, and the pool of each; a device's position is its address. */
     private DeviceInfo[] candidates;
     private Pool[] candidatePools;
+    /** Per candidate position, what earlier allocations hold (null arrays when nothing on this node is held). */
+    private boolean[] persistedExclusive;
+    private boolean[] persistedShare;
+    private Map<String, BigDecimal>[] persistedCapacity;
     /** Per claim, per request: the request (length 1) or its subrequests. */
     RequestData[][][] requests;
     int[][] selectedSub;
-    private List<Constraint>[] constraints;
+    /** Number of request slots (requests and subrequests of all claims). */
+    int slots;
+    private final List<Constraint>[] constraints;
     final List<DeviceResult>[] results;
 
     private final Map<Long, Boolean> selectable = new HashMap<>();
-    private final Map<Integer, int[]> usableSuffix = new HashMap<>();
-    /** Per device (by index): the claims of this call that hold it exclusively. */
-    private final BitSet[] allocatingClaims;
-    /** Devices (by index) that some claim of this call holds exclusively. */
+    /** Per candidate position: the claims of this call that hold it exclusively. */
+    private BitSet[] allocatingClaims;
+    /** Candidate positions that some claim of this call holds exclusively. */
     private final BitSet allocatingAny = new BitSet();
-    private RemainingDemand[][] remainingDemand;
+    private PruningBounds bounds;
+    private Counters counters;
     private final Map<DeviceId, Map<String, BigDecimal>> allocatingCapacity = new HashMap<>();
-    private final Map<SliceInfo.PoolId, Map<String, Map<String, BigDecimal>>> consumedCounters = new HashMap<>();
     long steps;
 
     /** One allocated device, as the search recorded it. */
@@ -85,7 +89,6 @@ public final class Search {
         this.claims = claims;
         this.shareIds = shareIds;
         this.deadlineNanos = deadlineNanos;
-        this.allocatingClaims = new BitSet[view.deviceCount];
         this.results = new List[claims.size()];
         this.constraints = new List[claims.size()];
         for (int i = 0; i < claims.size(); i++) {
@@ -96,8 +99,8 @@ public final class Search {
     /** Runs the whole allocation; true when every claim got devices. */
     public boolean run() throws AllocationException {
         prepareAll();
-        int r = allocateOne(0, 0, 0, 0, false, 0);
-        if (r == FOUND) {
+        StepResult r = allocateOne(0, 0, 0, 0, false, 0);
+        if (r == StepResult.FOUND) {
             return true;
         }
         for (Pool pool : pools) {
@@ -108,25 +111,39 @@ public final class Search {
         return false;
     }
 
-    /** Gathers pools, validates the requests and lists the candidates, as the search does before its first step. */
+    /** Gathers pools, lists the candidates and validates the requests, as the search does before its first step. */
+    @SuppressWarnings("unchecked")
     void prepareAll() throws AllocationException {
-        pools = PoolGatherer.gather(view, node);
-        prepare();
-        List<DeviceInfo> c = new ArrayList<>();
-        List<Pool> p = new ArrayList<>();
-        for (Pool pool : pools) {
-            if (!pool.usable()) {
-                continue;
-            }
-            for (SliceInfo s : pool.targeting()) {
-                for (DeviceInfo d : s.devices()) {
-                    c.add(d);
-                    p.add(pool);
+        ClusterView.NodeView nv = view.nodeView(node);
+        pools = nv.gathered();
+        candidates = nv.candidates();
+        candidatePools = nv.candidatePools();
+        allocatingClaims = new BitSet[candidates.length];
+        if (view.hasAllocations()) {
+            PoolAllocations held = null;
+            Pool heldFor = null;
+            for (int pos = 0; pos < candidates.length; pos++) {
+                if (candidatePools[pos] != heldFor) {
+                    heldFor = candidatePools[pos];
+                    held = view.allocations(heldFor.id());
                 }
+                if (held.isEmpty()) {
+                    continue;
+                }
+                if (persistedExclusive == null) {
+                    persistedExclusive = new boolean[candidates.length];
+                    persistedShare = new boolean[candidates.length];
+                    persistedCapacity = new Map[candidates.length];
+                }
+                String name = candidates[pos].name;
+                persistedExclusive[pos] = held.exclusive(name);
+                persistedShare[pos] = held.shared(name);
+                persistedCapacity[pos] = held.capacity(name);
             }
         }
-        candidates = c.toArray(new DeviceInfo[0]);
-        candidatePools = p.toArray(new Pool[0]);
+        PrePass.run(this);
+        bounds = new PruningBounds(this);
+        counters = new Counters(view);
     }
 
     DeviceInfo[] candidates() {
@@ -151,231 +168,88 @@ public final class Search {
         return ns == null || ns.isEmpty() ? name : ns + "/" + name;
     }
 
-    // Phase: pre-pass. Validates every request and subrequest, fixes the device lists of All requests, enforces the
-    // per-claim limit of 32 results with each request's minimum, and builds the claims' constraints. Upstream does
-    // all of this before searching, so its errors win over any search outcome.
-    @SuppressWarnings("unchecked")
-    private void prepare() throws AllocationException {
-        requests = new RequestData[claims.size()][][];
-        selectedSub = new int[claims.size()][];
-        remainingDemand = new RemainingDemand[claims.size()][];
-        int slot = 0;
-        for (int ci = 0; ci < claims.size(); ci++) {
-            ResourceClaim claim = claims.get(ci);
-            String ref = claimRef(claim);
-            List<DeviceRequest> reqs = claim.getSpec() == null || claim.getSpec().getDevices() == null
-                    || claim.getSpec().getDevices().getRequests() == null
-                    ? List.of() : claim.getSpec().getDevices().getRequests();
-            requests[ci] = new RequestData[reqs.size()][];
-            selectedSub[ci] = new int[reqs.size()];
-            remainingDemand[ci] = new RemainingDemand[reqs.size()];
-            int minPerClaim = 0;
-            for (int qi = 0; qi < reqs.size(); qi++) {
-                DeviceRequest request = reqs.get(qi);
-                String where = "claim " + ref + ", request " + request.getName();
-                List<DeviceSubRequest> subs = request.getFirstAvailable() == null ? List.of() : request.getFirstAvailable();
-                boolean hasSubs = !subs.isEmpty();
-                if (!f.prioritizedList() && hasSubs) {
-                    throw new AllocationException(where + ": has subrequests, but the DRAPrioritizedList feature is disabled");
-                }
-                if (!f.consumableCapacity() && !f.stable()) {
-                    if (request.getExactly() != null && request.getExactly().getCapacity() != null) {
-                        throw new AllocationException(where + ": has capacity requests, but the DRAConsumableCapacity feature is disabled");
-                    }
-                    for (DeviceSubRequest sub : subs) {
-                        if (sub.getCapacity() != null) {
-                            throw new AllocationException("claim " + ref + ", subrequest " + sub.getName()
-                                    + ": has capacity requests, but the DRAConsumableCapacity feature is disabled");
-                        }
-                    }
-                }
-                int minPerRequest;
-                if (hasSubs) {
-                    requests[ci][qi] = new RequestData[subs.size()];
-                    minPerRequest = Integer.MAX_VALUE;
-                    for (int si = 0; si < subs.size(); si++) {
-                        RequestData rd = RequestData.sub(ci, qi, si, slot++, request.getName(), subs.get(si),
-                                "claim " + ref + ", request " + request.getName() + "/" + subs.get(si).getName());
-                        validate(rd, claim);
-                        requests[ci][qi][si] = rd;
-                        minPerRequest = Math.min(minPerRequest, rd.numDevices);
-                    }
-                } else {
-                    if (request.getExactly() == null) {
-                        throw new AllocationException(where + ": unknown request type (neither exactly nor firstAvailable is set)");
-                    }
-                    RequestData rd = RequestData.exact(ci, qi, slot++, request.getName(), request.getExactly(), where);
-                    validate(rd, claim);
-                    requests[ci][qi] = new RequestData[]{rd};
-                    minPerRequest = rd.numDevices;
-                }
-                if (minPerRequest > MAX_RESULTS - minPerClaim) {
-                    throw new AllocationException(where + ": adding " + minPerRequest + " devices exceeds the claim limit of "
-                            + MAX_RESULTS + ", with " + minPerClaim + " already accounted for");
-                }
-                minPerClaim += minPerRequest;
-            }
-            List<DeviceConstraint> cons = claim.getSpec() == null || claim.getSpec().getDevices() == null
-                    || claim.getSpec().getDevices().getConstraints() == null
-                    ? List.of() : claim.getSpec().getDevices().getConstraints();
-            List<Constraint> built = new ArrayList<>(cons.size());
-            for (int i = 0; i < cons.size(); i++) {
-                DeviceConstraint c = cons.get(i);
-                if (c.getMatchAttribute() != null) {
-                    built.add(new Constraint.Match(c.getRequests(), c.getMatchAttribute(), f.listTypeAttributes()));
-                } else if (c.getDistinctAttribute() != null && !f.stable()) {
-                    built.add(new Constraint.Distinct(c.getRequests(), c.getDistinctAttribute(), f.listTypeAttributes()));
-                } else {
-                    throw new AllocationException("claim " + ref + ", constraint #" + i + ": empty constraint (unsupported constraint type?)");
-                }
-            }
-            constraints[ci] = built;
-        }
-    }
-
-    private void validate(RequestData rd, ResourceClaim claim) throws AllocationException {
-        String where = "claim " + claimRef(claim) + ", request " + rd.name;
-        if (!rd.derivedAttributes.isEmpty()) {
-            throw new AllocationException(where + (f.derivedAttributes()
-                    ? ": derived attributes (DRADerivedAttributes, alpha) are not implemented by dra4j"
-                    : ": cannot handle request with derived attributes, the feature is disabled"));
-        }
-        for (int i = 0; i < rd.selectors.size(); i++) {
-            DeviceSelector s = rd.selectors.get(i);
-            if (s == null || s.getCel() == null) {
-                throw new AllocationException(where + ", selector #" + i + ": CEL expression empty (unsupported selector type?)");
-            }
-        }
-        if (!f.adminAccess() && rd.adminAccessSet) {
-            throw new AllocationException(where + ": admin access is requested, but the feature is disabled");
-        }
-        if (rd.className.isEmpty()) {
-            throw new AllocationException(where + ": missing device class name (unsupported request type?)");
-        }
-        rd.deviceClass = view.classes.get(rd.className);
-        if (rd.deviceClass == null) {
-            throw new AllocationException(where + ": could not retrieve device class " + rd.className
-                    + ": deviceclass.resource.k8s.io \"" + rd.className + "\" not found");
-        }
-        switch (rd.mode) {
-            case RequestData.EXACT_COUNT -> rd.numDevices = (int) Math.min(Integer.MAX_VALUE, rd.count);
-            case RequestData.ALL -> enumerateAll(rd, where);
-            default -> throw new AllocationException(where + ": unsupported count mode " + rd.mode);
-        }
-    }
-
-    // All-mode requests get their device list once, before the search: every selectable device of every complete,
-    // valid pool that passes the capacity check against the persisted state only.
-    private void enumerateAll(RequestData rd, String where) throws AllocationException {
-        List<DeviceInfo> all = new ArrayList<>();
-        List<Pool> allPools = new ArrayList<>();
-        for (Pool pool : pools) {
-            if (pool.incomplete()) {
-                throw new AllocationException(where + ": asks for all devices, but resource pool " + pool.id() + " is currently being updated");
-            }
-            if (pool.invalid()) {
-                throw new AllocationException(where + ": asks for all devices, but resource pool " + pool.id() + " is currently invalid");
-            }
-            for (SliceInfo s : pool.targeting()) {
-                for (DeviceInfo d : s.devices()) {
-                    if (!isSelectable(rd, d)) {
-                        continue;
-                    }
-                    if (f.consumableCapacity()) {
-                        try {
-                            if (!ConsumableCapacity.fits(null, rd.capacityRequests, d, null, f.fractionalCapacityRange())) {
-                                continue;
-                            }
-                        } catch (ConsumableCapacity.CapacityException e) {
-                            throw new AllocationException(where + ": checking capacity for device " + d.name + ": " + e.getMessage());
-                        }
-                    }
-                    all.add(d);
-                    allPools.add(pool);
-                }
-            }
-        }
-        rd.allDevices = all;
-        rd.allDevicePools = allPools;
-        rd.numDevices = all.size();
+    void setConstraints(int claim, List<Constraint> built) {
+        constraints[claim] = built;
     }
 
     // Phase: the search. Mirrors upstream's allocateOne step by step, including how "max size exceeded" travels:
     // it moves on to the next subrequest, stops the candidates of one slot, and becomes "not found" at claim level.
-    private int allocateOne(int c, int q, int s, int k, boolean inSubRequest, int start) throws AllocationException {
+    // The slot is (claim c, request q, subrequest s, k-th device); start is the first candidate position to try.
+    private StepResult allocateOne(int c, int q, int s, int k, boolean inSubRequest, int start) throws AllocationException {
         steps++;
         if (deadlineNanos != 0 && (steps & 0xff) == 0 && System.nanoTime() > deadlineNanos) {
-            throw new AllocationException("filter operation aborted: context deadline exceeded", true);
+            throw AllocationException.deadlineExceeded();
         }
         if (c >= claims.size()) {
-            return FOUND;
+            return StepResult.FOUND;
         }
         if (q >= requests[c].length) {
-            int r = allocateOne(c + 1, 0, 0, 0, false, 0);
-            return r == MAX_EXCEEDED ? NOT_FOUND : r;
+            StepResult r = allocateOne(c + 1, 0, 0, 0, false, 0);
+            return r == StepResult.MAX_EXCEEDED ? StepResult.NOT_FOUND : r;
         }
         RequestData[] alternatives = requests[c][q];
-        if (k == 0 && !inSubRequest && cannotFitRemainingRequests(c, q)) {
-            return NOT_FOUND;
+        if (k == 0 && !inSubRequest && (bounds.cannotFitRemainingRequests(c, q, allocatingAny)
+                || bounds.cannotMeetDistinctValues(c, q))) {
+            return StepResult.NOT_FOUND;
         }
         if (!inSubRequest && alternatives[0].parentName != null) {
             boolean allExceeded = true;
             for (int si = 0; si < alternatives.length; si++) {
-                int r = allocateOne(c, q, si, k, true, 0);
-                if (r == MAX_EXCEEDED) {
+                StepResult r = allocateOne(c, q, si, k, true, 0);
+                if (r == StepResult.MAX_EXCEEDED) {
                     continue;
                 }
                 allExceeded = false;
-                if (r == FOUND) {
+                if (r == StepResult.FOUND) {
                     selectedSub[c][q] = si;
-                    return FOUND;
+                    return StepResult.FOUND;
                 }
             }
-            return allExceeded ? MAX_EXCEEDED : NOT_FOUND;
+            return allExceeded ? StepResult.MAX_EXCEEDED : StepResult.NOT_FOUND;
         }
         RequestData rd = alternatives[s];
         boolean all = rd.allMode();
         if (all && rd.allDevices.isEmpty()) {
-            return NOT_FOUND;
+            return StepResult.NOT_FOUND;
         }
         if (k >= rd.numDevices) {
             return allocateOne(c, q + 1, 0, 0, false, 0);
         }
         if (rd.numDevices - k > MAX_RESULTS - results[c].size()) {
-            return MAX_EXCEEDED;
+            return StepResult.MAX_EXCEEDED;
         }
         if (all) {
-            Undo undo = allocateDevice(c, rd, rd.allDevices.get(k), rd.allDevicePools.get(k), true);
+            Undo undo = allocateDevice(c, rd, rd.allDevicePositions[k], true);
             if (undo == null) {
-                return NOT_FOUND;
+                return StepResult.NOT_FOUND;
             }
-            int r = allocateOne(c, q, s, k + 1, inSubRequest, 0);
-            if (r != FOUND) {
+            StepResult r = allocateOne(c, q, s, k + 1, inSubRequest, 0);
+            if (r != StepResult.FOUND) {
                 undo.undo();
             }
             return r;
         }
         int from = f.stable() ? 0 : start;
-        if (rd.numDevices - k > usableBound(rd, from)) {
-            return NOT_FOUND;
+        if (rd.numDevices - k > bounds.usableBound(rd, from)) {
+            return StepResult.NOT_FOUND;
         }
-        int[] failedClasses = null;
+        int[] failedTwins = null;
         int failed = 0;
         for (int pos = from; pos < candidates.length; pos++) {
             DeviceInfo d = candidates[pos];
-            if (rd.adminAccess ? isAllocatingForClaim(d, c) : inUse(d)) {
+            if (rd.adminAccess ? isAllocatingForClaim(pos, c) : inUse(pos)) {
                 continue;
             }
-            boolean untouched = untouched(d);
-            if (untouched && failed > 0 && contains(failedClasses, failed, view.symmetryClass(d))) {
+            boolean untouched = untouched(pos);
+            if (untouched && failed > 0 && twinFailed(failedTwins, failed, pos)) {
                 continue;
             }
-            if (!isSelectable(rd, d)) {
+            if (!isSelectable(rd, pos)) {
                 continue;
             }
             if (f.consumableCapacity()) {
                 try {
-                    if (!capacityFits(rd, d)) {
+                    if (!capacityFits(rd, pos)) {
                         continue;
                     }
                 } catch (ConsumableCapacity.CapacityException e) {
@@ -383,33 +257,41 @@ public final class Search {
                             + ": checking capacity for device " + d.id + ": " + e.getMessage());
                 }
             }
-            Undo undo = allocateDevice(c, rd, d, candidatePools[pos], false);
+            Undo undo = allocateDevice(c, rd, pos, false);
             if (undo == null) {
                 continue;
             }
-            int r = allocateOne(c, q, s, k + 1, inSubRequest, pos + 1);
-            if (r == FOUND) {
-                return FOUND;
+            StepResult r = allocateOne(c, q, s, k + 1, inSubRequest, pos + 1);
+            if (r == StepResult.FOUND) {
+                return StepResult.FOUND;
             }
             undo.undo();
-            if (r == MAX_EXCEEDED) {
-                return MAX_EXCEEDED;
+            if (r == StepResult.MAX_EXCEEDED) {
+                return StepResult.MAX_EXCEEDED;
             }
             if (untouched) {
-                if (failedClasses == null) {
-                    failedClasses = new int[4];
-                } else if (failed == failedClasses.length) {
-                    failedClasses = java.util.Arrays.copyOf(failedClasses, failed * 2);
+                if (failedTwins == null) {
+                    failedTwins = new int[4];
+                } else if (failed == failedTwins.length) {
+                    failedTwins = java.util.Arrays.copyOf(failedTwins, failed * 2);
                 }
-                failedClasses[failed++] = view.symmetryClass(d);
+                failedTwins[failed++] = pos;
             }
         }
-        return NOT_FOUND;
+        return StepResult.NOT_FOUND;
     }
 
-    private static boolean contains(int[] values, int n, int v) {
+    /**
+     * Whether a device that already failed in this slot is indistinguishable from the one at pos: the same
+     * {@link SymmetryKey} and the same persisted allocation state (neither is touched by this call).
+     */
+    private boolean twinFailed(int[] failedPositions, int n, int pos) {
+        SymmetryKey key = candidates[pos].symmetryKey();
         for (int i = 0; i < n; i++) {
-            if (values[i] == v) {
+            int other = failedPositions[i];
+            if (candidates[other].symmetryKey().equals(key) && persistedExclusive(other) == persistedExclusive(pos)
+                    && persistedShare(other) == persistedShare(pos)
+                    && java.util.Objects.equals(persistedCapacity(other), persistedCapacity(pos))) {
                 return true;
             }
         }
@@ -417,69 +299,45 @@ public final class Search {
     }
 
     /** No claim of this call holds the device or a share of it, so it differs from its twins only by name. */
-    private boolean untouched(DeviceInfo d) {
-        return !allocating(d) && !allocatingCapacity.containsKey(d.id);
+    private boolean untouched(int pos) {
+        return !allocating(pos) && !allocatingCapacity.containsKey(candidates[pos].id);
     }
 
-    // Phase: pruning by counting. A slot that needs n more devices fails when fewer than n candidates from its
-    // start position are selectable and not taken by earlier allocations: the search would try each of them and
-    // fail. The count is an upper bound computed once per request; positions whose selectors or capacity
-    // computation fail are never pruned past, so every error upstream would report is still reported.
-    private int usableBound(RequestData rd, int from) {
-        int[] suffix = usableSuffix.get(rd.slot);
-        if (suffix == null) {
-            suffix = new int[candidates.length + 1];
-            int lastError = -1;
-            for (int p = candidates.length - 1; p >= 0; p--) {
-                int usable = 0;
-                switch (probe(rd, candidates[p])) {
-                    case 1 -> usable = 1;
-                    case 2 -> lastError = Math.max(lastError, p);
-                    default -> { }
-                }
-                suffix[p] = suffix[p + 1] + usable;
-            }
-            for (int p = 0; p <= lastError; p++) {
-                suffix[p] = Integer.MAX_VALUE;
-            }
-            usableSuffix.put(rd.slot, suffix);
-        }
-        return suffix[from];
+    boolean persistedExclusive(int pos) {
+        return persistedExclusive != null && persistedExclusive[pos];
     }
 
-    /** 1: may be usable by this request, 0: never, 2: evaluating it fails (the search must reach it itself). */
-    private int probe(RequestData rd, DeviceInfo d) {
-        if (!rd.adminAccess && d.persistedExclusive) {
-            return 0;
-        }
-        try {
-            if (!isSelectable(rd, d)) {
-                return 0;
-            }
-        } catch (AllocationException e) {
-            return 2;
-        }
-        if (f.consumableCapacity()) {
-            // Without any earlier consumption this is the most a device can offer; the consumed amounts are the
-            // same computation the search repeats, so its errors show up here too.
-            try {
-                if (!ConsumableCapacity.fits(null, rd.capacityRequests, d, null, f.fractionalCapacityRange())) {
-                    return 0;
-                }
-            } catch (ConsumableCapacity.CapacityException e) {
-                return 2;
-            }
-        }
-        return 1;
+    private boolean persistedShare(int pos) {
+        return persistedShare != null && persistedShare[pos];
+    }
+
+    private Map<String, BigDecimal> persistedCapacity(int pos) {
+        return persistedCapacity == null ? null : persistedCapacity[pos];
+    }
+
+    /** Whether an earlier allocation holds the device exclusively (for explanations). */
+    boolean persistedExclusive(DeviceInfo d) {
+        return view.persistedExclusive(d.id);
+    }
+
+    /** The claim holding the device exclusively where known (for explanations), else null. */
+    String owner(DeviceInfo d) {
+        return view.owner(d.id);
+    }
+
+    /** What earlier shares of the device consume (for explanations), or null. */
+    Map<String, KubeQuantity> persistedCapacityQuantities(DeviceInfo d) {
+        return view.persistedCapacityQuantities(d.id);
     }
 
     // Phase: selectability. Class selectors first, then the request's own, then per-device node selection. The
     // CEL results themselves are cached per device across calls; this per-call map only skips the selector loop.
-    boolean isSelectable(RequestData rd, DeviceInfo d) throws AllocationException {
+    boolean isSelectable(RequestData rd, int pos) throws AllocationException {
+        DeviceInfo d = candidates[pos];
         if (!f.bindingAndStatus() && d.hasBindingConditions) {
             return false;
         }
-        long key = (long) rd.slot * view.deviceCount + d.index;
+        long key = (long) rd.slot * candidates.length + pos;
         Boolean cached = selectable.get(key);
         if (cached != null) {
             return cached;
@@ -537,30 +395,31 @@ public final class Search {
 
     // Phase: tentatively take one device. The checks run in upstream's order (in use, partitionable gate, counters,
     // taints, constraints, capacity), and each step taken is recorded so that the returned undo reverses all of it.
-    private Undo allocateDevice(int c, RequestData rd, DeviceInfo d, Pool pool, boolean must) throws AllocationException {
+    private Undo allocateDevice(int c, RequestData rd, int pos, boolean must) throws AllocationException {
+        DeviceInfo d = candidates[pos];
+        Pool pool = candidatePools[pos];
         boolean multi = f.consumableCapacity() && d.allowMultipleAllocations;
-        if (!multi && rd.adminAccess && isAllocatingForClaim(d, c)) {
+        if (!multi && rd.adminAccess && isAllocatingForClaim(pos, c)) {
             return null;
         }
-        if (!rd.adminAccess && inUse(d)) {
+        if (!rd.adminAccess && inUse(pos)) {
             return null;
         }
-        if (f.variant() == EngineFeatures.Variant.EXPERIMENTAL && !d.slice.skipNodeOperations.isEmpty()
-                && (!f.optionalNodeOperations() || !nodeDeclares("DRAOptionalNodeOperations"))) {
+        if (nodeOperationsUnsupported(d)) {
             return null;
         }
         if (!f.partitionableDevices() && d.consumesCounters()) {
             return null;
         }
-        boolean skipCounters = multi && capacityInUse(d);
+        boolean skipCounters = multi && capacityInUse(pos);
         boolean countersReserved = false;
         if (!skipCounters && d.consumesCounters()) {
-            if (!reserveCounters(d, pool)) {
+            if (!counters.reserve(d, pool)) {
                 return null;
             }
             countersReserved = true;
         }
-        UndoLog log = new UndoLog(c, rd, d, pool, countersReserved);
+        UndoLog log = new UndoLog(c, rd, pos, countersReserved);
         if (f.deviceTaints() && taintPrevents(d, rd)) {
             log.undo();
             return null;
@@ -577,7 +436,7 @@ public final class Search {
             log.constraintsAdded++;
         }
         if (!multi) {
-            markAllocating(d, c);
+            markAllocating(pos, c);
             log.marked = true;
         }
         String shareId = null;
@@ -585,7 +444,7 @@ public final class Search {
         if (f.consumableCapacity()) {
             boolean fits;
             try {
-                fits = capacityFits(rd, d);
+                fits = capacityFits(rd, pos);
             } catch (ConsumableCapacity.CapacityException e) {
                 log.undo();
                 throw new AllocationException("claim " + claimRef(claims.get(c)) + ", request " + rd.name
@@ -621,6 +480,7 @@ public final class Search {
         final int claim;
         final RequestData request;
         final DeviceInfo device;
+        final int position;
         final Pool pool;
         final boolean countersReserved;
         int constraintsAdded;
@@ -630,11 +490,12 @@ public final class Search {
         boolean resultAdded;
         int previousResults;
 
-        UndoLog(int claim, RequestData request, DeviceInfo device, Pool pool, boolean countersReserved) {
+        UndoLog(int claim, RequestData request, int position, boolean countersReserved) {
             this.claim = claim;
             this.request = request;
-            this.device = device;
-            this.pool = pool;
+            this.position = position;
+            this.device = candidates[position];
+            this.pool = candidatePools[position];
             this.countersReserved = countersReserved;
         }
 
@@ -659,16 +520,25 @@ public final class Search {
                 }
             }
             if (marked) {
-                unmarkAllocating(device, claim);
+                unmarkAllocating(position, claim);
             }
             List<Constraint> cons = constraints[claim];
             for (int i = constraintsAdded - 1; i >= 0; i--) {
                 cons.get(i).remove(request, device);
             }
             if (countersReserved) {
-                releaseCounters(device, pool);
+                counters.release(device, pool);
             }
         }
+    }
+
+    /**
+     * The device's slice lets the node skip operations (skipNodeOperations), which needs DRAOptionalNodeOperations on
+     * and declared by the node; the search and the explanation funnel share this check.
+     */
+    boolean nodeOperationsUnsupported(DeviceInfo d) {
+        return f.variant() == EngineFeatures.Variant.EXPERIMENTAL && !d.slice.skipNodeOperations.isEmpty()
+                && (!f.optionalNodeOperations() || !nodeDeclares("DRAOptionalNodeOperations"));
     }
 
     private boolean nodeDeclares(String feature) {
@@ -676,8 +546,15 @@ public final class Search {
                 && node.getStatus().getDeclaredFeatures().contains(feature);
     }
 
+    private boolean capacityFits(RequestData rd, int pos) throws ConsumableCapacity.CapacityException {
+        DeviceInfo d = candidates[pos];
+        return ConsumableCapacity.fits(persistedCapacity(pos), rd.capacityRequests, d, allocatingCapacity.get(d.id),
+                f.fractionalCapacityRange());
+    }
+
+    /** The capacity check for a device, looked up by identity (for explanations). */
     boolean capacityFits(RequestData rd, DeviceInfo d) throws ConsumableCapacity.CapacityException {
-        return ConsumableCapacity.fits(d.persistedCapacity, rd.capacityRequests, d, allocatingCapacity.get(d.id),
+        return ConsumableCapacity.fits(view.persistedCapacity(d.id), rd.capacityRequests, d, allocatingCapacity.get(d.id),
                 f.fractionalCapacityRange());
     }
 
@@ -722,157 +599,45 @@ public final class Search {
 
     // Phase: devices in use. Exclusive marks are per claim, so admin access can skip devices of other claims while
     // still never taking one device twice within its own claim.
-    private boolean inUse(DeviceInfo d) {
-        return d.persistedExclusive || allocating(d);
+    private boolean inUse(int pos) {
+        return persistedExclusive(pos) || allocating(pos);
     }
 
-    private boolean allocating(DeviceInfo d) {
-        BitSet claims = allocatingClaims[d.index];
+    private boolean allocating(int pos) {
+        BitSet claims = allocatingClaims[pos];
         return claims != null && !claims.isEmpty();
     }
 
-    private boolean isAllocatingForClaim(DeviceInfo d, int claim) {
-        BitSet claims = allocatingClaims[d.index];
+    private boolean isAllocatingForClaim(int pos, int claim) {
+        BitSet claims = allocatingClaims[pos];
         return claims != null && claims.get(claim);
     }
 
-    private void markAllocating(DeviceInfo d, int claim) {
-        BitSet claims = allocatingClaims[d.index];
+    private void markAllocating(int pos, int claim) {
+        BitSet claims = allocatingClaims[pos];
         if (claims == null) {
             claims = new BitSet();
-            allocatingClaims[d.index] = claims;
+            allocatingClaims[pos] = claims;
         }
         claims.set(claim);
-        allocatingAny.set(d.index);
+        allocatingAny.set(pos);
     }
 
-    private void unmarkAllocating(DeviceInfo d, int claim) {
-        BitSet claims = allocatingClaims[d.index];
+    private void unmarkAllocating(int pos, int claim) {
+        BitSet claims = allocatingClaims[pos];
         claims.clear(claim);
         if (claims.isEmpty()) {
-            allocatingAny.clear(d.index);
+            allocatingAny.clear(pos);
         }
     }
 
-    // Phase: pruning by pigeonhole. The requests from q to the end of claim c need at least `demand` distinct
-    // devices, each from its own usable set; when the union of those sets, minus devices this call already took, is
-    // smaller, no combination exists. Admin-access requests are left out (they may use taken devices), shared
-    // devices disable the bound (one device can serve several requests), and so do any device whose selectors
-    // or capacity computation fail and any All request under a constraint, so that the search still reaches and
-    // reports those errors as upstream does.
-    private boolean cannotFitRemainingRequests(int c, int q) {
-        RemainingDemand rem = remainingDemand[c][q];
-        if (rem == null) {
-            rem = remainingDemand(c, q);
-            remainingDemand[c][q] = rem;
-        }
-        if (rem.demand == 0) {
-            return false;
-        }
-        BitSet free = (BitSet) rem.usable.clone();
-        free.andNot(allocatingAny);
-        return free.cardinality() < rem.demand;
+    private boolean capacityInUse(int pos) {
+        return persistedCapacity(pos) != null || persistedShare(pos)
+                || allocatingCapacity.containsKey(candidates[pos].id);
     }
 
-    /** Static part of the pigeonhole bound for the requests q.. of claim c; demand 0 means "no bound". */
-    private record RemainingDemand(int demand, BitSet usable) {
-    }
-
-    private RemainingDemand remainingDemand(int c, int q) {
-        int demand = 0;
-        BitSet usable = new BitSet();
-        for (int qi = q; qi < requests[c].length; qi++) {
-            RequestData[] alternatives = requests[c][qi];
-            int min = Integer.MAX_VALUE;
-            BitSet mine = new BitSet();
-            for (RequestData rd : alternatives) {
-                if (rd.allMode() && !constraints[c].isEmpty()) {
-                    // An All device that breaks a constraint is an error, which the search must reach first.
-                    return new RemainingDemand(0, usable);
-                }
-                min = Math.min(min, rd.numDevices);
-                List<DeviceInfo> devices = rd.allMode() ? rd.allDevices : List.of(candidates);
-                for (DeviceInfo d : devices) {
-                    switch (probe(rd, d)) {
-                        case 1 -> {
-                            if (f.consumableCapacity() && d.allowMultipleAllocations) {
-                                return new RemainingDemand(0, usable);
-                            }
-                            mine.set(d.index);
-                        }
-                        case 2 -> {
-                            return new RemainingDemand(0, usable);
-                        }
-                        default -> { }
-                    }
-                }
-            }
-            if (!alternatives[0].adminAccess) {
-                demand += min;
-                usable.or(mine);
-            }
-        }
-        return new RemainingDemand(demand, usable);
-    }
-
-    private boolean capacityInUse(DeviceInfo d) {
-        return d.persistedCapacity != null || d.persistedShare || allocatingCapacity.containsKey(d.id);
-    }
-
-    // Phase: shared counters. Availability per pool is computed once per allocator from the persisted state; this
-    // call's consumption is tracked separately, and a reservation fails when any counter of the pool would go
-    // below zero, including counters the device does not consume (upstream checks them all).
-    private boolean reserveCounters(DeviceInfo d, Pool pool) {
-        Map<String, Map<String, BigDecimal>> available = availableCounters(pool);
-        Map<String, Map<String, BigDecimal>> consumed = consumedCounters.computeIfAbsent(pool.id(), id -> new HashMap<>());
-        for (DeviceInfo.CounterConsumption cc : d.consumesCounters) {
-            Map<String, BigDecimal> set = consumed.computeIfAbsent(cc.counterSet(), k -> new HashMap<>());
-            cc.counters().forEach((name, v) -> set.merge(name, v, BigDecimal::add));
-        }
-        for (Map.Entry<String, Map<String, BigDecimal>> set : available.entrySet()) {
-            Map<String, BigDecimal> used = consumed.getOrDefault(set.getKey(), Map.of());
-            for (Map.Entry<String, BigDecimal> counter : set.getValue().entrySet()) {
-                if (counter.getValue().compareTo(used.getOrDefault(counter.getKey(), BigDecimal.ZERO)) < 0) {
-                    releaseCounters(d, pool);
-                    return false;
-                }
-            }
-        }
-        return true;
-    }
-
-    private void releaseCounters(DeviceInfo d, Pool pool) {
-        Map<String, Map<String, BigDecimal>> consumed = consumedCounters.get(pool.id());
-        for (DeviceInfo.CounterConsumption cc : d.consumesCounters) {
-            Map<String, BigDecimal> set = consumed.get(cc.counterSet());
-            cc.counters().forEach((name, v) -> set.merge(name, v.negate(), BigDecimal::add));
-        }
-    }
-
-    /** What a pool's counter sets still offer after earlier allocations; cached per allocator, as upstream. */
+    /** What a pool's counter sets still offer after earlier allocations (for explanations). */
     Map<String, Map<String, BigDecimal>> availableCounters(Pool pool) {
-        return view.availableCounters.computeIfAbsent(pool.id(), id -> computeAvailableCounters(pool));
-    }
-
-    private Map<String, Map<String, BigDecimal>> computeAvailableCounters(Pool pool) {
-        Map<String, Map<String, BigDecimal>> available = new HashMap<>();
-        pool.counterSets().forEach((name, counters) -> available.put(name, new HashMap<>(counters)));
-        for (List<SliceInfo> slices : List.of(pool.targeting(), pool.notTargeting())) {
-            for (SliceInfo s : slices) {
-                for (DeviceInfo d : s.devices()) {
-                    if (!d.persistedInUse()) {
-                        continue;
-                    }
-                    for (DeviceInfo.CounterConsumption cc : d.consumesCounters) {
-                        Map<String, BigDecimal> set = available.get(cc.counterSet());
-                        if (set == null) {
-                            continue;
-                        }
-                        cc.counters().forEach((name, v) -> set.computeIfPresent(name, (k, old) -> old.subtract(v)));
-                    }
-                }
-            }
-        }
-        return available;
+        return Counters.available(view, pool);
     }
 }

@@ -1,6 +1,5 @@
 package io.dra4j.allocator.internal;
 
-import io.dra4j.allocator.AllocatedState;
 import io.dra4j.cel.KubeQuantity;
 import io.fabric8.kubernetes.api.model.NodeSelector;
 import io.fabric8.kubernetes.api.model.resource.v1.CounterSet;
@@ -32,9 +31,7 @@ public final class SliceInfo {
     final List<CounterSetInfo> sharedCounters;
     final boolean usesCompatibilityGroups;
     final List<String> skipNodeOperations;
-    private final int firstDeviceIndex;
     private final TaintRules taintRules;
-    private final AllocatedState state;
     /** Compiled on first use: most slices of a large cluster are never looked at from a given node. */
     private volatile List<DeviceInfo> devices;
 
@@ -42,7 +39,7 @@ public final class SliceInfo {
     record CounterSetInfo(String name, Map<String, BigDecimal> counters) {
     }
 
-    SliceInfo(ResourceSlice slice, int firstDeviceIndex, TaintRules taintRules, AllocatedState state) {
+    SliceInfo(ResourceSlice slice, TaintRules taintRules) {
         this.slice = slice;
         ResourceSliceSpec spec = slice.getSpec();
         String where = "ResourceSlice " + (slice.getMetadata() == null ? "" : slice.getMetadata().getName());
@@ -76,9 +73,7 @@ public final class SliceInfo {
         }
         this.sharedCounters = List.copyOf(sets);
 
-        this.firstDeviceIndex = firstDeviceIndex;
         this.taintRules = taintRules;
-        this.state = state;
         boolean compat = false;
         for (Device d : apiDevices()) {
             if (d.getConsumesCounters() != null) {
@@ -110,7 +105,7 @@ public final class SliceInfo {
                     List<Device> api = apiDevices();
                     List<DeviceInfo> out = new ArrayList<>(api.size());
                     for (int i = 0; i < api.size(); i++) {
-                        out.add(new DeviceInfo(firstDeviceIndex + i, this, api.get(i), taintRules, state));
+                        out.add(new DeviceInfo(this, api.get(i), taintRules));
                     }
                     d = List.copyOf(out);
                     devices = d;

@@ -35,6 +35,7 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceBuilder;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -94,6 +95,39 @@ public final class Suggestions {
             }
             if (allocate.apply(apply(c.getValue(), inputs)) instanceof AllocationOutcome.Allocated) {
                 out.add(new Explanation.Suggestion(c.getKey(), c.getValue()));
+            }
+        }
+        return collapseCounts(out);
+    }
+
+    /**
+     * "ask for 3 / 2 / 1" says one thing: keep, per request, only the largest count that fits (every smaller one fits
+     * too), worded as what it is, in the place of the first of them.
+     */
+    private static List<Explanation.Suggestion> collapseCounts(List<Explanation.Suggestion> found) {
+        Map<String, Change.SetCount> largest = new LinkedHashMap<>();
+        for (Explanation.Suggestion s : found) {
+            if (s.change() instanceof Change.SetCount c) {
+                largest.merge(c.claim() + "/" + c.request(), c, (a, b) -> a.count() >= b.count() ? a : b);
+            }
+        }
+        List<Explanation.Suggestion> out = new ArrayList<>();
+        Set<String> placed = new HashSet<>();
+        for (Explanation.Suggestion s : found) {
+            if (!(s.change() instanceof Change.SetCount c)) {
+                out.add(s);
+                continue;
+            }
+            String key = c.claim() + "/" + c.request();
+            if (placed.add(key)) {
+                Change.SetCount best = largest.get(key);
+                String description = found.stream().filter(x -> x.change().equals(best)).findFirst()
+                        .map(Explanation.Suggestion::description).orElse(s.description());
+                int colon = description.lastIndexOf(": ask for ");
+                String where = colon < 0 ? description : description.substring(0, colon);
+                out.add(new Explanation.Suggestion(where + ": at most " + best.count() + " device(s) fit, ask for "
+                        + best.count() + (colon < 0 ? "" : description.substring(description.indexOf(" instead of ", colon))),
+                        best));
             }
         }
         return out;
@@ -174,12 +208,43 @@ public final class Suggestions {
                 candidates.put("claim " + claimRef + ": drop constraint #" + i + " (" + what + ")", new Change.DropConstraint(ci, i));
             }
         }
-        if (!rejected.getOrDefault(Reason.REQUEST_SELECTOR, List.of()).isEmpty()) {
+        if (!rejected.getOrDefault(Reason.REQUEST_SELECTOR, List.of()).isEmpty() && !widensDriver(f)) {
             for (int i = 0; i < rd.selectors.size(); i++) {
-                candidates.put(where + ": drop selector #" + i + " `" + rd.selectors.get(i).getCel().getExpression() + "`",
-                        new Change.DropSelector(ci, rd.fullName(), i));
+                if (!namesDriver(rd.selectors.get(i))) {
+                    candidates.put(where + ": drop selector #" + i + " `" + rd.selectors.get(i).getCel().getExpression() + "`",
+                            new Change.DropSelector(ci, rd.fullName(), i));
+                }
             }
         }
+    }
+
+    /** A selector that restricts the driver (device.driver) states what kind of device the request wants. */
+    private static boolean namesDriver(DeviceSelector selector) {
+        return selector.getCel() != null && selector.getCel().getExpression() != null
+                && selector.getCel().getExpression().contains("device.driver");
+    }
+
+    /**
+     * Whether dropping the request's selectors could admit a device of a driver that no device passing them has:
+     * then the selectors restrict the kind of device (a GPU request must not get a NIC) and stay. Unknown (no device
+     * passes) counts as widening.
+     */
+    private static boolean widensDriver(Explainer.Funnel f) {
+        Set<String> passing = new HashSet<>();
+        for (DeviceInfo d : f.survivors()) {
+            passing.add(d.id.driver());
+        }
+        for (Map.Entry<Reason, List<DeviceInfo>> e : f.rejected().entrySet()) {
+            if (e.getKey().compareTo(Reason.REQUEST_SELECTOR) > 0) {
+                e.getValue().forEach(d -> passing.add(d.id.driver()));
+            }
+        }
+        for (DeviceInfo d : f.rejected().getOrDefault(Reason.REQUEST_SELECTOR, List.of())) {
+            if (!passing.contains(d.id.driver())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     // Changes that do not follow from one request's funnel: what the whole node lacks (a complete pool, a label a
@@ -218,15 +283,13 @@ public final class Suggestions {
                         candidates.putIfAbsent(where + ": ask for " + n + " device(s) instead of " + rd.numDevices,
                                 new Change.SetCount(ci, rd.fullName(), n));
                     }
-                    for (int i = 0; i < rd.selectors.size(); i++) {
-                        candidates.putIfAbsent(where + ": drop selector #" + i + " `" + rd.selectors.get(i).getCel().getExpression() + "`",
-                                new Change.DropSelector(ci, rd.fullName(), i));
-                    }
-                    List<DeviceSelector> classSelectors = rd.deviceClass == null ? List.of() : rd.classSelectors();
-                    for (int i = 0; i < classSelectors.size(); i++) {
-                        candidates.putIfAbsent("device class " + rd.className + ": drop selector #" + i + " `"
-                                + classSelectors.get(i).getCel().getExpression() + "`",
-                                new Change.DropClassSelector(rd.className, i));
+                    // A class selector is the class's intent and is never dropped; a request selector only when
+                    // dropping it cannot hand the request devices of another driver.
+                    for (int i = 0; i < rd.selectors.size() && !widensDriver(f); i++) {
+                        if (!namesDriver(rd.selectors.get(i))) {
+                            candidates.putIfAbsent(where + ": drop selector #" + i + " `" + rd.selectors.get(i).getCel().getExpression() + "`",
+                                    new Change.DropSelector(ci, rd.fullName(), i));
+                        }
                     }
                 }
             }

@@ -9,9 +9,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * DeviceTaintRules as the scheduler's ResourceSlice tracker applies them: a rule's taint is appended to every
- * device whose driver, pool and device name match the set fields of its selector. As upstream does, a rule without a
- * selector matches every device.
+ * DeviceTaintRules as the scheduler's ResourceSlice tracker applies them ({@code resourceslice/tracker}
+ * {@code applyPatches}): a rule's taint is appended to every device whose driver, pool and device name equal the set
+ * fields of its selector. A rule without a selector matches no device; a set field is compared as written, so an
+ * empty one (which the API server rejects) matches nothing.
  */
 final class TaintRules {
     static final TaintRules NONE = new TaintRules(List.of());
@@ -31,8 +32,8 @@ final class TaintRules {
                 continue;
             }
             DeviceTaintSelector s = rule.getSpec().getDeviceSelector();
-            if (s != null && (!matches(s.getDriver(), id.driver()) || !matches(s.getPool(), id.pool())
-                    || !matches(s.getDevice(), id.device()))) {
+            if (s == null || !matches(s.getDriver(), id.driver()) || !matches(s.getPool(), id.pool())
+                    || !matches(s.getDevice(), id.device())) {
                 continue;
             }
             out.add(rule.getSpec().getTaint());
@@ -41,6 +42,6 @@ final class TaintRules {
     }
 
     private static boolean matches(String want, String actual) {
-        return want == null || want.isEmpty() || want.equals(actual);
+        return want == null || want.equals(actual);
     }
 }

@@ -17,7 +17,7 @@ class SelectorShortcutsTest {
             "device.driver == 'gpu.example.com'", "\"gpu.example.com\" == device.driver"})
     void recognisesDriverEqualityAndAgreesWithCel(String expression) {
         assertThat(shortcuts.driverEquality(expression)).isEqualTo("gpu.example.com");
-        DeviceSelectorEnvironment env = DeviceSelectorEnvironment.get(new CelFeatures(true, false));
+        DeviceSelectorEnvironment env = DeviceSelectorEnvironment.create(new CelFeatures(true, false));
         var device = new DeviceBuilder().withName("d").build();
         assertThat(env.compile(expression).evaluate(env.device("gpu.example.com", device)))
                 .isEqualTo(new EvalResult.Matched(true));

@@ -6,12 +6,8 @@ import io.dra4j.allocator.Explanation;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.EdgeCasesMode;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.statistics.Statistics;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
 
 import java.util.List;
 import java.util.Set;
@@ -22,84 +18,91 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** Properties of the public allocator API on random small clusters and claims. */
 class AllocatorProperties {
 
-    @Provide
-    Arbitrary<Spec.Scenario> scenarios() {
-        return ScenarioArbitraries.scenarios(ScenarioArbitraries.Features.FULL);
-    }
+    private static final Gen<Spec.Scenario> SCENARIOS = ScenarioGens.scenarios(ScenarioGens.Features.FULL);
 
     /**
      * Every allocation respects the rules: devices usable on the node, selectors, taints, exclusivity, counters,
      * capacity, constraints, and the requested numbers of devices.
      */
-    @Property(tries = 1000, edgeCases = EdgeCasesMode.NONE)
-    void allocationsRespectEveryRule(@ForAll("scenarios") Spec.Scenario scenario) {
-        Inputs in = Inputs.of(scenario);
-        AllocationOutcome outcome = in.allocator().allocate(in.node(), in.claims());
-        Statistics.label("outcome").collect(kind(outcome));
-        if (outcome instanceof AllocationOutcome.Failed f) {
-            Statistics.label("failure").collect(f.message().replaceAll("claim [^,]*, request [^:]*: ", ""));
-        }
-        if (outcome instanceof AllocationOutcome.Allocated a) {
-            Statistics.label("allocated with").collect(features(a));
-            assertThat(AllocationChecks.violations(in, a.results())).isEmpty();
-        }
+    @Test
+    void allocationsRespectEveryRule() {
+        Theory.check(1000, SCENARIOS, (scenario, stats) -> {
+            Inputs in = Inputs.of(scenario);
+            AllocationOutcome outcome = in.allocator().allocate(in.node(), in.claims());
+            stats.collect("outcome", kind(outcome));
+            if (outcome instanceof AllocationOutcome.Failed f) {
+                stats.collect("failure", f.message().replaceAll("claim [^,]*, request [^:]*: ", ""));
+            }
+            if (outcome instanceof AllocationOutcome.Allocated a) {
+                stats.collect("allocated with", features(a));
+                assertThat(AllocationChecks.violations(in, a.results())).isEmpty();
+            }
+        });
     }
 
     /** The same inputs give the same outcome, with share IDs from the same supplier. */
-    @Property(tries = 300, edgeCases = EdgeCasesMode.NONE)
-    void sameInputsGiveTheSameOutcome(@ForAll("scenarios") Spec.Scenario scenario) {
-        Inputs first = Inputs.of(scenario);
-        Inputs second = Inputs.of(scenario);
-        AllocationOutcome a = first.allocator().allocate(first.node(), first.claims());
-        AllocationOutcome b = second.allocator().allocate(second.node(), second.claims());
-        assertThat(b).isEqualTo(a);
-        assertThat(b.toString()).isEqualTo(a.toString());
+    @Test
+    void sameInputsGiveTheSameOutcome() {
+        Theory.check(300, SCENARIOS, (scenario, stats) -> {
+            Inputs first = Inputs.of(scenario);
+            Inputs second = Inputs.of(scenario);
+            AllocationOutcome a = first.allocator().allocate(first.node(), first.claims());
+            AllocationOutcome b = second.allocator().allocate(second.node(), second.claims());
+            assertThat(b).isEqualTo(a);
+            assertThat(b.toString()).isEqualTo(a.toString());
+        });
     }
 
     /**
      * An allocator keeps caches across calls (selector results, available counters, symmetry classes); reusing one
      * for the other node and then again for this node decides as a fresh allocator does.
      */
-    @Property(tries = 300, edgeCases = EdgeCasesMode.NONE)
-    void reusingAnAllocatorDoesNotChangeTheDecision(@ForAll("scenarios") Spec.Scenario scenario) {
-        Inputs in = Inputs.of(scenario);
-        AllocationOutcome fresh = in.allocator().allocate(in.node(), in.claims());
-        Allocator reused = in.allocator();
-        Node other = new NodeBuilder().withNewMetadata().withName(Menus.OTHER_NODE).endMetadata().build();
-        reused.allocate(other, in.claims());
-        reused.allocate(in.node(), in.claims());
-        AllocationOutcome again = reused.allocate(in.node(), in.claims());
-        assertThat(kind(again)).isEqualTo(kind(fresh));
-        if (fresh instanceof AllocationOutcome.Allocated a) {
-            assertThat(devices(((AllocationOutcome.Allocated) again).results())).isEqualTo(devices(a.results()));
-        }
+    @Test
+    void reusingAnAllocatorDoesNotChangeTheDecision() {
+        Theory.check(300, SCENARIOS, (scenario, stats) -> {
+            Inputs in = Inputs.of(scenario);
+            AllocationOutcome fresh = in.allocator().allocate(in.node(), in.claims());
+            Allocator reused = in.allocator();
+            Node other = new NodeBuilder().withNewMetadata().withName(Menus.OTHER_NODE).endMetadata().build();
+            reused.allocate(other, in.claims());
+            reused.allocate(in.node(), in.claims());
+            AllocationOutcome again = reused.allocate(in.node(), in.claims());
+            assertThat(kind(again)).isEqualTo(kind(fresh));
+            if (fresh instanceof AllocationOutcome.Allocated a) {
+                assertThat(devices(((AllocationOutcome.Allocated) again).results())).isEqualTo(devices(a.results()));
+            }
+        });
     }
 
     /** Neither allocate nor explain modifies the slices, classes, claims or allocated state. */
-    @Property(tries = 100, edgeCases = EdgeCasesMode.NONE)
-    void inputsAreNotModified(@ForAll("scenarios") Spec.Scenario scenario) {
-        Inputs in = Inputs.of(scenario);
-        String before = snapshot(in);
-        Allocator allocator = in.allocator();
-        allocator.allocate(in.node(), in.claims());
-        assertThat(snapshot(in)).as("after allocate").isEqualTo(before);
-        allocator.explain(in.node(), in.claims());
-        assertThat(snapshot(in)).as("after explain").isEqualTo(before);
+    @Test
+    void inputsAreNotModified() {
+        Theory.check(100, SCENARIOS, (scenario, stats) -> {
+            Inputs in = Inputs.of(scenario);
+            String before = snapshot(in);
+            Allocator allocator = in.allocator();
+            allocator.allocate(in.node(), in.claims());
+            assertThat(snapshot(in)).as("after allocate").isEqualTo(before);
+            allocator.explain(in.node(), in.claims());
+            assertThat(snapshot(in)).as("after explain").isEqualTo(before);
+        });
     }
 
     /** Explaining reports the same decision as allocating, with the same devices. */
-    @Property(tries = 100, edgeCases = EdgeCasesMode.NONE)
-    void explainReportsTheSameDecision(@ForAll("scenarios") Spec.Scenario scenario) {
-        Inputs in = Inputs.of(scenario);
-        AllocationOutcome allocated = in.allocator().allocate(in.node(), in.claims());
-        Explanation explanation = in.allocator().explain(in.node(), in.claims());
-        assertThat(kind(explanation.outcome())).isEqualTo(kind(allocated));
-        if (allocated instanceof AllocationOutcome.Allocated a) {
-            assertThat(devices(((AllocationOutcome.Allocated) explanation.outcome()).results())).isEqualTo(devices(a.results()));
-        }
-        if (allocated instanceof AllocationOutcome.Failed f) {
-            assertThat(((AllocationOutcome.Failed) explanation.outcome()).message()).isEqualTo(f.message());
-        }
+    @Test
+    void explainReportsTheSameDecision() {
+        Theory.check(100, SCENARIOS, (scenario, stats) -> {
+            Inputs in = Inputs.of(scenario);
+            AllocationOutcome allocated = in.allocator().allocate(in.node(), in.claims());
+            Explanation explanation = in.allocator().explain(in.node(), in.claims());
+            assertThat(kind(explanation.outcome())).isEqualTo(kind(allocated));
+            if (allocated instanceof AllocationOutcome.Allocated a) {
+                assertThat(devices(((AllocationOutcome.Allocated) explanation.outcome()).results())).isEqualTo(devices(a.results()));
+            }
+            if (allocated instanceof AllocationOutcome.Failed f) {
+                assertThat(((AllocationOutcome.Failed) explanation.outcome()).message()).isEqualTo(f.message());
+            }
+        });
     }
 
     /** Which interesting kinds of results an allocation has, for the statistics. */

@@ -1,13 +1,8 @@
 package io.dra4j.allocator.properties;
 
 import io.dra4j.allocator.AllocationOutcome;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.EdgeCasesMode;
-import net.jqwik.api.Assume;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.statistics.Statistics;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -16,38 +11,31 @@ import static org.assertj.core.api.Assertions.assertThat;
  * exactly when an exhaustive search over all device combinations finds one.
  */
 class CompletenessProperties {
+    private static final Gen<Spec.Scenario> SIMPLE_SCENARIOS = ScenarioGens.scenarios(ScenarioGens.Features.SIMPLE);
+    private static final Gen<Spec.Scenario> SCENARIOS_WITHOUT_ALL = ScenarioGens.scenarios(ScenarioGens.Features.NO_ALL);
 
-    @Provide
-    Arbitrary<Spec.Scenario> simpleScenarios() {
-        return ScenarioArbitraries.scenarios(ScenarioArbitraries.Features.SIMPLE);
-    }
-
-    @Provide
-    Arbitrary<Spec.Scenario> scenariosWithoutAll() {
-        return ScenarioArbitraries.scenarios(ScenarioArbitraries.Features.NO_ALL);
-    }
-
-    @Property(tries = 1000, edgeCases = EdgeCasesMode.NONE)
-    void allocatesExactlyWhenBruteForceFindsASolution(@ForAll("simpleScenarios") Spec.Scenario scenario) {
-        check(scenario);
+    @Test
+    void allocatesExactlyWhenBruteForceFindsASolution() {
+        Theory.check(1000, SIMPLE_SCENARIOS, CompletenessProperties::searchable, CompletenessProperties::check);
     }
 
     /** The same with admin access and with firstAvailable requests, whose subrequests the search tries in order. */
-    @Property(tries = 600, edgeCases = EdgeCasesMode.NONE)
-    void allocatesExactlyWhenBruteForceFindsASolutionWithSubrequestsAndAdminAccess(
-            @ForAll("scenariosWithoutAll") Spec.Scenario scenario) {
-        check(scenario);
+    @Test
+    void allocatesExactlyWhenBruteForceFindsASolutionWithSubrequestsAndAdminAccess() {
+        Theory.check(600, SCENARIOS_WITHOUT_ALL, CompletenessProperties::searchable, CompletenessProperties::check);
     }
 
-    private static void check(Spec.Scenario scenario) {
-        Inputs in = Inputs.of(scenario);
-        // The stable variant does not support distinctAttribute at all; that is an input error, not a search.
-        Assume.that(!Menus.stable(in.gates()) || scenario.claims().stream()
-                .flatMap(c -> c.constraints().stream()).allMatch(Spec.Con::match));
+    /** The stable variant does not support distinctAttribute at all; that is an input error, not a search. */
+    private static boolean searchable(Spec.Scenario scenario) {
+        return !Menus.stable(Menus.gates(scenario.gates())) || scenario.claims().stream()
+                .flatMap(c -> c.constraints().stream()).allMatch(Spec.Con::match);
+    }
 
+    private static void check(Spec.Scenario scenario, Tallies stats) {
+        Inputs in = Inputs.of(scenario);
         boolean exists = BruteForce.solvable(in);
         AllocationOutcome outcome = in.allocator().allocate(in.node(), in.claims());
-        Statistics.label("solution exists").collect(exists);
+        stats.collect("solution exists", exists);
 
         if (exists) {
             assertThat(outcome).as("brute force found a solution").isInstanceOf(AllocationOutcome.Allocated.class);

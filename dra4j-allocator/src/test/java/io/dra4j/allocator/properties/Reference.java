@@ -45,7 +45,7 @@ import java.util.Set;
  * the allocator apart from the CEL environment, which it uses only to evaluate selectors.
  */
 final class Reference {
-    private static final DeviceSelectorEnvironment CEL = DeviceSelectorEnvironment.get(new CelFeatures(true, false));
+    private static final DeviceSelectorEnvironment CEL = DeviceSelectorEnvironment.create(new CelFeatures(true, false));
 
     final Inputs in;
     final boolean taints;

@@ -4,7 +4,7 @@ import java.util.List;
 
 /**
  * Plain generated descriptions of a small cluster and a pod's claims. Everything is an index into a small menu
- * (see {@link Menus}), so that jqwik can shrink a counterexample field by field; {@link Inputs} turns a
+ * (see {@link Menus}), so that QuickTheories can shrink a counterexample draw by draw; {@link Inputs} turns a
  * {@link Scenario} into the fabric8 objects the allocator takes.
  */
 final class Spec {

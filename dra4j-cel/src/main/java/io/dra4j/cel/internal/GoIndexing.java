@@ -1,7 +1,15 @@
 package io.dra4j.cel.internal;
 
+import com.google.common.collect.ImmutableList;
 import com.google.common.primitives.UnsignedLong;
+import dev.cel.common.CelAbstractSyntaxTree;
 import dev.cel.common.CelOptions;
+import dev.cel.common.ast.CelExpr;
+import dev.cel.common.ast.CelReference;
+import dev.cel.common.exceptions.CelOverloadNotFoundException;
+import dev.cel.common.navigation.CelNavigableAst;
+import dev.cel.common.navigation.CelNavigableExpr;
+import dev.cel.common.types.CelKind;
 import dev.cel.common.values.CelByteString;
 import dev.cel.common.values.NullValue;
 import dev.cel.runtime.CelEvaluationException;
@@ -15,28 +23,81 @@ import io.dra4j.cel.KubeQuantity;
 import io.dra4j.cel.Semver;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
- * The index operator with cel-go's check of the index: cel-go turns an index value into an attribute qualifier and
+ * The index operator with cel-go's checks of the index: cel-go turns an index value into an attribute qualifier and
  * accepts only strings, numbers and bools there, so {@code m[v]} for a version {@code v} fails with "invalid
- * qualifier type: cel.Semver" (the Go type name) before any lookup. Otherwise cel-java's standard binding applies.
+ * qualifier type: cel.Semver" (the Go type name) before any lookup; a list index goes through cel-go's IndexOrError
+ * (a double or uint that converts to an int without loss, else "unsupported index ... in list"). Otherwise cel-java's
+ * standard lookups apply.
  */
 final class GoIndexing implements CelInternalRuntimeLibrary {
 
+  private static final String INDEX_LIST = "index_list";
+  /** The index operator on a {@code dyn} receiver, dispatching on the receiver at run time. */
+  private static final String INDEX_DYN = "index_dyn";
+  private static final String INDEX_MAP = "index_map";
+
   @Override
   public void setRuntimeOptions(CelRuntimeBuilder builder, RuntimeEquality equality, CelOptions options) {
-    for (IndexOperator.IndexOverload overload : IndexOperator.IndexOverload.values()) {
-      CelFunctionBinding standard = overload.newFunctionBinding(options, equality);
-      CelFunctionOverload lookup = standard.getDefinition();
-      builder.addFunctionBindings(CelFunctionBinding.from(standard.getOverloadId(), standard.getArgTypes(),
-          args -> {
-            invalidQualifierType(args[1]).ifPresent(type -> {
-              throw new InvalidQualifier(type);
-            });
-            return lookup.apply(args);
-          }));
+    CelFunctionBinding listBinding = IndexOperator.IndexOverload.INDEX_LIST.newFunctionBinding(options, equality);
+    CelFunctionBinding mapBinding = IndexOperator.IndexOverload.INDEX_MAP.newFunctionBinding(options, equality);
+    CelFunctionOverload listLookup = listBinding.getDefinition();
+    CelFunctionOverload mapLookup = mapBinding.getDefinition();
+    builder.addFunctionBindings(
+        CelFunctionBinding.from(listBinding.getOverloadId(), ImmutableList.of(List.class, Object.class), args -> {
+          checkQualifier(args[1]);
+          return listLookup.apply(new Object[] {args[0], listIndex(args[1])});
+        }),
+        CelFunctionBinding.from(mapBinding.getOverloadId(), ImmutableList.of(Map.class, Object.class), args -> {
+          checkQualifier(args[1]);
+          return mapLookup.apply(args);
+        }),
+        CelFunctionBinding.from(INDEX_DYN, ImmutableList.of(Object.class, Object.class), args -> {
+          checkQualifier(args[1]);
+          if (args[0] instanceof List) {
+            return listLookup.apply(new Object[] {args[0], listIndex(args[1])});
+          }
+          if (args[0] instanceof Map) {
+            return mapLookup.apply(args);
+          }
+          throw new CelOverloadNotFoundException("_[_]");
+        }));
+  }
+
+  /**
+   * With a {@code dyn} receiver and an index that is not an int the checker keeps only the map overload; cel-go
+   * dispatches on the receiver, so such calls get {@link #INDEX_DYN}, which does.
+   */
+  static CelAbstractSyntaxTree withDynamicIndex(CelAbstractSyntaxTree ast) {
+    Map<Long, CelReference> references = new LinkedHashMap<>(ast.getReferenceMap());
+    boolean changed = false;
+    for (CelExpr call : CelNavigableAst.fromAst(ast).getRoot().allNodes().map(CelNavigableExpr::expr)
+        .filter(e -> e.exprKind().getKind() == CelExpr.ExprKind.Kind.CALL && e.call().function().equals("_[_]"))
+        .toList()) {
+      CelReference reference = references.get(call.id());
+      if (reference == null || !reference.overloadIds().contains(INDEX_MAP)
+          || reference.overloadIds().contains(INDEX_LIST)
+          || ast.getType(call.call().args().get(0).id()).map(t -> t.kind() != CelKind.DYN).orElse(true)) {
+        continue;
+      }
+      references.put(call.id(), CelReference.newBuilder().setName(reference.name())
+          .addOverloadIds(reference.overloadIds().stream().map(id -> id.equals(INDEX_MAP) ? INDEX_DYN : id)
+              .toList()).build());
+      changed = true;
     }
+    return changed ? CelAbstractSyntaxTree.newCheckedAst(ast.getExpr(), ast.getSource(), references,
+        ast.getTypeMap()) : ast;
+  }
+
+  private static void checkQualifier(Object index) {
+    invalidQualifierType(index).ifPresent(type -> {
+      throw new InvalidQualifier("invalid qualifier type: " + type);
+    });
   }
 
   @Override
@@ -83,12 +144,37 @@ final class GoIndexing implements CelInternalRuntimeLibrary {
     return Optional.empty();
   }
 
+  /**
+   * cel-go's IndexOrError: an int, or a double or uint that converts to an int without loss; anything else fails
+   * with cel-go's text.
+   */
+  private static Object listIndex(Object index) {
+    if (index instanceof Long) {
+      return index;
+    }
+    if (index instanceof Double d) {
+      if (d == Math.rint(d) && d >= -0x1p63 && d < 0x1p63) {
+        return d.longValue();
+      }
+      throw new InvalidQualifier("unsupported index value " + GoNumberFormat.formatG(d) + " in list");
+    }
+    if (index instanceof UnsignedLong u) {
+      if (u.compareTo(UnsignedLong.valueOf(Long.MAX_VALUE)) <= 0) {
+        return u.longValue();
+      }
+      throw new InvalidQualifier("unsupported index value " + u + " in list");
+    }
+    String type = index instanceof String ? "string" : index instanceof Boolean ? "bool"
+        : index.getClass().getSimpleName();
+    throw new InvalidQualifier("unsupported index type '" + type + "' in list");
+  }
+
   /** The failure, unchecked so that it can leave the lambda; cel-java reports it as an evaluation error. */
   private static final class InvalidQualifier extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
-    InvalidQualifier(String goType) {
-      super("invalid qualifier type: " + goType, null, false, false);
+    InvalidQualifier(String message) {
+      super(message, null, false, false);
     }
   }
 }

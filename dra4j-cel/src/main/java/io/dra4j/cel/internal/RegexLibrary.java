@@ -12,8 +12,6 @@ import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelFunctionBinding;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /** Upstream's {@code kubernetes.regex} library: {@code find} and {@code findAll} with RE2 syntax (regex.go). */
 public final class RegexLibrary extends LibrarySupport {
@@ -38,27 +36,10 @@ public final class RegexLibrary extends LibrarySupport {
     }
 
     /**
-     * Compiled patterns by source. Selectors almost always pass a constant pattern, which would otherwise be
-     * compiled again for every device; the bound keeps patterns built from data from growing the cache forever.
+     * Compiles with RE2 syntax; errors carry Go's wording ({@code error parsing regexp: <what>: `<where>`}). Not
+     * cached: selector results are kept per device, so an expression runs (and compiles its patterns) once per device.
      */
-    private static final Map<String, Pattern> COMPILED = new ConcurrentHashMap<>();
-    private static final int COMPILED_LIMIT = 1024;
-
-    /** Compiles with RE2 syntax; errors carry Go's wording ({@code error parsing regexp: <what>: `<where>`}). */
     static Pattern compile(String regex) throws CelEvaluationException {
-        Pattern cached = COMPILED.get(regex);
-        if (cached != null) {
-            return cached;
-        }
-        Pattern compiled = compileUncached(regex);
-        if (COMPILED.size() >= COMPILED_LIMIT) {
-            COMPILED.clear();
-        }
-        COMPILED.put(regex, compiled);
-        return compiled;
-    }
-
-    private static Pattern compileUncached(String regex) throws CelEvaluationException {
         try {
             return Pattern.compile(regex);
         } catch (PatternSyntaxException e) {

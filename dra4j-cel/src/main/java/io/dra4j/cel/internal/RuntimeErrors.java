@@ -8,6 +8,7 @@ import dev.cel.common.exceptions.CelNumericOverflowException;
 import dev.cel.common.exceptions.CelOverloadNotFoundException;
 import io.dra4j.cel.KubeQuantity;
 import io.dra4j.cel.Semver;
+import java.time.zone.ZoneRulesException;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -23,6 +24,8 @@ final class RuntimeErrors {
 
   private static final Pattern MISSING_MAP_KEY = Pattern.compile("key '(.*)' is not present in map\\.", Pattern.DOTALL);
   private static final Pattern EVALUATION_PREFIX = Pattern.compile("^evaluation error(?: at [^:]*(?::\\d+)+)?: ");
+  /** java.time's text for a zone ID it does not know; cel-go reports Go's time.LoadLocation error. */
+  private static final String UNKNOWN_ZONE = "Unknown time-zone ID: ";
   private static final Set<String> CONVERSIONS = Set.of("int", "uint", "double", "bool");
   private static final Pattern ITERATION_RANGE =
       Pattern.compile("expected a list or a map for iteration range but got '(.*)'");
@@ -71,6 +74,9 @@ final class RuntimeErrors {
     }
     if (root instanceof CelNumericOverflowException || root instanceof ArithmeticException) {
       return message.contains("unsigned") ? "unsigned integer overflow" : "integer overflow";
+    }
+    if (root instanceof ZoneRulesException && message.startsWith(UNKNOWN_ZONE)) {
+      return "unknown time zone " + message.substring(UNKNOWN_ZONE.length());
     }
     if (root instanceof CelOverloadNotFoundException) {
       return "no such overload";

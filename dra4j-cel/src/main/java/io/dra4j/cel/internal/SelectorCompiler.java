@@ -36,6 +36,7 @@ import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * The CEL compiler and runtime for device selectors: the library set of Kubernetes' StoredExpressions environment
@@ -60,10 +61,11 @@ public final class SelectorCompiler {
       .enableUnsignedLongs(true)
       .build();
 
-  /** Standard bindings {@link GoEquality} and {@link GoIndexing} replace with cel-go's semantics. */
-  private static final Set<CelStandardOverload> REPLACED_OVERLOADS = Set.of(EqualsOperator.EqualsOverload.EQUALS,
-      NotEqualsOperator.NotEqualsOverload.NOT_EQUALS, InOperator.InOverload.IN_LIST, InOperator.InOverload.IN_MAP,
-      IndexOperator.IndexOverload.INDEX_LIST, IndexOperator.IndexOverload.INDEX_MAP);
+  /** Standard bindings {@link GoEquality}, {@link GoIndexing} and {@link GoConversions} replace with cel-go's. */
+  private static final Set<CelStandardOverload> REPLACED_OVERLOADS = Stream.concat(Stream.of(
+      EqualsOperator.EqualsOverload.EQUALS, NotEqualsOperator.NotEqualsOverload.NOT_EQUALS,
+      InOperator.InOverload.IN_LIST, InOperator.InOverload.IN_MAP, IndexOperator.IndexOverload.INDEX_LIST,
+      IndexOperator.IndexOverload.INDEX_MAP), GoConversions.REPLACED.stream()).collect(Collectors.toUnmodifiableSet());
 
   private static final List<String> ANTLR_MESSAGES = List.of(
       "mismatched input", "extraneous input", "missing ", "no viable alternative", "token recognition error");
@@ -98,11 +100,13 @@ public final class SelectorCompiler {
             .build())
         .addLibraries(
             CelExtensions.sets(OPTIONS),
-            CelExtensions.lists(),
+            GoLists.others(),
+            new GoLists(),
             CelExtensions.optional(),
             CelExtensions.comprehensions(),
             new GoEquality(),
-            new GoIndexing())
+            new GoIndexing(),
+            new GoConversions())
         .addLibraries(KubernetesLibraries.all());
     runtime = runtimeBuilder.build();
 
@@ -118,7 +122,7 @@ public final class SelectorCompiler {
 
   /**
    * Compiles a selector. Never throws: a failure comes back as {@link Compiled.Failure} with upstream's detail text
-   * ("compilation failed: ERROR: <input>:1:1: ..." or "must evaluate to bool or the unknown type, not ...").
+   * ("compilation failed: ERROR: &lt;input&gt;:1:1: ..." or "must evaluate to bool or the unknown type, not ...").
    */
   public Compiled compile(String expression) {
     try {
@@ -147,7 +151,8 @@ public final class SelectorCompiler {
         return new Compiled.Failure("program instantiation failed: " + folding.get());
       }
       // The cost model keeps the checker's overload candidates: cel-go prices ambiguous calls by function name.
-      CelAbstractSyntaxTree dispatchable = ConstantSets.select(KubernetesLibraries.resolveDynamicOverloads(ast));
+      CelAbstractSyntaxTree dispatchable = ConstantSets.select(
+          GoIndexing.withDynamicIndex(KubernetesLibraries.resolveDynamicOverloads(ast)));
       return new Compiled.Success(new SelectorProgram(runtime.createProgram(dispatchable), costModel, COST_LIMIT,
           sites, NoSuchOverloads.of(ast)));
     } catch (CelEvaluationException | RuntimeException e) {

@@ -8,7 +8,7 @@ import tools.jackson.dataformat.yaml.YAMLWriteFeature;
 import java.util.SplittableRandom;
 
 /**
- * Generates random, valid allocation scenarios in the scenario file format (SCENARIO-FORMAT.md), for differential
+ * Generates random, valid allocation scenarios in the scenario file format (docs/scenario-format.md), for differential
  * testing against the upstream allocator and for benchmarks.
  *
  * <p>Scenarios are small (one to three nodes' slices, at most {@value #MAX_DEVICES} devices, one to three claims) and

@@ -1,0 +1,166 @@
+package io.dra4j.cel.internal;
+
+import dev.cel.common.CelOptions;
+import dev.cel.runtime.CelFunctionBinding;
+import dev.cel.runtime.CelInternalRuntimeLibrary;
+import dev.cel.runtime.CelRuntimeBuilder;
+import dev.cel.runtime.RuntimeEquality;
+import dev.cel.runtime.standard.CelStandardOverload;
+import dev.cel.runtime.standard.DoubleFunction;
+import dev.cel.runtime.standard.StringFunction;
+import java.util.Set;
+
+/**
+ * The conversions between double and string with cel-go's semantics, replacing cel-java's standard bindings:
+ * {@code string(double)} is Go's {@code strconv.FormatFloat(d, 'g', -1, 64)} ({@code 1.610612736e+09}, {@code +Inf})
+ * and {@code double(string)} accepts exactly what Go's {@code strconv.ParseFloat(s, 64)} accepts (case-insensitive
+ * {@code inf}, {@code infinity} and {@code nan}, underscores between digits, hexadecimal mantissas with a {@code p}
+ * exponent; no spaces, no Java suffixes) and fails where it reports a syntax or range error.
+ */
+final class GoConversions implements CelInternalRuntimeLibrary {
+
+  /** The standard bindings this library replaces. */
+  static final Set<CelStandardOverload> REPLACED = Set.of(StringFunction.StringOverload.DOUBLE_TO_STRING,
+      DoubleFunction.DoubleOverload.STRING_TO_DOUBLE);
+
+  @Override
+  public void setRuntimeOptions(CelRuntimeBuilder builder, RuntimeEquality equality, CelOptions options) {
+    builder.addFunctionBindings(
+        CelFunctionBinding.from(StringFunction.StringOverload.DOUBLE_TO_STRING.newFunctionBinding(options, equality)
+            .getOverloadId(), Double.class, GoNumberFormat::formatG),
+        CelFunctionBinding.from(DoubleFunction.DoubleOverload.STRING_TO_DOUBLE.newFunctionBinding(options, equality)
+            .getOverloadId(), String.class, GoConversions::parseFloat));
+  }
+
+  @Override
+  public void setRuntimeOptions(CelRuntimeBuilder builder) {
+    throw new UnsupportedOperationException("needs the runtime equality");
+  }
+
+  /** Go's strconv.ParseFloat(s, 64); a NumberFormatException where Go returns an error. */
+  static double parseFloat(String s) {
+    Double special = special(s);
+    if (special != null) {
+      return special;
+    }
+    int end = floatPrefix(s);
+    if (end != s.length() || s.indexOf('_') >= 0 && !underscoreOk(s)) {
+      throw new NumberFormatException("invalid syntax: " + s);
+    }
+    double d = Double.parseDouble(s.replace("_", ""));
+    if (Double.isInfinite(d)) {
+      throw new NumberFormatException("value out of range: " + s);
+    }
+    return d;
+  }
+
+  /** strconv's special(): an optional sign and inf or infinity, or nan without a sign, as the whole string. */
+  private static Double special(String s) {
+    if (s.isEmpty()) {
+      return null;
+    }
+    char first = s.charAt(0);
+    if (first == '+' || first == '-') {
+      String rest = s.substring(1);
+      if (rest.equalsIgnoreCase("inf") || rest.equalsIgnoreCase("infinity")) {
+        return first == '-' ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
+      }
+      return null;
+    }
+    if (s.equalsIgnoreCase("inf") || s.equalsIgnoreCase("infinity")) {
+      return Double.POSITIVE_INFINITY;
+    }
+    return s.equalsIgnoreCase("nan") ? Double.NaN : null;
+  }
+
+  /**
+   * strconv's readFloat: the length of the longest number syntax at the start of {@code s}, or -1. Decimal
+   * mantissas take an optional {@code e} exponent, hexadecimal ones ({@code 0x}) need a {@code p} exponent; both
+   * allow underscores, which {@link #underscoreOk} checks.
+   */
+  private static int floatPrefix(String s) {
+    int i = 0;
+    int n = s.length();
+    if (i < n && (s.charAt(i) == '+' || s.charAt(i) == '-')) {
+      i++;
+    }
+    boolean hex = false;
+    if (i + 2 < n && s.charAt(i) == '0' && Character.toLowerCase(s.charAt(i + 1)) == 'x') {
+      hex = true;
+      i += 2;
+    }
+    boolean sawDot = false;
+    boolean sawDigits = false;
+    for (; i < n; i++) {
+      char c = s.charAt(i);
+      if (c == '_') {
+        continue;
+      }
+      if (c == '.') {
+        if (sawDot) {
+          break;
+        }
+        sawDot = true;
+        continue;
+      }
+      if (c >= '0' && c <= '9' || hex && Character.toLowerCase(c) >= 'a' && Character.toLowerCase(c) <= 'f') {
+        sawDigits = true;
+        continue;
+      }
+      break;
+    }
+    if (!sawDigits) {
+      return -1;
+    }
+    if (i < n && Character.toLowerCase(s.charAt(i)) == (hex ? 'p' : 'e')) {
+      i++;
+      if (i < n && (s.charAt(i) == '+' || s.charAt(i) == '-')) {
+        i++;
+      }
+      if (i >= n || s.charAt(i) < '0' || s.charAt(i) > '9') {
+        return -1;
+      }
+      while (i < n && (s.charAt(i) >= '0' && s.charAt(i) <= '9' || s.charAt(i) == '_')) {
+        i++;
+      }
+    } else if (hex) {
+      return -1;
+    }
+    return i;
+  }
+
+  /** strconv's underscoreOK: every underscore sits between digits (a base prefix counts as a digit). */
+  private static boolean underscoreOk(String s) {
+    char saw = '^';
+    int i = 0;
+    if (!s.isEmpty() && (s.charAt(0) == '+' || s.charAt(0) == '-')) {
+      s = s.substring(1);
+    }
+    boolean hex = false;
+    if (s.length() >= 2 && s.charAt(0) == '0' && "box".indexOf(Character.toLowerCase(s.charAt(1))) >= 0) {
+      i = 2;
+      saw = '0';
+      hex = Character.toLowerCase(s.charAt(1)) == 'x';
+    }
+    for (; i < s.length(); i++) {
+      char c = s.charAt(i);
+      char lower = Character.toLowerCase(c);
+      if (c >= '0' && c <= '9' || hex && lower >= 'a' && lower <= 'f') {
+        saw = '0';
+        continue;
+      }
+      if (c == '_') {
+        if (saw != '0') {
+          return false;
+        }
+        saw = '_';
+        continue;
+      }
+      if (saw == '_') {
+        return false;
+      }
+      saw = '!';
+    }
+    return saw != '_';
+  }
+}

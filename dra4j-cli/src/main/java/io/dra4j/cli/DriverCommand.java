@@ -1,0 +1,230 @@
+package io.dra4j.cli;
+
+import io.dra4j.drivers.fake.FakeConfig;
+import io.dra4j.drivers.fake.FakeConfigReader;
+import io.dra4j.drivers.fake.FakeDriver;
+import io.dra4j.drivers.nvidia.GpuInfo;
+import io.dra4j.drivers.nvidia.NvidiaDevices;
+import io.dra4j.drivers.nvidia.NvidiaDiscovery;
+import io.dra4j.drivers.nvidia.NvidiaDriver;
+import io.dra4j.kubelet.dra.ClaimLookup;
+import io.dra4j.kubelet.dra.DraDriver;
+import io.dra4j.kubelet.dra.DraPlugin;
+import io.dra4j.kubelet.dra.DraPluginOptions;
+import io.dra4j.kubelet.slices.ResourceSlicePublisher;
+import io.fabric8.kubernetes.api.model.resource.v1.CounterSet;
+import io.fabric8.kubernetes.api.model.resource.v1.Device;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.function.Supplier;
+
+/** {@code dra4j driver fake|nvidia}: a DRA driver as a kubelet plugin on this node. */
+@Command(name = "driver", mixinStandardHelpOptions = true, usageHelpWidth = 100,
+        description = "Runs a DRA driver as a kubelet plugin: publishes its devices as ResourceSlices and prepares "
+                + "claims when the kubelet asks.",
+        subcommands = {DriverCommand.Fake.class, DriverCommand.Nvidia.class})
+final class DriverCommand implements Callable<Integer> {
+    @Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return CommandLine.ExitCode.USAGE;
+    }
+
+    /** Options every driver takes. */
+    static final class NodeOptions {
+        @Option(names = "--node-name", required = true, defaultValue = "${env:NODE_NAME}",
+                description = "This node's name (default: $NODE_NAME).")
+        String nodeName;
+        @Option(names = "--kubelet-root", defaultValue = "/var/lib/kubelet", description = "The kubelet's --root-dir.")
+        Path kubeletRoot;
+        @Option(names = "--cdi-dir", defaultValue = "/var/run/cdi", description = "Where CDI specs go.")
+        Path cdiDir;
+        @Option(names = "--claims", description = "Read claims from these manifest files instead of the API server "
+                + "(for trying a driver with kubelet-probe without a cluster; nothing is published then).")
+        List<Path> claimFiles;
+        @Option(names = "--kubeconfig", description = "Kubeconfig of the API server (default: in-cluster or ~/.kube/config).")
+        Path kubeconfig;
+        @Option(names = "--rolling-update-pod-uid", defaultValue = "${env:POD_UID}",
+                description = "Run side by side with another instance (rolling update), with this pod UID in the socket names.")
+        String podUid;
+        @Option(names = "--sync-delay", defaultValue = "30", description = "Seconds before repairing slices changed behind the driver's back.")
+        long syncDelaySeconds;
+    }
+
+    /** Runs {@code driver} until stopped, publishing {@code devices} unless claims come from files. */
+    static int run(PrintWriter out, PrintWriter err, NodeOptions o, String driverName, DraDriver driver,
+                   Supplier<List<Device>> devices, Supplier<List<CounterSet>> counters, Runnable[] onChange) {
+        KubernetesClient client = o.claimFiles == null ? NodeRuntime.client(o.kubeconfig) : null;
+        ClaimLookup lookup = client == null ? NodeRuntime.fileLookup(o.claimFiles) : ClaimLookup.of(client);
+        DraPluginOptions options = DraPluginOptions.defaults(driverName, o.nodeName, o.kubeletRoot)
+                .withCdiDirectory(o.cdiDir);
+        if (o.podUid != null && !o.podUid.isEmpty()) {
+            options = options.withRollingUpdate(o.podUid);
+        }
+        DraPlugin plugin;
+        try {
+            plugin = DraPlugin.start(driver, lookup, options);
+        } catch (IOException | IllegalArgumentException e) {
+            err.println("dra4j: " + e.getMessage());
+            if (client != null) {
+                client.close();
+            }
+            return 1;
+        }
+        out.println("driver " + driverName + " serving " + options.draSocket() + ", registered through "
+                + options.registrationSocket());
+        ResourceSlicePublisher publisher = client == null ? null : new ResourceSlicePublisher(client, driverName,
+                o.nodeName, (m, e) -> err.println("dra4j: " + m + (e == null ? "" : ": " + e.getMessage())),
+                o.syncDelaySeconds * 1000, true);
+        Runnable publish = () -> {
+            if (publisher != null) {
+                publisher.publish(devices.get(), counters.get());
+            } else {
+                out.println("not publishing " + devices.get().size() + " device(s): claims come from files");
+            }
+        };
+        onChange[0] = publish;
+        publish.run();
+        NodeRuntime.runUntilStopped(() -> {
+            if (publisher != null) {
+                publisher.close();
+            }
+            plugin.close();
+            if (client != null) {
+                client.close();
+            }
+        });
+        return 0;
+    }
+
+    @Command(name = "fake", mixinStandardHelpOptions = true, usageHelpWidth = 100,
+            description = "A driver for the devices of a file, watched for changes (health, taints, new devices).")
+    static final class Fake implements Callable<Integer> {
+        @Spec
+        private CommandLine.Model.CommandSpec spec;
+        @Option(names = "--config", required = true, description = "The devices file (see FakeConfigReader).")
+        Path config;
+        @Option(names = "--driver-name", description = "Driver name (default: the file's driver, else "
+                + FakeConfigReader.DEFAULT_DRIVER + ").")
+        String driverName;
+        @Mixin
+        NodeOptions node = new NodeOptions();
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            PrintWriter err = spec.commandLine().getErr();
+            FakeConfigReader reader = new FakeConfigReader();
+            FakeConfig cfg;
+            try {
+                cfg = withName(reader.read(config));
+            } catch (IOException e) {
+                err.println("dra4j: " + e.getMessage());
+                return 1;
+            }
+            FakeDriver driver = new FakeDriver(cfg, out::println);
+            Runnable[] onChange = new Runnable[1];
+            Thread watcher = new Thread(() -> watch(reader, driver, onChange, err), "fake-config-watch");
+            watcher.setDaemon(true);
+            watcher.start();
+            try {
+                return run(out, err, node, cfg.driverName(), driver, driver::devices, () -> driver.config().counterSets(),
+                        onChange);
+            } finally {
+                watcher.interrupt();
+            }
+        }
+
+        private FakeConfig withName(FakeConfig c) {
+            return driverName == null ? c : new FakeConfig(driverName, c.resourceName(), c.devices(), c.counterSets());
+        }
+
+        /** Re-reads the devices file when it changes; a broken edit is reported and the last good one kept. */
+        private void watch(FakeConfigReader reader, FakeDriver driver, Runnable[] onChange, PrintWriter err) {
+            FileTime seen = mtime();
+            while (!Thread.currentThread().isInterrupted()) {
+                try {
+                    Thread.sleep(1000);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                FileTime now = mtime();
+                if (now != null && !now.equals(seen)) {
+                    seen = now;
+                    try {
+                        driver.update(withName(reader.read(config)));
+                        if (onChange[0] != null) {
+                            onChange[0].run();
+                        }
+                    } catch (IOException e) {
+                        err.println("dra4j: " + e.getMessage() + " (keeping the previous devices)");
+                    }
+                }
+            }
+        }
+
+        private FileTime mtime() {
+            try {
+                return Files.getLastModifiedTime(config);
+            } catch (IOException e) {
+                return null;
+            }
+        }
+    }
+
+    @Command(name = "nvidia", mixinStandardHelpOptions = true, usageHelpWidth = 100,
+            description = "NVIDIA GPUs found with nvidia-smi, published with the attributes of NVIDIA's DRA driver "
+                    + "(gpu.nvidia.com); MIG devices as partitions of their GPU.")
+    static final class Nvidia implements Callable<Integer> {
+        @Spec
+        private CommandLine.Model.CommandSpec spec;
+        @Option(names = "--nvidia-smi", defaultValue = "nvidia-smi", description = "The nvidia-smi to run.")
+        String nvidiaSmi;
+        @Option(names = "--nvidia-smi-xml", description = "Recorded 'nvidia-smi -q -x' output instead of running it.")
+        Path xml;
+        @Option(names = "--nvidia-smi-list", description = "Recorded 'nvidia-smi -L' output.")
+        Path list;
+        @Option(names = "--nvidia-smi-lgi", description = "Recorded 'nvidia-smi mig -lgi' output.")
+        Path lgi;
+        @Option(names = "--print", description = "Print the devices found as YAML and exit.")
+        boolean print;
+        @Mixin
+        NodeOptions node = new NodeOptions();
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            PrintWriter err = spec.commandLine().getErr();
+            List<GpuInfo> gpus;
+            try {
+                gpus = xml != null ? NvidiaDiscovery.recorded(xml, list, lgi) : NvidiaDiscovery.run(nvidiaSmi);
+            } catch (IOException e) {
+                err.println("dra4j: " + e.getMessage());
+                return 1;
+            }
+            NvidiaDevices.Published p = NvidiaDevices.of(gpus);
+            if (print) {
+                var ser = new io.fabric8.kubernetes.client.utils.KubernetesSerialization();
+                out.print(ser.asYaml(java.util.Map.of("devices", p.devices(), "sharedCounters", p.counterSets())));
+                return 0;
+            }
+            return run(out, err, node, NvidiaDevices.DRIVER, new NvidiaDriver(gpus, out::println), p::devices,
+                    p::counterSets, new Runnable[1]);
+        }
+    }
+}

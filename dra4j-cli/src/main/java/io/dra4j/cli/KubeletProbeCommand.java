@@ -1,0 +1,83 @@
+package io.dra4j.cli;
+
+import io.dra4j.kubelet.probe.KubeletProbe;
+import io.dra4j.kubelet.probe.ProbeOptions;
+import io.dra4j.kubelet.probe.ProbeReport;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** {@code dra4j kubelet-probe}: the kubelet stand-in that tests DRA drivers and device plugins. */
+@Command(name = "kubelet-probe", mixinStandardHelpOptions = true, usageHelpWidth = 100,
+        description = "Acts as the kubelet towards the plugins of a node: registers DRA drivers from the registry "
+                + "directory, prepares and unprepares claims (twice, for idempotency), checks answers and CDI specs, "
+                + "registers again; drives device plugins through Register, ListAndWatch, Allocate and a kubelet "
+                + "restart. Exit status 0 when every check passed, 1 when one failed, 2 on bad usage.")
+final class KubeletProbeCommand implements Callable<Integer> {
+    @Spec
+    private CommandLine.Model.CommandSpec spec;
+    @Option(names = "--kubelet-root", defaultValue = "/var/lib/kubelet",
+            description = "The kubelet root directory: plugins_registry/ and device-plugins/ are under it.")
+    Path kubeletRoot;
+    @Option(names = "--claims", description = "Manifest files with the allocated ResourceClaims to prepare.")
+    List<Path> claimFiles;
+    @Option(names = "--live", description = "Take the claims allocated to --node-name from the API server.")
+    boolean live;
+    @Option(names = "--kubeconfig", description = "Kubeconfig for --live.")
+    Path kubeconfig;
+    @Option(names = "--node-name", defaultValue = "${env:NODE_NAME}", description = "This node (claims for others are skipped).")
+    String nodeName;
+    @Option(names = "--cdi-dir", defaultValue = "/var/run/cdi,/etc/cdi", split = ",",
+            description = "CDI spec directories (default: /var/run/cdi,/etc/cdi).")
+    List<Path> cdiDirs;
+    @Option(names = "--wait", defaultValue = "10", description = "Seconds to wait for plugins to appear or register.")
+    long waitSeconds;
+    @Option(names = "--no-dra", description = "Skip DRA drivers.")
+    boolean noDra;
+    @Option(names = "--no-device-plugins", description = "Skip device plugins.")
+    boolean noDevicePlugins;
+    @Option(names = "--junit", description = "Also write the report as JUnit XML to this file.")
+    Path junit;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        List<ResourceClaim> claims = List.of();
+        if (claimFiles != null) {
+            claims = NodeRuntime.claims(claimFiles, err);
+            if (claims == null) {
+                return 1;
+            }
+        } else if (live) {
+            try (KubernetesClient client = NodeRuntime.client(kubeconfig)) {
+                claims = client.resources(ResourceClaim.class).inAnyNamespace().list().getItems();
+            } catch (RuntimeException e) {
+                err.println("dra4j: cannot list ResourceClaims: " + e.getMessage());
+                return 1;
+            }
+        }
+        ProbeReport report = new KubeletProbe(new ProbeOptions(kubeletRoot, cdiDirs, claims, nodeName,
+                Duration.ofSeconds(waitSeconds), !noDra, !noDevicePlugins)).run();
+        report.print(out);
+        if (junit != null) {
+            try {
+                report.writeJUnit(junit);
+            } catch (IOException e) {
+                err.println("dra4j: cannot write " + junit + ": " + e.getMessage());
+                return 1;
+            }
+        }
+        return report.passed() ? 0 : 1;
+    }
+}

@@ -1,0 +1,135 @@
+package io.dra4j.cli;
+
+import io.dra4j.allocator.FeatureGates;
+import io.dra4j.allocator.KubernetesVersion;
+import io.dra4j.scenario.ManifestProblem;
+import io.dra4j.scenario.ManifestReader;
+import io.dra4j.scenario.Manifests;
+import io.dra4j.scenario.SkippedObject;
+import io.dra4j.sim.ClusterSnapshot;
+import io.dra4j.sim.Reports;
+import io.dra4j.sim.SimulationOptions;
+import io.dra4j.sim.SimulationResult;
+import io.dra4j.sim.Simulator;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+
+/** {@code dra4j simulate}: kube-scheduler 1.37 with DRA over a cluster snapshot. */
+@Command(name = "simulate",
+        mixinStandardHelpOptions = true,
+        versionProvider = Main.Version.class,
+        usageHelpWidth = 100,
+        description = {
+                "Schedules the pending pods of a cluster snapshot as kube-scheduler 1.37's default profile does, "
+                        + "with DRA: where each pod lands, which stay pending and why, and which devices are used.",
+                "",
+                "Input is plain Kubernetes YAML or JSON: files, directories, - for standard input, multi-document "
+                        + "files and kind: List (the output of kubectl get nodes,pods,resourceslices,deviceclasses,"
+                        + "resourceclaims,resourceclaimtemplates,devicetaintrules,priorityclasses -A -o yaml). "
+                        + "Deployments, ReplicaSets, StatefulSets, Jobs and DaemonSets are expanded into pods as their "
+                        + "controllers create them; bound pods and allocated claims are the starting state.",
+                "",
+                "Without arguments it simulates the bundled example fleet (H100, A100 with MIG-style partitions, "
+                        + "L4; training, inference with fallbacks, MIG jobs, monitoring, a device-plugin-style request)."},
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {
+                "0:the simulation ran, whatever became of the pods",
+                "1:an input could not be read or had invalid objects (the others were still simulated)",
+                "2:bad usage"})
+final class SimulateCommand implements Callable<Integer> {
+    /** The bundled example, a resource of dra4j-sim. */
+    static final String BUNDLED_FLEET = "/io/dra4j/sim/fleet.yaml";
+
+    enum Format { text, json }
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", defaultValue = "text",
+            description = "text (default, for people) or json (schema: docs/simulate-json.md)")
+    private Format output;
+
+    @Option(names = "--output-state", paramLabel = "FILE",
+            description = "write the final cluster (pods with nodeName, claims with allocation and reservedFor) as "
+                    + "YAML that can be simulated again")
+    private Path outputState;
+
+    @Option(names = "--events", description = "print the scheduling events (Scheduled, FailedScheduling)")
+    private boolean events;
+
+    @Option(names = "--kubernetes-version", paramLabel = "VERSION", defaultValue = "1.37",
+            converter = AllocateCommand.VersionConverter.class,
+            description = "release whose default feature gates apply: 1.34, 1.35, 1.36 or 1.37 (default)")
+    private KubernetesVersion kubernetesVersion;
+
+    @Option(names = "--percentage-of-nodes-to-score", paramLabel = "PERCENT", defaultValue = "0",
+            description = "kube-scheduler's percentageOfNodesToScore; 0 (default) is its adaptive default")
+    private int percentage;
+
+    @Parameters(arity = "0..*", paramLabel = "INPUT", description = "manifest files, directories, or - for stdin")
+    private List<String> inputs;
+
+    @Override
+    public Integer call() throws IOException {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        if (percentage < 0 || percentage > 100) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--percentage-of-nodes-to-score must be between 0 and 100, got " + percentage);
+        }
+        Manifests manifests = read(inputs == null ? List.of() : inputs);
+        for (ManifestProblem p : manifests.problems()) {
+            err.println("dra4j: " + p.describe());
+        }
+        if (!manifests.skipped().isEmpty()) {
+            err.println("dra4j: skipped " + manifests.skipped().size() + " object(s) of kinds the simulator does not use: "
+                    + manifests.skipped().stream().map(SkippedObject::kind).distinct().sorted()
+                    .collect(Collectors.joining(", ")));
+        }
+        SimulationOptions options = new SimulationOptions(FeatureGates.defaults(kubernetesVersion), percentage);
+        SimulationResult result = new Simulator(options).run(ClusterSnapshot.of(manifests));
+        if (output == Format.json) {
+            out.println(Reports.json(result, events));
+        } else {
+            Reports.text(result, out);
+            if (events) {
+                out.println();
+                out.println("Events:");
+                Reports.events(result, out);
+            }
+        }
+        out.flush();
+        if (outputState != null) {
+            Files.writeString(outputState, Reports.state(result), StandardCharsets.UTF_8);
+        }
+        err.flush();
+        return manifests.problems().isEmpty() ? CommandLine.ExitCode.OK : CommandLine.ExitCode.SOFTWARE;
+    }
+
+    private static Manifests read(List<String> inputs) throws IOException {
+        if (!inputs.isEmpty()) {
+            return ManifestReader.read(inputs, System.in);
+        }
+        try (InputStream in = ClusterSnapshot.class.getResourceAsStream(BUNDLED_FLEET)) {
+            if (in == null) {
+                throw new IOException("the bundled fleet " + BUNDLED_FLEET + " is missing from the build");
+            }
+            return ManifestReader.parse(in.readAllBytes(), "bundled fleet (dra4j-sim/src/main/resources"
+                    + BUNDLED_FLEET + ")");
+        }
+    }
+}

@@ -1,0 +1,168 @@
+package io.dra4j.cli;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static io.dra4j.cli.CliRuns.run;
+import static io.dra4j.cli.CliRuns.scenario;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** kubectl habits: -f, - for stdin, errors on stderr, --exit-code, version, completion, --timeout, --validate. */
+class CliHabitsTest {
+    @TempDir
+    Path dir;
+
+    private static CliRuns.Run withStdin(String stdin, String... args) {
+        InputStream saved = System.in;
+        System.setIn(new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)));
+        try {
+            return run(args);
+        } finally {
+            System.setIn(saved);
+        }
+    }
+
+    @Test
+    void dashReadsStandardInput() {
+        CliRuns.Run r = withStdin(CliRuns.SCENARIO.formatted("piped", 1), "allocate", "-o", "json", "-");
+        assertThat(r.status()).isZero();
+        assertThat(r.jsonLines().get(0).get("scenario").stringValue()).isEqualTo("piped");
+        assertThat(r.jsonLines().get(0).get("outcome").stringValue()).isEqualTo("allocated");
+    }
+
+    @Test
+    void brokenStandardInputIsNamedInTheError() {
+        CliRuns.Run r = withStdin("name: [", "allocate", "-f", "-");
+        assertThat(r.status()).isEqualTo(1);
+        assertThat(r.err()).contains("scenario file <stdin>: malformed YAML at line");
+    }
+
+    @Test
+    void repeatableFileOptionAndArgumentsRunInOrder() throws IOException {
+        Path a = scenario(dir, "a", 1);
+        Path b = scenario(dir, "b", 2);
+        Path c = scenario(dir, "c", 1);
+        CliRuns.Run r = run("allocate", "-o", "json", "-f", a.toString(), "--filename", b.toString(), c.toString());
+        assertThat(r.jsonLines()).extracting(n -> n.get("scenario").stringValue()).containsExactly("a", "b", "c");
+    }
+
+    @Test
+    void noInputIsBadUsage() {
+        CliRuns.Run r = run("allocate");
+        assertThat(r.status()).isEqualTo(2);
+        assertThat(r.err()).contains("no input");
+        assertThat(r.out()).isEmpty();
+    }
+
+    @Test
+    void errorsGoToStandardErrorAndTextOutputStaysClean() throws IOException {
+        Path good = scenario(dir, "good", 1);
+        Path missing = dir.resolve("missing.yaml");
+        CliRuns.Run r = run("allocate", missing.toString(), good.toString());
+        assertThat(r.status()).isEqualTo(1);
+        assertThat(r.err()).contains(missing.toString()).contains("no such file");
+        assertThat(r.out()).contains("good").doesNotContain("no such file");
+
+        CliRuns.Run x = run("explain", missing.toString(), good.toString());
+        assertThat(x.status()).isEqualTo(1);
+        assertThat(x.err()).contains("no such file");
+        assertThat(x.out()).doesNotContain("no such file");
+    }
+
+    @Test
+    void unreadableDirectoryAndPermissionDenied() throws IOException {
+        CliRuns.Run d = run("allocate", dir.toString());
+        assertThat(d.status()).isEqualTo(1);
+        assertThat(d.err()).contains("is a directory");
+        Path locked = scenario(dir, "locked", 1);
+        if (locked.toFile().setReadable(false) && !Files.isReadable(locked)) {
+            CliRuns.Run p = run("allocate", locked.toString());
+            assertThat(p.status()).isEqualTo(1);
+            assertThat(p.err()).contains("permission denied");
+        }
+    }
+
+    @Test
+    void exitCodeOptionFailsOnUnschedulable() throws IOException {
+        Path fits = scenario(dir, "fits", 1);
+        Path tooMany = scenario(dir, "too-many", 2);
+        assertThat(run("allocate", fits.toString(), tooMany.toString()).status()).isZero();
+        assertThat(run("allocate", "--exit-code", fits.toString(), tooMany.toString()).status()).isEqualTo(3);
+        assertThat(run("allocate", "--exit-code", fits.toString()).status()).isZero();
+        assertThat(run("explain", "--exit-code", tooMany.toString()).status()).isEqualTo(3);
+    }
+
+    @Test
+    void validationIsOnByDefaultAndCanBeTurnedOff() throws IOException {
+        Path negative = dir.resolve("negative.yaml");
+        Files.writeString(negative, CliRuns.SCENARIO.formatted("negative", -3));
+        CliRuns.Run r = run("allocate", "-o", "json", negative.toString());
+        assertThat(r.status()).isEqualTo(1);
+        assertThat(r.err()).contains("spec.devices.requests[0].exactly.count: Invalid value: -3: must be greater than zero");
+        CliRuns.Run off = run("allocate", "--validate=false", "-o", "json", negative.toString());
+        assertThat(off.status()).isZero();
+    }
+
+    @Test
+    void timeoutAcceptsGoDurationsAndRejectsOthers() throws IOException {
+        Path fits = scenario(dir, "fits", 1);
+        assertThat(run("allocate", "--timeout", "1m30s", fits.toString()).status()).isZero();
+        assertThat(run("allocate", "--timeout", "0", fits.toString()).status()).isZero();
+        CliRuns.Run bad = run("allocate", "--timeout", "soon", fits.toString());
+        assertThat(bad.status()).isEqualTo(2);
+        assertThat(bad.err()).contains("invalid duration 'soon'");
+        assertThat(new Inputs.DurationConverter().convert("500ms").toMillis()).isEqualTo(500);
+        assertThat(new Inputs.DurationConverter().convert("1h2m3s").getSeconds()).isEqualTo(3723);
+    }
+
+    @Test
+    void featureGatesInKubeSchedulersSyntax() throws IOException {
+        Path fits = scenario(dir, "fits", 1);
+        assertThat(run("allocate", "--feature-gates", "DRAPrioritizedList=true,DRADeviceTaints=false", fits.toString())
+                .status()).isZero();
+        CliRuns.Run unknown = run("allocate", "--feature-gates", "DRAMagic=true", fits.toString());
+        assertThat(unknown.status()).isEqualTo(2);
+        assertThat(unknown.err()).contains("unrecognized feature gate: DRAMagic");
+        CliRuns.Run bad = run("allocate", "--feature-gates", "DRADeviceTaints=maybe", fits.toString());
+        assertThat(bad.status()).isEqualTo(2);
+        assertThat(bad.err()).contains("invalid value of DRADeviceTaints=maybe, err: strconv.ParseBool: parsing \"maybe\": invalid syntax");
+        assertThat(run("allocate", "--feature-gates", "DRADeviceTaints", fits.toString()).err())
+                .contains("missing bool value for DRADeviceTaints");
+    }
+
+    @Test
+    void featureGateOverridesChangeTheDecision() throws IOException {
+        Path tainted = dir.resolve("tainted.yaml");
+        Files.writeString(tainted, CliRuns.SCENARIO.formatted("tainted", 1).replace("features: []", "features: [DRADeviceTaints]")
+                .replace("    - name: gpu-0\n", "    - name: gpu-0\n      taints:\n      - {key: broken, effect: NoSchedule}\n"));
+        assertThat(run("allocate", "-o", "json", tainted.toString()).jsonLines().get(0).get("outcome").stringValue())
+                .isEqualTo("unschedulable");
+        assertThat(run("allocate", "-o", "json", "--feature-gates", "DRADeviceTaints=false", tainted.toString()).jsonLines()
+                .get(0).get("outcome").stringValue()).isEqualTo("allocated");
+    }
+
+    @Test
+    void versionNamesDra4jsVersionAndTheKubernetesRelease() {
+        CliRuns.Run flag = run("--version");
+        CliRuns.Run command = run("version");
+        assertThat(flag.status()).isZero();
+        assertThat(command.status()).isZero();
+        assertThat(flag.out()).isEqualTo(command.out());
+        assertThat(flag.out()).matches("dra4j \\d+\\.\\d+\\.\\d+(-SNAPSHOT)?, follows Kubernetes 1\\.37 "
+                + "\\(allocation as k8s\\.io/dynamic-resource-allocation v0\\.37\\.2\\)\\R");
+    }
+
+    @Test
+    void shellCompletionScriptIsGenerated() {
+        CliRuns.Run r = run("generate-completion");
+        assertThat(r.status()).isZero();
+        assertThat(r.out()).contains("complete -F").contains("allocate").contains("explain");
+    }
+}

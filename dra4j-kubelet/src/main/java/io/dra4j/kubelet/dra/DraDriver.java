@@ -1,0 +1,35 @@
+package io.dra4j.kubelet.dra;
+
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+
+import java.util.List;
+
+/**
+ * What a DRA driver implements; {@link DraPlugin} does the rest (sockets, registration, claim lookup and checks,
+ * serialisation, checkpoint, CDI spec files). Calls are serialised: no two of them run at once.
+ */
+public interface DraDriver {
+    /**
+     * Prepares one claim for use on this node. {@code results} are the allocation results of this driver only (a
+     * claim may span drivers); the claim was read from the API server, has the UID the kubelet named and is
+     * allocated to this node. Must be deterministic enough to be called again after a crash mid-prepare: the helper
+     * calls {@link #unprepare} first when a previous prepare of the claim did not complete.
+     */
+    PrepareResult prepare(ResourceClaim claim, List<DeviceRequestAllocationResult> results);
+
+    /**
+     * Undoes a prepare from what the checkpoint remembers (the claim itself may be deleted by now). Returns null on
+     * success, else the error for the kubelet.
+     */
+    String unprepare(PreparedClaim claim);
+
+    /**
+     * A background error (a failed ResourceSlice sync, a rejected registration). {@code recoverable} errors are
+     * retried by the helper; others should end the process. The default writes to standard error.
+     */
+    default void handleError(String message, Throwable cause, boolean recoverable) {
+        System.err.println((recoverable ? "warning: " : "error: ") + message
+                + (cause == null ? "" : ": " + cause.getMessage()));
+    }
+}

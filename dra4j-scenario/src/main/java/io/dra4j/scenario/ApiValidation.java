@@ -1,0 +1,685 @@
+package io.dra4j.scenario;
+
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.resource.v1.Device;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttribute;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceClaimConfiguration;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceConstraint;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceSelector;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceSubRequest;
+import io.fabric8.kubernetes.api.model.resource.v1.ExactDeviceRequest;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourcePool;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceSpec;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+
+/**
+ * The checks kube-apiserver 1.37 makes when these objects are created (k8s.io/kubernetes pkg/apis/resource/validation,
+ * after v1 defaulting), with its field paths and messages, so that an object the API server would reject never
+ * reaches the allocator. Covered: object names, requests (names, uniqueness, exactly/firstAvailable, device class,
+ * selectors and their CEL length, allocation mode and count), constraints and config (request references, limits),
+ * slices (driver, pool, node selection, devices, attributes and their value types, limits). Not covered: CEL
+ * compilation and cost (the allocator reports those with upstream's wording), capacity request policies,
+ * tolerations, taints, binding conditions, node selectors' label syntax, status.
+ */
+final class ApiValidation {
+    static final int DEVICE_REQUESTS_MAX = 32;
+    static final int FIRST_AVAILABLE_MAX = 8;
+    static final int SELECTORS_MAX = 32;
+    static final int CONSTRAINTS_MAX = 32;
+    static final int CONFIG_MAX = 32;
+    static final int CEL_EXPRESSION_MAX_LENGTH = 10 * 1024;
+    static final int SLICE_MAX_DEVICES = 128;
+    static final int SLICE_MAX_DEVICES_WITH_ADVANCED_FEATURES = 64;
+    static final int ATTRIBUTES_AND_CAPACITIES_MAX = 32;
+    static final int ATTRIBUTE_VALUES_MAX = 48;
+    static final int ATTRIBUTE_VALUE_MAX_LENGTH = 64;
+    static final int ID_MAX_LENGTH = 32;
+    static final int DRIVER_NAME_MAX_LENGTH = 63;
+    static final int POOL_NAME_MAX_LENGTH = 253;
+
+    private static final String LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
+    private static final String SUBDOMAIN_FMT = LABEL_FMT + "(\\." + LABEL_FMT + ")*";
+    private static final String C_IDENTIFIER_FMT = "[A-Za-z_][A-Za-z0-9_]*";
+    private static final Pattern LABEL = Pattern.compile(LABEL_FMT);
+    private static final Pattern SUBDOMAIN = Pattern.compile(SUBDOMAIN_FMT);
+    private static final Pattern C_IDENTIFIER = Pattern.compile(C_IDENTIFIER_FMT);
+    private static final Pattern SEMVER = Pattern.compile("^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)"
+            + "(?:-((?:0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\\.(?:0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?"
+            + "(?:\\+([0-9a-zA-Z-]+(?:\\.[0-9a-zA-Z-]+)*))?$");
+    private static final String LABEL_MSG = "a lowercase RFC 1123 label must consist of lower case alphanumeric "
+            + "characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', "
+            + "regex used for validation is '" + LABEL_FMT + "')";
+    private static final String SUBDOMAIN_MSG = "a lowercase RFC 1123 subdomain must consist of lower case "
+            + "alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. "
+            + "'example.com', regex used for validation is '" + SUBDOMAIN_FMT + "')";
+    private static final String C_IDENTIFIER_MSG = "a valid C identifier must start with alphabetic character or '_', "
+            + "followed by a string of alphanumeric characters or '_' (e.g. 'my_name',  or 'MY_NAME',  or 'MyName', "
+            + "regex used for validation is '" + C_IDENTIFIER_FMT + "')";
+    private static final String REQUEST_REF_MSG = "must be the name of a request in the claim or the name of a request "
+            + "and a subrequest separated by '/'";
+
+    /** One field.Error, written as {@code field.Error.Error()} writes it. */
+    record FieldError(String field, String body) {
+        @Override
+        public String toString() {
+            return field + ": " + body;
+        }
+    }
+
+    private final List<FieldError> errors = new ArrayList<>();
+
+    private ApiValidation() {
+    }
+
+    /**
+     * Applies the v1 defaults the API server applies (a request's allocationMode ExactCount, count 1 when it is 0 or
+     * absent), then validates. Modifies {@code object} (only its defaults), before it is shared.
+     *
+     * @throws BadInput at the first error's field path, with every error's message
+     */
+    static void defaultAndValidate(Object object) {
+        ApiValidation v = new ApiValidation();
+        if (object instanceof ResourceClaim c) {
+            if (c.getSpec() != null) {
+                defaults(c.getSpec().getDevices());
+            }
+            v.objectName(c.getMetadata(), false);
+            v.claimSpec(c.getSpec() == null ? null : c.getSpec().getDevices(), "spec.devices");
+        } else if (object instanceof ResourceClaimTemplate t) {
+            if (t.getSpec() != null && t.getSpec().getSpec() != null) {
+                defaults(t.getSpec().getSpec().getDevices());
+            }
+            v.objectName(t.getMetadata(), false);
+            v.claimSpec(t.getSpec() == null || t.getSpec().getSpec() == null ? null : t.getSpec().getSpec().getDevices(),
+                    "spec.spec.devices");
+        } else if (object instanceof DeviceClass c) {
+            v.objectName(c.getMetadata(), false);
+            if (c.getSpec() != null) {
+                v.selectors(c.getSpec().getSelectors(), "spec.selectors");
+                v.tooMany(c.getSpec().getConfig(), CONFIG_MAX, "spec.config");
+            }
+        } else if (object instanceof ResourceSlice s) {
+            v.objectName(s.getMetadata(), false);
+            v.sliceSpec(s.getSpec() == null ? new ResourceSliceSpec() : s.getSpec());
+        }
+        if (!v.errors.isEmpty()) {
+            FieldError first = v.errors.get(0);
+            StringBuilder message = new StringBuilder(first.body());
+            for (FieldError e : v.errors.subList(1, v.errors.size())) {
+                message.append("; ").append(e);
+            }
+            throw new BadInput(first.field(), message.toString());
+        }
+    }
+
+    /** SetDefaults_ExactDeviceRequest and SetDefaults_DeviceSubRequest of k8s.io/kubernetes pkg/apis/resource/v1. */
+    private static void defaults(DeviceClaim devices) {
+        if (devices == null || devices.getRequests() == null) {
+            return;
+        }
+        for (DeviceRequest r : devices.getRequests()) {
+            if (r == null) {
+                continue;
+            }
+            ExactDeviceRequest e = r.getExactly();
+            if (e != null) {
+                if (e.getAllocationMode() == null || e.getAllocationMode().isEmpty()) {
+                    e.setAllocationMode("ExactCount");
+                }
+                if (e.getAllocationMode().equals("ExactCount") && (e.getCount() == null || e.getCount() == 0)) {
+                    e.setCount(1L);
+                }
+            }
+            if (r.getFirstAvailable() != null) {
+                for (DeviceSubRequest s : r.getFirstAvailable()) {
+                    if (s == null) {
+                        continue;
+                    }
+                    if (s.getAllocationMode() == null || s.getAllocationMode().isEmpty()) {
+                        s.setAllocationMode("ExactCount");
+                    }
+                    if (s.getAllocationMode().equals("ExactCount") && (s.getCount() == null || s.getCount() == 0)) {
+                        s.setCount(1L);
+                    }
+                }
+            }
+        }
+    }
+
+    // --- field.Error constructors (k8s.io/apimachinery/pkg/util/validation/field) ---
+
+    private void required(String field, String detail) {
+        errors.add(new FieldError(field, "Required value" + (detail.isEmpty() ? "" : ": " + detail)));
+    }
+
+    private void invalid(String field, String value, String detail) {
+        errors.add(new FieldError(field, "Invalid value: " + value + (detail.isEmpty() ? "" : ": " + detail)));
+    }
+
+    private void tooLong(String field, int max) {
+        errors.add(new FieldError(field, "Too long: may not be more than " + max + " bytes"));
+    }
+
+    private void duplicate(String field, String value) {
+        errors.add(new FieldError(field, "Duplicate value: " + quote(value)));
+    }
+
+    /** TooMany; true when the list is too long (validateSlice then checks no items, for DOS protection). */
+    private boolean tooMany(List<?> list, int max, String field) {
+        if (list != null && list.size() > max) {
+            errors.add(new FieldError(field, "Too many: " + list.size() + ": must have at most " + max + " items"));
+            return true;
+        }
+        return false;
+    }
+
+    /** Go's %q of a string. */
+    static String quote(String s) {
+        StringBuilder b = new StringBuilder("\"");
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> b.append("\\\"");
+                case '\\' -> b.append("\\\\");
+                case '\n' -> b.append("\\n");
+                case '\t' -> b.append("\\t");
+                case '\r' -> b.append("\\r");
+                default -> {
+                    if (c < 0x20 || c == 0x7f) {
+                        b.append(String.format("\\x%02x", (int) c));
+                    } else {
+                        b.append(c);
+                    }
+                }
+            }
+        }
+        return b.append('"').toString();
+    }
+
+    // --- names ---
+
+    private void objectName(ObjectMeta meta, boolean label) {
+        String name = meta == null || meta.getName() == null ? "" : meta.getName();
+        String generateName = meta == null || meta.getGenerateName() == null ? "" : meta.getGenerateName();
+        if (name.isEmpty()) {
+            if (generateName.isEmpty()) {
+                required("metadata.name", "name or generateName is required");
+            }
+            return;
+        }
+        if (label) {
+            dnsLabel(name, "metadata.name");
+        } else {
+            dnsSubdomain(name, "metadata.name");
+        }
+    }
+
+    private void dnsLabel(String value, String field) {
+        if (value.length() > 63) {
+            invalid(field, quote(value), "must be no more than 63 characters");
+        }
+        if (!LABEL.matcher(value).matches()) {
+            invalid(field, quote(value), SUBDOMAIN.matcher(value).matches() ? "must not contain dots" : LABEL_MSG);
+        }
+    }
+
+    private void dnsSubdomain(String value, String field) {
+        if (value.length() > 253) {
+            invalid(field, quote(value), "must be no more than 253 characters");
+        }
+        if (!SUBDOMAIN.matcher(value).matches()) {
+            invalid(field, quote(value), SUBDOMAIN_MSG);
+        }
+    }
+
+    /** corevalidation.ValidateCSIDriverName, which DRA uses for driver names. */
+    private void driverName(String value, String field) {
+        if (value == null || value.isEmpty()) {
+            required(field, "");
+            return;
+        }
+        if (value.length() > DRIVER_NAME_MAX_LENGTH) {
+            tooLong(field, DRIVER_NAME_MAX_LENGTH);
+        }
+        String lower = value.toLowerCase(java.util.Locale.ROOT);
+        if (lower.length() > 253) {
+            invalid(field, quote(value), "must be no more than 253 characters");
+        }
+        if (!SUBDOMAIN.matcher(lower).matches()) {
+            invalid(field, quote(value), SUBDOMAIN_MSG);
+        }
+    }
+
+    private void cIdentifier(String id, String field) {
+        if (id.length() > ID_MAX_LENGTH) {
+            tooLong(field, ID_MAX_LENGTH);
+        }
+        if (!C_IDENTIFIER.matcher(id).matches()) {
+            invalid(field, quote(id), C_IDENTIFIER_MSG);
+        }
+    }
+
+    /** An attribute or capacity name: a C identifier, optionally qualified by a domain. */
+    private void qualifiedName(String name, String field) {
+        String[] parts = name.split("/", -1);
+        if (parts.length == 1) {
+            cIdentifier(parts[0], field);
+        } else if (parts.length == 2) {
+            if (parts[0].isEmpty()) {
+                invalid(field, "\"\"", "the domain must not be empty");
+            } else {
+                driverName(parts[0], field);
+            }
+            if (parts[1].isEmpty()) {
+                invalid(field, "\"\"", "the name must not be empty");
+            } else {
+                cIdentifier(parts[1], field);
+            }
+        }
+    }
+
+    private void fullyQualifiedName(String name, String field) {
+        qualifiedName(name, field);
+        if (!name.contains("/")) {
+            invalid(field, quote(name), "a fully qualified name must be a domain and a name separated by a slash");
+        }
+    }
+
+    // --- claims ---
+
+    private void claimSpec(DeviceClaim devices, String at) {
+        if (devices == null) {
+            return;
+        }
+        Map<String, Set<String>> requestNames = requestNames(devices);
+        List<DeviceRequest> requests = devices.getRequests();
+        if (!tooMany(requests, DEVICE_REQUESTS_MAX, at + ".requests") && requests != null) {
+            for (int i = 0; i < requests.size(); i++) {
+                request(requests.get(i) == null ? new DeviceRequest() : requests.get(i), at + ".requests[" + i + "]");
+            }
+            duplicates(requests, r -> r == null ? null : r.getName(), at + ".requests");
+        }
+        List<DeviceConstraint> constraints = devices.getConstraints();
+        if (!tooMany(constraints, CONSTRAINTS_MAX, at + ".constraints") && constraints != null) {
+            for (int i = 0; i < constraints.size(); i++) {
+                constraint(constraints.get(i) == null ? new DeviceConstraint() : constraints.get(i),
+                        at + ".constraints[" + i + "]", requestNames);
+            }
+        }
+        List<DeviceClaimConfiguration> config = devices.getConfig();
+        if (!tooMany(config, CONFIG_MAX, at + ".config") && config != null) {
+            for (int i = 0; i < config.size(); i++) {
+                DeviceClaimConfiguration c = config.get(i) == null ? new DeviceClaimConfiguration() : config.get(i);
+                String field = at + ".config[" + i + "]";
+                requestRefs(c.getRequests(), field + ".requests", requestNames);
+                if (c.getOpaque() == null) {
+                    required(field + ".opaque", "");
+                } else {
+                    driverName(c.getOpaque().getDriver(), field + ".opaque.driver");
+                }
+            }
+        }
+    }
+
+    /** Request names, each with its subrequests' names. */
+    private static Map<String, Set<String>> requestNames(DeviceClaim devices) {
+        Map<String, Set<String>> out = new HashMap<>();
+        if (devices.getRequests() == null) {
+            return out;
+        }
+        for (DeviceRequest r : devices.getRequests()) {
+            if (r == null || r.getName() == null) {
+                continue;
+            }
+            Set<String> subs = out.computeIfAbsent(r.getName(), k -> new HashSet<>());
+            if (r.getFirstAvailable() != null) {
+                for (DeviceSubRequest s : r.getFirstAvailable()) {
+                    if (s != null && s.getName() != null) {
+                        subs.add(s.getName());
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    private void request(DeviceRequest r, String at) {
+        dnsLabel(r.getName() == null ? "" : r.getName(), at + ".name");
+        boolean hasFirstAvailable = size(r.getFirstAvailable()) > 0;
+        boolean hasExactly = r.getExactly() != null;
+        if (!hasFirstAvailable && !hasExactly) {
+            required(at, "exactly one of `exactly` or `firstAvailable` is required");
+        } else if (hasFirstAvailable && hasExactly) {
+            invalid(at, "null", "exactly one of `exactly` or `firstAvailable` is required, but multiple fields are set");
+        } else if (hasFirstAvailable) {
+            List<DeviceSubRequest> subs = r.getFirstAvailable();
+            if (!tooMany(subs, FIRST_AVAILABLE_MAX, at + ".firstAvailable")) {
+                for (int i = 0; i < subs.size(); i++) {
+                    DeviceSubRequest s = subs.get(i) == null ? new DeviceSubRequest() : subs.get(i);
+                    String field = at + ".firstAvailable[" + i + "]";
+                    dnsLabel(s.getName() == null ? "" : s.getName(), field + ".name");
+                    deviceClass(s.getDeviceClassName(), field + ".deviceClassName");
+                    selectors(s.getSelectors(), field + ".selectors");
+                    allocationMode(s.getAllocationMode(), s.getCount(), field);
+                }
+                duplicates(subs, s -> s == null ? null : s.getName(), at + ".firstAvailable");
+            }
+        } else {
+            ExactDeviceRequest e = r.getExactly();
+            String field = at + ".exactly";
+            deviceClass(e.getDeviceClassName(), field + ".deviceClassName");
+            selectors(e.getSelectors(), field + ".selectors");
+            allocationMode(e.getAllocationMode(), e.getCount(), field);
+        }
+    }
+
+    private void deviceClass(String name, String field) {
+        if (name == null || name.isEmpty()) {
+            required(field, "");
+        } else {
+            dnsSubdomain(name, field);
+        }
+    }
+
+    private void selectors(List<DeviceSelector> selectors, String field) {
+        if (tooMany(selectors, SELECTORS_MAX, field) || selectors == null) {
+            return;
+        }
+        for (int i = 0; i < selectors.size(); i++) {
+            DeviceSelector s = selectors.get(i);
+            String at = field + "[" + i + "]";
+            if (s == null || s.getCel() == null) {
+                required(at + ".cel", "");
+            } else {
+                String expression = s.getCel().getExpression() == null ? "" : s.getCel().getExpression();
+                if (expression.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > CEL_EXPRESSION_MAX_LENGTH) {
+                    tooLong(at + ".cel.expression", CEL_EXPRESSION_MAX_LENGTH);
+                }
+            }
+        }
+    }
+
+    private void allocationMode(String mode, Long count, String at) {
+        long n = count == null ? 0 : count;
+        if ("All".equals(mode)) {
+            if (n != 0) {
+                invalid(at + ".count", Long.toString(n), "must not be specified when allocationMode is 'All'");
+            }
+        } else if ("ExactCount".equals(mode)) {
+            if (n <= 0) {
+                invalid(at + ".count", Long.toString(n), "must be greater than zero");
+            }
+        } else {
+            errors.add(new FieldError(at + ".allocationMode", "Unsupported value: " + quote(mode == null ? "" : mode)
+                    + ": supported values: \"All\", \"ExactCount\""));
+        }
+    }
+
+    private void constraint(DeviceConstraint c, String at, Map<String, Set<String>> requestNames) {
+        requestRefs(c.getRequests(), at + ".requests", requestNames);
+        if (c.getMatchAttribute() != null) {
+            fullyQualifiedName(c.getMatchAttribute(), at + ".matchAttribute");
+        } else if (c.getDistinctAttribute() != null) {
+            fullyQualifiedName(c.getDistinctAttribute(), at + ".distinctAttribute");
+        } else {
+            required(at + ".matchAttribute", "");
+        }
+    }
+
+    private void requestRefs(List<String> refs, String field, Map<String, Set<String>> requestNames) {
+        if (tooMany(refs, DEVICE_REQUESTS_MAX, field) || refs == null) {
+            return;
+        }
+        for (int i = 0; i < refs.size(); i++) {
+            String name = refs.get(i) == null ? "" : refs.get(i);
+            String at = field + "[" + i + "]";
+            String[] segments = name.split("/", -1);
+            if (segments.length > 2) {
+                invalid(at, quote(name), REQUEST_REF_MSG);
+                continue;
+            }
+            for (String segment : segments) {
+                dnsLabel(segment, at);
+            }
+            boolean known = segments.length == 1 ? requestNames.containsKey(name)
+                    : requestNames.getOrDefault(segments[0], Set.of()).contains(segments[1]);
+            if (!known) {
+                invalid(at, quote(name), REQUEST_REF_MSG);
+            }
+        }
+        duplicates(refs, Function.identity(), field);
+    }
+
+    private <T> void duplicates(List<T> items, Function<T, String> key, String field) {
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < items.size(); i++) {
+            String k = key.apply(items.get(i));
+            String name = k == null ? "" : k;
+            if (!seen.add(name)) {
+                duplicate(field + "[" + i + "]", name);
+            }
+        }
+    }
+
+    // --- slices ---
+
+    private void sliceSpec(ResourceSliceSpec spec) {
+        driverName(spec.getDriver(), "spec.driver");
+        pool(spec.getPool() == null ? new ResourcePool() : spec.getPool());
+        List<String> set = new ArrayList<>();
+        if (spec.getNodeName() != null) {
+            if (!spec.getNodeName().isEmpty()) {
+                set.add("`nodeName`");
+                dnsSubdomain(spec.getNodeName(), "spec.nodeName");
+            } else {
+                invalid("spec.nodeName", "\"\"", "must be either unset or set to a non-empty string");
+            }
+        }
+        if (spec.getNodeSelector() != null) {
+            set.add("`nodeSelector`");
+            int terms = spec.getNodeSelector().getNodeSelectorTerms() == null ? 0
+                    : spec.getNodeSelector().getNodeSelectorTerms().size();
+            if (terms != 1) {
+                invalid("spec.nodeSelector.nodeSelectorTerms", Json.compact(spec.getNodeSelector().getNodeSelectorTerms()),
+                        "must have exactly one node selector term");
+            }
+        }
+        if (spec.getAllNodes() != null) {
+            if (spec.getAllNodes()) {
+                set.add("`allNodes`");
+            } else {
+                invalid("spec.allNodes", "false", "must be either unset or set to true");
+            }
+        }
+        if (spec.getPerDeviceNodeSelection() != null) {
+            if (spec.getPerDeviceNodeSelection()) {
+                set.add("`perDeviceNodeSelection`");
+            } else {
+                invalid("spec.perDeviceNodeSelection", "false", "must be either unset or set to true");
+            }
+        }
+        String oneOf = "exactly one of `nodeName`, `nodeSelector`, `allNodes`, `perDeviceNodeSelection` is required";
+        if (set.isEmpty()) {
+            required("spec", oneOf);
+        } else if (set.size() > 1) {
+            invalid("spec", quote("{" + String.join(", ", set) + "}"), oneOf + ", but multiple fields are set");
+        }
+        if (size(spec.getSharedCounters()) > 0 && size(spec.getDevices()) > 0) {
+            invalid("spec", "\"\"", "only one of `sharedCounters` or `devices` is allowed");
+        }
+        List<Device> devices = spec.getDevices();
+        int max = advanced(devices) ? SLICE_MAX_DEVICES_WITH_ADVANCED_FEATURES : SLICE_MAX_DEVICES;
+        if (!tooMany(devices, max, "spec.devices") && devices != null) {
+            for (int i = 0; i < devices.size(); i++) {
+                device(devices.get(i) == null ? new Device() : devices.get(i), "spec.devices[" + i + "]");
+            }
+            duplicates(devices, d -> d == null ? null : d.getName(), "spec.devices");
+        }
+    }
+
+    /** Taints, counter consumption or list attributes lower the device limit. */
+    private static boolean advanced(List<Device> devices) {
+        // Lists are never null in the fabric8 model; an empty one is an absent one.
+        if (devices == null) {
+            return false;
+        }
+        for (Device d : devices) {
+            if (d == null) {
+                continue;
+            }
+            if (d.getTaints() != null && !d.getTaints().isEmpty()
+                    || d.getConsumesCounters() != null && !d.getConsumesCounters().isEmpty()) {
+                return true;
+            }
+            if (d.getAttributes() != null) {
+                for (DeviceAttribute a : d.getAttributes().values()) {
+                    if (a != null && size(a.getBools()) + size(a.getInts()) + size(a.getStrings())
+                            + size(a.getVersions()) > 0) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
+    private void pool(ResourcePool pool) {
+        String name = pool.getName() == null ? "" : pool.getName();
+        if (name.isEmpty()) {
+            required("spec.pool.name", "");
+        } else {
+            if (name.length() > POOL_NAME_MAX_LENGTH) {
+                tooLong("spec.pool.name", POOL_NAME_MAX_LENGTH);
+            }
+            for (String part : name.split("/", -1)) {
+                dnsSubdomain(part, "spec.pool.name");
+            }
+        }
+        long count = pool.getResourceSliceCount() == null ? 0 : pool.getResourceSliceCount();
+        if (count <= 0) {
+            invalid("spec.pool.resourceSliceCount", Long.toString(count), "must be greater than zero");
+        }
+        long generation = pool.getGeneration() == null ? 0 : pool.getGeneration();
+        if (generation < 0) {
+            invalid("spec.pool.generation", Long.toString(generation), "must be greater than or equal to zero");
+        }
+    }
+
+    private void device(Device d, String at) {
+        dnsLabel(d.getName() == null ? "" : d.getName(), at + ".name");
+        Map<String, DeviceAttribute> attributes = d.getAttributes() == null ? Map.of() : d.getAttributes();
+        int capacities = d.getCapacity() == null ? 0 : d.getCapacity().size();
+        int total = attributes.size() + capacities;
+        if (total > ATTRIBUTES_AND_CAPACITIES_MAX) {
+            invalid(at, Integer.toString(total), "the total number of attributes and capacities must not exceed "
+                    + ATTRIBUTES_AND_CAPACITIES_MAX);
+        }
+        int values = 0;
+        for (DeviceAttribute a : attributes.values()) {
+            int listed = a == null ? 0 : size(a.getBools()) + size(a.getInts()) + size(a.getStrings()) + size(a.getVersions());
+            values += listed == 0 ? 1 : listed;
+        }
+        if (values > ATTRIBUTE_VALUES_MAX) {
+            invalid(at, Integer.toString(values), "the total number of attribute values must not exceed " + ATTRIBUTE_VALUES_MAX);
+        }
+        for (Map.Entry<String, DeviceAttribute> e : attributes.entrySet()) {
+            qualifiedName(e.getKey(), at + ".attributes");
+            attribute(e.getValue() == null ? new DeviceAttribute() : e.getValue(), at + ".attributes[" + e.getKey() + "]");
+        }
+        if (d.getCapacity() != null) {
+            for (String name : d.getCapacity().keySet()) {
+                qualifiedName(name, at + ".capacity");
+            }
+        }
+    }
+
+    private static int size(List<?> list) {
+        return list == null ? 0 : list.size();
+    }
+
+    private void attribute(DeviceAttribute a, String at) {
+        int fields = 0;
+        fields += a.getBool() != null ? 1 : 0;
+        fields += a.getInt() != null ? 1 : 0;
+        if (a.getString() != null) {
+            fields++;
+            stringValue(a.getString(), at + ".string");
+        }
+        if (a.getVersion() != null) {
+            fields++;
+            versionValue(a.getVersion(), at + ".version");
+        }
+        fields += list(a.getBools(), at + ".bools");
+        fields += list(a.getInts(), at + ".ints");
+        fields += list(a.getStrings(), at + ".strings");
+        if (a.getStrings() != null) {
+            for (int i = 0; i < a.getStrings().size(); i++) {
+                stringValue(a.getStrings().get(i), at + ".strings[" + i + "]");
+            }
+        }
+        fields += list(a.getVersions(), at + ".versions");
+        if (a.getVersions() != null) {
+            for (int i = 0; i < a.getVersions().size(); i++) {
+                versionValue(a.getVersions().get(i), at + ".versions[" + i + "]");
+            }
+        }
+        if (fields == 0) {
+            invalid(at, "\"\"", "exactly one value must be specified");
+        } else if (fields > 1) {
+            invalid(at, goAttribute(a), "exactly one value must be specified");
+        }
+    }
+
+    /**
+     * 1 when a list value is given. The fabric8 model holds an absent list as an empty one, so an explicitly empty
+     * list (which the API server rejects as "must not be empty if specified") counts as absent here.
+     */
+    private static int list(List<?> values, String field) {
+        return values == null || values.isEmpty() ? 0 : 1;
+    }
+
+    private void stringValue(String value, String field) {
+        if (value != null && value.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > ATTRIBUTE_VALUE_MAX_LENGTH) {
+            tooLong(field, ATTRIBUTE_VALUE_MAX_LENGTH);
+        }
+    }
+
+    private void versionValue(String value, String field) {
+        String v = value == null ? "" : value;
+        if (!SEMVER.matcher(v).matches()) {
+            invalid(field, quote(v), "must be a string compatible with semver.org spec 2.0.0");
+        }
+        stringValue(v, field);
+    }
+
+    /** The internal DeviceAttribute as Go's json.Marshal writes it in the error (it has no JSON tags). */
+    private static String goAttribute(DeviceAttribute a) {
+        return "{\"IntValue\":" + (a.getInt() == null ? "null" : a.getInt())
+                + ",\"BoolValue\":" + (a.getBool() == null ? "null" : a.getBool())
+                + ",\"StringValue\":" + (a.getString() == null ? "null" : Json.compact(a.getString()))
+                + ",\"VersionValue\":" + (a.getVersion() == null ? "null" : Json.compact(a.getVersion()))
+                + ",\"IntValues\":" + goList(a.getInts())
+                + ",\"BoolValues\":" + goList(a.getBools())
+                + ",\"StringValues\":" + goList(a.getStrings())
+                + ",\"VersionValues\":" + goList(a.getVersions()) + "}";
+    }
+
+    /** An absent list (empty in the fabric8 model) is a nil slice in Go: null. */
+    private static String goList(List<?> values) {
+        return values == null || values.isEmpty() ? "null" : Json.compact(values);
+    }
+}

@@ -1,0 +1,60 @@
+package io.dra4j.sim;
+
+import io.dra4j.scenario.Manifests;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintRule;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
+import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
+
+import java.util.List;
+
+/**
+ * The cluster a simulation starts from: nodes, pods (bound ones are the starting state), priority classes, the
+ * resource.k8s.io objects (allocated claims are the starting state) and the workloads whose pods are to be created.
+ * The lists are copied; the objects are not and are never modified by the simulator.
+ */
+public record ClusterSnapshot(List<Node> nodes,
+                              List<Pod> pods,
+                              List<PriorityClass> priorityClasses,
+                              List<DeviceClass> deviceClasses,
+                              List<ResourceSlice> resourceSlices,
+                              List<ResourceClaim> resourceClaims,
+                              List<ResourceClaimTemplate> resourceClaimTemplates,
+                              List<DeviceTaintRule> deviceTaintRules,
+                              List<Deployment> deployments,
+                              List<ReplicaSet> replicaSets,
+                              List<StatefulSet> statefulSets,
+                              List<Job> jobs,
+                              List<DaemonSet> daemonSets) {
+    public ClusterSnapshot {
+        nodes = List.copyOf(nodes);
+        pods = List.copyOf(pods);
+        priorityClasses = List.copyOf(priorityClasses);
+        deviceClasses = List.copyOf(deviceClasses);
+        resourceSlices = List.copyOf(resourceSlices);
+        resourceClaims = List.copyOf(resourceClaims);
+        resourceClaimTemplates = List.copyOf(resourceClaimTemplates);
+        deviceTaintRules = List.copyOf(deviceTaintRules);
+        deployments = List.copyOf(deployments);
+        replicaSets = List.copyOf(replicaSets);
+        statefulSets = List.copyOf(statefulSets);
+        jobs = List.copyOf(jobs);
+        daemonSets = List.copyOf(daemonSets);
+    }
+
+    /** The objects of the kinds the simulator uses, from manifests as read. */
+    public static ClusterSnapshot of(Manifests m) {
+        return new ClusterSnapshot(m.nodes(), m.pods(), m.priorityClasses(), m.deviceClasses(), m.resourceSlices(),
+                m.resourceClaims(), m.resourceClaimTemplates(), m.deviceTaintRules(), m.deployments(),
+                m.replicaSets(), m.statefulSets(), m.jobs(), m.daemonSets());
+    }
+}

@@ -1,0 +1,23 @@
+package io.dra4j.sim;
+
+import io.dra4j.sim.internal.Simulation;
+
+import java.util.Objects;
+
+/**
+ * kube-scheduler 1.37's default profile with DRA, simulated over a cluster snapshot: workloads are expanded into
+ * pods as their controllers create them, claims from templates are created as the resourceclaim controller creates
+ * them, and the pending pods are scheduled one at a time in queue order. Immutable and thread-safe; each run is
+ * independent and never modifies the snapshot's objects.
+ */
+public final class Simulator {
+    private final SimulationOptions options;
+
+    public Simulator(SimulationOptions options) {
+        this.options = Objects.requireNonNull(options, "options");
+    }
+
+    public SimulationResult run(ClusterSnapshot snapshot) {
+        return new Simulation(options, Objects.requireNonNull(snapshot, "snapshot")).run();
+    }
+}

@@ -1,0 +1,129 @@
+package io.dra4j.sim.internal;
+
+import io.dra4j.allocator.FeatureGates;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintRule;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The simulated cluster as the scheduler's cache sees it during a run: nodes in the scheduler's node-tree order,
+ * the claims (mutable copies, updated as pods are bound), device classes and the DRA allocator access.
+ * Single-threaded, owned by one simulation.
+ */
+final class Cluster {
+    static final String IMPLICIT_EXTENDED_RESOURCE_PREFIX = "deviceclass.resource.kubernetes.io/";
+
+    final FeatureGates gates;
+    final DraAllocation dra;
+    final List<NodeInfo> nodes;
+    final Map<String, NodeInfo> nodesByName = new HashMap<>();
+    private final Map<String, ResourceClaim> claims = new LinkedHashMap<>();
+    private final Map<String, DeviceClass> classes = new TreeMap<>();
+    private final Map<String, DeviceClass> extendedResourceClasses = new HashMap<>();
+    private List<ResourceClaim> allocated;
+    private final java.util.Set<String> nodesWithLocalSlices = new java.util.HashSet<>();
+
+    Cluster(FeatureGates gates, List<Node> nodes, List<DeviceClass> classes, List<ResourceSlice> slices,
+            List<DeviceTaintRule> rules, List<ResourceClaim> claims) {
+        this.gates = gates;
+        this.dra = new DraAllocation(gates, classes, slices, rules);
+        this.nodes = nodeTreeOrder(nodes);
+        for (NodeInfo n : this.nodes) {
+            nodesByName.put(n.name, n);
+        }
+        for (DeviceClass c : classes) {
+            this.classes.put(c.getMetadata().getName(), c);
+        }
+        // Explicit extendedResourceName first, by class name; then every class's implicit name.
+        for (DeviceClass c : this.classes.values()) {
+            String explicit = c.getSpec() == null ? null : c.getSpec().getExtendedResourceName();
+            if (explicit != null && !explicit.isEmpty()) {
+                extendedResourceClasses.putIfAbsent(explicit, c);
+            }
+        }
+        for (DeviceClass c : this.classes.values()) {
+            extendedResourceClasses.putIfAbsent(IMPLICIT_EXTENDED_RESOURCE_PREFIX + c.getMetadata().getName(), c);
+        }
+        for (ResourceClaim c : claims) {
+            addClaim(c);
+        }
+        for (ResourceSlice s : slices) {
+            if (s.getSpec().getNodeName() != null) {
+                nodesWithLocalSlices.add(s.getSpec().getNodeName());
+            }
+        }
+    }
+
+    /** Whether a ResourceSlice names this node in spec.nodeName. */
+    boolean hasLocalSlices(String node) {
+        return nodesWithLocalSlices.contains(node);
+    }
+
+    /**
+     * The node tree's order (pkg/scheduler/backend/cache/node_tree.go): zones in the order their first node
+     * appears, nodes of a zone in input order, listed round-robin over the zones.
+     */
+    private static List<NodeInfo> nodeTreeOrder(List<Node> nodes) {
+        Map<String, List<NodeInfo>> zones = new LinkedHashMap<>();
+        for (Node n : nodes) {
+            Map<String, String> l = Selectors.labels(n);
+            String region = l.getOrDefault("topology.kubernetes.io/region", "");
+            String zone = l.getOrDefault("topology.kubernetes.io/zone", "");
+            String key = region.isEmpty() && zone.isEmpty() ? "" : region + ":\u0000:" + zone;
+            zones.computeIfAbsent(key, k -> new ArrayList<>()).add(new NodeInfo(n));
+        }
+        List<NodeInfo> out = new ArrayList<>();
+        for (int i = 0; out.size() < nodes.size(); i++) {
+            for (List<NodeInfo> z : zones.values()) {
+                if (i < z.size()) {
+                    out.add(z.get(i));
+                }
+            }
+        }
+        return out;
+    }
+
+    ResourceClaim claim(String namespace, String name) {
+        return claims.get(namespace + "/" + name);
+    }
+
+    void addClaim(ResourceClaim c) {
+        claims.put(c.getMetadata().getNamespace() + "/" + c.getMetadata().getName(), c);
+        allocated = null;
+    }
+
+    List<ResourceClaim> claims() {
+        return List.copyOf(claims.values());
+    }
+
+    /** Called after claims' status changed: the devices in use are recomputed for the next cycle. */
+    void claimsChanged() {
+        allocated = null;
+    }
+
+    List<ResourceClaim> allocatedClaims() {
+        if (allocated == null) {
+            allocated = claims.values().stream()
+                    .filter(c -> c.getStatus() != null && c.getStatus().getAllocation() != null).toList();
+        }
+        return allocated;
+    }
+
+    DeviceClass deviceClass(String name) {
+        return classes.get(name);
+    }
+
+    /** The DeviceClass that backs an extended resource name, explicitly or by the implicit name; null if none. */
+    DeviceClass classForExtendedResource(String resourceName) {
+        return extendedResourceClasses.get(resourceName);
+    }
+}

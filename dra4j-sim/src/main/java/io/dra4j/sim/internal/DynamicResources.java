@@ -1,0 +1,405 @@
+package io.dra4j.sim.internal;
+
+import io.dra4j.allocator.AllocationOutcome;
+import io.dra4j.allocator.Explanation;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerExtendedResourceRequest;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodExtendedResourceClaimStatus;
+import io.fabric8.kubernetes.api.model.PodResourceClaim;
+import io.fabric8.kubernetes.api.model.PodResourceClaimStatus;
+import io.fabric8.kubernetes.api.model.PodStatus;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceSubRequest;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimConsumerReference;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimStatus;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The DynamicResources plugin for one pod's scheduling cycle: PreFilter (claims exist, are not in use by others
+ * beyond reservedFor's limit, name existing classes; the special claim for extended resources a DeviceClass
+ * backs), Filter (allocated claims' node selectors, every claim still to allocate allocated together on the node),
+ * Score (ranks of the chosen firstAvailable subrequests) and Reserve/PreBind (allocation and reservedFor written).
+ */
+final class DynamicResources {
+    static final String NAME = "DynamicResources";
+    /** ResourceClaimReservedForMaxSize. */
+    static final int RESERVED_FOR_MAX = 256;
+    /** FirstAvailableDeviceRequestMaxSize. */
+    static final int FIRST_AVAILABLE_MAX = 8;
+    static final String EXTENDED_CLAIM_ANNOTATION = "resource.kubernetes.io/extended-resource-claim";
+    static final String POD_CLAIM_NAME_ANNOTATION = "resource.kubernetes.io/pod-claim-name";
+
+    private final Pod pod;
+    private final Cluster cluster;
+    private final List<ResourceClaim> claims = new ArrayList<>();
+    private final Map<String, Long> extendedRequests = new TreeMap<>();
+    private FilterStatus preFilter;
+    private DraAllocation.Cycle cycle;
+    private final Map<String, List<AllocationResult>> nodeAllocations = new HashMap<>();
+    private final Map<String, ResourceClaim> nodeExtendedClaims = new HashMap<>();
+
+    DynamicResources(Pod pod, Cluster cluster, Resources podRequest) {
+        this.pod = pod;
+        this.cluster = cluster;
+        this.preFilter = preFilter(podRequest);
+    }
+
+    /** Whether the pod has no claims and no DRA-backed extended resources: the plugin has nothing to do. */
+    boolean skip() {
+        return preFilter == null && claims.isEmpty() && extendedRequests.isEmpty();
+    }
+
+    FilterStatus preFilterStatus() {
+        return preFilter;
+    }
+
+    private FilterStatus preFilter(Resources podRequest) {
+        for (PodResourceClaim pc : Selectors.list(pod.getSpec().getResourceClaims())) {
+            String name = claimName(pod, pc);
+            if (name == null) {
+                String template = pc.getResourceClaimTemplateName();
+                return FilterStatus.unresolvable(NAME, "pod \"" + pod.getMetadata().getName() + "\": claim " + pc.getName()
+                        + ": ResourceClaim not created yet (ResourceClaimTemplate " + template + " not found)");
+            }
+            ResourceClaim claim = cluster.claim(pod.getMetadata().getNamespace(), name);
+            if (claim == null) {
+                return FilterStatus.unresolvable(NAME, "resourceclaim \"" + name + "\" not found");
+            }
+            claims.add(claim);
+        }
+        if (cluster.gates.isEnabled(io.dra4j.allocator.DraFeature.DRAExtendedResource)) {
+            podRequest.asMap().forEach((rName, q) -> {
+                if (q > 0 && cluster.classForExtendedResource(rName) != null) {
+                    extendedRequests.put(rName, q);
+                }
+            });
+        }
+        for (ResourceClaim claim : claims) {
+            ResourceClaimStatus st = claim.getStatus();
+            boolean allocated = st != null && st.getAllocation() != null;
+            if (allocated && Selectors.list(st.getReservedFor()).size() >= RESERVED_FOR_MAX && !reservedForPod(claim)) {
+                return FilterStatus.unschedulable(NAME, "resourceclaim in use");
+            }
+            if (allocated) {
+                continue;
+            }
+            for (DeviceRequest r : Selectors.list(claim.getSpec().getDevices().getRequests())) {
+                if (r.getExactly() != null) {
+                    FilterStatus s = validateClass(r.getExactly().getDeviceClassName(), r.getName());
+                    if (s != null) {
+                        return s;
+                    }
+                } else if (!Selectors.list(r.getFirstAvailable()).isEmpty()) {
+                    for (DeviceSubRequest sub : r.getFirstAvailable()) {
+                        FilterStatus s = validateClass(sub.getDeviceClassName(), r.getName() + "/" + sub.getName());
+                        if (s != null) {
+                            return s;
+                        }
+                    }
+                } else {
+                    return FilterStatus.unschedulable(NAME, "resource claim " + pod.getMetadata().getNamespace() + "/"
+                            + claim.getMetadata().getName() + ", request " + r.getName() + ": unknown request type");
+                }
+            }
+        }
+        return null;
+    }
+
+    private FilterStatus validateClass(String className, String request) {
+        if (className == null || className.isEmpty()) {
+            return FilterStatus.error(NAME, "request " + request + ": unsupported request type");
+        }
+        if (cluster.deviceClass(className) == null) {
+            return FilterStatus.unschedulable(NAME, "request " + request + ": device class " + className + " does not exist");
+        }
+        return null;
+    }
+
+    /** The claim's name: spec'd directly, or from the pod's status for a template claim (null: not created yet). */
+    static String claimName(Pod pod, PodResourceClaim pc) {
+        if (pc.getResourceClaimName() != null) {
+            return pc.getResourceClaimName();
+        }
+        PodStatus st = pod.getStatus();
+        for (PodResourceClaimStatus s : st == null ? List.<PodResourceClaimStatus>of() : Selectors.list(st.getResourceClaimStatuses())) {
+            if (s.getName().equals(pc.getName())) {
+                return s.getResourceClaimName();
+            }
+        }
+        return null;
+    }
+
+    private boolean reservedForPod(ResourceClaim claim) {
+        for (ResourceClaimConsumerReference r : Selectors.list(claim.getStatus().getReservedFor())) {
+            if ("pods".equals(r.getResource()) && pod.getMetadata().getUid().equals(r.getUid())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean allocated(ResourceClaim c) {
+        return c.getStatus() != null && c.getStatus().getAllocation() != null;
+    }
+
+    FilterStatus filter(NodeInfo n) {
+        ResourceClaim extended = extendedClaimFor(n);
+        if (extended == null && claims.isEmpty()) {
+            return null;
+        }
+        for (ResourceClaim c : claims) {
+            AllocationResult a = allocated(c) ? c.getStatus().getAllocation() : null;
+            if (a != null && a.getNodeSelector() != null && !Selectors.matches(a.getNodeSelector(), n.node)) {
+                return FilterStatus.unschedulable(NAME, "resourceclaim not available on the node");
+            }
+        }
+        List<ResourceClaim> toAllocate = toAllocate(extended);
+        if (toAllocate.isEmpty()) {
+            return null;
+        }
+        AllocationOutcome outcome = cycle().allocate(n.node, toAllocate);
+        if (outcome instanceof AllocationOutcome.Allocated a) {
+            nodeAllocations.put(n.name, a.results());
+            if (extended != null) {
+                nodeExtendedClaims.put(n.name, extended);
+            }
+            return null;
+        }
+        if (outcome instanceof AllocationOutcome.Unschedulable u) {
+            return FilterStatus.unschedulable(NAME, u.reason());
+        }
+        AllocationOutcome.Failed f = (AllocationOutcome.Failed) outcome;
+        return f.perNode() ? FilterStatus.unschedulable(NAME, f.message()) : FilterStatus.error(NAME, f.message());
+    }
+
+    private List<ResourceClaim> toAllocate(ResourceClaim extended) {
+        List<ResourceClaim> out = new ArrayList<>();
+        for (ResourceClaim c : claims) {
+            if (!allocated(c)) {
+                out.add(c);
+            }
+        }
+        if (extended != null) {
+            out.add(extended);
+        }
+        return out;
+    }
+
+    private DraAllocation.Cycle cycle() {
+        if (cycle == null) {
+            cycle = cluster.dra.begin(cluster.allocatedClaims());
+        }
+        return cycle;
+    }
+
+    /** How many nodes are explained to find the one that came closest. */
+    static final int EXPLAINED_NODES = 12;
+
+    /**
+     * dra4j's decisive reason for a pod the claims of which fit no node: the allocator's explanation on the node
+     * whose candidate funnel got furthest before falling short, prefixed with the node's name. Explained are the
+     * first {@value #EXPLAINED_NODES} nodes DynamicResources rejected, those with node-local slices first, each
+     * group in evaluation order.
+     */
+    String decisiveReason(List<NodeInfo> rejected) {
+        List<NodeInfo> order = new ArrayList<>(rejected);
+        order.sort(java.util.Comparator.comparing(n -> !cluster.hasLocalSlices(n.name)));
+        String best = "";
+        int bestReach = -1;
+        for (NodeInfo n : order.subList(0, Math.min(EXPLAINED_NODES, order.size()))) {
+            List<ResourceClaim> toAllocate = toAllocate(extendedClaimFor(n));
+            if (toAllocate.isEmpty()) {
+                continue;
+            }
+            Explanation e = cycle().explain(n.node, toAllocate);
+            int reach = reach(e);
+            if (reach > bestReach) {
+                bestReach = reach;
+                best = n.name + ": " + e.decisive();
+            }
+        }
+        return best;
+    }
+
+    /** How far the funnel got: the earliest stage at which a short request fell below its count (later is closer). */
+    private static int reach(Explanation e) {
+        int reach = Integer.MAX_VALUE;
+        for (Explanation.ClaimReport c : e.claims()) {
+            for (Explanation.RequestReport r : c.requests()) {
+                if (r.shortfall() == null) {
+                    continue;
+                }
+                long needed = Math.max(1, r.requested());
+                int stage = r.funnel().size();
+                for (int i = 0; i < r.funnel().size(); i++) {
+                    if (r.funnel().get(i).remaining() < needed) {
+                        stage = i;
+                        break;
+                    }
+                }
+                reach = Math.min(reach, stage);
+            }
+        }
+        return reach;
+    }
+
+    /**
+     * The node's variant of the special claim: one request per container and extended resource that a DeviceClass
+     * backs and the node does not offer through a device plugin (allocatable 0); null when there is none.
+     */
+    private ResourceClaim extendedClaimFor(NodeInfo n) {
+        if (extendedRequests.isEmpty()) {
+            return null;
+        }
+        Set<String> viaDra = new HashSet<>();
+        for (String rName : extendedRequests.keySet()) {
+            if (n.allocatable.get(rName) == 0) {
+                viaDra.add(rName);
+            }
+        }
+        if (viaDra.isEmpty()) {
+            return null;
+        }
+        List<DeviceRequest> requests = new ArrayList<>();
+        List<Container> containers = new ArrayList<>(Selectors.list(pod.getSpec().getInitContainers()));
+        containers.addAll(Selectors.list(pod.getSpec().getContainers()));
+        for (int ci = 0; ci < containers.size(); ci++) {
+            Map<String, Quantity> creqs = containers.get(ci).getResources() == null ? null
+                    : containers.get(ci).getResources().getRequests();
+            if (creqs == null) {
+                continue;
+            }
+            List<String> keys = new ArrayList<>(new TreeMap<>(creqs).keySet());
+            for (int ridx = 0; ridx < keys.size(); ridx++) {
+                String rName = keys.get(ridx);
+                long count = Quantities.value(rName, creqs.get(rName));
+                if (!viaDra.contains(rName) || count == 0) {
+                    continue;
+                }
+                requests.add(new DeviceRequestBuilder().withName("container-" + ci + "-request-" + ridx)
+                        .withNewExactly().withDeviceClassName(cluster.classForExtendedResource(rName).getMetadata().getName())
+                        .withAllocationMode("ExactCount").withCount(count).endExactly().build());
+            }
+        }
+        return new ResourceClaimBuilder()
+                .withNewMetadata().withNamespace(pod.getMetadata().getNamespace()).withName("<extended-resources>")
+                .withGenerateName(pod.getMetadata().getName() + "-extended-resources-")
+                .withAnnotations(Map.of(EXTENDED_CLAIM_ANNOTATION, "true"))
+                .withOwnerReferences(new OwnerReferenceBuilder().withApiVersion("v1").withKind("Pod")
+                        .withName(pod.getMetadata().getName()).withUid(pod.getMetadata().getUid()).withController(true)
+                        .withBlockOwnerDeletion(true).build())
+                .endMetadata()
+                .withNewSpec().withNewDevices().withRequests(requests).endDevices().endSpec()
+                .build();
+    }
+
+    /** Score: for every firstAvailable request, 8 minus the index of the subrequest that was allocated. */
+    long score(NodeInfo n) {
+        List<AllocationResult> results = nodeAllocations.get(n.name);
+        if (results == null) {
+            return 0;
+        }
+        long score = 0;
+        int ri = 0;
+        for (ResourceClaim c : toAllocate(nodeExtendedClaims.get(n.name))) {
+            AllocationResult a = results.get(ri++);
+            Set<String> allocatedSub = new HashSet<>();
+            for (DeviceRequestAllocationResult r : Selectors.list(a.getDevices() == null ? null : a.getDevices().getResults())) {
+                if (r.getRequest().contains("/")) {
+                    allocatedSub.add(r.getRequest());
+                }
+            }
+            for (DeviceRequest req : Selectors.list(c.getSpec().getDevices().getRequests())) {
+                if (req.getExactly() != null) {
+                    continue;
+                }
+                List<DeviceSubRequest> subs = Selectors.list(req.getFirstAvailable());
+                for (int i = 0; i < subs.size(); i++) {
+                    if (allocatedSub.contains(req.getName() + "/" + subs.get(i).getName())) {
+                        score += FIRST_AVAILABLE_MAX - i;
+                    }
+                }
+            }
+        }
+        return score;
+    }
+
+    /** Reserve and PreBind: allocation results and the pod's reservation written to its claims. */
+    void bind(NodeInfo n) {
+        List<AllocationResult> results = nodeAllocations.getOrDefault(n.name, List.of());
+        ResourceClaim extended = nodeExtendedClaims.get(n.name);
+        int ri = 0;
+        for (ResourceClaim c : toAllocate(extended)) {
+            ResourceClaim target = c;
+            if (c == extended) {
+                String name = Names.generate(c.getMetadata().getNamespace(), c.getMetadata().getGenerateName(),
+                        x -> cluster.claim(c.getMetadata().getNamespace(), x) != null);
+                target = new ResourceClaimBuilder(c).editMetadata().withName(name)
+                        .withUid(WorkloadExpander.uid(c.getMetadata().getNamespace(), "ResourceClaim", name))
+                        .endMetadata().build();
+                cluster.addClaim(target);
+                recordExtendedClaim(target);
+            }
+            if (target.getStatus() == null) {
+                target.setStatus(new ResourceClaimStatus());
+            }
+            target.getStatus().setAllocation(results.get(ri++));
+            addFinalizer(target);
+        }
+        for (ResourceClaim c : claims) {
+            if (!reservedForPod(c)) {
+                List<ResourceClaimConsumerReference> reserved = new ArrayList<>(Selectors.list(c.getStatus().getReservedFor()));
+                reserved.add(new ResourceClaimConsumerReference(null, pod.getMetadata().getName(), "pods",
+                        pod.getMetadata().getUid()));
+                c.getStatus().setReservedFor(reserved);
+            }
+        }
+        cluster.claimsChanged();
+    }
+
+    private void recordExtendedClaim(ResourceClaim claim) {
+        List<ContainerExtendedResourceRequest> mappings = new ArrayList<>();
+        List<Container> containers = new ArrayList<>(Selectors.list(pod.getSpec().getInitContainers()));
+        containers.addAll(Selectors.list(pod.getSpec().getContainers()));
+        for (DeviceRequest r : claim.getSpec().getDevices().getRequests()) {
+            String[] parts = r.getName().split("-");
+            int ci = Integer.parseInt(parts[1]);
+            int ridx = Integer.parseInt(parts[3]);
+            Container c = containers.get(ci);
+            String rName = new ArrayList<>(new TreeMap<>(c.getResources().getRequests()).keySet()).get(ridx);
+            mappings.add(new ContainerExtendedResourceRequest(c.getName(), r.getName(), rName));
+        }
+        if (pod.getStatus() == null) {
+            pod.setStatus(new PodStatus());
+        }
+        pod.getStatus().setExtendedResourceClaimStatus(new PodExtendedResourceClaimStatus(mappings,
+                claim.getMetadata().getName()));
+        List<ResourceClaimConsumerReference> reserved = new ArrayList<>();
+        reserved.add(new ResourceClaimConsumerReference(null, pod.getMetadata().getName(), "pods", pod.getMetadata().getUid()));
+        claim.setStatus(new ResourceClaimStatus(null, null, reserved));
+    }
+
+    private static void addFinalizer(ResourceClaim c) {
+        List<String> f = new ArrayList<>(Selectors.list(c.getMetadata().getFinalizers()));
+        if (!f.contains("resource.kubernetes.io/delete-protection")) {
+            f.add("resource.kubernetes.io/delete-protection");
+            c.getMetadata().setFinalizers(f);
+        }
+    }
+}

@@ -1,0 +1,121 @@
+package io.dra4j.sim.internal;
+
+import io.fabric8.kubernetes.api.model.Affinity;
+import io.fabric8.kubernetes.api.model.LabelSelector;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodAffinityTerm;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * InterPodAffinity's Filter: the pod's required affinity and anti-affinity terms against the pods already assigned,
+ * and the required anti-affinity terms of assigned pods against the incoming pod. A term's namespaceSelector is
+ * matched against the label {@code kubernetes.io/metadata.name} only (Namespace objects are not read).
+ */
+final class InterPodAffinity {
+    static final String NAME = "InterPodAffinity";
+    static final String AFFINITY = "node(s) didn't match pod affinity rules";
+    static final String ANTI_AFFINITY = "node(s) didn't match pod anti-affinity rules";
+    static final String EXISTING_ANTI_AFFINITY = "node(s) didn't satisfy existing pods anti-affinity rules";
+
+    private final Pod pod;
+    private final List<NodeInfo> nodes;
+    private final List<PodAffinityTerm> affinity;
+    private final List<PodAffinityTerm> antiAffinity;
+    private final boolean anyExistingAntiAffinity;
+    private final boolean affinityMatchesNothing;
+
+    InterPodAffinity(Pod pod, List<NodeInfo> nodes) {
+        this.pod = pod;
+        this.nodes = nodes;
+        Affinity a = pod.getSpec().getAffinity();
+        this.affinity = a == null || a.getPodAffinity() == null ? List.of()
+                : Selectors.list(a.getPodAffinity().getRequiredDuringSchedulingIgnoredDuringExecution());
+        this.antiAffinity = a == null || a.getPodAntiAffinity() == null ? List.of()
+                : Selectors.list(a.getPodAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution());
+        this.anyExistingAntiAffinity = nodes.stream().flatMap(n -> n.pods.stream())
+                .anyMatch(p -> !requiredAntiAffinity(p).isEmpty());
+        boolean any = false;
+        for (PodAffinityTerm t : affinity) {
+            for (NodeInfo n : nodes) {
+                for (Pod p : n.pods) {
+                    any |= termMatches(t, pod, p);
+                }
+            }
+        }
+        this.affinityMatchesNothing = !any;
+    }
+
+    boolean skip() {
+        return affinity.isEmpty() && antiAffinity.isEmpty() && !anyExistingAntiAffinity;
+    }
+
+    FilterStatus filter(NodeInfo candidate) {
+        Map<String, String> labels = Selectors.labels(candidate.node);
+        for (NodeInfo n : nodes) {
+            for (Pod existing : n.pods) {
+                for (PodAffinityTerm t : requiredAntiAffinity(existing)) {
+                    if (termMatches(t, existing, pod) && sameDomain(t.getTopologyKey(), labels, n)) {
+                        return FilterStatus.unschedulable(NAME, EXISTING_ANTI_AFFINITY);
+                    }
+                }
+            }
+        }
+        for (PodAffinityTerm t : antiAffinity) {
+            for (NodeInfo n : nodes) {
+                for (Pod existing : n.pods) {
+                    if (termMatches(t, pod, existing) && sameDomain(t.getTopologyKey(), labels, n)) {
+                        return FilterStatus.unschedulable(NAME, ANTI_AFFINITY);
+                    }
+                }
+            }
+        }
+        if (!affinity.isEmpty()) {
+            // The first pod of a group that selects itself may go anywhere the topology keys exist.
+            if (affinityMatchesNothing && affinity.stream().allMatch(t -> termMatches(t, pod, pod))) {
+                boolean hasKeys = affinity.stream().allMatch(t -> labels.containsKey(t.getTopologyKey()));
+                return hasKeys ? null : FilterStatus.unresolvable(NAME, AFFINITY);
+            }
+            for (PodAffinityTerm t : affinity) {
+                boolean found = false;
+                for (NodeInfo n : nodes) {
+                    for (Pod existing : n.pods) {
+                        found |= termMatches(t, pod, existing) && sameDomain(t.getTopologyKey(), labels, n);
+                    }
+                }
+                if (!found) {
+                    return FilterStatus.unresolvable(NAME, AFFINITY);
+                }
+            }
+        }
+        return null;
+    }
+
+    private static boolean sameDomain(String key, Map<String, String> candidate, NodeInfo other) {
+        String v = candidate.get(key);
+        return v != null && v.equals(Selectors.labels(other.node).get(key));
+    }
+
+    /** Whether {@code target} is selected by {@code term}, a term of {@code owner}. */
+    static boolean termMatches(PodAffinityTerm term, Pod owner, Pod target) {
+        String ns = target.getMetadata().getNamespace();
+        LabelSelector nsSelector = term.getNamespaceSelector();
+        List<String> namespaces = Selectors.list(term.getNamespaces());
+        boolean nsOk;
+        if (namespaces.isEmpty() && nsSelector == null) {
+            nsOk = Objects.equals(ns, owner.getMetadata().getNamespace());
+        } else {
+            nsOk = namespaces.contains(ns)
+                    || (nsSelector != null && Selectors.matches(nsSelector, Map.of("kubernetes.io/metadata.name", ns)));
+        }
+        return nsOk && Selectors.matches(term.getLabelSelector(), target.getMetadata().getLabels());
+    }
+
+    private static List<PodAffinityTerm> requiredAntiAffinity(Pod p) {
+        Affinity a = p.getSpec().getAffinity();
+        return a == null || a.getPodAntiAffinity() == null ? List.of()
+                : Selectors.list(a.getPodAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution());
+    }
+}

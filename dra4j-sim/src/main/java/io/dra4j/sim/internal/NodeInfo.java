@@ -1,0 +1,61 @@
+package io.dra4j.sim.internal;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerPort;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What the scheduler's cache knows about one node: the node, its allocatable resources, the pods assigned to it and
+ * what they request (actual and non-zero, as upstream's NodeInfo keeps both), and the host ports in use.
+ */
+final class NodeInfo {
+    /** A host port in use: protocol, host IP ("0.0.0.0" when unset) and port. */
+    record HostPort(String protocol, String ip, int port) {
+        boolean conflicts(HostPort o) {
+            return port == o.port && protocol.equals(o.protocol)
+                    && (ip.equals(o.ip) || ip.equals("0.0.0.0") || o.ip.equals("0.0.0.0"));
+        }
+    }
+
+    final Node node;
+    final String name;
+    final Resources allocatable;
+    final Resources requested = new Resources();
+    final Resources nonZeroRequested = new Resources();
+    final List<Pod> pods = new ArrayList<>();
+    final List<HostPort> usedPorts = new ArrayList<>();
+
+    NodeInfo(Node node) {
+        this.node = node;
+        this.name = node.getMetadata().getName();
+        this.allocatable = Resources.of(node.getStatus() == null ? null : node.getStatus().getAllocatable());
+    }
+
+    void addPod(Pod pod) {
+        pods.add(pod);
+        requested.add(PodRequests.of(pod));
+        nonZeroRequested.add(PodRequests.nonZero(pod));
+        usedPorts.addAll(hostPorts(pod));
+    }
+
+    static List<HostPort> hostPorts(Pod pod) {
+        List<HostPort> out = new ArrayList<>();
+        List<Container> all = new ArrayList<>(Selectors.list(pod.getSpec().getContainers()));
+        all.addAll(Selectors.list(pod.getSpec().getInitContainers()));
+        for (Container c : all) {
+            for (ContainerPort p : Selectors.list(c.getPorts())) {
+                if (p.getHostPort() == null || p.getHostPort() <= 0) {
+                    continue;
+                }
+                String protocol = p.getProtocol() == null || p.getProtocol().isEmpty() ? "TCP" : p.getProtocol();
+                String ip = p.getHostIP() == null || p.getHostIP().isEmpty() ? "0.0.0.0" : p.getHostIP();
+                out.add(new HostPort(protocol, ip, p.getHostPort()));
+            }
+        }
+        return out;
+    }
+}
