@@ -215,6 +215,9 @@ public record LiveSnapshot(String server, List<HasMetadata> objects, List<String
             // Fail fast instead of retrying for minutes against a server that is not there.
             config.setRequestRetryBackoffLimit(1);
             config.setConnectionTimeout(10_000);
+            // Over HTTP/2 kube-apiserver answers a client it cannot authenticate with GOAWAY (its mitigation of
+            // unauthenticated HTTP/2 floods), and the JDK client reports that instead of the 401.
+            config.setHttp2Disable(true);
             return config;
         } catch (KubernetesClientException e) {
             throw new LiveClusterException("kubeconfig " + kubeconfig + ", context " + wanted + ": " + reason(e));

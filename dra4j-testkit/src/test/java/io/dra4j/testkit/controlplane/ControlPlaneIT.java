@@ -66,7 +66,7 @@ class ControlPlaneIT {
         try (ControlPlane plane = ControlPlaneAssumptions.startOrSkip(ControlPlaneOptions.scheduling())) {
             assertThat(plane.logs()).containsOnlyKeys("etcd", "kube-apiserver", "kube-scheduler",
                     "kube-controller-manager");
-            assertThat(plane.logs().get("kube-controller-manager")).contains("resourceclaim");
+            // That the claim controller and the scheduler do their work is RealSchedulerIT's test.
         }
     }
 

@@ -132,7 +132,7 @@ class LiveSnapshotIT {
     }
 
     @Test
-    void aRefusedListNamesTheResource(@TempDir Path dir) throws Exception {
+    void aRefusedRequestSaysWhy(@TempDir Path dir) throws Exception {
         String original = Files.readString(plane.kubeconfig(), StandardCharsets.UTF_8);
         Path kubeconfig = dir.resolve("kubeconfig");
         Files.writeString(kubeconfig, original.replace("token: " + plane.token(), "token: not-a-token"),

@@ -50,7 +50,10 @@ public final class Https {
             trust.init(store);
             SSLContext context = SSLContext.getInstance("TLS");
             context.init(null, trust.getTrustManagers(), null);
+            // HTTP/1.1: over HTTP/2 the components answer an unauthenticated client (the probes of kube-scheduler
+            // and kube-controller-manager are anonymous) with GOAWAY instead of a response.
             return Optional.of(new Https(HttpClient.newBuilder().sslContext(context)
+                    .version(HttpClient.Version.HTTP_1_1)
                     .connectTimeout(Duration.ofSeconds(2)).build(), bearerToken));
         } catch (IOException | GeneralSecurityException e) {
             // Half-written certificate file: the caller polls again.
