@@ -2,6 +2,8 @@ package io.dra4j.cli;
 
 import io.dra4j.allocator.FeatureGates;
 import io.dra4j.allocator.KubernetesVersion;
+import io.dra4j.scenario.LiveClusterException;
+import io.dra4j.scenario.LiveSnapshot;
 import io.dra4j.scenario.ManifestProblem;
 import io.dra4j.scenario.ManifestReader;
 import io.dra4j.scenario.Manifests;
@@ -80,6 +82,22 @@ final class SimulateCommand implements Callable<Integer> {
             description = "kube-scheduler's percentageOfNodesToScore; 0 (default) is its adaptive default")
     private int percentage;
 
+    @Option(names = "--from-cluster",
+            description = "take the snapshot from a live cluster (read-only list of nodes, pods, resource.k8s.io objects "
+                    + "and priority classes through the kubeconfig) instead of files")
+    private boolean fromCluster;
+
+    @Option(names = "--kubeconfig", paramLabel = "FILE",
+            description = "kubeconfig for --from-cluster (default: $KUBECONFIG's first entry, else ~/.kube/config)")
+    private Path kubeconfig;
+
+    @Option(names = "--context", paramLabel = "NAME", description = "kubeconfig context for --from-cluster (default: current)")
+    private String context;
+
+    @Option(names = "--save-snapshot", paramLabel = "FILE",
+            description = "with --from-cluster: also write the snapshot as a kind: List YAML file for offline runs")
+    private Path saveSnapshot;
+
     @Parameters(arity = "0..*", paramLabel = "INPUT", description = "manifest files, directories, or - for stdin")
     private List<String> inputs;
 
@@ -91,7 +109,37 @@ final class SimulateCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "--percentage-of-nodes-to-score must be between 0 and 100, got " + percentage);
         }
-        Manifests manifests = read(inputs == null ? List.of() : inputs);
+        List<String> files = inputs == null ? List.of() : inputs;
+        if (fromCluster && !files.isEmpty()) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--from-cluster takes the snapshot from the cluster; give either it or input files, not both");
+        }
+        if (!fromCluster && (saveSnapshot != null || kubeconfig != null || context != null)) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--save-snapshot, --kubeconfig and --context go with --from-cluster");
+        }
+        Manifests manifests;
+        if (fromCluster) {
+            Path config = kubeconfig != null ? kubeconfig
+                    : LiveSnapshot.defaultKubeconfig(System.getenv(), Path.of(System.getProperty("user.home")));
+            LiveSnapshot live;
+            try {
+                live = LiveSnapshot.take(config, context);
+            } catch (LiveClusterException e) {
+                err.println("dra4j: " + e.getMessage());
+                err.flush();
+                return CommandLine.ExitCode.SOFTWARE;
+            }
+            for (String kind : live.notServed()) {
+                err.println("dra4j: the cluster does not serve " + kind + "; simulating without them");
+            }
+            if (saveSnapshot != null) {
+                live.write(saveSnapshot);
+            }
+            manifests = ManifestReader.parse(live.toYaml().getBytes(StandardCharsets.UTF_8), "cluster " + live.server());
+        } else {
+            manifests = read(files);
+        }
         for (ManifestProblem p : manifests.problems()) {
             err.println("dra4j: " + p.describe());
         }
