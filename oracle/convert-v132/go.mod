@@ -3,6 +3,7 @@ module dra4j.io/oracle/convert-v132
 go 1.26.0
 
 require (
+	dra4j.io/oracle/schemaprint v0.0.0
 	k8s.io/api v0.0.0
 	k8s.io/apimachinery v0.32.13
 	k8s.io/kubernetes v1.32.13
@@ -61,3 +62,5 @@ replace (
 	k8s.io/sample-cli-plugin => k8s.io/sample-cli-plugin v0.32.13
 	k8s.io/sample-controller => k8s.io/sample-controller v0.32.13
 )
+
+replace dra4j.io/oracle/schemaprint => ../schemaprint

@@ -12,6 +12,7 @@ package main
 
 import (
 	"bufio"
+	"dra4j.io/oracle/schemaprint"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -37,7 +38,7 @@ func main() {
 	scheme := runtime.NewScheme()
 	install.Install(scheme)
 	if len(os.Args) == 2 && os.Args[1] == "-schema" {
-		data, err := printSchema(scheme)
+		data, err := schemaprint.Print(scheme, resource.GroupName)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "convert-v132:", err)
 			os.Exit(1)

@@ -3,6 +3,7 @@ module dra4j.io/oracle/convert
 go 1.26.0
 
 require (
+	dra4j.io/oracle/schemaprint v0.0.0
 	k8s.io/api v0.0.0
 	k8s.io/apimachinery v0.37.2
 	k8s.io/kubernetes v1.37.2
@@ -65,3 +66,5 @@ replace (
 	k8s.io/sample-controller => k8s.io/sample-controller v0.37.2
 	k8s.io/streaming => k8s.io/streaming v0.37.2
 )
+
+replace dra4j.io/oracle/schemaprint => ../schemaprint

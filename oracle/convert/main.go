@@ -20,6 +20,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"dra4j.io/oracle/schemaprint"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -224,7 +225,7 @@ func main() {
 	flag.Parse()
 	c := newConverter()
 	if *schemaMode {
-		data, err := printSchema(c.scheme)
+		data, err := schemaprint.Print(c.scheme, resource.GroupName)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "convert-oracle:", err)
 			os.Exit(1)

@@ -1,4 +1,4 @@
-package main
+package schemaprint
 
 import (
 	"encoding/json"
@@ -7,12 +7,11 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/kubernetes/pkg/apis/resource"
 )
 
-// The -schema mode (a copy of ../convert/schema.go: the two oracles are separate Go modules, one per Kubernetes
-// release) prints the JSON field names and value shapes of every resource.k8s.io kind in every version this
-// release serves, read from the Go types by reflection. dra4j checks inputs against it, so that a field a version
+// Package schemaprint serves the convert oracles' -schema mode (one Go module per Kubernetes release, so the code
+// lives here once): it prints the JSON field names and value shapes of every kind of one API group in every version
+// a release serves, read from the Go types by reflection. dra4j checks inputs against it, so that a field a version
 // does not have is an error there as it is in the API server's strict decoding.
 //
 // Shapes: "string", "int", "bool", "float", "any" (a value with its own JSON decoding: quantities, times, raw
@@ -26,10 +25,11 @@ type schemaOut struct {
 
 var unmarshalerType = reflect.TypeOf((*json.Unmarshaler)(nil)).Elem()
 
-func printSchema(scheme *runtime.Scheme) ([]byte, error) {
+// Print lists the kinds of group in scheme (internal version, watch events, options and Status left out).
+func Print(scheme *runtime.Scheme, group string) ([]byte, error) {
 	out := schemaOut{Kinds: map[string]json.RawMessage{}, Types: map[string]map[string]json.RawMessage{}}
 	for gvk, t := range scheme.AllKnownTypes() {
-		if gvk.Group != resource.GroupName || gvk.Version == runtime.APIVersionInternal {
+		if gvk.Group != group || gvk.Version == runtime.APIVersionInternal {
 			continue
 		}
 		if strings.HasPrefix(gvk.Kind, "WatchEvent") || gvk.Kind == "WatchEvent" ||
