@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
@@ -22,8 +23,11 @@ import (
 func main() {
 	bench := flag.Bool("bench", false, "time NewAllocator+Allocate and Allocate alone per scenario instead of printing outcomes")
 	flag.BoolVar(&withStats, "stats", false, "add upstream's search steps (allocateOne invocations) to each outcome as searchSteps")
+	filter := flag.Bool("filter", false, "whole-pod Filter pass: one allocator, Allocate on every node of the scenario's nodes (or its node); with -bench, time the pass warm and cold")
+	flag.DurationVar(&benchTime, "benchtime", time.Second, "with -filter -bench: least time timed per measurement")
+	flag.DurationVar(&warmupTime, "warmup", time.Second, "with -filter -bench: least untimed warm-up per measurement")
 	flag.Usage = func() {
-		fmt.Fprintf(flag.CommandLine.Output(), "usage: oracle [-bench] SCENARIO.yaml... | -\n"+
+		fmt.Fprintf(flag.CommandLine.Output(), "usage: oracle [-bench] [-filter] [-stats] SCENARIO.yaml... | -\n"+
 			"  -  reads a stream of scenarios from stdin: multi-document YAML or JSON lines\n")
 		flag.PrintDefaults()
 	}
@@ -33,7 +37,7 @@ func main() {
 		os.Exit(2)
 	}
 	out := bufio.NewWriter(os.Stdout)
-	r := &runner{out: json.NewEncoder(out), flush: out.Flush, bench: *bench}
+	r := &runner{out: json.NewEncoder(out), flush: out.Flush, bench: *bench, filter: *filter}
 	for _, arg := range flag.Args() {
 		r.source(arg)
 	}
@@ -53,6 +57,7 @@ type runner struct {
 	out        *json.Encoder
 	flush      func() error
 	bench      bool
+	filter     bool
 	unreadable bool
 }
 
@@ -80,9 +85,14 @@ func (r *runner) source(arg string) {
 			r.emit(failed(name, fmt.Errorf("%s, document %d: %w", label, n, err)))
 			return
 		}
-		if r.bench {
+		switch {
+		case r.filter && r.bench:
+			r.emitAny(benchmarkFilter(s))
+		case r.filter:
+			r.emitAny(runFilter(s))
+		case r.bench:
 			r.emitAny(benchmark(s))
-		} else {
+		default:
 			r.emit(run(s))
 		}
 	})

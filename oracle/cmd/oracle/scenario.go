@@ -14,11 +14,14 @@ import (
 // scenario mirrors the scenario file format (docs/scenario-format.md). The cluster
 // objects are the upstream API types, so that decoding is as strict as in Kubernetes.
 type scenario struct {
-	Name             string                        `json:"name"`
-	Source           string                        `json:"source,omitempty"`
-	Features         []string                      `json:"features"`
-	Confidence       string                        `json:"confidence,omitempty"`
-	Node             scenarioNode                  `json:"node"`
+	Name       string       `json:"name"`
+	Source     string       `json:"source,omitempty"`
+	Features   []string     `json:"features"`
+	Confidence string       `json:"confidence,omitempty"`
+	Node       scenarioNode `json:"node"`
+	// Nodes lists every node of the cluster for -filter; the scenario format
+	// proper has only node, and the other modes ignore this.
+	Nodes            []scenarioNode                `json:"nodes,omitempty"`
 	DeviceClasses    []resourceapi.DeviceClass     `json:"deviceClasses"`
 	ResourceSlices   []resourceapi.ResourceSlice   `json:"resourceSlices"`
 	AllocatedDevices []allocatedEntry              `json:"allocatedDevices"`

@@ -1,8 +1,7 @@
 package io.dra4j.bench;
 
-import io.dra4j.allocator.AllocatedState;
-import io.dra4j.allocator.AllocationOutcome;
-import io.dra4j.allocator.Allocator;
+import io.dra4j.allocator.ClusterState;
+import io.dra4j.cel.DeviceSelectorEnvironment;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -19,13 +18,18 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One pod's full Filter pass over every node of a multi-node workload: build the allocator once (kube-scheduler does
- * so in PreFilter) and allocate on each node in turn. Returns the number of nodes the claims fit on.
+ * One pod's whole Filter pass over every node of a workload, the counterpart of {@code oracle -filter -bench}: the
+ * cluster state is built outside the timed code (as the scheduler's snapshot is), then {@link FilterPass} allocates
+ * on each node once. {@link #warm} runs every pass on the same state, so what earlier passes compiled and evaluated
+ * stays (as for the next pod of a long-lived scheduler); {@link #cold} runs each pass on a state built from fresh
+ * copies of every slice, as after every slice changed. Both keep one compiled-expression environment across states,
+ * as upstream keeps its CEL cache.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 public class FilterPassBenchmark {
+    /** Must list {@link Workloads#names()} (checked by a test). */
     @Param({
             "empty_500nodes",
             "half_500nodes",
@@ -33,32 +37,54 @@ public class FilterPassBenchmark {
             "selector_empty_500nodes",
             "match_empty_500nodes",
             "listattributes_empty_500nodes",
+            "partitionable_backtracking",
+            "consumablecapacity_empty_100nodes",
             "consumablecapacity_half_100nodes",
+            "node_1000devices_selector",
+            "node_1000devices_count32",
+            "nosolution_count_exceeds_devices",
+            "nosolution_requests_exceed_devices",
+            "nosolution_prioritized_list",
     })
     public String workload;
 
-    private Allocator.Builder builder;
+    /** A {@link GateSet} id. */
+    @Param({"1.37", "workload"})
+    public String gates;
+
+    private Workload w;
+    private DeviceSelectorEnvironment cel;
+    private ClusterState state;
     private List<Node> nodes;
     private List<ResourceClaim> claims;
 
     @Setup(Level.Trial)
     public void setUp() {
-        Workload w = Workloads.byName(workload);
-        AllocatedState state = w.allocatedState();
-        builder = w.allocatorBuilder(state);
+        w = GateSet.byId(gates).apply(Workloads.byName(workload));
+        cel = w.celEnvironment();
+        state = w.clusterState(cel);
         nodes = w.nodes();
         claims = w.claims();
     }
 
     @Benchmark
-    public int filterAllNodes() {
-        Allocator allocator = builder.build();
-        int feasible = 0;
-        for (Node node : nodes) {
-            if (allocator.allocate(node, claims) instanceof AllocationOutcome.Allocated) {
-                feasible++;
-            }
+    public int warm() {
+        return FilterPass.feasibleNodes(state, nodes, claims);
+    }
+
+    @Benchmark
+    public int cold(Fresh fresh) {
+        return FilterPass.feasibleNodes(fresh.state, nodes, claims);
+    }
+
+    /** A state on fresh slice copies for every invocation, built outside the timed code. */
+    @State(Scope.Thread)
+    public static class Fresh {
+        ClusterState state;
+
+        @Setup(Level.Invocation)
+        public void build(FilterPassBenchmark b) {
+            state = b.w.withFreshSlices().clusterState(b.cel);
         }
-        return feasible;
     }
 }

@@ -1,5 +1,6 @@
 package io.dra4j.bench;
 
+import io.fabric8.kubernetes.api.model.Node;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
@@ -37,12 +38,11 @@ public final class ScenarioFiles {
         ArrayNode features = root.putArray("features");
         w.features().forEach(f -> features.add(f.gateName()));
         root.put("confidence", "medium");
-        ObjectNode node = root.putObject("node");
-        node.put("name", w.node().getMetadata().getName());
-        if (w.node().getMetadata().getLabels() != null) {
-            ObjectNode labels = node.putObject("labels");
-            w.node().getMetadata().getLabels().forEach(labels::put);
-        }
+        putNode(root.putObject("node"), w.node());
+        // Every node of the cluster, for the oracle's whole-pod Filter pass (oracle -filter); an extension of the
+        // scenario format that only the oracle reads.
+        ArrayNode nodes = root.putArray("nodes");
+        w.nodes().forEach(n -> putNode(nodes.addObject(), n));
         root.set("deviceClasses", tree(w.classes()));
         root.set("resourceSlices", tree(w.slices()));
         ArrayNode allocated = root.putArray("allocatedDevices");
@@ -60,6 +60,14 @@ public final class ScenarioFiles {
         root.set("claims", tree(w.claims()));
         root.put("notes", w.notes());
         return root;
+    }
+
+    private static void putNode(ObjectNode into, Node node) {
+        into.put("name", node.getMetadata().getName());
+        if (node.getMetadata().getLabels() != null) {
+            ObjectNode labels = into.putObject("labels");
+            node.getMetadata().getLabels().forEach(labels::put);
+        }
     }
 
     private static JsonNode tree(Object value) {

@@ -7,113 +7,52 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult
 import tools.jackson.databind.JsonNode;
 
 import java.io.IOException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.StringJoiner;
 
 /**
- * Prints the side-by-side table of upstream (Go oracle, {@code testing.Benchmark}) and dra4j (JMH) time per
- * allocation, and checks that both engines reach the same outcome with the same devices.
+ * Prints the side-by-side tables of upstream ({@code oracle -filter}) and dra4j ({@link FilterPassBenchmark}) for
+ * one pod's whole Filter pass over every node, one table per {@link GateSet}, and checks that both engines reach the
+ * same outcome with the same devices on every node.
  *
- * <pre>java -cp dra4j-benchmarks.jar io.dra4j.bench.SideBySideReport UPSTREAM_BENCH.jsonl UPSTREAM_OUTCOMES.jsonl JMH.json...</pre>
+ * <pre>java -cp dra4j-benchmarks.jar io.dra4j.bench.SideBySideReport DIR</pre>
  *
- * UPSTREAM_BENCH is {@code oracle -bench} output, UPSTREAM_OUTCOMES plain {@code oracle} output for the same
- * scenario files, JMH.json one or more JMH result files ({@code -rf json}) of {@link AllocatorBenchmark} and
- * optionally {@link FilterPassBenchmark}. Exit status 1 when an outcome differs.
+ * For each gate set id G with a directory {@code DIR/G}: {@code upstream-filter.jsonl} is {@code oracle -filter}
+ * output (every node's outcome and search steps), {@code upstream-filter-bench.jsonl} is {@code oracle -filter -bench}
+ * output, and {@code jmh-*.json} are JMH result files ({@code -rf json}) of {@link FilterPassBenchmark}. dra4j's
+ * per-node outcomes are computed here from the same workload objects. Exit status 1 when an outcome differs.
  */
 public final class SideBySideReport {
     private SideBySideReport() {
     }
 
-    /** The two timings of one engine for one workload, in ns per allocation; -1 where not measured. */
-    record Timing(double buildAndAllocate, double allocate) {
+    /** Warm and cold time of one pass, in ns; -1 where not measured. */
+    record Timing(double warm, double cold) {
     }
 
     public static void main(String[] args) throws IOException {
-        if (args.length < 3) {
-            System.err.println("usage: SideBySideReport UPSTREAM_BENCH.jsonl UPSTREAM_OUTCOMES.jsonl JMH.json...");
+        if (args.length != 1) {
+            System.err.println("usage: SideBySideReport DIR");
             System.exit(2);
         }
-        Map<String, Timing> upstream = new HashMap<>();
-        for (JsonNode n : jsonLines(Path.of(args[0]))) {
-            upstream.put(n.path("scenario").asString(),
-                    new Timing(n.path("nsPerOp").asDouble(-1), n.path("allocateNsPerOp").asDouble(-1)));
-        }
-        Map<String, JsonNode> upstreamOutcomes = new HashMap<>();
-        for (JsonNode n : jsonLines(Path.of(args[1]))) {
-            upstreamOutcomes.put(n.path("scenario").asString(), n);
-        }
-        Map<String, double[]> jmh = new HashMap<>();
-        Map<String, Double> filterPass = new HashMap<>();
-        List<JsonNode> results = new ArrayList<>();
-        for (int i = 2; i < args.length; i++) {
-            ScenarioFiles.json().readTree(Files.readString(Path.of(args[i]))).forEach(results::add);
-        }
-        for (JsonNode r : results) {
-            String bench = r.path("benchmark").asString();
-            String workload = r.path("params").path("workload").asString();
-            double score = r.path("primaryMetric").path("score").asDouble();
-            if (bench.endsWith("FilterPassBenchmark.filterAllNodes")) {
-                filterPass.put(workload, score);
-                continue;
-            }
-            double[] t = jmh.computeIfAbsent(workload, k -> new double[]{-1, -1});
-            if (bench.endsWith(".buildAndAllocate")) {
-                t[0] = score;
-            } else if (bench.endsWith(".allocate")) {
-                t[1] = score;
-            }
-        }
-
+        Path dir = Path.of(args[0]);
         boolean allSame = true;
         StringBuilder out = new StringBuilder();
-        out.append("| workload | outcome (upstream / dra4j) | upstream build+allocate | dra4j build+allocate | speed-up"
-                + " | upstream allocate | dra4j allocate | speed-up | dra4j search steps |\n");
-        out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
-        for (String name : Workloads.names()) {
-            if (!upstreamOutcomes.containsKey(name) && !jmh.containsKey(name)) {
-                continue; // not part of this run (oracle/bench --workloads)
+        for (GateSet gates : GateSet.values()) {
+            Path sub = dir.resolve(gates.id());
+            if (!Files.isDirectory(sub)) {
+                continue;
             }
-            Workload w = Workloads.byName(name);
-            Allocator.Attempt attempt = w.allocatorBuilder(w.allocatedState()).build()
-                    .allocateWithStats(w.node(), w.claims());
-            String mine = describe(attempt.outcome());
-            JsonNode theirs = upstreamOutcomes.get(name);
-            String theirsText = theirs == null ? "missing" : describe(theirs);
-            boolean same = mine.equals(theirsText);
-            allSame &= same;
-            Timing up = upstream.getOrDefault(name, new Timing(-1, -1));
-            double[] me = jmh.getOrDefault(name, new double[]{-1, -1});
-            out.append("| ").append(name)
-                    .append(" | ").append(same ? sameText(mine) : cell("DIFFERENT: upstream " + theirsText
-                            + " / dra4j " + mine))
-                    .append(" | ").append(time(up.buildAndAllocate())).append(" | ").append(time(me[0]))
-                    .append(" | ").append(ratio(up.buildAndAllocate(), me[0]))
-                    .append(" | ").append(time(up.allocate())).append(" | ").append(time(me[1]))
-                    .append(" | ").append(ratio(up.allocate(), me[1]))
-                    .append(" | ").append(attempt.searchSteps()).append(" |\n");
-        }
-        if (!filterPass.isEmpty()) {
-            out.append("\nFull Filter pass (build once, allocate on every node). dra4j measured; upstream estimated as"
-                    + " build+allocate + (nodes-1) x allocate on the representative node.\n\n");
-            out.append("| workload | nodes | upstream (estimate) | dra4j (measured) | speed-up |\n");
-            out.append("|---|---:|---:|---:|---:|\n");
-            for (String name : Workloads.names()) {
-                Double mine = filterPass.get(name);
-                if (mine == null) {
-                    continue;
-                }
-                int nodes = Workloads.byName(name).nodes().size();
-                Timing up = upstream.getOrDefault(name, new Timing(-1, -1));
-                double estimate = up.buildAndAllocate() < 0 || up.allocate() < 0 ? -1
-                        : up.buildAndAllocate() + (nodes - 1) * up.allocate();
-                out.append("| ").append(name).append(" | ").append(nodes).append(" | ").append(time(estimate))
-                        .append(" | ").append(time(mine)).append(" | ").append(ratio(estimate, mine)).append(" |\n");
-            }
+            out.append(out.isEmpty() ? "" : "\n").append(heading(gates)).append("\n\n");
+            allSame &= table(gates, sub, out);
         }
         System.out.print(out);
         if (!allSame) {
@@ -122,19 +61,128 @@ public final class SideBySideReport {
         }
     }
 
-    private static List<JsonNode> jsonLines(Path file) throws IOException {
-        List<JsonNode> out = new ArrayList<>();
+    private static String heading(GateSet gates) {
+        return gates == GateSet.K8S_1_37
+                ? "Kubernetes 1.37 default gates (plus the gates a workload needs): one pod's Filter pass over every node."
+                : "Only the gates each workload needs (upstream's stable variant, as older releases ran), for the"
+                + " workloads where that is another variant than under 1.37's gates.";
+    }
+
+    /** Appends one gate set's table; returns whether every outcome agreed. */
+    private static boolean table(GateSet gates, Path dir, StringBuilder out) throws IOException {
+        Map<String, JsonNode> upstreamOutcomes = byScenario(dir.resolve("upstream-filter.jsonl"));
+        Map<String, JsonNode> upstreamBench = byScenario(dir.resolve("upstream-filter-bench.jsonl"));
+        Map<String, Timing> mine = jmh(dir);
+        out.append("| workload | nodes | outcome on every node (upstream / dra4j) | upstream warm | dra4j warm | speed-up"
+                + " | upstream cold | dra4j cold | speed-up | search steps (upstream / dra4j) |\n");
+        out.append("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
+        boolean allSame = true;
+        for (String name : Workloads.names()) {
+            if (!upstreamOutcomes.containsKey(name) && !mine.containsKey(name)) {
+                continue; // not part of this run (oracle/bench --workloads, or the same variant as 1.37)
+            }
+            Workload w = gates.apply(Workloads.byName(name));
+            List<Allocator.Attempt> attempts = FilterPass.attempts(w.clusterState(w.celEnvironment()), w.nodes(),
+                    w.claims());
+            JsonNode theirs = upstreamOutcomes.get(name);
+            Comparison c = compare(theirs, attempts);
+            allSame &= c.same();
+            JsonNode bench = upstreamBench.get(name);
+            Timing up = bench == null ? new Timing(-1, -1)
+                    : new Timing(bench.path("passNsPerOp").asDouble(-1), bench.path("coldPassNsPerOp").asDouble(-1));
+            Timing me = mine.getOrDefault(name, new Timing(-1, -1));
+            long mySteps = attempts.stream().mapToLong(Allocator.Attempt::searchSteps).sum();
+            String theirSteps = theirs == null ? "n/a" : Long.toString(theirs.path("searchSteps").asLong());
+            out.append("| ").append(name).append(" | ").append(w.nodes().size())
+                    .append(" | ").append(cell(c.text()))
+                    .append(" | ").append(time(up.warm())).append(" | ").append(time(me.warm()))
+                    .append(" | ").append(ratio(up.warm(), me.warm()))
+                    .append(" | ").append(time(up.cold())).append(" | ").append(time(me.cold()))
+                    .append(" | ").append(ratio(up.cold(), me.cold()))
+                    .append(" | ").append(theirSteps).append(" / ").append(mySteps).append(" |\n");
+        }
+        return allSame;
+    }
+
+    record Comparison(boolean same, String text) {
+    }
+
+    /** Compares every node's outcome; the text counts the nodes per outcome or names the first difference. */
+    static Comparison compare(JsonNode upstream, List<Allocator.Attempt> mine) {
+        if (upstream == null) {
+            return new Comparison(false, "DIFFERENT: upstream missing");
+        }
+        if (!upstream.path("error").asString("").isEmpty()) {
+            return new Comparison(false, "DIFFERENT: upstream could not build its allocator: "
+                    + upstream.path("error").asString());
+        }
+        JsonNode nodes = upstream.path("nodes");
+        if (nodes.size() != mine.size()) {
+            return new Comparison(false, "DIFFERENT: upstream tried " + nodes.size() + " nodes, dra4j " + mine.size());
+        }
+        Map<String, Integer> counts = new LinkedHashMap<>();
+        int differing = 0;
+        String first = null;
+        for (int i = 0; i < mine.size(); i++) {
+            String theirs = describe(nodes.get(i));
+            String ours = describe(mine.get(i).outcome());
+            if (!theirs.equals(ours)) {
+                differing++;
+                if (first == null) {
+                    first = "node " + nodes.get(i).path("node").asString() + ": upstream " + theirs + " / dra4j " + ours;
+                }
+            }
+            counts.merge(kind(ours), 1, Integer::sum);
+        }
+        if (differing > 0) {
+            return new Comparison(false, "DIFFERENT on " + differing + " of " + mine.size() + " nodes, first " + first);
+        }
+        StringJoiner text = new StringJoiner(", ", "same on every node: ", "");
+        counts.forEach((kind, n) -> text.add(kind + " " + n));
+        return new Comparison(true, text.toString());
+    }
+
+    private static String kind(String described) {
+        int colon = described.indexOf(':');
+        return colon < 0 ? described : described.substring(0, colon);
+    }
+
+    private static Map<String, JsonNode> byScenario(Path file) throws IOException {
+        Map<String, JsonNode> out = new HashMap<>();
+        if (!Files.exists(file)) {
+            return out;
+        }
         for (String line : Files.readAllLines(file)) {
             if (!line.isBlank()) {
-                out.add(ScenarioFiles.json().readTree(line));
+                JsonNode n = ScenarioFiles.json().readTree(line);
+                out.put(n.path("scenario").asString(), n);
             }
         }
         return out;
     }
 
-    private static String sameText(String described) {
-        return described.startsWith("allocated") ? "allocated, same devices"
-                : described.startsWith("error") ? "error, same message" : described + ", same";
+    /** The warm and cold scores of every JMH result file in the directory, by workload. */
+    private static Map<String, Timing> jmh(Path dir) throws IOException {
+        List<JsonNode> results = new ArrayList<>();
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "jmh-*.json")) {
+            for (Path f : files) {
+                ScenarioFiles.json().readTree(Files.readString(f)).forEach(results::add);
+            }
+        }
+        Map<String, Timing> out = new HashMap<>();
+        for (JsonNode r : results) {
+            String bench = r.path("benchmark").asString();
+            String workload = r.path("params").path("workload").asString();
+            double score = r.path("primaryMetric").path("score").asDouble();
+            Timing t = out.getOrDefault(workload, new Timing(-1, -1));
+            if (bench.endsWith(".warm")) {
+                t = new Timing(score, t.cold());
+            } else if (bench.endsWith(".cold")) {
+                t = new Timing(t.warm(), score);
+            }
+            out.put(workload, t);
+        }
+        return out;
     }
 
     /** Makes text safe for one Markdown table cell. */

@@ -2,15 +2,20 @@ package io.dra4j.bench;
 
 import io.dra4j.allocator.AllocatedState;
 import io.dra4j.allocator.Allocator;
+import io.dra4j.allocator.ClusterState;
 import io.dra4j.allocator.DeviceId;
 import io.dra4j.allocator.DraFeature;
 import io.dra4j.allocator.FeatureGates;
+import io.dra4j.cel.CelFeatures;
+import io.dra4j.cel.DeviceSelectorEnvironment;
 import io.dra4j.cel.KubeQuantity;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceBuilder;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -57,6 +62,35 @@ public record Workload(String name, String notes, List<DraFeature> features, Lis
             }
         }
         return b.build();
+    }
+
+    /** The same workload with other feature gates on. */
+    public Workload withFeatures(List<DraFeature> on) {
+        return new Workload(name, notes, on, classes, slices, allocated, claims, node, nodes);
+    }
+
+    /** The same workload on fresh copies of every slice (new device objects, as after every slice changed). */
+    public Workload withFreshSlices() {
+        List<ResourceSlice> copies = new ArrayList<>(slices.size());
+        for (ResourceSlice s : slices) {
+            copies.add(new ResourceSliceBuilder(s).build());
+        }
+        return new Workload(name, notes, features, classes, copies, allocated, claims, node, nodes);
+    }
+
+    /**
+     * The cluster state a scheduler's snapshot holds for this workload: classes, every slice, the devices in use,
+     * the gates, and the given compiled CEL expressions (kept across states, as kube-scheduler keeps its CEL cache).
+     */
+    public ClusterState clusterState(DeviceSelectorEnvironment cel) {
+        return ClusterState.builder().featureGates(featureGates()).celEnvironment(cel).deviceClasses(classes)
+                .resourceSlices(slices).allocatedState(allocatedState()).build();
+    }
+
+    /** The compiled-expression environment matching this workload's gates. */
+    public DeviceSelectorEnvironment celEnvironment() {
+        return DeviceSelectorEnvironment.create(new CelFeatures(features.contains(DraFeature.DRAConsumableCapacity),
+                features.contains(DraFeature.DRAListTypeAttributes)));
     }
 
     /** An allocator builder holding this workload's cluster state, ready for {@code build()}. */

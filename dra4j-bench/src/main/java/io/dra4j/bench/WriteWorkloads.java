@@ -9,9 +9,12 @@ import java.util.List;
 /**
  * Writes benchmark workloads as scenario files for the Go oracle.
  *
- * <pre>java -cp dra4j-benchmarks.jar io.dra4j.bench.WriteWorkloads [--json] DIR [WORKLOAD...]</pre>
+ * <pre>java -cp dra4j-benchmarks.jar io.dra4j.bench.WriteWorkloads [--json] [--gates 1.37|workload] [--differing] DIR [WORKLOAD...]</pre>
  *
  * Without workload names every workload is written. {@code --json} writes {@code .json} instead of {@code .yaml}.
+ * {@code --gates} picks the {@link GateSet} (default {@code workload}: only the gates the workload needs);
+ * {@code --differing} skips the workloads for which that gate set selects the same upstream allocator variant as
+ * Kubernetes 1.37's gates. Prints each written file's path.
  */
 public final class WriteWorkloads {
     private WriteWorkloads() {
@@ -19,17 +22,27 @@ public final class WriteWorkloads {
 
     public static void main(String[] args) throws IOException {
         boolean json = false;
+        boolean differing = false;
+        GateSet gates = GateSet.WORKLOAD;
         List<String> rest = new ArrayList<>();
-        for (String a : args) {
-            if (a.equals("--json")) {
-                json = true;
-            } else {
-                rest.add(a);
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--json" -> json = true;
+                case "--differing" -> differing = true;
+                case "--gates" -> {
+                    try {
+                        gates = GateSet.byId(i + 1 < args.length ? args[++i] : "");
+                    } catch (IllegalArgumentException e) {
+                        System.err.println("WriteWorkloads: --gates: " + e.getMessage());
+                        System.exit(2);
+                    }
+                }
+                default -> rest.add(args[i]);
             }
         }
         if (rest.isEmpty()) {
-            System.err.println("usage: WriteWorkloads [--json] DIR [WORKLOAD...]; workloads: "
-                    + String.join(", ", Workloads.names()));
+            System.err.println("usage: WriteWorkloads [--json] [--gates 1.37|workload] [--differing] DIR [WORKLOAD...];"
+                    + " workloads: " + String.join(", ", Workloads.names()));
             System.exit(2);
         }
         Path dir = Path.of(rest.get(0));
@@ -44,6 +57,10 @@ public final class WriteWorkloads {
                 System.exit(2);
                 return;
             }
+            if (differing && !gates.differsFrom137(w)) {
+                continue;
+            }
+            w = gates.apply(w);
             Path file = json ? ScenarioFiles.writeJson(w, dir) : ScenarioFiles.writeYaml(w, dir);
             System.out.println(file);
         }

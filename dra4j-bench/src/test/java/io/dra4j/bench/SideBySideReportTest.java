@@ -1,7 +1,11 @@
 package io.dra4j.bench;
 
 import io.dra4j.allocator.AllocationOutcome;
+import io.dra4j.allocator.Allocator;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -29,6 +33,24 @@ class SideBySideReportTest {
         assertThat(SideBySideReport.describe(ScenarioFiles.json().readTree(
                 "{\"scenario\":\"s\",\"outcome\":\"error\",\"error\":\"boom\"}"))).isEqualTo("error: boom");
         assertThat(SideBySideReport.describe(new AllocationOutcome.Failed("boom", false))).isEqualTo("error: boom");
+    }
+
+    @Test
+    void filterPassComparisonCountsOutcomesAndNamesTheFirstDifferentNode() {
+        List<Allocator.Attempt> mine = List.of(
+                new Allocator.Attempt(new AllocationOutcome.Unschedulable("x"), 1),
+                new Allocator.Attempt(new AllocationOutcome.Unschedulable("x"), 1));
+        JsonNode same = ScenarioFiles.json().readTree("{\"scenario\":\"s\",\"nodes\":["
+                + "{\"node\":\"a\",\"outcome\":\"unschedulable\"},{\"node\":\"b\",\"outcome\":\"unschedulable\"}]}");
+        assertThat(SideBySideReport.compare(same, mine))
+                .isEqualTo(new SideBySideReport.Comparison(true, "same on every node: unschedulable 2"));
+        JsonNode other = ScenarioFiles.json().readTree("{\"scenario\":\"s\",\"nodes\":["
+                + "{\"node\":\"a\",\"outcome\":\"unschedulable\"},{\"node\":\"b\",\"outcome\":\"error\","
+                + "\"error\":\"boom\"}]}");
+        SideBySideReport.Comparison c = SideBySideReport.compare(other, mine);
+        assertThat(c.same()).isFalse();
+        assertThat(c.text()).isEqualTo("DIFFERENT on 1 of 2 nodes, first node b: upstream error: boom / dra4j unschedulable");
+        assertThat(SideBySideReport.compare(null, mine).same()).isFalse();
     }
 
     @Test

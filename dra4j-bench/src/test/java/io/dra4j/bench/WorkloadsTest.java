@@ -1,6 +1,7 @@
 package io.dra4j.bench;
 
 import io.dra4j.allocator.AllocationOutcome;
+import io.dra4j.allocator.DraFeature;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import org.junit.jupiter.api.Test;
@@ -22,7 +23,7 @@ class WorkloadsTest {
         Param p = AllocatorBenchmark.class.getField("workload").getAnnotation(Param.class);
         assertThat(List.of(p.value())).containsExactlyElementsOf(Workloads.names());
         Param filter = FilterPassBenchmark.class.getField("workload").getAnnotation(Param.class);
-        assertThat(Workloads.names()).containsAll(List.of(filter.value()));
+        assertThat(List.of(filter.value())).containsExactlyElementsOf(Workloads.names());
     }
 
     @Test
@@ -45,6 +46,28 @@ class WorkloadsTest {
         assertThat(full.allocated()).hasSize(4990);
         String rep = full.node().getMetadata().getName();
         assertThat(full.allocated()).filteredOn(d -> d.pool().equals(rep)).hasSize(10);
+    }
+
+    @Test
+    void gateSetsAddTheDefaultsOf137AndTellWhereTheUpstreamVariantDiffers() {
+        Workload list = Workloads.byName("listattributes_empty_500nodes");
+        Workload on137 = GateSet.K8S_1_37.apply(list);
+        assertThat(on137.features()).contains(DraFeature.DRAListTypeAttributes, DraFeature.DRAPrioritizedList,
+                DraFeature.DRADeviceBindingConditions);
+        assertThat(GateSet.WORKLOAD.apply(list).features()).containsExactly(DraFeature.DRAListTypeAttributes);
+        assertThat(GateSet.WORKLOAD.differsFrom137(list)).isFalse();
+        assertThat(GateSet.WORKLOAD.differsFrom137(Workloads.byName("consumablecapacity_half_100nodes"))).isFalse();
+        assertThat(GateSet.WORKLOAD.differsFrom137(Workloads.byName("empty_500nodes"))).isTrue();
+        assertThat(GateSet.WORKLOAD.differsFrom137(Workloads.byName("partitionable_backtracking"))).isTrue();
+        assertThat(GateSet.K8S_1_37.differsFrom137(list)).isTrue();
+        assertThatThrownBy(() -> GateSet.byId("1.99")).hasMessageContaining("\"1.99\"");
+    }
+
+    @Test
+    void scenarioTreeListsEveryNodeForTheFilterPass() {
+        ObjectNode tree = ScenarioFiles.toTree(Workloads.byName("empty_500nodes"));
+        assertThat(tree.path("nodes")).hasSize(500);
+        assertThat(tree.path("nodes").get(499).path("name").asString()).isEqualTo("scheduler-perf-dra-499");
     }
 
     @Test
