@@ -41,16 +41,22 @@ final class ConsumableCapacity {
                 }
             }
         }
-        Map<String, KubeQuantity> consumed = new LinkedHashMap<>();
+        if (device.capacity.isEmpty()) {
+            return true;
+        }
+        // Every consumed amount is computed (and its error raised) before any is compared, as upstream does.
+        KubeQuantity[] consumed = new KubeQuantity[device.capacity.size()];
+        int i = 0;
         for (DeviceInfo.CapacityInfo cap : device.capacity.values()) {
             KubeQuantity q = consumed(requests == null ? null : requests.get(cap.name()), cap, fractional);
             if (q.value().signum() < 0) {
                 throw new CapacityException("capacity \"" + cap.name() + "\": capacity value is negative");
             }
-            consumed.put(cap.name(), q);
+            consumed[i++] = q;
         }
+        i = 0;
         for (DeviceInfo.CapacityInfo cap : device.capacity.values()) {
-            KubeQuantity q = consumed.get(cap.name());
+            KubeQuantity q = consumed[i++];
             if (violatesPolicy(q, cap, fractional)) {
                 return false;
             }

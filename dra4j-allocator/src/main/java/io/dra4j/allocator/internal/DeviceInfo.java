@@ -43,7 +43,7 @@ public final class DeviceInfo {
      * Whether upstream can build this device's CEL view: every attribute has a value and its versions parse. When it
      * cannot, every selector evaluation on the device fails, so no selector may be decided without CEL.
      */
-    final boolean celViewBuildable;
+    private volatile Boolean celViewBuildable;
     final Map<String, CapacityInfo> capacity;
     private volatile Map<String, Optional<Constraint.TypedSet>> typedSets;
     /** See {@link SymmetryKey}; computed on first use. */
@@ -77,7 +77,6 @@ public final class DeviceInfo {
         this.allowMultipleAllocations = Boolean.TRUE.equals(device.getAllowMultipleAllocations());
         this.hasBindingConditions = device.getBindingConditions() != null && !device.getBindingConditions().isEmpty();
         String where = "ResourceSlice " + slice.name + ", device " + name;
-        this.celViewBuildable = attributes.values().stream().allMatch(DeviceInfo::presentable);
 
         List<CounterConsumption> cc = new ArrayList<>();
         if (device.getConsumesCounters() != null) {
@@ -124,6 +123,23 @@ public final class DeviceInfo {
             }
         }
         return new CapacityInfo(name, value, def, min, max, step, List.copyOf(valid), true, hasRange);
+    }
+
+    /** Computed on first use: only a selector decided without CEL needs it, and parsing versions is not free. */
+    boolean celViewBuildable() {
+        Boolean b = celViewBuildable;
+        if (b == null) {
+            boolean all = true;
+            for (DeviceAttribute a : attributes.values()) {
+                if (!presentable(a)) {
+                    all = false;
+                    break;
+                }
+            }
+            b = all;
+            celViewBuildable = b;
+        }
+        return b;
     }
 
     private static boolean presentable(DeviceAttribute a) {

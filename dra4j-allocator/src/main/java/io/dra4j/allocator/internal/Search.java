@@ -353,13 +353,13 @@ public final class Search {
                 : rd.selectors;
         for (int i = 0; i < selectors.size(); i++) {
             DeviceSelector sel = selectors.get(i);
-            String owner = classSelectors ? "class " + rd.className : "claim " + claimRef(claims.get(rd.claimIndex));
             if (sel == null || sel.getCel() == null) {
-                throw new AllocationException(owner + ": selector #" + i + ": CEL expression empty (unsupported selector type?)");
+                throw new AllocationException(selectorOwner(rd, classSelectors) + ": selector #" + i
+                        + ": CEL expression empty (unsupported selector type?)");
             }
             String text = sel.getCel().getExpression() == null ? "" : sel.getCel().getExpression();
-            String driver = d.celViewBuildable ? view.shortcuts.driverEquality(text) : null;
-            if (driver != null) {
+            String driver = view.shortcuts.driverEquality(text);
+            if (driver != null && d.celViewBuildable()) {
                 if (!driver.equals(d.id.driver())) {
                     return false;
                 }
@@ -367,18 +367,24 @@ public final class Search {
             }
             CompiledExpression expr = view.cel.compile(text);
             if (expr.compileError().isPresent()) {
-                throw new AllocationException(owner + ": selector #" + i + ": CEL compile error: " + expr.compileError().get());
+                throw new AllocationException(selectorOwner(rd, classSelectors) + ": selector #" + i
+                        + ": CEL compile error: " + expr.compileError().get());
             }
             EvalResult result = d.evaluate(expr, view.cel);
             if (result instanceof EvalResult.Failed failed) {
-                throw new AllocationException(owner + ": selector #" + i + " on device " + d.id + ": CEL runtime error: "
-                        + failed.message());
+                throw new AllocationException(selectorOwner(rd, classSelectors) + ": selector #" + i + " on device "
+                        + d.id + ": CEL runtime error: " + failed.message());
             }
             if (!((EvalResult.Matched) result).value()) {
                 return false;
             }
         }
         return true;
+    }
+
+    /** Who a selector belongs to, for error messages only. */
+    private String selectorOwner(RequestData rd, boolean classSelectors) {
+        return classSelectors ? "class " + rd.className : "claim " + claimRef(claims.get(rd.claimIndex));
     }
 
     private boolean perDeviceNodeMatches(DeviceInfo d) throws AllocationException {
