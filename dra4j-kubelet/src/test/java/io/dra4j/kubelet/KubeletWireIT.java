@@ -4,6 +4,7 @@ import io.dra4j.kubelet.deviceplugin.ContainerAllocation;
 import io.dra4j.kubelet.deviceplugin.DevicePlugin;
 import io.dra4j.kubelet.deviceplugin.DevicePluginServer;
 import io.dra4j.kubelet.deviceplugin.PluginDevice;
+import io.dra4j.kubelet.dra.DeviceHealth;
 import io.dra4j.kubelet.dra.DraDriver;
 import io.dra4j.kubelet.dra.DraPlugin;
 import io.dra4j.kubelet.dra.DraPluginOptions;
@@ -23,6 +24,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -100,7 +103,7 @@ class KubeletWireIT {
         Path root = Files.createDirectories(tmp.resolve("kubelet"));
         Files.createDirectories(root.resolve("plugins_registry"));
         DraPluginOptions o = DraPluginOptions.defaults("wire.dra4j.io", "node-a", root)
-                .withCdiDirectory(tmp.resolve("cdi"));
+                .withCdiDirectory(tmp.resolve("cdi")).withHealth(true);
         DeviceRequestAllocationResult shared = TestClaims.result("gpu/big", "wire.dra4j.io", "node-a", "dev-1");
         shared.setShareID("7d3c1e2a-0b5f-4c6d-8e9f-112233445566");
         ResourceClaim claim = TestClaims.allocated("ns", "c1", "uid-1", "node-a", List.of(
@@ -109,6 +112,9 @@ class KubeletWireIT {
         EnvDriver driver = new EnvDriver();
         JsonNode out;
         try (DraPlugin plugin = DraPlugin.start(driver, (ns, n) -> "ns/c1".equals(ns + "/" + n) ? claim : null, o)) {
+            plugin.reportHealth(List.of(DeviceHealth.of("node-a", "dev-0", true, Instant.ofEpochSecond(1_800_000_000L), ""),
+                    new DeviceHealth("node-a", "dev-1", DeviceHealth.Status.UNHEALTHY,
+                            Instant.ofEpochSecond(1_800_000_001L), Duration.ofSeconds(60), "XID 79")));
             out = run(List.of("dra", "-registration", o.registrationSocket().toString(), "-claim", "ns/c1/uid-1",
                     "-claim", "ns/gone/uid-2"), () -> { });
             assertThat(plugin.registrationStatus().registered()).as(out.toString()).isTrue();
@@ -117,7 +123,7 @@ class KubeletWireIT {
         assertThat(out.path("info").path("name").asString()).isEqualTo("wire.dra4j.io");
         assertThat(out.path("info").path("endpoint").asString()).isEqualTo(o.draSocket().toString());
         assertThat(out.path("info").path("supported_versions").valueStream().map(JsonNode::asString).toList())
-                .containsExactly("v1.DRAPlugin", "v1beta1.DRAPlugin");
+                .containsExactly("v1.DRAPlugin", "v1beta1.DRAPlugin", "v1alpha1.DRAResourceHealth");
         assertThat(out.path("notify").isObject()).as(out.toString()).isTrue();
 
         JsonNode v1 = out.path("v1_prepare").path("claims");
@@ -148,6 +154,14 @@ class KubeletWireIT {
             assertThat(claims.path("uid-1").path("error").asString()).as(key).isEmpty();
         }
         assertThat(driver.calls).containsExactly("prepare c1", "unprepare c1");
+
+        // The first message of the health stream the kubelet keeps open: the last complete report.
+        JsonNode health = out.path("health_v1alpha1").path("devices");
+        assertThat(health.valueStream().map(d -> d.path("device").path("pool_name").asString() + "/"
+                + d.path("device").path("device_name").asString() + ":" + d.path("health").asString() + ":"
+                + d.path("last_updated_time").asString() + ":" + d.path("health_check_timeout_seconds").asString()
+                + ":" + d.path("message").asString()).toList()).as(out.toString()).containsExactly(
+                "node-a/dev-0:HEALTHY:1800000000:0:", "node-a/dev-1:UNHEALTHY:1800000001:60:XID 79");
     }
 
     @Test
