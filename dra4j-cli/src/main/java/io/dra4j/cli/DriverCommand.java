@@ -8,6 +8,7 @@ import io.dra4j.drivers.nvidia.NvidiaDevices;
 import io.dra4j.drivers.nvidia.NvidiaDiscovery;
 import io.dra4j.drivers.nvidia.NvidiaDriver;
 import io.dra4j.kubelet.dra.ClaimLookup;
+import io.dra4j.kubelet.dra.DeviceHealth;
 import io.dra4j.kubelet.dra.DraDriver;
 import io.dra4j.kubelet.dra.DraPlugin;
 import io.dra4j.kubelet.dra.DraPluginOptions;
@@ -28,6 +29,10 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /** {@code dra4j driver fake|nvidia}: a DRA driver as a kubelet plugin on this node. */
@@ -66,15 +71,26 @@ final class DriverCommand implements Callable<Integer> {
         long syncDelaySeconds;
     }
 
-    /** Runs {@code driver} until stopped, publishing {@code devices} unless claims come from files. */
+    /** How often a driver that reports health sends its complete list: well within the kubelet's 30 s timeout. */
+    static final long HEALTH_REPORT_SECONDS = 10;
+
+    /**
+     * Runs {@code driver} until stopped, publishing {@code devices} unless claims come from files, and reporting
+     * {@code health} (the devices of this node's pool; null: the driver does not report health) when it changes and
+     * every {@value #HEALTH_REPORT_SECONDS} s.
+     */
     static int run(PrintWriter out, PrintWriter err, NodeOptions o, String driverName, DraDriver driver,
-                   Supplier<List<Device>> devices, Supplier<List<CounterSet>> counters, Runnable[] onChange) {
+                   Supplier<List<Device>> devices, Supplier<List<CounterSet>> counters,
+                   Function<String, List<DeviceHealth>> health, Runnable[] onChange) {
         KubernetesClient client = o.claimFiles == null ? NodeRuntime.client(o.kubeconfig) : null;
         ClaimLookup lookup = client == null ? NodeRuntime.fileLookup(o.claimFiles) : ClaimLookup.of(client);
         DraPluginOptions options = DraPluginOptions.defaults(driverName, o.nodeName, o.kubeletRoot)
                 .withCdiDirectory(o.cdiDir);
         if (o.podUid != null && !o.podUid.isEmpty()) {
             options = options.withRollingUpdate(o.podUid);
+        }
+        if (health != null) {
+            options = options.withHealth(true);
         }
         DraPlugin plugin;
         try {
@@ -91,16 +107,32 @@ final class DriverCommand implements Callable<Integer> {
         ResourceSlicePublisher publisher = client == null ? null : new ResourceSlicePublisher(client, driverName,
                 o.nodeName, (m, e) -> err.println("dra4j: " + m + (e == null ? "" : ": " + e.getMessage())),
                 o.syncDelaySeconds * 1000, true);
+        Runnable reportHealth = () -> {
+            if (health != null) {
+                plugin.reportHealth(health.apply(o.nodeName));
+            }
+        };
         Runnable publish = () -> {
             if (publisher != null) {
                 publisher.publish(devices.get(), counters.get());
             } else {
                 out.println("not publishing " + devices.get().size() + " device(s): claims come from files");
             }
+            reportHealth.run();
         };
         onChange[0] = publish;
         publish.run();
+        ScheduledExecutorService healthReports = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "health-reports-" + driverName);
+            t.setDaemon(true);
+            return t;
+        });
+        if (health != null) {
+            healthReports.scheduleAtFixedRate(reportHealth, HEALTH_REPORT_SECONDS, HEALTH_REPORT_SECONDS,
+                    TimeUnit.SECONDS);
+        }
         NodeRuntime.runUntilStopped(() -> {
+            healthReports.shutdownNow();
             if (publisher != null) {
                 publisher.close();
             }
@@ -144,7 +176,7 @@ final class DriverCommand implements Callable<Integer> {
             watcher.start();
             try {
                 return run(out, err, node, cfg.driverName(), driver, driver::devices, () -> driver.config().counterSets(),
-                        onChange);
+                        driver::health, onChange);
             } finally {
                 watcher.interrupt();
             }
@@ -224,7 +256,7 @@ final class DriverCommand implements Callable<Integer> {
                 return 0;
             }
             return run(out, err, node, NvidiaDevices.DRIVER, new NvidiaDriver(gpus, out::println), p::devices,
-                    p::counterSets, new Runnable[1]);
+                    p::counterSets, null, new Runnable[1]);
         }
     }
 }

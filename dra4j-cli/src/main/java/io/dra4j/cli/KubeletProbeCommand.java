@@ -3,7 +3,9 @@ package io.dra4j.cli;
 import io.dra4j.kubelet.probe.KubeletProbe;
 import io.dra4j.kubelet.probe.ProbeOptions;
 import io.dra4j.kubelet.probe.ProbeReport;
+import io.dra4j.scenario.ManifestReader;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -29,9 +31,11 @@ final class KubeletProbeCommand implements Callable<Integer> {
     @Option(names = "--kubelet-root", defaultValue = "/var/lib/kubelet",
             description = "The kubelet root directory: plugins_registry/ and device-plugins/ are under it.")
     Path kubeletRoot;
-    @Option(names = "--claims", description = "Manifest files with the allocated ResourceClaims to prepare.")
+    @Option(names = "--claims", description = "Manifest files with the allocated ResourceClaims to prepare (and the "
+            + "node's ResourceSlices, to find devices a device plugin advertises too).")
     List<Path> claimFiles;
-    @Option(names = "--live", description = "Take the claims allocated to --node-name from the API server.")
+    @Option(names = "--live", description = "Take the claims allocated to --node-name, and the node's ResourceSlices, "
+            + "from the API server.")
     boolean live;
     @Option(names = "--kubeconfig", description = "Kubeconfig for --live.")
     Path kubeconfig;
@@ -54,21 +58,24 @@ final class KubeletProbeCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         List<ResourceClaim> claims = List.of();
+        List<ResourceSlice> slices = List.of();
         if (claimFiles != null) {
             claims = NodeRuntime.claims(claimFiles, err);
             if (claims == null) {
                 return 1;
             }
+            slices = ManifestReader.read(claimFiles.toArray(Path[]::new)).resourceSlices();
         } else if (live) {
             try (KubernetesClient client = NodeRuntime.client(kubeconfig)) {
                 claims = client.resources(ResourceClaim.class).inAnyNamespace().list().getItems();
+                slices = client.resources(ResourceSlice.class).list().getItems();
             } catch (RuntimeException e) {
-                err.println("dra4j: cannot list ResourceClaims: " + e.getMessage());
+                err.println("dra4j: cannot list ResourceClaims and ResourceSlices: " + e.getMessage());
                 return 1;
             }
         }
         ProbeReport report = new KubeletProbe(new ProbeOptions(kubeletRoot, cdiDirs, claims, nodeName,
-                Duration.ofSeconds(waitSeconds), !noDra, !noDevicePlugins)).run();
+                Duration.ofSeconds(waitSeconds), !noDra, !noDevicePlugins, slices)).run();
         report.print(out);
         if (junit != null) {
             try {

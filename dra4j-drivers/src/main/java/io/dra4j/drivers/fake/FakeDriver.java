@@ -1,6 +1,7 @@
 package io.dra4j.drivers.fake;
 
 import io.dra4j.kubelet.cdi.ContainerEdits;
+import io.dra4j.kubelet.dra.DeviceHealth;
 import io.dra4j.kubelet.dra.DraDriver;
 import io.dra4j.kubelet.dra.PrepareResult;
 import io.dra4j.kubelet.dra.PreparedClaim;
@@ -10,11 +11,15 @@ import io.fabric8.kubernetes.api.model.resource.v1.Device;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 
+import java.time.Clock;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
@@ -22,16 +27,25 @@ import java.util.stream.Collectors;
 /**
  * A DRA driver for devices that exist only in a file: prepare checks that each allocated device exists and is
  * healthy and gives the container environment variables naming it (plus the device's own); unhealthy devices are
- * published with a NoExecute taint {@code <driver>/unhealthy}. The configuration can be replaced at run time
- * (health changes).
+ * published with a NoExecute taint {@code <driver>/unhealthy}, dated when the device was first seen unhealthy (so
+ * that republishing an unchanged pool writes nothing) and gone once it recovers, and reported to the kubelet as
+ * Unhealthy through {@link #health}. The configuration can be replaced at run time (health changes).
  */
 public final class FakeDriver implements DraDriver {
     private final AtomicReference<FakeConfig> config;
     private final Consumer<String> log;
+    private final Clock clock;
+    private final Map<String, Instant> unhealthySince = new ConcurrentHashMap<>();
 
     public FakeDriver(FakeConfig config, Consumer<String> log) {
+        this(config, log, Clock.systemUTC());
+    }
+
+    public FakeDriver(FakeConfig config, Consumer<String> log, Clock clock) {
         this.config = new AtomicReference<>(config);
         this.log = log;
+        this.clock = clock;
+        noteHealth(config);
     }
 
     public FakeConfig config() {
@@ -39,7 +53,17 @@ public final class FakeDriver implements DraDriver {
     }
 
     public void update(FakeConfig next) {
+        noteHealth(next);
         config.set(next);
+    }
+
+    /** Remembers when each unhealthy device turned unhealthy, and forgets devices that are healthy again. */
+    private void noteHealth(FakeConfig c) {
+        Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
+        Set<String> unhealthy = c.devices().stream().filter(d -> !d.healthy()).map(FakeConfig.FakeDevice::name)
+                .collect(Collectors.toSet());
+        unhealthySince.keySet().retainAll(unhealthy);
+        unhealthy.forEach(d -> unhealthySince.putIfAbsent(d, now));
     }
 
     public String driverName() {
@@ -49,10 +73,16 @@ public final class FakeDriver implements DraDriver {
     /** The devices to publish, tainted where unhealthy. */
     public List<Device> devices() {
         FakeConfig c = config.get();
-        Set<String> unhealthy = c.devices().stream().filter(d -> !d.healthy()).map(FakeConfig.FakeDevice::name)
-                .collect(Collectors.toSet());
-        return HealthTaints.apply(c.devices().stream().map(FakeConfig.FakeDevice::device).toList(), unhealthy,
-                c.driverName() + "/unhealthy", "NoExecute", Instant.now().toString());
+        Map<String, Instant> since = Map.copyOf(unhealthySince);
+        return HealthTaints.apply(c.devices().stream().map(FakeConfig.FakeDevice::device).toList(), since,
+                c.driverName() + "/unhealthy", "NoExecute");
+    }
+
+    /** The health of every device in pool {@code pool}, as of now, for the kubelet's health stream. */
+    public List<DeviceHealth> health(String pool) {
+        Instant now = clock.instant();
+        return config.get().devices().stream().map(d -> DeviceHealth.of(pool, d.name(), d.healthy(), now,
+                d.healthy() ? "" : "marked unhealthy in the devices file")).toList();
     }
 
     @Override

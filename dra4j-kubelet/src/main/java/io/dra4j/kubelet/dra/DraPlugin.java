@@ -5,6 +5,7 @@ import io.dra4j.kubelet.cdi.CdiSpec;
 import io.dra4j.kubelet.cdi.CdiSpecFiles;
 import io.dra4j.kubelet.internal.Checkpoint;
 import io.dra4j.kubelet.internal.DraServices;
+import io.dra4j.kubelet.internal.HealthService;
 import io.dra4j.kubelet.internal.NodeSelection;
 import io.dra4j.kubelet.registration.PluginInfo;
 import io.dra4j.kubelet.registration.RegistrationServer;
@@ -39,7 +40,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * writes its CDI spec and answers with request names stripped of subrequest suffixes. A repeated prepare returns the
  * recorded answer (and re-creates a CDI spec lost to a reboot); unprepare works from the checkpoint, so a deleted
  * claim is still unprepared. All prepare and unprepare calls are serialised (across instances with a file lock in
- * rolling-update mode, where the checkpoint is also re-read on every call).
+ * rolling-update mode, where the checkpoint is also re-read on every call). With health on it also serves
+ * {@code v1alpha1.DRAResourceHealth}, streaming what the driver reports through {@link #reportHealth}.
  */
 public final class DraPlugin implements AutoCloseable {
     private final DraDriver driver;
@@ -47,6 +49,7 @@ public final class DraPlugin implements AutoCloseable {
     private final DraPluginOptions options;
     private final Checkpoint checkpoint;
     private final CdiSpecFiles cdi;
+    private final HealthService health;
     private final ReentrantLock lock = new ReentrantLock();
     private volatile RegistrationStatus status = RegistrationStatus.PENDING;
     private UnixSocketServer draServer;
@@ -58,6 +61,7 @@ public final class DraPlugin implements AutoCloseable {
         this.options = options;
         this.checkpoint = new Checkpoint(options.checkpointFile());
         this.cdi = new CdiSpecFiles(options.cdiDirectory());
+        this.health = options.serveHealth() ? new HealthService() : null;
     }
 
     /**
@@ -77,9 +81,15 @@ public final class DraPlugin implements AutoCloseable {
             Files.createDirectories(options.pluginDataDirectory(),
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         }
-        plugin.draServer = UnixSocketServer.start(options.draSocket(), DraServices.of(plugin, options.serveV1beta1()));
-        List<String> versions = options.serveV1beta1()
-                ? List.of(PluginInfo.DRA_V1, PluginInfo.DRA_V1BETA1) : List.of(PluginInfo.DRA_V1);
+        plugin.draServer = UnixSocketServer.start(options.draSocket(),
+                DraServices.of(plugin, options.serveV1beta1(), plugin.health));
+        List<String> versions = new ArrayList<>(List.of(PluginInfo.DRA_V1));
+        if (options.serveV1beta1()) {
+            versions.add(PluginInfo.DRA_V1BETA1);
+        }
+        if (options.serveHealth()) {
+            versions.add(PluginInfo.HEALTH_V1ALPHA1);
+        }
         try {
             plugin.registrar = RegistrationServer.start(options.registrationSocket(),
                     new PluginInfo(PluginInfo.DRA_PLUGIN, options.driverName(), options.draSocket().toString(), versions),
@@ -96,6 +106,21 @@ public final class DraPlugin implements AutoCloseable {
         if (!registered) {
             driver.handleError("the kubelet did not register driver " + options.driverName() + ": " + error, null, false);
         }
+    }
+
+    /**
+     * Reports the complete health of this driver's devices on every open NodeWatchResources stream (and to streams
+     * the kubelet opens later). Call it whenever health changes and again well within the kubelet's timeout (30 s
+     * unless a device sets its own), since the kubelet takes a device missing from the reports for Unknown.
+     *
+     * @throws IllegalStateException when the plugin was started without {@link DraPluginOptions#withHealth}
+     */
+    public void reportHealth(List<DeviceHealth> devices) {
+        if (health == null) {
+            throw new IllegalStateException("driver " + options.driverName() + " does not serve health: start it "
+                    + "with DraPluginOptions.withHealth(true)");
+        }
+        health.report(List.copyOf(devices));
     }
 
     /** What the kubelet last reported about this plugin's registration. */
@@ -379,6 +404,9 @@ public final class DraPlugin implements AutoCloseable {
     public void close() {
         if (registrar != null) {
             registrar.close();
+        }
+        if (health != null) {
+            health.close();
         }
         if (draServer != null) {
             draServer.close();

@@ -10,12 +10,13 @@ import java.util.regex.Pattern;
  * {@code <root>/plugins_registry/<driver>-reg.sock}, service socket {@code <root>/plugins/<driver>/dra.sock} with
  * {@code <root> = /var/lib/kubelet}, CDI specs in {@code /var/run/cdi} with vendor {@code k8s.<driver>} and class
  * {@code claim}. With a rolling-update pod UID the sockets get the UID in their names and calls are serialised with
- * a file lock shared with the other instance.
+ * a file lock shared with the other instance. With {@code serveHealth} the plugin also serves and advertises
+ * {@code v1alpha1.DRAResourceHealth} (the driver reports through {@link DraPlugin#reportHealth}).
  */
 public record DraPluginOptions(String driverName, String nodeName, Map<String, String> nodeLabels,
                                Path registrarDirectory, Path pluginDataDirectory, Path cdiDirectory,
                                String cdiVendor, String cdiClass, String rollingUpdatePodUid,
-                               boolean serveV1beta1) {
+                               boolean serveV1beta1, boolean serveHealth) {
     private static final Pattern DNS_SUBDOMAIN =
             Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
     public static final Path DEFAULT_KUBELET_ROOT = Path.of("/var/lib/kubelet");
@@ -37,32 +38,37 @@ public record DraPluginOptions(String driverName, String nodeName, Map<String, S
     public static DraPluginOptions defaults(String driverName, String nodeName, Path kubeletRoot) {
         return new DraPluginOptions(driverName, nodeName, Map.of(), kubeletRoot.resolve("plugins_registry"),
                 kubeletRoot.resolve("plugins").resolve(driverName), Path.of("/var/run/cdi"), "k8s." + driverName,
-                "claim", null, true);
+                "claim", null, true, false);
     }
 
     public DraPluginOptions withCdiDirectory(Path dir) {
         return new DraPluginOptions(driverName, nodeName, nodeLabels, registrarDirectory, pluginDataDirectory, dir,
-                cdiVendor, cdiClass, rollingUpdatePodUid, serveV1beta1);
+                cdiVendor, cdiClass, rollingUpdatePodUid, serveV1beta1, serveHealth);
     }
 
     public DraPluginOptions withCdiKind(String vendor, String clazz) {
         return new DraPluginOptions(driverName, nodeName, nodeLabels, registrarDirectory, pluginDataDirectory,
-                cdiDirectory, vendor, clazz, rollingUpdatePodUid, serveV1beta1);
+                cdiDirectory, vendor, clazz, rollingUpdatePodUid, serveV1beta1, serveHealth);
     }
 
     public DraPluginOptions withNodeLabels(Map<String, String> labels) {
         return new DraPluginOptions(driverName, nodeName, labels, registrarDirectory, pluginDataDirectory,
-                cdiDirectory, cdiVendor, cdiClass, rollingUpdatePodUid, serveV1beta1);
+                cdiDirectory, cdiVendor, cdiClass, rollingUpdatePodUid, serveV1beta1, serveHealth);
     }
 
     public DraPluginOptions withRollingUpdate(String podUid) {
         return new DraPluginOptions(driverName, nodeName, nodeLabels, registrarDirectory, pluginDataDirectory,
-                cdiDirectory, cdiVendor, cdiClass, podUid, serveV1beta1);
+                cdiDirectory, cdiVendor, cdiClass, podUid, serveV1beta1, serveHealth);
     }
 
     public DraPluginOptions withServeV1beta1(boolean serve) {
         return new DraPluginOptions(driverName, nodeName, nodeLabels, registrarDirectory, pluginDataDirectory,
-                cdiDirectory, cdiVendor, cdiClass, rollingUpdatePodUid, serve);
+                cdiDirectory, cdiVendor, cdiClass, rollingUpdatePodUid, serve, serveHealth);
+    }
+
+    public DraPluginOptions withHealth(boolean serve) {
+        return new DraPluginOptions(driverName, nodeName, nodeLabels, registrarDirectory, pluginDataDirectory,
+                cdiDirectory, cdiVendor, cdiClass, rollingUpdatePodUid, serveV1beta1, serve);
     }
 
     public Path registrationSocket() {

@@ -20,16 +20,23 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** The gRPC faces of a {@link DraPlugin}: one implementation under v1 and v1beta1 (v1beta1 has no share ID). */
+/**
+ * The gRPC faces of a {@link DraPlugin}: one implementation under v1 and v1beta1 (v1beta1 has no share ID), plus the
+ * health service when the plugin reports health.
+ */
 public final class DraServices {
     private DraServices() {
     }
 
-    public static List<BindableService> of(DraPlugin plugin, boolean v1beta1) {
+    /** The DRA services of {@code plugin}, and {@code health} when it is not null. */
+    public static List<BindableService> of(DraPlugin plugin, boolean v1beta1, HealthService health) {
         List<BindableService> services = new ArrayList<>();
         services.add(new V1(plugin));
         if (v1beta1) {
             services.add(new V1beta1(plugin));
+        }
+        if (health != null) {
+            services.add(health);
         }
         return services;
     }

@@ -25,7 +25,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -48,6 +50,7 @@ final class DevicePluginProbe {
     private final ProbeReport report;
     private final CdiResolver cdi;
     private final BlockingQueue<RegisterRequest> registrations = new LinkedBlockingQueue<>();
+    private final Map<String, List<String>> advertised = new LinkedHashMap<>();
 
     DevicePluginProbe(ProbeOptions options, ProbeReport report, CdiResolver cdi) {
         this.options = options;
@@ -92,6 +95,11 @@ final class DevicePluginProbe {
         } catch (IOException e) {
             fail("kubelet", "serve kubelet.sock in " + dir, e.getMessage());
         }
+    }
+
+    /** The device IDs each plugin listed, by resource name, after {@link #run}. */
+    Map<String, List<String>> advertised() {
+        return advertised;
     }
 
     private UnixSocketServer serveKubeletSocket(Path dir) throws IOException {
@@ -181,6 +189,7 @@ final class DevicePluginProbe {
                 fail(suite, "ListAndWatch sends the device list at once", e.getMessage());
                 return;
             }
+            advertised.put(r.getResourceName(), devices.stream().map(Device::getID).toList());
             List<String> problems = new ArrayList<>();
             Set<String> ids = new HashSet<>();
             for (Device d : devices) {

@@ -42,7 +42,8 @@ import java.util.stream.Stream;
  * NodeUnprepareResources for the claims allocated to each driver with the kubelet's 45 s deadline, checks the answers
  * and the CDI spec files against the rules, repeats each call to check idempotency, checks that a claim with a
  * wrong UID is refused and an unknown claim unprepares cleanly, and registers again as a restarted kubelet would.
- * Device plugins are driven by {@link DevicePluginProbe}.
+ * Device plugins are driven by {@link DevicePluginProbe}; given the node's ResourceSlices, the probe also reports
+ * devices that a device plugin and a DRA driver both advertise ({@link DoubleAdvertising}).
  */
 public final class KubeletProbe {
     static final long GET_INFO_TIMEOUT_MS = 1_000;
@@ -73,7 +74,16 @@ public final class KubeletProbe {
             }
         }
         if (options.devicePlugins()) {
-            new DevicePluginProbe(options, report, cdi).run();
+            DevicePluginProbe devicePlugins = new DevicePluginProbe(options, report, cdi);
+            devicePlugins.run();
+            if (!options.slices().isEmpty()) {
+                List<DoubleAdvertising.Overlap> twice = DoubleAdvertising.find(devicePlugins.advertised(),
+                        options.slices(), options.nodeName());
+                record("node", "no device is advertised by both a device plugin and a DRA driver", twice.isEmpty(),
+                        twice.isEmpty() ? "" : twice.size() + " device(s) twice, so the node can be over-admitted: "
+                                + twice.stream().map(DoubleAdvertising.Overlap::toString)
+                                .collect(java.util.stream.Collectors.joining("; ")));
+            }
         }
         return report;
     }

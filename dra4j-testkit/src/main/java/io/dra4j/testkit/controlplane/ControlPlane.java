@@ -49,6 +49,7 @@ public final class ControlPlane implements AutoCloseable {
 
     private final Path directory;
     private final List<ManagedProcess> processes;
+    private final ApiServerLaunch apiServerLaunch;
     private final URI server;
     private final Path kubeconfig;
     private final String token;
@@ -56,9 +57,16 @@ public final class ControlPlane implements AutoCloseable {
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Thread shutdownHook;
 
-    private ControlPlane(Path directory, List<ManagedProcess> processes, URI server, Path kubeconfig, String token) {
+    /** How kube-apiserver was started, to start it again on the same port, certificates and etcd data. */
+    private record ApiServerLaunch(List<String> command, Path log, URI readyz, Path servingCertificate,
+            String token, Duration readyTimeout) {
+    }
+
+    private ControlPlane(Path directory, List<ManagedProcess> processes, ApiServerLaunch apiServerLaunch, URI server,
+            Path kubeconfig, String token) {
         this.directory = directory;
-        this.processes = List.copyOf(processes);
+        this.processes = new ArrayList<>(processes);
+        this.apiServerLaunch = apiServerLaunch;
         this.server = server;
         this.kubeconfig = kubeconfig;
         this.token = token;
@@ -177,7 +185,9 @@ public final class ControlPlane implements AutoCloseable {
             started.add(startComponent("kube-controller-manager", manager, directory, ports.get(4),
                     directory.resolve("controller-manager-certs"), "/healthz", deadline));
         }
-        return new ControlPlane(root, started, server, kubeconfig, credentials.token());
+        ApiServerLaunch launch = new ApiServerLaunch(List.copyOf(api), directory.resolve("kube-apiserver.log"),
+                server.resolve("/readyz"), serving, credentials.token(), options.readyTimeout());
+        return new ControlPlane(root, started, launch, server, kubeconfig, credentials.token());
     }
 
     private static List<String> componentFlags(Path kubeconfig, int port, Path certs) {
@@ -305,8 +315,55 @@ public final class ControlPlane implements AutoCloseable {
         }
     }
 
+    /**
+     * Stops kube-apiserver and waits until it has exited; etcd and the other components keep running, so that
+     * {@link #startApiServer} brings back the same objects. Clients see connection errors meanwhile.
+     */
+    public void stopApiServer() {
+        synchronized (processes) {
+            apiServerProcess().ifPresent(p -> {
+                p.stop();
+                processes.remove(p);
+            });
+        }
+    }
+
+    /**
+     * Starts kube-apiserver again after {@link #stopApiServer}, with the same flags, port, serving certificate and
+     * etcd data (so the kubeconfig stays valid), and returns once it answers ready.
+     *
+     * @throws ControlPlaneException when it is still running or does not become ready in time
+     */
+    public void startApiServer() {
+        synchronized (processes) {
+            if (closed.get() || apiServerProcess().isPresent()) {
+                throw new ControlPlaneException("kube-apiserver is " + (closed.get() ? "closed" : "already running"));
+            }
+            ApiServerLaunch l = apiServerLaunch;
+            ManagedProcess apiServer = ManagedProcess.start("kube-apiserver", l.command(), l.log());
+            try {
+                awaitReady(apiServer, Instant.now().plus(l.readyTimeout()),
+                        probe(() -> Optional.of(l.servingCertificate()), l.token(), l.readyz()));
+            } catch (RuntimeException e) {
+                apiServer.stop();
+                throw e;
+            }
+            processes.add(1, apiServer);
+        }
+    }
+
+    private Optional<ManagedProcess> apiServerProcess() {
+        return processes.stream().filter(p -> p.name().equals("kube-apiserver")).findFirst();
+    }
+
     /** Each running component's log so far, by component name ({@code etcd}, {@code kube-apiserver}, ...). */
     public Map<String, String> logs() {
+        synchronized (processes) {
+            return logsOf(List.copyOf(processes));
+        }
+    }
+
+    private static Map<String, String> logsOf(List<ManagedProcess> processes) {
         return processes.stream().collect(Collectors.toMap(ManagedProcess::name, p -> p.logTail(Integer.MAX_VALUE),
                 (a, b) -> a, LinkedHashMap::new));
     }
@@ -329,7 +386,9 @@ public final class ControlPlane implements AutoCloseable {
         if (client != null) {
             client.close();
         }
-        stopAll(processes);
+        synchronized (processes) {
+            stopAll(processes);
+        }
         deleteTree(directory);
     }
 
