@@ -65,7 +65,7 @@ class UpstreamSelectorFactsTest {
     assertThat(program.cost(device.view())).as("actual cost").isEqualTo(expect.get("cost").asLong());
   }
 
-  private static Device device(JsonNode fact) {
+  static Device device(JsonNode fact) {
     Map<String, DeviceAttribute> attributes = new LinkedHashMap<>();
     for (Map.Entry<String, JsonNode> e : fact.path("attrs").properties()) {
       attributes.put(e.getKey(), JSON.treeToValue(e.getValue(), DeviceAttribute.class));
