@@ -526,7 +526,7 @@ final class CelExpressionGenerator {
       }
       case 25: return n(b, "semver($0, true).isLessThan(semver($1))", stringFrom(SEMVERS, d),
           stringFrom(SEMVERS, d));
-      case 26: return costly(b, d);
+      case 26: return random.nextInt(4) == 0 ? costly(b, d) : n(b, "$0 > $1", gen(Type.INT, d), gen(Type.INT, d));
       case 27: return n(b, "$0.exists(x, x == $1)", gen(Type.list(Type.STRING), d), gen(Type.STRING, d));
       default: return n(b, "$0 == $1", gen(Type.STRING, d), gen(Type.STRING, d));
     }
@@ -570,7 +570,7 @@ final class CelExpressionGenerator {
             : n(i, "$0." + fn + "($1)", gen(Type.TIMESTAMP, d), stringFrom(ZONES, d));
       }
       case 18: return comprehension(i, d);
-      case 19: return costly(i, d);
+      case 19: return random.nextInt(4) == 0 ? costly(i, d) : n(i, "$0 + $1", gen(i, d), gen(i, d));
       case 20: return n(i, "$0.size()", gen(Type.list(pick(ELEMENTS)), d));
       case 21: return n(i, "int($0)", gen(Type.INT, d));
       case 22: return n(i, "$0.charAt(0).size()", gen(Type.STRING, d));
@@ -768,8 +768,8 @@ final class CelExpressionGenerator {
 
   /** Comprehensions whose cost approaches or passes the selector cost limit (1,000,000). */
   private Node costly(Type result, int d) {
-    String n = pick(new String[] {"10", "100", "300", "1000", "1001", "2000"});
-    String m = pick(new String[] {"10", "100", "300", "1000", "2000"});
+    String n = pick(new String[] {"10", "30", "100", "300", "1000", "1001"});
+    String m = pick(new String[] {"10", "30", "100", "300", "1000"});
     String body = pick(new String[] {
         "lists.range(" + n + ").map(x, lists.range(" + m + ").filter(y, y < x).size()).sum()",
         "lists.range(" + n + ").filter(x, lists.range(" + m + ").exists(y, y == x * 2)).size()",

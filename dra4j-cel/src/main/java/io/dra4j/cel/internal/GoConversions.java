@@ -15,13 +15,15 @@ import java.util.Set;
  * {@code string(double)} is Go's {@code strconv.FormatFloat(d, 'g', -1, 64)} ({@code 1.610612736e+09}, {@code +Inf})
  * and {@code double(string)} accepts exactly what Go's {@code strconv.ParseFloat(s, 64)} accepts (case-insensitive
  * {@code inf}, {@code infinity} and {@code nan}, underscores between digits, hexadecimal mantissas with a {@code p}
- * exponent; no spaces, no Java suffixes) and fails where it reports a syntax or range error.
+ * exponent; no spaces, no Java suffixes) and fails where it reports a syntax or range error; {@code string(duration)}
+ * is Go's float seconds ({@link #durationString}).
  */
 final class GoConversions implements CelInternalRuntimeLibrary {
 
   /** The standard bindings this library replaces. */
   static final Set<CelStandardOverload> REPLACED = Set.of(StringFunction.StringOverload.DOUBLE_TO_STRING,
-      DoubleFunction.DoubleOverload.STRING_TO_DOUBLE);
+      DoubleFunction.DoubleOverload.STRING_TO_DOUBLE, StringFunction.StringOverload.DURATION_TO_STRING,
+      StringFunction.StringOverload.TIMESTAMP_TO_STRING);
 
   @Override
   public void setRuntimeOptions(CelRuntimeBuilder builder, RuntimeEquality equality, CelOptions options) {
@@ -29,7 +31,45 @@ final class GoConversions implements CelInternalRuntimeLibrary {
         CelFunctionBinding.from(StringFunction.StringOverload.DOUBLE_TO_STRING.newFunctionBinding(options, equality)
             .getOverloadId(), Double.class, GoNumberFormat::formatG),
         CelFunctionBinding.from(DoubleFunction.DoubleOverload.STRING_TO_DOUBLE.newFunctionBinding(options, equality)
-            .getOverloadId(), String.class, GoConversions::parseFloat));
+            .getOverloadId(), String.class, GoConversions::parseFloat),
+        options.evaluateCanonicalTypesToNativeValues()
+            ? CelFunctionBinding.from("duration_to_string", java.time.Duration.class,
+                d -> durationString(d.getSeconds(), d.getNano()))
+            : CelFunctionBinding.from("duration_to_string", com.google.protobuf.Duration.class,
+                d -> durationString(d.getSeconds(), d.getNanos())),
+        options.evaluateCanonicalTypesToNativeValues()
+            ? CelFunctionBinding.from("timestamp_to_string", java.time.Instant.class,
+                t -> timestampString(t.getEpochSecond(), t.getNano()))
+            : CelFunctionBinding.from("timestamp_to_string", com.google.protobuf.Timestamp.class,
+                t -> timestampString(t.getSeconds(), t.getNanos())));
+  }
+
+  /**
+   * cel-go's {@code string(timestamp)}: Go's {@code Format(time.RFC3339Nano)}, trailing zeros of the fraction
+   * dropped. Written in UTC: cel-java keeps no offset of the parsed text (cel-go does, see the README's known
+   * differences).
+   */
+  static String timestampString(long epochSecond, int nanos) {
+    java.time.LocalDateTime t = java.time.LocalDateTime.ofEpochSecond(epochSecond, nanos, java.time.ZoneOffset.UTC);
+    StringBuilder out = new StringBuilder(String.format(java.util.Locale.ROOT, "%04d-%02d-%02dT%02d:%02d:%02d",
+        t.getYear(), t.getMonthValue(), t.getDayOfMonth(), t.getHour(), t.getMinute(), t.getSecond()));
+    if (nanos != 0) {
+      String fraction = String.format(java.util.Locale.ROOT, "%09d", nanos).replaceFirst("0+$", "");
+      out.append('.').append(fraction);
+    }
+    return out.append('Z').toString();
+  }
+
+  /**
+   * cel-go's {@code string(duration)}: {@code strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + "s"}, where Go's
+   * {@code Duration.Seconds()} is {@code float64(d / Second) + float64(d % Second) / 1e9} (so long durations lose
+   * their last nanosecond digits, as upstream's text does).
+   */
+  static String durationString(long seconds, long nanos) {
+    long total = seconds * 1_000_000_000L + nanos;
+    long sec = total / 1_000_000_000L;
+    long nsec = total % 1_000_000_000L;
+    return GoNumberFormat.formatShortestFixed((double) sec + (double) nsec / 1e9) + "s";
   }
 
   @Override
