@@ -6,7 +6,10 @@ import dev.cel.runtime.CelInternalRuntimeLibrary;
 import dev.cel.runtime.CelRuntimeBuilder;
 import dev.cel.runtime.RuntimeEquality;
 import dev.cel.runtime.standard.CelStandardOverload;
+import dev.cel.runtime.standard.AddOperator;
+import dev.cel.runtime.standard.BoolFunction;
 import dev.cel.runtime.standard.DoubleFunction;
+import dev.cel.runtime.standard.SubtractOperator;
 import dev.cel.runtime.standard.StringFunction;
 import java.util.Set;
 
@@ -23,7 +26,8 @@ final class GoConversions implements CelInternalRuntimeLibrary {
   /** The standard bindings this library replaces. */
   static final Set<CelStandardOverload> REPLACED = Set.of(StringFunction.StringOverload.DOUBLE_TO_STRING,
       DoubleFunction.DoubleOverload.STRING_TO_DOUBLE, StringFunction.StringOverload.DURATION_TO_STRING,
-      StringFunction.StringOverload.TIMESTAMP_TO_STRING);
+      StringFunction.StringOverload.TIMESTAMP_TO_STRING, BoolFunction.BoolOverload.STRING_TO_BOOL,
+      AddOperator.AddOverload.ADD_DURATION_DURATION, SubtractOperator.SubtractOverload.SUBTRACT_DURATION_DURATION);
 
   @Override
   public void setRuntimeOptions(CelRuntimeBuilder builder, RuntimeEquality equality, CelOptions options) {
@@ -41,7 +45,28 @@ final class GoConversions implements CelInternalRuntimeLibrary {
             ? CelFunctionBinding.from("timestamp_to_string", java.time.Instant.class,
                 t -> timestampString(t.getEpochSecond(), t.getNano()))
             : CelFunctionBinding.from("timestamp_to_string", com.google.protobuf.Timestamp.class,
-                t -> timestampString(t.getSeconds(), t.getNanos())));
+                t -> timestampString(t.getSeconds(), t.getNanos())),
+        CelFunctionBinding.from("string_to_bool", String.class, GoConversions::parseBool));
+    if (options.evaluateCanonicalTypesToNativeValues()) {
+      // cel-go's durations are Go's int64 nanoseconds: addDurationChecked / subtractDurationChecked.
+      builder.addFunctionBindings(
+          CelFunctionBinding.from("add_duration_duration", java.time.Duration.class, java.time.Duration.class,
+              (a, b) -> java.time.Duration.ofNanos(Math.addExact(a.toNanos(), b.toNanos()))),
+          CelFunctionBinding.from("subtract_duration_duration", java.time.Duration.class, java.time.Duration.class,
+              (a, b) -> java.time.Duration.ofNanos(Math.subtractExact(a.toNanos(), b.toNanos()))));
+    }
+  }
+
+  /** Go's strconv.ParseBool; a NumberFormatException where Go returns an error. */
+  static boolean parseBool(String s) {
+    switch (s) {
+      case "1": case "t": case "T": case "TRUE": case "true": case "True":
+        return true;
+      case "0": case "f": case "F": case "FALSE": case "false": case "False":
+        return false;
+      default:
+        throw new NumberFormatException("invalid syntax: " + s);
+    }
   }
 
   /**
