@@ -23,6 +23,9 @@ import java.util.Set;
  */
 final class GoConversions implements CelInternalRuntimeLibrary {
 
+  /** cel-go's {@code int(duration)} overload, which {@link SelectorCompiler} declares. */
+  static final String DURATION_TO_INT = "duration_to_int64";
+
   /** The standard bindings this library replaces. */
   static final Set<CelStandardOverload> REPLACED = Set.of(StringFunction.StringOverload.DOUBLE_TO_STRING,
       DoubleFunction.DoubleOverload.STRING_TO_DOUBLE, StringFunction.StringOverload.DURATION_TO_STRING,
@@ -53,7 +56,8 @@ final class GoConversions implements CelInternalRuntimeLibrary {
           CelFunctionBinding.from("add_duration_duration", java.time.Duration.class, java.time.Duration.class,
               (a, b) -> java.time.Duration.ofNanos(Math.addExact(a.toNanos(), b.toNanos()))),
           CelFunctionBinding.from("subtract_duration_duration", java.time.Duration.class, java.time.Duration.class,
-              (a, b) -> java.time.Duration.ofNanos(Math.subtractExact(a.toNanos(), b.toNanos()))));
+              (a, b) -> java.time.Duration.ofNanos(Math.subtractExact(a.toNanos(), b.toNanos()))),
+          CelFunctionBinding.from(DURATION_TO_INT, java.time.Duration.class, java.time.Duration::toNanos));
     }
   }
 
