@@ -25,7 +25,8 @@ import tools.jackson.databind.ObjectMapper;
  * Selectors evaluated by upstream (k8s.io/dynamic-resource-allocation v0.37.2 {@code cel.NewCache(...).GetOrCompile}
  * and {@code DeviceMatches} with {@code EnhanceRuntimeError}, cel-go v0.29.2) on small devices: compile error text,
  * runtime error text, match result and actual cost ({@code EvalDetails.ActualCost}), recorded in
- * {@code selector-upstream.jsonl}. Cases whose upstream outcome depends on Go map iteration order are not included.
+ * {@code selector-upstream.jsonl} (and the generated differential's shrunk divergences in
+ * {@code selector-difftest.jsonl}). Cases whose upstream outcome depends on Go map iteration order are not included.
  */
 class UpstreamSelectorFactsTest {
 
@@ -34,8 +35,18 @@ class UpstreamSelectorFactsTest {
 
   @TestFactory
   Stream<DynamicTest> selectorsBehaveAsUpstream() throws Exception {
+    return facts("selector-upstream.jsonl");
+  }
+
+  /** Divergences the generated differential (oracle/cel-difftest) found, shrunk, with upstream's outcome. */
+  @TestFactory
+  Stream<DynamicTest> generatedDivergencesBehaveAsUpstream() throws Exception {
+    return facts("selector-difftest.jsonl");
+  }
+
+  private Stream<DynamicTest> facts(String resource) throws Exception {
     List<DynamicTest> tests = new ArrayList<>();
-    try (InputStream in = getClass().getResourceAsStream("selector-upstream.jsonl");
+    try (InputStream in = getClass().getResourceAsStream(resource);
         BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
       String line;
       while ((line = reader.readLine()) != null) {
@@ -65,7 +76,7 @@ class UpstreamSelectorFactsTest {
     assertThat(program.cost(device.view())).as("actual cost").isEqualTo(expect.get("cost").asLong());
   }
 
-  private static Device device(JsonNode fact) {
+  static Device device(JsonNode fact) {
     Map<String, DeviceAttribute> attributes = new LinkedHashMap<>();
     for (Map.Entry<String, JsonNode> e : fact.path("attrs").properties()) {
       attributes.put(e.getKey(), JSON.treeToValue(e.getValue(), DeviceAttribute.class));

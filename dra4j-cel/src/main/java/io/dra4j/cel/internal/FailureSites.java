@@ -25,7 +25,8 @@ import java.util.stream.Collectors;
  */
 final class FailureSites {
 
-  private static final Set<String> FUNCTIONS = Set.of("_/_", "_%_", "int", "uint", "double", "bool");
+  private static final Set<String> FUNCTIONS = Set.of("_/_", "_%_", "int", "uint", "double", "bool", "duration",
+      "timestamp");
   private static final Pattern OFFSET = Pattern.compile("^evaluation error at [^:]*:(\\d+)");
 
   private final Map<Integer, String> functionAt;

@@ -6,7 +6,10 @@ import dev.cel.runtime.CelInternalRuntimeLibrary;
 import dev.cel.runtime.CelRuntimeBuilder;
 import dev.cel.runtime.RuntimeEquality;
 import dev.cel.runtime.standard.CelStandardOverload;
+import dev.cel.runtime.standard.AddOperator;
+import dev.cel.runtime.standard.BoolFunction;
 import dev.cel.runtime.standard.DoubleFunction;
+import dev.cel.runtime.standard.SubtractOperator;
 import dev.cel.runtime.standard.StringFunction;
 import java.util.Set;
 
@@ -15,13 +18,19 @@ import java.util.Set;
  * {@code string(double)} is Go's {@code strconv.FormatFloat(d, 'g', -1, 64)} ({@code 1.610612736e+09}, {@code +Inf})
  * and {@code double(string)} accepts exactly what Go's {@code strconv.ParseFloat(s, 64)} accepts (case-insensitive
  * {@code inf}, {@code infinity} and {@code nan}, underscores between digits, hexadecimal mantissas with a {@code p}
- * exponent; no spaces, no Java suffixes) and fails where it reports a syntax or range error.
+ * exponent; no spaces, no Java suffixes) and fails where it reports a syntax or range error; {@code string(duration)}
+ * is Go's float seconds ({@link #durationString}).
  */
 final class GoConversions implements CelInternalRuntimeLibrary {
 
+  /** cel-go's {@code int(duration)} overload, which {@link SelectorCompiler} declares. */
+  static final String DURATION_TO_INT = "duration_to_int64";
+
   /** The standard bindings this library replaces. */
   static final Set<CelStandardOverload> REPLACED = Set.of(StringFunction.StringOverload.DOUBLE_TO_STRING,
-      DoubleFunction.DoubleOverload.STRING_TO_DOUBLE);
+      DoubleFunction.DoubleOverload.STRING_TO_DOUBLE, StringFunction.StringOverload.DURATION_TO_STRING,
+      StringFunction.StringOverload.TIMESTAMP_TO_STRING, BoolFunction.BoolOverload.STRING_TO_BOOL,
+      AddOperator.AddOverload.ADD_DURATION_DURATION, SubtractOperator.SubtractOverload.SUBTRACT_DURATION_DURATION);
 
   @Override
   public void setRuntimeOptions(CelRuntimeBuilder builder, RuntimeEquality equality, CelOptions options) {
@@ -29,7 +38,67 @@ final class GoConversions implements CelInternalRuntimeLibrary {
         CelFunctionBinding.from(StringFunction.StringOverload.DOUBLE_TO_STRING.newFunctionBinding(options, equality)
             .getOverloadId(), Double.class, GoNumberFormat::formatG),
         CelFunctionBinding.from(DoubleFunction.DoubleOverload.STRING_TO_DOUBLE.newFunctionBinding(options, equality)
-            .getOverloadId(), String.class, GoConversions::parseFloat));
+            .getOverloadId(), String.class, GoConversions::parseFloat),
+        options.evaluateCanonicalTypesToNativeValues()
+            ? CelFunctionBinding.from("duration_to_string", java.time.Duration.class,
+                d -> durationString(d.getSeconds(), d.getNano()))
+            : CelFunctionBinding.from("duration_to_string", com.google.protobuf.Duration.class,
+                d -> durationString(d.getSeconds(), d.getNanos())),
+        options.evaluateCanonicalTypesToNativeValues()
+            ? CelFunctionBinding.from("timestamp_to_string", java.time.Instant.class,
+                t -> timestampString(t.getEpochSecond(), t.getNano()))
+            : CelFunctionBinding.from("timestamp_to_string", com.google.protobuf.Timestamp.class,
+                t -> timestampString(t.getSeconds(), t.getNanos())),
+        CelFunctionBinding.from("string_to_bool", String.class, GoConversions::parseBool));
+    if (options.evaluateCanonicalTypesToNativeValues()) {
+      // cel-go's durations are Go's int64 nanoseconds: addDurationChecked / subtractDurationChecked.
+      builder.addFunctionBindings(
+          CelFunctionBinding.from("add_duration_duration", java.time.Duration.class, java.time.Duration.class,
+              (a, b) -> java.time.Duration.ofNanos(Math.addExact(a.toNanos(), b.toNanos()))),
+          CelFunctionBinding.from("subtract_duration_duration", java.time.Duration.class, java.time.Duration.class,
+              (a, b) -> java.time.Duration.ofNanos(Math.subtractExact(a.toNanos(), b.toNanos()))),
+          CelFunctionBinding.from(DURATION_TO_INT, java.time.Duration.class, java.time.Duration::toNanos));
+    }
+  }
+
+  /** Go's strconv.ParseBool; a NumberFormatException where Go returns an error. */
+  static boolean parseBool(String s) {
+    switch (s) {
+      case "1": case "t": case "T": case "TRUE": case "true": case "True":
+        return true;
+      case "0": case "f": case "F": case "FALSE": case "false": case "False":
+        return false;
+      default:
+        throw new NumberFormatException("invalid syntax: " + s);
+    }
+  }
+
+  /**
+   * cel-go's {@code string(timestamp)}: Go's {@code Format(time.RFC3339Nano)}, trailing zeros of the fraction
+   * dropped. Written in UTC: cel-java keeps no offset of the parsed text (cel-go does, see the README's known
+   * differences).
+   */
+  static String timestampString(long epochSecond, int nanos) {
+    java.time.LocalDateTime t = java.time.LocalDateTime.ofEpochSecond(epochSecond, nanos, java.time.ZoneOffset.UTC);
+    StringBuilder out = new StringBuilder(String.format(java.util.Locale.ROOT, "%04d-%02d-%02dT%02d:%02d:%02d",
+        t.getYear(), t.getMonthValue(), t.getDayOfMonth(), t.getHour(), t.getMinute(), t.getSecond()));
+    if (nanos != 0) {
+      String fraction = String.format(java.util.Locale.ROOT, "%09d", nanos).replaceFirst("0+$", "");
+      out.append('.').append(fraction);
+    }
+    return out.append('Z').toString();
+  }
+
+  /**
+   * cel-go's {@code string(duration)}: {@code strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + "s"}, where Go's
+   * {@code Duration.Seconds()} is {@code float64(d / Second) + float64(d % Second) / 1e9} (so long durations lose
+   * their last nanosecond digits, as upstream's text does).
+   */
+  static String durationString(long seconds, long nanos) {
+    long total = seconds * 1_000_000_000L + nanos;
+    long sec = total / 1_000_000_000L;
+    long nsec = total % 1_000_000_000L;
+    return GoNumberFormat.formatShortestFixed((double) sec + (double) nsec / 1e9) + "s";
   }
 
   @Override

@@ -9,6 +9,7 @@ import dev.cel.common.exceptions.CelOverloadNotFoundException;
 import io.dra4j.cel.KubeQuantity;
 import io.dra4j.cel.Semver;
 import java.time.zone.ZoneRulesException;
+import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -27,6 +28,7 @@ final class RuntimeErrors {
   /** java.time's text for a zone ID it does not know; cel-go reports Go's time.LoadLocation error. */
   private static final String UNKNOWN_ZONE = "Unknown time-zone ID: ";
   private static final Set<String> CONVERSIONS = Set.of("int", "uint", "double", "bool");
+  private static final Pattern INDEX_OUT_OF_RANGE = Pattern.compile("Out of range: (-?\\d+)");
   private static final Pattern ITERATION_RANGE =
       Pattern.compile("expected a list or a map for iteration range but got '(.*)'");
 
@@ -55,6 +57,18 @@ final class RuntimeErrors {
         return "unsigned integer overflow";
       }
     }
+    if (function.filter("timestamp"::equals).isPresent() && message.startsWith("Timestamp is not valid")) {
+      return "timestamp overflow";
+    }
+    if (function.isPresent() && (function.get().equals("duration") || function.get().equals("timestamp"))
+        && !(root instanceof CelAttributeNotFoundException)) {
+      // Go's time.ParseDuration or time.Parse(RFC3339) failed: cel-go names the protobuf type.
+      return "type conversion error from 'string' to 'google.protobuf." + (function.get().equals("duration")
+          ? "Duration" : "Timestamp") + "'";
+    }
+    if (message.startsWith("Timestamp is not valid")) {
+      return "timestamp overflow";
+    }
     if (root instanceof CelAttributeNotFoundException) {
       Matcher missing = MISSING_MAP_KEY.matcher(message);
       if (missing.matches()) {
@@ -72,11 +86,20 @@ final class RuntimeErrors {
     if (root instanceof CelIndexOutOfBoundsException) {
       return message.replace("Index out of bounds", "index out of bounds");
     }
+    Matcher outOfRange = INDEX_OUT_OF_RANGE.matcher(message);
+    if (outOfRange.matches()) {
+      // cel-java rejects a list index beyond Java's int range before looking; cel-go reports it as out of bounds.
+      return "index out of bounds: " + outOfRange.group(1);
+    }
     if (root instanceof CelNumericOverflowException || root instanceof ArithmeticException) {
       return message.contains("unsigned") ? "unsigned integer overflow" : "integer overflow";
     }
     if (root instanceof ZoneRulesException && message.startsWith(UNKNOWN_ZONE)) {
       return "unknown time zone " + message.substring(UNKNOWN_ZONE.length());
+    }
+    if (root instanceof NoSuchElementException && "No value present".equals(message)) {
+      // cel-java's optional value() on an empty optional; cel-go's Optional.GetValue error.
+      return "optional.none() dereference";
     }
     if (root instanceof CelOverloadNotFoundException) {
       return "no such overload";
@@ -86,7 +109,8 @@ final class RuntimeErrors {
     if (range.matches()) {
       return "got '" + goTypeName(range.group(1)) + "', expected iterable type";
     }
-    if (stripped.startsWith("No matching overload")) {
+    if (stripped.startsWith("No matching overload") || stripped.startsWith("expected boolean value, found")) {
+      // Also a non-bool condition of a conditional at run time: cel-go finds no overload for it.
       return "no such overload";
     }
     return stripped;

@@ -59,6 +59,8 @@ public final class SelectorCompiler {
       .enableHeterogeneousNumericComparisons(true)
       .enableOptionalSyntax(true)
       .enableUnsignedLongs(true)
+      // cel-go builds a map literal into a Go map: a repeated key keeps its last value, without an error.
+      .errorOnDuplicateMapKeys(false)
       .build();
 
   /** Standard bindings {@link GoEquality}, {@link GoIndexing} and {@link GoConversions} replace with cel-go's. */
@@ -71,6 +73,8 @@ public final class SelectorCompiler {
       "mismatched input", "extraneous input", "missing ", "no viable alternative", "token recognition error");
   private static final Pattern LITERAL_VALIDATION =
       Pattern.compile("(\\w+) validation failed\\. Reason: .*", Pattern.DOTALL);
+  /** cel-java's names of free type parameters, such as {@code %elem0}, {@code %T7} or {@code %V0}. */
+  private static final Pattern TYPE_PARAMETER = Pattern.compile("%[A-Za-z_]*[0-9]*");
   private static final Pattern CANDIDATES = Pattern.compile(" \\(candidates: .*\\)$", Pattern.DOTALL);
 
   private final CelCompiler compiler;
@@ -83,6 +87,10 @@ public final class SelectorCompiler {
         .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
         .setTypeProvider(DeviceType.PROVIDER)
         .addVar(DeviceType.VARIABLE, DeviceType.TYPE)
+        // cel-go's standard library converts a duration to int (its nanoseconds); cel-java declares no such overload.
+        .addFunctionDeclarations(dev.cel.common.CelFunctionDecl.newFunctionDeclaration("int",
+            dev.cel.common.CelOverloadDecl.newGlobalOverload(GoConversions.DURATION_TO_INT,
+                dev.cel.common.types.SimpleType.INT, dev.cel.common.types.SimpleType.DURATION)))
         .addLibraries(
             CelExtensions.sets(OPTIONS),
             CelExtensions.lists(),
@@ -206,8 +214,14 @@ public final class SelectorCompiler {
     return issue.toDisplayString(result.getSource());
   }
 
-  /** cel-go marks the errors its ANTLR parser reports as syntax errors. */
+  /**
+   * cel-go marks the errors its ANTLR parser reports as syntax errors; an int literal out of range is an "invalid
+   * int literal" there (cel-java reports Java's NumberFormatException text).
+   */
   private static String parserMessage(String message) {
+    if (message.startsWith("For input string: ")) {
+      return "invalid int literal";
+    }
     for (String prefix : ANTLR_MESSAGES) {
       if (message.startsWith(prefix)) {
         return "Syntax error: " + message;
@@ -228,9 +242,15 @@ public final class SelectorCompiler {
     return message;
   }
 
-  /** cel-java lists overload candidates after a failed resolution, cel-go does not. */
+  /**
+   * cel-java lists overload candidates after a failed resolution, cel-go does not. Types are written as cel-go's
+   * checker writes them ({@code checker.FormatCELType}, after free type parameters became {@code dyn}).
+   */
   private static String checkerMessage(String message) {
-    return CANDIDATES.matcher(message).replaceFirst("");
+    String text = CANDIDATES.matcher(message).replaceFirst("");
+    text = TYPE_PARAMETER.matcher(text).replaceAll("dyn");
+    return text.replace("google.protobuf.Duration", "duration").replace("google.protobuf.Timestamp", "timestamp")
+        .replace("null_type", "null").replace("google.protobuf.Any", "any").replace("*error*", "!error!");
   }
 
   /** The result of compiling one expression. */
