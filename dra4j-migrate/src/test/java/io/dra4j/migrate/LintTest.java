@@ -86,6 +86,31 @@ class LintTest {
     }
 
     @Test
+    void oldShapesAreLocatedWhereTheyWereWrittenAndTaintRulesFollowTheirGate() throws IOException {
+        String text;
+        try (InputStream in = LintTest.class.getResourceAsStream("/convert/example-driver.yaml")) {
+            text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        List<Finding> findings = lint("1.34", Map.of(), text, false).stream()
+                .filter(f -> f.rule().equals("feature-gate-off")).toList();
+        // A v1beta1 device's fields sit under basic; v1 has no wrapper.
+        assertThat(findings).anySatisfy(f -> {
+            assertThat(f.line()).isEqualTo(74);
+            assertThat(f.message()).contains("ResourceSlice network-attached: Device.taints needs the DRADeviceTaints");
+        });
+        assertThat(findings).anySatisfy(f -> {
+            assertThat(f.line()).isEqualTo(71);
+            assertThat(f.message()).contains("Device.bindsToNode needs the DRADeviceBindingConditions");
+        });
+        // Before 1.35 DeviceTaintRules came with DRADeviceTaints (alpha in 1.34), not a gate of their own.
+        assertThat(findings).anySatisfy(f -> {
+            assertThat(f.line()).isEqualTo(79);
+            assertThat(f.message()).contains("DeviceTaintRule gpu-0-broken: DeviceTaintRule needs the DRADeviceTaints "
+                    + "feature gate (KEP-5055), Alpha and off by default in Kubernetes 1.34", "does not serve the kind");
+        });
+    }
+
+    @Test
     void celLengthIsCheckedBeforeCompiling() throws IOException {
         String expr = "device.driver == '" + "x".repeat(10 * 1024) + "'";
         String text = "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n  name: long\nspec:\n  selectors:\n"

@@ -71,7 +71,9 @@ public final class DocumentRules {
         }
         gate(o, "", "DynamicResourceAllocation", o.kind(), out);
         if (o.kind().equals("DeviceTaintRule")) {
-            gate(o, "", "DRADeviceTaintRules", o.kind(), out);
+            // Until 1.35 split it off, DRADeviceTaints was the gate of DeviceTaintRules too.
+            gate(o, "", tables.gate("DRADeviceTaintRules", release).isPresent() ? "DRADeviceTaintRules"
+                    : "DRADeviceTaints", o.kind(), out);
         }
         walk(o, o.v1(), o.kind(), "", out);
         cel(o, out);
@@ -175,7 +177,7 @@ public final class DocumentRules {
         if (state.isEmpty()) {
             out.add(o.at(path, Finding.Severity.ERROR, "feature-gate-off", o.label() + ": " + what + " needs the "
                     + gate + " feature gate (" + kep + "), which Kubernetes " + release + " does not have; the API "
-                    + "server drops the field or refuses the object"));
+                    + "server " + consequence(path)));
             return;
         }
         LintTables.GateState s = state.get();
@@ -183,13 +185,18 @@ public final class DocumentRules {
         if (!on) {
             out.add(o.at(path, Finding.Severity.ERROR, "feature-gate-off", o.label() + ": " + what + " needs the "
                     + gate + " feature gate (" + kep + "), " + s.stage() + (set == null ? " and off by default"
-                    : " and turned off") + " in Kubernetes " + release + "; without it the API server drops the field"
-                    + " or refuses the object"));
+                    : " and turned off") + " in Kubernetes " + release + "; without it the API server "
+                    + consequence(path)));
         } else if (s.stage().equals("Alpha")) {
             out.add(o.at(path, Finding.Severity.WARNING, "feature-gate-alpha", o.label() + ": " + what
                     + " needs the " + gate + " feature gate (" + kep + "), alpha in Kubernetes " + release
                     + ": it may change or go away, and needs the gate on in every component"));
         }
+    }
+
+    /** What the API server does without the gate: drops a field, or does not serve a whole kind. */
+    private static String consequence(String path) {
+        return path.isEmpty() ? "does not serve the kind (or refuses the object)" : "drops the field";
     }
 
     // Phase 3: CEL selectors, each checked as the API server does on create: the length first (a longer expression

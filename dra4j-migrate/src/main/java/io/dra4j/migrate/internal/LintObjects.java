@@ -52,14 +52,25 @@ public final class LintObjects {
         /** A finding at a field path of this object (relative to the object). */
         public Finding at(String path, Finding.Severity severity, String rule, String message) {
             String full = prefix.isEmpty() ? path : path.isEmpty() ? prefix : prefix + "." + path;
-            // A v1 path in an object written in an older version: its fields sat directly in the request.
-            String older = full.replace(".exactly.", ".").replaceAll("\\.exactly$", "");
-            int[] pos = positions.of(!positions.has(full) && positions.has(older) ? older : full);
+            int[] pos = positions.of(written(positions, full));
             return new Finding(source, pos[0], pos[1], severity, rule, message);
         }
     }
 
     private LintObjects() {
+    }
+
+    /**
+     * Where a v1 field path sits in what was written: itself, or, for an object of an older version, the path with
+     * the request fields directly in the request (no {@code exactly}) or a slice's device fields under {@code basic}.
+     */
+    private static String written(Trees.Positions positions, String full) {
+        if (positions.has(full)) {
+            return full;
+        }
+        List<String> older = List.of(full.replace(".exactly.", ".").replaceAll("\\.exactly$", ""),
+                full.replaceFirst("(spec\\.devices\\[\\d+\\])\\.", "$1.basic."));
+        return older.stream().filter(positions::has).findFirst().orElse(full);
     }
 
     /** The objects of one input text; what cannot be read goes to {@code findings}. */
