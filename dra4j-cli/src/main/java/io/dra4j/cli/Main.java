@@ -23,6 +23,7 @@ import java.util.concurrent.Callable;
                 SimulateCommand.class,
                 ConvertCommand.class,
                 MigrateCommand.class,
+                LintCommand.class,
                 VersionCommand.class,
                 AutoComplete.GenerateCompletion.class,
                 DriverCommand.class,

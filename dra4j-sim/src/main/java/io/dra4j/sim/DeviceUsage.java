@@ -1,5 +1,6 @@
 package io.dra4j.sim;
 
+import io.dra4j.scenario.QuotaCounting;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceSubRequest;
@@ -13,15 +14,12 @@ import java.util.TreeMap;
 /**
  * Devices in use in a cluster state: allocated devices per device class (the class of the request or subrequest
  * they were allocated for; admin-access allocations counted apart, they do not take the device), per node pool
- * (driver/pool, with the pool's device count), and per namespace as ResourceQuota counts claims:
- * {@code <class>.deviceclass.resource.k8s.io/devices} from the claims' requests (ExactCount: count; All: 32, the
- * most a claim can get; firstAvailable: per class the largest count among its subrequests).
+ * (driver/pool, with the pool's device count), and per namespace what ResourceQuota charges for the claims
+ * ({@link QuotaCounting#resourceQuota}: {@code count/resourceclaims.resource.k8s.io} and
+ * {@code <class>.deviceclass.resource.k8s.io/devices}).
  */
 public record DeviceUsage(Map<String, Long> perClass, Map<String, Long> adminAccessPerClass,
                           Map<String, Pool> perPool, Map<String, Map<String, Long>> quotaPerNamespace) {
-    /** AllocationResultsMaxSize: what ResourceQuota charges for an All request. */
-    static final long ALL_DEVICES_QUOTA = 32;
-
     /** A node pool: devices allocated (exclusively or shared) and devices it has. */
     public record Pool(long used, long devices) {
     }
@@ -73,28 +71,7 @@ public record DeviceUsage(Map<String, Long> perClass, Map<String, Long> adminAcc
     }
 
     private static void quota(ResourceClaim c, Map<String, Long> out) {
-        if (c.getSpec() == null || c.getSpec().getDevices() == null) {
-            return;
-        }
-        for (DeviceRequest r : list(c.getSpec().getDevices().getRequests())) {
-            if (r.getExactly() != null) {
-                long n = "All".equals(r.getExactly().getAllocationMode()) ? ALL_DEVICES_QUOTA
-                        : r.getExactly().getCount() == null ? 1 : r.getExactly().getCount();
-                out.merge(key(r.getExactly().getDeviceClassName()), n, Long::sum);
-            } else {
-                Map<String, Long> most = new TreeMap<>();
-                for (DeviceSubRequest s : list(r.getFirstAvailable())) {
-                    long n = "All".equals(s.getAllocationMode()) ? ALL_DEVICES_QUOTA
-                            : s.getCount() == null ? 1 : s.getCount();
-                    most.merge(key(s.getDeviceClassName()), n, Math::max);
-                }
-                most.forEach((k, v) -> out.merge(k, v, Long::sum));
-            }
-        }
-    }
-
-    private static String key(String cls) {
-        return cls + ".deviceclass.resource.k8s.io/devices";
+        QuotaCounting.resourceQuota(c.getSpec()).forEach((k, v) -> out.merge(k, v, Long::sum));
     }
 
     /** The class of a request ({@code gpu}) or subrequest ({@code gpu/h100}) of the claim. */

@@ -31,16 +31,6 @@ public final class ClaimsRewrite {
     static final String CLAIM = "devices";
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
     private static final Set<String> NATIVE = Set.of("cpu", "memory", "ephemeral-storage", "pods", "storage");
-    private static final Map<String, List<String>> POD_SPEC = Map.of(
-            "Pod", List.of("spec"),
-            "Deployment", List.of("spec", "template", "spec"),
-            "StatefulSet", List.of("spec", "template", "spec"),
-            "DaemonSet", List.of("spec", "template", "spec"),
-            "ReplicaSet", List.of("spec", "template", "spec"),
-            "ReplicationController", List.of("spec", "template", "spec"),
-            "Job", List.of("spec", "template", "spec"),
-            "CronJob", List.of("spec", "jobTemplate", "spec", "template", "spec"));
-
     /** One device request of the claim: which resource, how many, for which containers. */
     private record Request(String name, ResourceMapping mapping, long count, List<String> selectors) {
     }
@@ -64,12 +54,12 @@ public final class ClaimsRewrite {
 
     /** Whether the document is a workload whose pods this rewrite knows where to find. */
     public static boolean isWorkload(Node root) {
-        return YamlNodes.scalar(root, "kind").map(POD_SPEC::containsKey).orElse(false);
+        return YamlNodes.scalar(root, "kind").flatMap(PodSpecs::podSpecPath).isPresent();
     }
 
     /** The pod spec of a workload document, if it has one. */
     public static Optional<Node> podSpec(Node root) {
-        return YamlNodes.scalar(root, "kind").map(POD_SPEC::get)
+        return YamlNodes.scalar(root, "kind").flatMap(PodSpecs::podSpecPath)
                 .flatMap(path -> YamlNodes.at(root, path.toArray(String[]::new)));
     }
 

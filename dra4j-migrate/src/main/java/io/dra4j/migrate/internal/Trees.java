@@ -41,6 +41,11 @@ public final class Trees {
             byPath.putIfAbsent(path, new int[]{line, column});
         }
 
+        /** True when the field itself has a position. */
+        public boolean has(String path) {
+            return byPath.containsKey(path);
+        }
+
         /** The position of the field, or of its nearest ancestor that has one; {1, 1} when none does. */
         public int[] of(String path) {
             String p = path;

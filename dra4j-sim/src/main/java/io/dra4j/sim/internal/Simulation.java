@@ -167,6 +167,7 @@ public final class Simulation {
 
     /** Namespace and UID as the API server would have set them when the pod was created. */
     private static void normalise(Pod p) {
+        PodDefaults.apply(p);
         if (p.getMetadata().getNamespace() == null || p.getMetadata().getNamespace().isEmpty()) {
             p.getMetadata().setNamespace(Manifests.DEFAULT_NAMESPACE);
         }

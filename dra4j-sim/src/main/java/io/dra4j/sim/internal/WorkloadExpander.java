@@ -251,6 +251,7 @@ final class WorkloadExpander {
                 .endMetadata()
                 .withSpec(new PodBuilder().withSpec(template.getSpec()).build().getSpec())
                 .build();
+        PodDefaults.apply(p);
         return p;
     }
 

@@ -1,0 +1,127 @@
+package io.dra4j.migrate.internal;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The facts {@code dra4j lint} checks against, read from the three tables in {@code io/dra4j/migrate/lint/}
+ * (written by {@code scripts/dra-lint-tables} from Kubernetes' sources of each release, which each table names):
+ * DRA feature gates per release, the v1 fields each gate guards, and the resource.k8s.io versions each release serves.
+ * Immutable.
+ */
+public final class LintTables {
+    /** The releases the tables cover, oldest first. */
+    public static final List<String> RELEASES = List.of("1.32", "1.33", "1.34", "1.35", "1.36", "1.37");
+
+    /** A gate in one release: its stage (Alpha, Beta, GA, Deprecated), default and whether it is locked. */
+    public record GateState(String stage, boolean defaultOn, boolean locked) {
+    }
+
+    /** A kind in one version of resource.k8s.io in one release. */
+    public record Served(String version, String kind, boolean byDefault, String deprecated, String removed) {
+    }
+
+    private final Map<String, String> keps = new HashMap<>();
+    private final Map<String, Map<String, GateState>> gates = new HashMap<>();
+    private final Map<String, Map<String, List<String>>> gatedFields = new HashMap<>();
+    private final Map<String, List<Served>> served = new HashMap<>();
+
+    private LintTables() {
+    }
+
+    private static final LintTables INSTANCE = load();
+
+    public static LintTables get() {
+        return INSTANCE;
+    }
+
+    private static LintTables load() {
+        LintTables t = new LintTables();
+        List<String[]> gateRows = rows("dra-feature-gates.tsv");
+        String[] header = gateRows.get(0);
+        for (String[] r : gateRows.subList(1, gateRows.size())) {
+            t.keps.put(r[0], r[1]);
+            Map<String, GateState> perRelease = new LinkedHashMap<>();
+            for (int i = 2; i < r.length; i++) {
+                if (!r[i].equals("-")) {
+                    String[] cell = r[i].split(":");
+                    perRelease.put(header[i], new GateState(cell[0], cell[1].equals("on"),
+                            cell.length > 2 && cell[2].equals("locked")));
+                }
+            }
+            t.gates.put(r[0], perRelease);
+        }
+        List<String[]> fieldRows = rows("dra-gated-fields.tsv");
+        for (String[] r : fieldRows.subList(1, fieldRows.size())) {
+            t.gatedFields.computeIfAbsent(r[0], k -> new HashMap<>()).put(r[1], List.of(r[2].split(",")));
+        }
+        List<String[]> apiRows = rows("api-versions.tsv");
+        for (String[] r : apiRows.subList(1, apiRows.size())) {
+            t.served.computeIfAbsent(r[0], k -> new ArrayList<>())
+                    .add(new Served(r[1], r[2], r[3].equals("on"), r[4], r[5]));
+        }
+        return t;
+    }
+
+    /** The rows of a table without its comment lines; the first is the header. */
+    private static List<String[]> rows(String name) {
+        try (InputStream in = LintTables.class.getResourceAsStream("/io/dra4j/migrate/lint/" + name)) {
+            if (in == null) {
+                throw new IllegalStateException("missing resource io/dra4j/migrate/lint/" + name);
+            }
+            List<String[]> out = new ArrayList<>();
+            for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+                if (!line.isBlank() && !line.startsWith("#")) {
+                    out.add(line.split("\t"));
+                }
+            }
+            return out;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The gate's state in a release; empty when the release has no such gate. */
+    public Optional<GateState> gate(String gate, String release) {
+        return Optional.ofNullable(gates.getOrDefault(gate, Map.of()).get(release));
+    }
+
+    /** True for a DRA gate of some release in the table. */
+    public boolean knowsGate(String gate) {
+        return gates.containsKey(gate);
+    }
+
+    /** The KEP number of a gate, e.g. {@code 4816}. */
+    public String kep(String gate) {
+        return keps.getOrDefault(gate, "-");
+    }
+
+    /** The gates that guard a field of a v1 Go type ({@code ExactDeviceRequest}, {@code adminAccess}); all must be on. */
+    public List<String> gatesOf(String type, String field) {
+        return gatedFields.getOrDefault(type, Map.of()).getOrDefault(field, List.of());
+    }
+
+    /** The gated fields of a v1 Go type. */
+    public Map<String, List<String>> gatedFieldsOf(String type) {
+        return gatedFields.getOrDefault(type, Map.of());
+    }
+
+    /** How a release serves {@code kind} in resource.k8s.io {@code version}; empty when it does not serve it. */
+    public Optional<Served> served(String release, String version, String kind) {
+        return served.getOrDefault(release, List.of()).stream()
+                .filter(s -> s.version().equals(version) && s.kind().equals(kind)).findFirst();
+    }
+
+    /** Every version in which a release serves {@code kind}. */
+    public List<Served> servedVersions(String release, String kind) {
+        return served.getOrDefault(release, List.of()).stream().filter(s -> s.kind().equals(kind)).toList();
+    }
+}
