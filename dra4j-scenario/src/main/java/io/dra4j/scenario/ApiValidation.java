@@ -92,6 +92,19 @@ final class ApiValidation {
      * @throws BadInput at the first error's field path, with every error's message
      */
     static void defaultAndValidate(Object object) {
+        List<FieldError> errors = errors(object);
+        if (!errors.isEmpty()) {
+            FieldError first = errors.get(0);
+            StringBuilder message = new StringBuilder(first.body());
+            for (FieldError e : errors.subList(1, errors.size())) {
+                message.append("; ").append(e);
+            }
+            throw new BadInput(first.field(), message.toString());
+        }
+    }
+
+    /** Applies the defaults as {@link #defaultAndValidate} does and returns every error, in the order found. */
+    static List<FieldError> errors(Object object) {
         ApiValidation v = new ApiValidation();
         if (object instanceof ResourceClaim c) {
             if (c.getSpec() != null) {
@@ -116,14 +129,7 @@ final class ApiValidation {
             v.objectName(s.getMetadata(), false);
             v.sliceSpec(s.getSpec() == null ? new ResourceSliceSpec() : s.getSpec());
         }
-        if (!v.errors.isEmpty()) {
-            FieldError first = v.errors.get(0);
-            StringBuilder message = new StringBuilder(first.body());
-            for (FieldError e : v.errors.subList(1, v.errors.size())) {
-                message.append("; ").append(e);
-            }
-            throw new BadInput(first.field(), message.toString());
-        }
+        return List.copyOf(v.errors);
     }
 
     /** SetDefaults_ExactDeviceRequest and SetDefaults_DeviceSubRequest of k8s.io/kubernetes pkg/apis/resource/v1. */
