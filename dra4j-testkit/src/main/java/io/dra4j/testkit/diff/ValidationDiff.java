@@ -6,6 +6,7 @@ import io.dra4j.scenario.ManifestReader;
 import io.dra4j.scenario.Manifests;
 import io.dra4j.testkit.gen.ValidationObjectGenerator;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -39,6 +40,7 @@ import java.util.TreeMap;
 public final class ValidationDiff {
     private static final int SHOWN = 40;
     private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
 
     private ValidationDiff() {
     }
@@ -96,9 +98,9 @@ public final class ValidationDiff {
                 continue;
             }
             if (shown++ < SHOWN) {
-                out.println("object " + i + " (" + kind + "): " + objects.get(i));
-                out.println("  upstream: " + (upstreamAccepts ? "accepted" : want));
-                out.println("  dra4j:    " + (got.isEmpty() ? "accepted" : got));
+                out.println("object " + i + " (" + kind + "): " + shorten(objects.get(i).toString()));
+                out.println("  upstream: " + (upstreamAccepts ? "accepted" : shorten(want.toString())));
+                out.println("  dra4j:    " + (got.isEmpty() ? "accepted" : shorten(got.toString())));
             }
         }
         int differences = acceptReject + fields + messages;
@@ -108,22 +110,35 @@ public final class ValidationDiff {
         return differences == 0 ? 0 : 1;
     }
 
+    /** Long values (a 10 KiB expression, 254-character names) cut in the report. */
+    private static String shorten(String s) {
+        return s.replaceAll("(.)\\1{40,}", "$1$1$1...").replace("\n", "\\n");
+    }
+
     private static Map<String, List<String>> sorted(Map<String, List<String>> m) {
         Map<String, List<String>> out = new TreeMap<>();
         m.forEach((k, v) -> out.put(k, v.stream().sorted().toList()));
         return out;
     }
 
-    /** dra4j's errors by field: the reader's problem for an object it cannot decode, else the validator's. */
+    /**
+     * dra4j's errors by field: the reader's problem for an object it cannot decode, else the validator's. An object
+     * without a name is decoded directly (the reader stops at the missing name; the validator reports it with the
+     * other errors, as the API server does).
+     */
     private static Map<String, List<String>> dra4j(ObjectNode object) {
         Manifests m = ManifestReader.parse(List.of(new ManifestReader.Source("generated",
                 object.toString().getBytes(StandardCharsets.UTF_8))), false);
         Map<String, List<String>> out = new TreeMap<>();
+        List<HasMetadata> decoded = new ArrayList<>(m.objects().stream().map(o -> o.object()).toList());
         for (ManifestProblem p : m.problems()) {
-            out.computeIfAbsent(p.field(), k -> new ArrayList<>()).add(p.message());
+            if (p.field().equals("metadata.name") && p.message().startsWith("Required value")) {
+                decoded.add(SERIALIZATION.unmarshal(object.toString(), HasMetadata.class));
+            } else {
+                out.computeIfAbsent(p.field(), k -> new ArrayList<>()).add(p.message());
+            }
         }
-        for (var o : m.objects()) {
-            HasMetadata value = o.object();
+        for (HasMetadata value : decoded) {
             for (ApiValidator.FieldError e : ApiValidator.defaultAndValidate(value)) {
                 out.computeIfAbsent(e.field(), k -> new ArrayList<>()).add(e.message());
             }
