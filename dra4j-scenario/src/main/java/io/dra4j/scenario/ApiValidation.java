@@ -400,7 +400,6 @@ final class ApiValidation {
                 }
             }
             ExactDeviceRequest e = r.getExactly();
-            deviceClass(e.getDeviceClassName(), at + ".exactly.deviceClassName");
             declarativeOnly(e.getAllocationMode(), e.getTolerations(), at + ".exactly");
         } else if (hasFirstAvailable) {
             List<DeviceSubRequest> subs = r.getFirstAvailable();
@@ -723,6 +722,17 @@ final class ApiValidation {
                 device(devices.get(i) == null ? new Device() : devices.get(i), "spec.devices[" + i + "]");
             }
             duplicates(devices, d -> d == null ? null : d.getName(), "spec.devices");
+        } else if (devices != null) {
+            // The declarative union of an attribute's value fields is checked on every device all the same.
+            for (int i = 0; i < devices.size(); i++) {
+                Device d = devices.get(i);
+                if (d != null && d.getAttributes() != null) {
+                    for (Map.Entry<String, DeviceAttribute> e : d.getAttributes().entrySet()) {
+                        attributeUnion(e.getValue() == null ? new DeviceAttribute() : e.getValue(),
+                                "spec.devices[" + i + "].attributes[" + e.getKey() + "]");
+                    }
+                }
+            }
         }
     }
 
@@ -811,32 +821,31 @@ final class ApiValidation {
     }
 
     private void attribute(DeviceAttribute a, String at) {
-        int fields = 0;
-        fields += a.getBool() != null ? 1 : 0;
-        fields += a.getInt() != null ? 1 : 0;
         if (a.getString() != null) {
-            fields++;
             stringValue(a.getString(), at + ".string");
         }
         if (a.getVersion() != null) {
-            fields++;
             versionValue(a.getVersion(), at + ".version");
         }
-        fields += list(a.getBools(), at + ".bools");
-        fields += list(a.getInts(), at + ".ints");
-        fields += list(a.getStrings(), at + ".strings");
         if (a.getStrings() != null) {
             for (int i = 0; i < a.getStrings().size(); i++) {
                 stringValue(a.getStrings().get(i), at + ".strings[" + i + "]");
             }
         }
-        fields += list(a.getVersions(), at + ".versions");
         if (a.getVersions() != null) {
             for (int i = 0; i < a.getVersions().size(); i++) {
                 versionValue(a.getVersions().get(i), at + ".versions[" + i + "]");
             }
         }
-        // The declarative union of the value fields, in their declared order.
+        attributeUnion(a, at);
+    }
+
+    /**
+     * The declarative union of an attribute's value fields, in their declared order: exactly one is set. The fabric8
+     * model holds an absent list as an empty one, so an explicitly empty list (which the API server rejects as "must
+     * not be empty if specified") counts as absent here.
+     */
+    private void attributeUnion(DeviceAttribute a, String at) {
         List<String> set = new ArrayList<>();
         addIf(set, a.getInt() != null, "int");
         addIf(set, a.getBool() != null, "bool");
@@ -847,19 +856,11 @@ final class ApiValidation {
         addIf(set, size(a.getStrings()) > 0, "strings");
         addIf(set, size(a.getVersions()) > 0, "versions");
         String all = "`int`, `bool`, `string`, `version`, `ints`, `bools`, `strings`, `versions`";
-        if (fields == 0) {
+        if (set.isEmpty()) {
             invalid(at, "\"\"", "must specify one of: " + all);
-        } else if (fields > 1) {
+        } else if (set.size() > 1) {
             invalid(at, quote("{" + String.join(", ", set) + "}"), "must specify exactly one of: " + all);
         }
-    }
-
-    /**
-     * 1 when a list value is given. The fabric8 model holds an absent list as an empty one, so an explicitly empty
-     * list (which the API server rejects as "must not be empty if specified") counts as absent here.
-     */
-    private static int list(List<?> values, String field) {
-        return values == null || values.isEmpty() ? 0 : 1;
     }
 
     private void stringValue(String value, String field) {
