@@ -11,9 +11,16 @@ import picocli.CommandLine;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
+import io.dra4j.scenario.ManifestReader;
+
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -33,11 +40,11 @@ final class Inputs {
     private static final Pattern GO_DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)(ns|us|µs|ms|s|m|h)");
 
     @Option(names = {"-f", "--filename"}, paramLabel = "FILE",
-            description = "a scenario file to read (repeatable); - reads standard input")
+            description = "a file or directory to read (repeatable): Kubernetes manifests or a scenario file; - "
+                    + "reads standard input")
     List<Path> filenames = new ArrayList<>();
 
-    @Parameters(arity = "0..*", paramLabel = "FILE", description = "scenario files (YAML, one scenario each); - reads "
-            + "standard input")
+    @Parameters(arity = "0..*", paramLabel = "FILE", description = "files and directories as with -f")
     List<Path> files = new ArrayList<>();
 
     @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "10s", converter = DurationConverter.class,
@@ -50,6 +57,11 @@ final class Inputs {
                     + "allocating (default true); --validate=false takes objects as upstream's allocator tests hand "
                     + "them over")
     boolean validate;
+
+    @Option(names = "--node", paramLabel = "NAME",
+            description = "for Kubernetes manifests: allocate on this node only (default: on every node of the "
+                    + "input, the nodes ranked)")
+    String node;
 
     @Option(names = "--feature-gates", paramLabel = "A=true,B=false", converter = GatesConverter.class,
             description = "DRA feature gates to turn on or off on top of the scenario's (kube-scheduler's syntax)")
@@ -76,6 +88,111 @@ final class Inputs {
                 s.expectation(), s.sourcePath());
     }
 
+    /** The gates for manifests: the release's defaults, then --feature-gates. */
+    FeatureGates gates(KubernetesVersion version) {
+        FeatureGates gates = FeatureGates.defaults(version);
+        for (Map.Entry<DraFeature, Boolean> e : featureGates.values().entrySet()) {
+            gates = gates.with(e.getKey(), e.getValue());
+        }
+        return gates;
+    }
+
+    /** One input as read: a scenario file, a manifest source, or a path that could not be read. */
+    sealed interface Input permits ScenarioInput, ManifestInput, UnreadableInput {
+    }
+
+    /** A scenario file (docs/scenario-format.md): one scenario. */
+    record ScenarioInput(Path label, byte[] content) implements Input {
+    }
+
+    /** A file (or standard input) of Kubernetes manifests; every such input forms one cluster. */
+    record ManifestInput(String name, byte[] content) implements Input {
+    }
+
+    /**
+     * A path that could not be read (missing, permission denied, ...): {@code problem} says why, or is empty when
+     * the scenario reader's words are to be used.
+     */
+    record UnreadableInput(Path path, String problem) implements Input {
+    }
+
+    /**
+     * The inputs in command-line order, directories expanded into their .yaml, .yml and .json files (recursively, in
+     * path order), each file classified by its first YAML document: a mapping without apiVersion, kind and items is
+     * a scenario file; anything else is manifests.
+     */
+    List<Input> load(InputStream stdin) {
+        List<Input> out = new ArrayList<>();
+        boolean stdinRead = false;
+        for (Path p : all()) {
+            if (p.toString().equals("-")) {
+                byte[] content = new byte[0];
+                if (!stdinRead) {
+                    try {
+                        content = stdin.readAllBytes();
+                    } catch (IOException e) {
+                        content = new byte[0];
+                    }
+                    stdinRead = true;
+                }
+                out.add(classify(STDIN, STDIN.toString(), content));
+            } else if (Files.isDirectory(p)) {
+                List<Path> files = new ArrayList<>();
+                List<Path> failed = new ArrayList<>();
+                walk(p, files, failed);
+                if (files.isEmpty() && failed.isEmpty()) {
+                    out.add(new UnreadableInput(p, "is a directory without .yaml, .yml or .json files"));
+                }
+                files.stream().sorted().forEach(f -> out.add(load(f)));
+                failed.forEach(f -> out.add(new UnreadableInput(f, "")));
+            } else {
+                out.add(load(p));
+            }
+        }
+        return out;
+    }
+
+    private static Input load(Path file) {
+        try {
+            return classify(file, file.toString(), Files.readAllBytes(file));
+        } catch (IOException e) {
+            return new UnreadableInput(file, "");
+        }
+    }
+
+    /** The manifest files under a directory, and the paths under it that could not be listed or read. */
+    private static void walk(Path dir, List<Path> files, List<Path> failed) {
+        try {
+            Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+                    if (attrs.isRegularFile() && ManifestReader.isManifestName(file)) {
+                        files.add(file);
+                    }
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult visitFileFailed(Path file, IOException e) {
+                    failed.add(file);
+                    return FileVisitResult.CONTINUE;
+                }
+            });
+        } catch (IOException e) {
+            failed.add(dir);
+        }
+    }
+
+    /** Lines that open a Kubernetes object in text the YAML reader cannot read. */
+    private static final Pattern OBJECT_KEY = Pattern.compile("(?m)^(apiVersion|kind)\\s*:|\"(apiVersion|kind)\"\\s*:");
+
+    private static Input classify(Path label, String name, byte[] content) {
+        // Text that is not YAML goes to the scenario reader unless it shows an object's keys.
+        boolean scenario = ScenarioReader.isScenario(content)
+                || !OBJECT_KEY.matcher(new String(content, StandardCharsets.UTF_8)).find() && !ScenarioReader.isYaml(content);
+        return scenario ? new ScenarioInput(label, content) : new ManifestInput(name, content);
+    }
+
     /** The files in command-line order: -f ones first, then the arguments. */
     List<Path> all() {
         List<Path> out = new ArrayList<>(filenames);
@@ -84,21 +201,29 @@ final class Inputs {
     }
 
     /**
-     * Reads one input; {@code -} is standard input (read once).
+     * Reads a scenario input.
      *
      * @throws ScenarioException naming the file
      */
-    Scenario read(Path file, InputStream stdin) throws ScenarioException {
-        if (file.toString().equals("-")) {
-            byte[] content;
-            try {
-                content = stdin.readAllBytes();
-            } catch (IOException e) {
-                content = new byte[0];
-            }
-            return ScenarioReader.read(content, STDIN, validate);
+    Scenario read(ScenarioInput input) throws ScenarioException {
+        return ScenarioReader.read(input.content(), input.label(), validate);
+    }
+
+    /**
+     * Says why a path cannot be read, as the scenario reader words it.
+     *
+     * @return never: the exception
+     */
+    ScenarioException unreadable(UnreadableInput input) {
+        if (!input.problem().isEmpty()) {
+            return ScenarioReader.unreadable(input.path(), input.problem());
         }
-        return ScenarioReader.read(file, validate);
+        try {
+            ScenarioReader.read(input.path(), validate);
+            return ScenarioReader.unreadable(input.path(), "could not be read");
+        } catch (ScenarioException e) {
+            return e;
+        }
     }
 
     /** k8s.io/component-base's feature gate syntax and messages: {@code A=true,B=false}. */

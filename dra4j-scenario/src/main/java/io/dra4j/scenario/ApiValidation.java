@@ -5,7 +5,20 @@ import io.fabric8.kubernetes.api.model.resource.v1.Device;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttribute;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceClaimConfiguration;
+import io.dra4j.allocator.DraFeature;
+import io.dra4j.allocator.FeatureGates;
+import io.dra4j.allocator.KubernetesVersion;
+import io.dra4j.cel.CelFeatures;
+import io.dra4j.cel.DeviceSelectorEnvironment;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceClassConfiguration;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceClassSpec;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaint;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintRule;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintRuleSpec;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintSelector;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceToleration;
+import io.fabric8.kubernetes.api.model.resource.v1.OpaqueDeviceConfiguration;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceConstraint;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceSelector;
@@ -31,11 +44,14 @@ import java.util.regex.Pattern;
  * after v1 defaulting), with its field paths and messages, so that an object the API server would reject never
  * reaches the allocator. Covered: object names, requests (names, uniqueness, exactly/firstAvailable, device class,
  * selectors and their CEL length, allocation mode and count), constraints and config (request references, limits),
- * slices (driver, pool, node selection, devices, attributes and their value types, limits). Not covered: CEL
- * compilation and cost (the allocator reports those with upstream's wording), capacity request policies,
- * tolerations, taints, binding conditions, node selectors' label syntax, status.
+ * slices (driver, pool, node selection, devices, attributes and their value types, limits), CEL compilation, opaque
+ * configuration, tolerations, DeviceTaintRules and extended resource names. Not covered: the CEL cost estimate,
+ * capacity request policies, device taints in slices, binding conditions, node selectors' label syntax, status.
+ * oracle/validate/difftest compares it with the API server's own code. Over 800 lines: one class holds the one
+ * error list the API server's validation functions append to, in their order.
  */
 final class ApiValidation {
+    private static final FeatureGates DEFAULT_GATES = FeatureGates.defaults(KubernetesVersion.V1_37);
     static final int DEVICE_REQUESTS_MAX = 32;
     static final int FIRST_AVAILABLE_MAX = 8;
     static final int SELECTORS_MAX = 32;
@@ -80,6 +96,10 @@ final class ApiValidation {
         }
     }
 
+    /** The CEL environment for new expressions with the API server's default gates (validateCELExpression). */
+    private final DeviceSelectorEnvironment cel = DeviceSelectorEnvironment.create(new CelFeatures(
+            DEFAULT_GATES.isEnabled(DraFeature.DRAConsumableCapacity),
+            DEFAULT_GATES.isEnabled(DraFeature.DRAListTypeAttributes)));
     private final List<FieldError> errors = new ArrayList<>();
 
     private ApiValidation() {
@@ -92,6 +112,19 @@ final class ApiValidation {
      * @throws BadInput at the first error's field path, with every error's message
      */
     static void defaultAndValidate(Object object) {
+        List<FieldError> errors = errors(object);
+        if (!errors.isEmpty()) {
+            FieldError first = errors.get(0);
+            StringBuilder message = new StringBuilder(first.body());
+            for (FieldError e : errors.subList(1, errors.size())) {
+                message.append("; ").append(e);
+            }
+            throw new BadInput(first.field(), message.toString());
+        }
+    }
+
+    /** Applies the defaults as {@link #defaultAndValidate} does and returns every error, in the order found. */
+    static List<FieldError> errors(Object object) {
         ApiValidation v = new ApiValidation();
         if (object instanceof ResourceClaim c) {
             if (c.getSpec() != null) {
@@ -109,21 +142,16 @@ final class ApiValidation {
         } else if (object instanceof DeviceClass c) {
             v.objectName(c.getMetadata(), false);
             if (c.getSpec() != null) {
-                v.selectors(c.getSpec().getSelectors(), "spec.selectors");
-                v.tooMany(c.getSpec().getConfig(), CONFIG_MAX, "spec.config");
+                v.classSpec(c.getSpec());
             }
+        } else if (object instanceof DeviceTaintRule r) {
+            v.objectName(r.getMetadata(), false);
+            v.taintRuleSpec(r.getSpec() == null ? new DeviceTaintRuleSpec() : r.getSpec());
         } else if (object instanceof ResourceSlice s) {
             v.objectName(s.getMetadata(), false);
             v.sliceSpec(s.getSpec() == null ? new ResourceSliceSpec() : s.getSpec());
         }
-        if (!v.errors.isEmpty()) {
-            FieldError first = v.errors.get(0);
-            StringBuilder message = new StringBuilder(first.body());
-            for (FieldError e : v.errors.subList(1, v.errors.size())) {
-                message.append("; ").append(e);
-            }
-            throw new BadInput(first.field(), message.toString());
-        }
+        return List.copyOf(v.errors);
     }
 
     /** SetDefaults_ExactDeviceRequest and SetDefaults_DeviceSubRequest of k8s.io/kubernetes pkg/apis/resource/v1. */
@@ -326,11 +354,7 @@ final class ApiValidation {
                 DeviceClaimConfiguration c = config.get(i) == null ? new DeviceClaimConfiguration() : config.get(i);
                 String field = at + ".config[" + i + "]";
                 requestRefs(c.getRequests(), field + ".requests", requestNames);
-                if (c.getOpaque() == null) {
-                    required(field + ".opaque", "");
-                } else {
-                    driverName(c.getOpaque().getDriver(), field + ".opaque.driver");
-                }
+                opaque(c.getOpaque(), field + ".opaque");
             }
         }
     }
@@ -365,6 +389,18 @@ final class ApiValidation {
             required(at, "exactly one of `exactly` or `firstAvailable` is required");
         } else if (hasFirstAvailable && hasExactly) {
             invalid(at, "null", "exactly one of `exactly` or `firstAvailable` is required, but multiple fields are set");
+            // The declarative checks (maxItems, enums, formats) still run on both.
+            if (!tooMany(r.getFirstAvailable(), FIRST_AVAILABLE_MAX, at + ".firstAvailable")) {
+                for (int i = 0; i < r.getFirstAvailable().size(); i++) {
+                    DeviceSubRequest sub = r.getFirstAvailable().get(i) == null ? new DeviceSubRequest()
+                            : r.getFirstAvailable().get(i);
+                    String field = at + ".firstAvailable[" + i + "]";
+                    deviceClass(sub.getDeviceClassName(), field + ".deviceClassName");
+                    declarativeOnly(sub.getAllocationMode(), sub.getTolerations(), field);
+                }
+            }
+            ExactDeviceRequest e = r.getExactly();
+            declarativeOnly(e.getAllocationMode(), e.getTolerations(), at + ".exactly");
         } else if (hasFirstAvailable) {
             List<DeviceSubRequest> subs = r.getFirstAvailable();
             if (!tooMany(subs, FIRST_AVAILABLE_MAX, at + ".firstAvailable")) {
@@ -375,6 +411,7 @@ final class ApiValidation {
                     deviceClass(s.getDeviceClassName(), field + ".deviceClassName");
                     selectors(s.getSelectors(), field + ".selectors");
                     allocationMode(s.getAllocationMode(), s.getCount(), field);
+                    tolerations(s.getTolerations(), field + ".tolerations");
                 }
                 duplicates(subs, s -> s == null ? null : s.getName(), at + ".firstAvailable");
             }
@@ -384,6 +421,159 @@ final class ApiValidation {
             deviceClass(e.getDeviceClassName(), field + ".deviceClassName");
             selectors(e.getSelectors(), field + ".selectors");
             allocationMode(e.getAllocationMode(), e.getCount(), field);
+            tolerations(e.getTolerations(), field + ".tolerations");
+        }
+    }
+
+    /**
+     * What the declarative validation checks of a request or subrequest that the hand-written validation skips when
+     * both {@code exactly} and {@code firstAvailable} are set: the allocationMode enum and the tolerations.
+     */
+    private void declarativeOnly(String mode, List<DeviceToleration> tolerations, String at) {
+        if (mode != null && !mode.equals("All") && !mode.equals("ExactCount")) {
+            notSupported(at + ".allocationMode", mode, List.of("All", "ExactCount"));
+        }
+        tolerations(tolerations, at + ".tolerations");
+    }
+
+    // --- tolerations, taints, taint rules (validateDeviceToleration, validateDeviceTaint) ---
+
+    private static final List<String> TAINT_EFFECTS = List.of("NoExecute", "NoSchedule", "None");
+
+    private void tolerations(List<DeviceToleration> tolerations, String field) {
+        if (tolerations == null) {
+            return;
+        }
+        for (int i = 0; i < tolerations.size(); i++) {
+            DeviceToleration t = tolerations.get(i) == null ? new DeviceToleration() : tolerations.get(i);
+            String at = field + "[" + i + "]";
+            String key = t.getKey() == null ? "" : t.getKey();
+            if (!key.isEmpty()) {
+                labelKey(key, at + ".key");
+            }
+            String value = t.getValue() == null ? "" : t.getValue();
+            String operator = t.getOperator() == null ? "" : t.getOperator();
+            switch (operator) {
+                case "Exists" -> {
+                    if (!value.isEmpty()) {
+                        invalid(at + ".value", quote(value), "must be empty for operator `Exists`");
+                    }
+                }
+                case "Equal" -> labelValue(value, at + ".value");
+                case "" -> required(at + ".operator", "");
+                default -> notSupported(at + ".operator", operator, List.of("Equal", "Exists"));
+            }
+            String effect = t.getEffect() == null ? "" : t.getEffect();
+            if (!effect.isEmpty() && !TAINT_EFFECTS.contains(effect)) {
+                notSupported(at + ".effect", effect, TAINT_EFFECTS);
+            }
+        }
+    }
+
+    private void taintRuleSpec(DeviceTaintRuleSpec spec) {
+        DeviceTaintSelector selector = spec.getDeviceSelector();
+        if (selector != null) {
+            if (selector.getDriver() != null) {
+                driverName(selector.getDriver(), "spec.deviceSelector.driver");
+            }
+            if (selector.getPool() != null) {
+                poolName(selector.getPool(), "spec.deviceSelector.pool");
+            }
+            if (selector.getDevice() != null) {
+                dnsLabel(selector.getDevice(), "spec.deviceSelector.device");
+            }
+        }
+        DeviceTaint taint = spec.getTaint() == null ? new DeviceTaint() : spec.getTaint();
+        labelKey(taint.getKey() == null ? "" : taint.getKey(), "spec.taint.key");
+        if (taint.getValue() != null && !taint.getValue().isEmpty()) {
+            labelValue(taint.getValue(), "spec.taint.value");
+        }
+        String effect = taint.getEffect() == null ? "" : taint.getEffect();
+        if (effect.isEmpty()) {
+            required("spec.taint.effect", "");
+        } else if (!TAINT_EFFECTS.contains(effect)) {
+            notSupported("spec.taint.effect", effect, TAINT_EFFECTS);
+        }
+    }
+
+    /** metav1validation.ValidateLabelName: one error per failed rule. */
+    private void labelKey(String key, String field) {
+        for (String msg : LabelSyntax.key(key)) {
+            invalid(field, quote(key), msg);
+        }
+    }
+
+    private void labelValue(String value, String field) {
+        for (String msg : LabelSyntax.value(value)) {
+            invalid(field, quote(value), msg);
+        }
+    }
+
+    private void notSupported(String field, String value, List<String> supported) {
+        errors.add(new FieldError(field, "Unsupported value: " + quote(value) + ": supported values: "
+                + String.join(", ", supported.stream().map(ApiValidation::quote).toList())));
+    }
+
+    // --- classes and configuration ---
+
+    private void classSpec(DeviceClassSpec spec) {
+        selectors(spec.getSelectors(), "spec.selectors");
+        List<DeviceClassConfiguration> config = spec.getConfig();
+        if (!tooMany(config, CONFIG_MAX, "spec.config") && config != null) {
+            for (int i = 0; i < config.size(); i++) {
+                DeviceClassConfiguration c = config.get(i) == null ? new DeviceClassConfiguration() : config.get(i);
+                opaque(c.getOpaque(), "spec.config[" + i + "].opaque");
+            }
+        }
+        if (spec.getExtendedResourceName() != null) {
+            extendedResourceName(spec.getExtendedResourceName(), "spec.extendedResourceName");
+        }
+    }
+
+    /** validateDeviceConfiguration and validateOpaqueConfiguration: the driver, and parameters as a JSON object. */
+    private void opaque(OpaqueDeviceConfiguration opaque, String field) {
+        if (opaque == null) {
+            required(field, "");
+            return;
+        }
+        opaqueDriver(opaque.getDriver(), field + ".driver");
+        Object parameters = opaque.getParameters();
+        String json = parameters == null ? "null" : Json.compact(parameters);
+        if (json.equals("null")) {
+            required(field + ".parameters", "");
+        } else if (!json.startsWith("{")) {
+            invalid(field + ".parameters", "\"<value omitted>\"", "must be a valid JSON object");
+        }
+    }
+
+    /** An opaque configuration's driver, as the declarative format check (caseless subdomain) words its errors. */
+    private void opaqueDriver(String value, String field) {
+        if (value == null || value.isEmpty()) {
+            required(field, "");
+            return;
+        }
+        if (value.length() > DRIVER_NAME_MAX_LENGTH) {
+            errors.add(new FieldError(field, "Too long: may not be more than " + DRIVER_NAME_MAX_LENGTH + " characters"));
+        }
+        if (!SUBDOMAIN.matcher(value.toLowerCase(java.util.Locale.ROOT)).matches()) {
+            invalid(field, quote(value), "an RFC 1123 subdomain must consist of alphanumeric characters, '-' or '.', "
+                    + "and must start and end with an alphanumeric character (e.g. 'Example.com', regex used for "
+                    + "validation is '" + SUBDOMAIN_FMT + "')");
+        }
+    }
+
+    /** validate.ExtendedResourceName, the declarative format check of an extended resource name. */
+    private void extendedResourceName(String value, String field) {
+        if (!value.contains("/")) {
+            invalid(field, quote(value), "a name must be a domain-prefixed path, such as 'example.com/my-prop'");
+        } else if (value.contains("kubernetes.io/")) {
+            invalid(field, quote(value), "must not have \"kubernetes.io/\" domain");
+        }
+        if (value.startsWith("requests.")) {
+            invalid(field, quote(value), "must not have \"requests.\" prefix");
+        }
+        for (String msg : LabelSyntax.key("requests." + value)) {
+            invalid(field, quote(value), msg);
         }
     }
 
@@ -408,6 +598,10 @@ final class ApiValidation {
                 String expression = s.getCel().getExpression() == null ? "" : s.getCel().getExpression();
                 if (expression.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > CEL_EXPRESSION_MAX_LENGTH) {
                     tooLong(at + ".cel.expression", CEL_EXPRESSION_MAX_LENGTH);
+                } else {
+                    // validateCELExpression: compiled as a new expression with 1.37's default CEL features.
+                    cel.compile(expression).compileError()
+                            .ifPresent(e -> invalid(at + ".cel.expression", quote(expression), e));
                 }
             }
         }
@@ -528,6 +722,17 @@ final class ApiValidation {
                 device(devices.get(i) == null ? new Device() : devices.get(i), "spec.devices[" + i + "]");
             }
             duplicates(devices, d -> d == null ? null : d.getName(), "spec.devices");
+        } else if (devices != null) {
+            // The declarative union of an attribute's value fields is checked on every device all the same.
+            for (int i = 0; i < devices.size(); i++) {
+                Device d = devices.get(i);
+                if (d != null && d.getAttributes() != null) {
+                    for (Map.Entry<String, DeviceAttribute> e : d.getAttributes().entrySet()) {
+                        attributeUnion(e.getValue() == null ? new DeviceAttribute() : e.getValue(),
+                                "spec.devices[" + i + "].attributes[" + e.getKey() + "]");
+                    }
+                }
+            }
         }
     }
 
@@ -558,17 +763,7 @@ final class ApiValidation {
     }
 
     private void pool(ResourcePool pool) {
-        String name = pool.getName() == null ? "" : pool.getName();
-        if (name.isEmpty()) {
-            required("spec.pool.name", "");
-        } else {
-            if (name.length() > POOL_NAME_MAX_LENGTH) {
-                tooLong("spec.pool.name", POOL_NAME_MAX_LENGTH);
-            }
-            for (String part : name.split("/", -1)) {
-                dnsSubdomain(part, "spec.pool.name");
-            }
-        }
+        poolName(pool.getName() == null ? "" : pool.getName(), "spec.pool.name");
         long count = pool.getResourceSliceCount() == null ? 0 : pool.getResourceSliceCount();
         if (count <= 0) {
             invalid("spec.pool.resourceSliceCount", Long.toString(count), "must be greater than zero");
@@ -576,6 +771,20 @@ final class ApiValidation {
         long generation = pool.getGeneration() == null ? 0 : pool.getGeneration();
         if (generation < 0) {
             invalid("spec.pool.generation", Long.toString(generation), "must be greater than or equal to zero");
+        }
+    }
+
+    /** validatePoolName: DNS subdomains separated by slashes. */
+    private void poolName(String name, String field) {
+        if (name.isEmpty()) {
+            required(field, "");
+        } else {
+            if (name.length() > POOL_NAME_MAX_LENGTH) {
+                tooLong(field, POOL_NAME_MAX_LENGTH);
+            }
+            for (String part : name.split("/", -1)) {
+                dnsSubdomain(part, field);
+            }
         }
     }
 
@@ -612,44 +821,46 @@ final class ApiValidation {
     }
 
     private void attribute(DeviceAttribute a, String at) {
-        int fields = 0;
-        fields += a.getBool() != null ? 1 : 0;
-        fields += a.getInt() != null ? 1 : 0;
         if (a.getString() != null) {
-            fields++;
             stringValue(a.getString(), at + ".string");
         }
         if (a.getVersion() != null) {
-            fields++;
             versionValue(a.getVersion(), at + ".version");
         }
-        fields += list(a.getBools(), at + ".bools");
-        fields += list(a.getInts(), at + ".ints");
-        fields += list(a.getStrings(), at + ".strings");
         if (a.getStrings() != null) {
             for (int i = 0; i < a.getStrings().size(); i++) {
                 stringValue(a.getStrings().get(i), at + ".strings[" + i + "]");
             }
         }
-        fields += list(a.getVersions(), at + ".versions");
         if (a.getVersions() != null) {
             for (int i = 0; i < a.getVersions().size(); i++) {
                 versionValue(a.getVersions().get(i), at + ".versions[" + i + "]");
             }
         }
-        if (fields == 0) {
-            invalid(at, "\"\"", "exactly one value must be specified");
-        } else if (fields > 1) {
-            invalid(at, goAttribute(a), "exactly one value must be specified");
-        }
+        attributeUnion(a, at);
     }
 
     /**
-     * 1 when a list value is given. The fabric8 model holds an absent list as an empty one, so an explicitly empty
-     * list (which the API server rejects as "must not be empty if specified") counts as absent here.
+     * The declarative union of an attribute's value fields, in their declared order: exactly one is set. The fabric8
+     * model holds an absent list as an empty one, so an explicitly empty list (which the API server rejects as "must
+     * not be empty if specified") counts as absent here.
      */
-    private static int list(List<?> values, String field) {
-        return values == null || values.isEmpty() ? 0 : 1;
+    private void attributeUnion(DeviceAttribute a, String at) {
+        List<String> set = new ArrayList<>();
+        addIf(set, a.getInt() != null, "int");
+        addIf(set, a.getBool() != null, "bool");
+        addIf(set, a.getString() != null, "string");
+        addIf(set, a.getVersion() != null, "version");
+        addIf(set, size(a.getInts()) > 0, "ints");
+        addIf(set, size(a.getBools()) > 0, "bools");
+        addIf(set, size(a.getStrings()) > 0, "strings");
+        addIf(set, size(a.getVersions()) > 0, "versions");
+        String all = "`int`, `bool`, `string`, `version`, `ints`, `bools`, `strings`, `versions`";
+        if (set.isEmpty()) {
+            invalid(at, "\"\"", "must specify one of: " + all);
+        } else if (set.size() > 1) {
+            invalid(at, quote("{" + String.join(", ", set) + "}"), "must specify exactly one of: " + all);
+        }
     }
 
     private void stringValue(String value, String field) {
@@ -666,20 +877,9 @@ final class ApiValidation {
         stringValue(v, field);
     }
 
-    /** The internal DeviceAttribute as Go's json.Marshal writes it in the error (it has no JSON tags). */
-    private static String goAttribute(DeviceAttribute a) {
-        return "{\"IntValue\":" + (a.getInt() == null ? "null" : a.getInt())
-                + ",\"BoolValue\":" + (a.getBool() == null ? "null" : a.getBool())
-                + ",\"StringValue\":" + (a.getString() == null ? "null" : Json.compact(a.getString()))
-                + ",\"VersionValue\":" + (a.getVersion() == null ? "null" : Json.compact(a.getVersion()))
-                + ",\"IntValues\":" + goList(a.getInts())
-                + ",\"BoolValues\":" + goList(a.getBools())
-                + ",\"StringValues\":" + goList(a.getStrings())
-                + ",\"VersionValues\":" + goList(a.getVersions()) + "}";
-    }
-
-    /** An absent list (empty in the fabric8 model) is a nil slice in Go: null. */
-    private static String goList(List<?> values) {
-        return values == null || values.isEmpty() ? "null" : Json.compact(values);
+    private static void addIf(List<String> set, boolean present, String name) {
+        if (present) {
+            set.add(name);
+        }
     }
 }

@@ -22,8 +22,27 @@ public final class ExplanationWriter {
 
     /** One JSON object on one line. */
     public static String json(String scenario, Explanation x) {
+        return json(scenario, x, NODES.objectNode(), null);
+    }
+
+    /**
+     * The record of {@link #json(String, Explanation)} for one claim of a pod: {@code pod} (namespace/name, null
+     * for a claim no pod uses), {@code claim} and {@code node} after {@code scenario}, and in {@code claims} only
+     * that claim's report; the outcome, decisive reason, pools and suggestions are those of the pod's claims
+     * allocated together.
+     */
+    public static String jsonForClaim(String scenario, Explanation x, String pod, String claim, String node) {
+        ObjectNode head = NODES.objectNode();
+        head.put("pod", pod);
+        head.put("claim", claim);
+        head.put("node", node);
+        return json(scenario, x, head, claim == null ? null : claim.substring(claim.indexOf('/') + 1));
+    }
+
+    private static String json(String scenario, Explanation x, ObjectNode head, String onlyClaim) {
         ObjectNode root = NODES.objectNode();
         root.put("scenario", scenario);
+        root.setAll(head);
         root.put("outcome", outcomeName(x.outcome()));
         if (x.outcome() instanceof AllocationOutcome.Failed f) {
             root.put("error", f.message());
@@ -31,6 +50,9 @@ public final class ExplanationWriter {
         root.put("decisive", x.decisive());
         ArrayNode claims = root.putArray("claims");
         for (Explanation.ClaimReport c : x.claims()) {
+            if (onlyClaim != null && !c.claim().equals(onlyClaim)) {
+                continue;
+            }
             ObjectNode cn = claims.addObject();
             cn.put("claim", c.claim());
             ArrayNode requests = cn.putArray("requests");

@@ -18,6 +18,16 @@ final class ManifestParser {
     private final List<SkippedObject> skipped = new ArrayList<>();
     private final List<ManifestProblem> problems = new ArrayList<>();
     private final Map<String, ManifestOrigin> seen = new HashMap<>();
+    private final boolean validate;
+
+    /** @param validate whether resource.k8s.io objects get the API server's defaults and validation */
+    ManifestParser(boolean validate) {
+        this.validate = validate;
+    }
+
+    ManifestParser() {
+        this(false);
+    }
 
     Manifests result() {
         return new Manifests(objects, skipped, problems);
@@ -107,6 +117,9 @@ final class ManifestParser {
             }
             HasMetadata value = Json.decode(node, k.type());
             ModelChecker.check(value);
+            if (validate && group.equals("resource.k8s.io")) {
+                ApiValidation.defaultAndValidate(value);
+            }
             String key = identity(value, k);
             ManifestOrigin first = seen.putIfAbsent(key, at);
             if (first != null) {

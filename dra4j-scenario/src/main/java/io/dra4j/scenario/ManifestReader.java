@@ -52,6 +52,27 @@ public final class ManifestReader {
         return parser.result();
     }
 
+    /** The text of one source and its name in problems. */
+    public record Source(String name, byte[] content) {
+        public Source {
+            java.util.Objects.requireNonNull(name, "name");
+            java.util.Objects.requireNonNull(content, "content");
+        }
+    }
+
+    /**
+     * Reads several sources as one set of objects, as {@code kubectl apply -f a -f b} would see them (an object
+     * twice is a problem); with {@code validate}, {@code resource.k8s.io} objects also get kube-apiserver 1.37's
+     * defaults and validation, and an object it would reject is a problem with its field path and message.
+     */
+    public static Manifests parse(List<Source> sources, boolean validate) {
+        ManifestParser parser = new ManifestParser(validate);
+        for (Source s : sources) {
+            parser.parse(s.content(), s.name());
+        }
+        return parser.result();
+    }
+
     /** Reads the text of one source, named {@code source} in problems. */
     public static Manifests parse(byte[] content, String source) {
         ManifestParser parser = new ManifestParser();
@@ -79,7 +100,8 @@ public final class ManifestReader {
         }
     }
 
-    private static boolean isManifestName(Path p) {
+    /** Whether a file in a directory is read: {@code .yaml}, {@code .yml} and {@code .json}, as kubectl reads them. */
+    public static boolean isManifestName(Path p) {
         String name = p.getFileName().toString();
         return name.endsWith(".yaml") || name.endsWith(".yml") || name.endsWith(".json");
     }

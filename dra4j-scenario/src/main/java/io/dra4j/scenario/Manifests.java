@@ -22,7 +22,8 @@ import java.util.Objects;
 /**
  * The objects read from Kubernetes manifests, in input order, with the objects of kinds that were skipped and the
  * problems found. Objects are as written: no defaults are filled in (a namespaced object without a namespace has
- * none here; {@link #namespaceOf} gives the one kubectl would use). Do not modify the objects.
+ * none here; {@link #namespaceOf} gives the one kubectl would use), except the API server's defaults when read with
+ * validation. Do not modify the objects.
  */
 public record Manifests(List<ManifestObject> objects, List<SkippedObject> skipped, List<ManifestProblem> problems) {
     /** The namespace kubectl applies to a namespaced object that names none. */

@@ -50,7 +50,7 @@ final class OutcomeView {
         return out;
     }
 
-    private static Map<String, Object> allocation(String claim, AllocationResult r) {
+    static Map<String, Object> allocation(String claim, AllocationResult r) {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("claim", claim);
         List<Object> results = new ArrayList<>();

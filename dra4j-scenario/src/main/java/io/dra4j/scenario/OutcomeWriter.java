@@ -1,5 +1,7 @@
 package io.dra4j.scenario;
 
+import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
+
 import java.util.Map;
 
 /**
@@ -33,9 +35,32 @@ public final class OutcomeWriter {
         return JsonText.write(OutcomeView.of(outcome));
     }
 
+    /**
+     * An allocation result in the shape of one entry of {@link #json}'s {@code allocations}, without the claim's
+     * name: {@code {"results","nodeSelector","config"?}}.
+     */
+    public static Map<String, Object> allocationView(AllocationResult result) {
+        Map<String, Object> view = OutcomeView.allocation("", result);
+        view.remove("claim");
+        return view;
+    }
+
+    /**
+     * A JSON line, without its newline, of plain values (maps in their iteration order, lists, strings, numbers,
+     * booleans, null), written as {@link #json} writes.
+     */
+    public static String jsonLine(Map<String, Object> fields) {
+        return JsonText.write(fields);
+    }
+
     /** The same structure as {@link #json} as a YAML document, starting with {@code ---}. */
     public static String yaml(ScenarioOutcome outcome) {
         return Mappers.WRITER.writeValueAsString(OutcomeView.of(outcome));
+    }
+
+    /** Plain values as a YAML document, starting with {@code ---}; see {@link #jsonLine}. */
+    public static String yamlDocument(Map<String, Object> fields) {
+        return Mappers.WRITER.writeValueAsString(fields);
     }
 
     /** A block for people: the outcome, then per claim its node selector and devices, or the error message. */

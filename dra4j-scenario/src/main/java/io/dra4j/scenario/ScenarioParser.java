@@ -76,6 +76,33 @@ final class ScenarioParser {
                 file);
     }
 
+    /** Ends reading at the first document. */
+    private static final class FirstDocument extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        private final transient JsonNode root;
+
+        FirstDocument(JsonNode root) {
+            super(null, null, false, false);
+            this.root = root;
+        }
+    }
+
+    /** See {@link ScenarioReader#isScenario}; reads only as far as the first document. */
+    static boolean looksLikeScenario(byte[] content) {
+        JsonNode first;
+        try {
+            YamlDocuments.read(content, doc -> {
+                throw new FirstDocument(doc.root());
+            });
+            return false;
+        } catch (FirstDocument d) {
+            first = d.root;
+        } catch (YamlDocuments.YamlError e) {
+            return false;
+        }
+        return first.isObject() && !first.has("apiVersion") && !first.has("kind") && !first.has("items");
+    }
+
     /** The {@code name} key of a document, if it has a string one; used to label errors. */
     static Optional<String> nameOf(byte[] content) {
         try {

@@ -62,6 +62,30 @@ public final class ScenarioReader {
         }
     }
 
+    /**
+     * Whether the text is a scenario file rather than Kubernetes manifests: its first YAML document is a mapping
+     * with none of {@code apiVersion}, {@code kind} and {@code items}. Text that is not even YAML is not a scenario
+     * (the manifest reader then says what is wrong with it).
+     */
+    public static boolean isScenario(byte[] content) {
+        return ScenarioParser.looksLikeScenario(content);
+    }
+
+    /** Whether the text can be read as YAML (or JSON) at all. */
+    public static boolean isYaml(byte[] content) {
+        try {
+            YamlDocuments.read(content, doc -> { });
+            return true;
+        } catch (YamlDocuments.YamlError e) {
+            return false;
+        }
+    }
+
+    /** The error for a file that cannot be read, with the reader's wording: {@code scenario file F: problem}. */
+    public static ScenarioException unreadable(Path file, String problem) {
+        return failure(file, null, problem);
+    }
+
     private static ScenarioException failure(Path file, byte[] content, String problem) {
         String fileName = file.getFileName() == null ? file.toString() : file.getFileName().toString();
         String fallback = fileName.endsWith(".yaml") || fileName.endsWith(".yml")

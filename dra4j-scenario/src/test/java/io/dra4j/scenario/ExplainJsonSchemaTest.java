@@ -84,7 +84,13 @@ class ExplainJsonSchemaTest {
             Path file = RepoPaths.conformanceCases().resolve(name + ".yaml");
             if (Files.exists(file)) {
                 Scenario s = ScenarioReader.read(file);
-                lines.add(ExplanationWriter.json(s.name(), ScenarioRunner.explain(s, KubernetesVersion.LATEST)));
+                Explanation x = ScenarioRunner.explain(s, KubernetesVersion.LATEST);
+                lines.add(ExplanationWriter.json(s.name(), x));
+                String claim = s.claims().get(0).getMetadata().getName();
+                String line = ExplanationWriter.jsonForClaim("pod default/p", x, "default/p", "default/" + claim,
+                        s.node().getMetadata().getName());
+                assertThat(JSON.readTree(line).get("claims")).as(line).hasSize(1);
+                lines.add(line);
             }
         }
         assertThat(lines).hasSizeGreaterThanOrEqualTo(2);

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintRule;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -32,10 +33,11 @@ final class Cluster {
     private List<ResourceClaim> allocated;
     private final java.util.Set<String> nodesWithLocalSlices = new java.util.HashSet<>();
 
-    Cluster(FeatureGates gates, List<Node> nodes, List<DeviceClass> classes, List<ResourceSlice> slices,
-            List<DeviceTaintRule> rules, List<ResourceClaim> claims) {
+    /** @param timeout the bound on each allocation (kube-scheduler's filterTimeout), null for none */
+    Cluster(FeatureGates gates, Duration timeout, List<Node> nodes, List<DeviceClass> classes,
+            List<ResourceSlice> slices, List<DeviceTaintRule> rules, List<ResourceClaim> claims) {
         this.gates = gates;
-        this.dra = new DraAllocation(gates, classes, slices, rules);
+        this.dra = new DraAllocation(gates, timeout, classes, slices, rules);
         this.nodes = nodeTreeOrder(nodes);
         for (NodeInfo n : this.nodes) {
             nodesByName.put(n.name, n);

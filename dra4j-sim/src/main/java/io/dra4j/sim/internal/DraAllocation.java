@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintRule;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 
+import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -29,9 +30,12 @@ final class DraAllocation {
     /** The allocated claims {@link #state} holds, by namespace/name; compared by identity (claims are immutable here). */
     private final Map<String, ResourceClaim> held = new HashMap<>();
     private long shareIds;
+    /** kube-scheduler's filterTimeout per allocation; null for none. */
+    private final Duration timeout;
 
-    DraAllocation(FeatureGates gates, List<DeviceClass> classes, List<ResourceSlice> slices,
+    DraAllocation(FeatureGates gates, Duration timeout, List<DeviceClass> classes, List<ResourceSlice> slices,
                   List<DeviceTaintRule> taintRules) {
+        this.timeout = timeout;
         this.state = ClusterState.builder()
                 .featureGates(gates)
                 .deviceClasses(classes)
@@ -62,6 +66,7 @@ final class DraAllocation {
         }
         Allocator allocator = Allocator.builder()
                 .clusterState(state)
+                .timeout(timeout)
                 // Share IDs are random UUIDs upstream; numbered here so that runs repeat.
                 .shareIds(() -> UUID.nameUUIDFromBytes(("dra4j-share-" + (shareIds++)).getBytes()).toString())
                 .build();

@@ -53,6 +53,8 @@ final class DynamicResources {
     private DraAllocation.Cycle cycle;
     private final Map<String, List<AllocationResult>> nodeAllocations = new HashMap<>();
     private final Map<String, ResourceClaim> nodeExtendedClaims = new HashMap<>();
+    /** The allocator's outcome per node Filter allocated on. */
+    private final Map<String, AllocationOutcome> nodeOutcomes = new HashMap<>();
 
     DynamicResources(Pod pod, Cluster cluster, Resources podRequest) {
         this.pod = pod;
@@ -63,6 +65,11 @@ final class DynamicResources {
     /** Whether the pod has no claims and no DRA-backed extended resources: the plugin has nothing to do. */
     boolean skip() {
         return preFilter == null && claims.isEmpty() && extendedRequests.isEmpty();
+    }
+
+    /** Whether every claim of the pod is allocated already and no extended resource is backed by a DeviceClass. */
+    boolean nothingToAllocate() {
+        return extendedRequests.isEmpty() && claims.stream().allMatch(DynamicResources::allocated);
     }
 
     FilterStatus preFilterStatus() {
@@ -174,6 +181,7 @@ final class DynamicResources {
             return null;
         }
         AllocationOutcome outcome = cycle().allocate(n.node, toAllocate);
+        nodeOutcomes.put(n.name, outcome);
         if (outcome instanceof AllocationOutcome.Allocated a) {
             nodeAllocations.put(n.name, a.results());
             if (extended != null) {
@@ -218,9 +226,22 @@ final class DynamicResources {
      * group in evaluation order.
      */
     String decisiveReason(List<NodeInfo> rejected) {
+        Nearest nearest = nearest(rejected);
+        return nearest == null ? "" : nearest.node().name + ": " + nearest.explanation().decisive();
+    }
+
+    /** The node that came closest and the allocator's explanation there. */
+    record Nearest(NodeInfo node, Explanation explanation) {
+    }
+
+    /**
+     * The node among {@code rejected} whose candidate funnel got furthest, as {@link #decisiveReason} chooses it;
+     * null when none of them has claims left to allocate.
+     */
+    Nearest nearest(List<NodeInfo> rejected) {
         List<NodeInfo> order = new ArrayList<>(rejected);
         order.sort(java.util.Comparator.comparing(n -> !cluster.hasLocalSlices(n.name)));
-        String best = "";
+        Nearest best = null;
         int bestReach = -1;
         for (NodeInfo n : order.subList(0, Math.min(EXPLAINED_NODES, order.size()))) {
             List<ResourceClaim> toAllocate = toAllocate(extendedClaimFor(n));
@@ -231,10 +252,25 @@ final class DynamicResources {
             int reach = reach(e);
             if (reach > bestReach) {
                 bestReach = reach;
-                best = n.name + ": " + e.decisive();
+                best = new Nearest(n, e);
             }
         }
         return best;
+    }
+
+    /** The allocator's outcome on a node {@link #filter} allocated on; null where it did not get that far. */
+    AllocationOutcome outcome(NodeInfo n) {
+        return nodeOutcomes.get(n.name);
+    }
+
+    /** The claims Filter allocates together on the node: the pod's unallocated ones, then the special one if any. */
+    List<ResourceClaim> claimsToAllocate(NodeInfo n) {
+        return toAllocate(extendedClaimFor(n));
+    }
+
+    /** The allocator's explanation for the claims to allocate on the node. */
+    Explanation explain(NodeInfo n) {
+        return cycle().explain(n.node, claimsToAllocate(n));
     }
 
     /** How far the funnel got: the earliest stage at which a short request fell below its count (later is closer). */

@@ -57,15 +57,10 @@ final class Scheduler {
         DynamicResources dra = new DynamicResources(pod, cluster, request);
         if (dra.preFilterStatus() != null) {
             FilterStatus s = dra.preFilterStatus();
-            String msg = "0/" + all.size() + " nodes are available: " + s.reasons().get(0) + ".";
             if (s.code() == FilterStatus.Code.ERROR) {
                 return Attempt.failed(s.reasons().get(0), s.reasons().get(0), true);
             }
-            if (s.code() == FilterStatus.Code.UNRESOLVABLE) {
-                msg += " preemption: 0/" + all.size() + " nodes are available: " + all.size()
-                        + " Preemption is not helpful for scheduling.";
-            }
-            return Attempt.failed(msg, s.reasons().get(0), false);
+            return Attempt.failed(preFilterMessage(s, all.size()), s.reasons().get(0), false);
         }
         List<NodeInfo> nodes = preFilterNodes(pod, all);
         PodTopologySpread spread = new PodTopologySpread(pod, all);
@@ -176,12 +171,34 @@ final class Scheduler {
      * strings, then DefaultPreemption's note when no node could be helped by preemption.
      */
     private Attempt fitError(int preFilteredOut, int numAll, Map<NodeInfo, FilterStatus> rejected, DynamicResources dra) {
+        String msg = fitErrorMessage(preFilteredOut, numAll, rejected.values());
+        List<NodeInfo> draRejected = new ArrayList<>();
+        rejected.forEach((node, status) -> {
+            if (status.plugin().equals(DynamicResources.NAME)) {
+                draRejected.add(node);
+            }
+        });
+        return new Attempt(null, msg, () -> draRejected.isEmpty() ? "" : dra.decisiveReason(draRejected), false);
+    }
+
+    /** The message of a pod PreFilter rejected (not with an error): FitError's, with the preemption note if due. */
+    static String preFilterMessage(FilterStatus s, int numAll) {
+        String msg = "0/" + numAll + " nodes are available: " + s.reasons().get(0) + ".";
+        if (s.code() == FilterStatus.Code.UNRESOLVABLE) {
+            msg += " preemption: 0/" + numAll + " nodes are available: " + numAll
+                    + " Preemption is not helpful for scheduling.";
+        }
+        return msg;
+    }
+
+    /** FitError's message for the statuses of the rejected nodes; see {@link #fitError}. */
+    static String fitErrorMessage(int preFilteredOut, int numAll, java.util.Collection<FilterStatus> rejected) {
         Map<String, Integer> histogram = new TreeMap<>();
         boolean allUnresolvable = true;
         if (preFilteredOut > 0) {
             histogram.merge("node(s) didn't satisfy plugin(s) [NodeAffinity]", preFilteredOut, Integer::sum);
         }
-        for (FilterStatus s : rejected.values()) {
+        for (FilterStatus s : rejected) {
             for (String r : s.reasons()) {
                 histogram.merge(r, 1, Integer::sum);
             }
@@ -195,13 +212,7 @@ final class Scheduler {
             msg += " preemption: 0/" + numAll + " nodes are available: " + numAll
                     + " Preemption is not helpful for scheduling.";
         }
-        List<NodeInfo> draRejected = new ArrayList<>();
-        rejected.forEach((node, status) -> {
-            if (status.plugin().equals(DynamicResources.NAME)) {
-                draRejected.add(node);
-            }
-        });
-        return new Attempt(null, msg, () -> draRejected.isEmpty() ? "" : dra.decisiveReason(draRejected), false);
+        return msg;
     }
 
     /** Score with the default profile's weights, normalised as upstream; ties go to the first node evaluated. */

@@ -23,6 +23,7 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -53,13 +54,24 @@ public final class Simulation {
     private final Map<String, LabelSelector> controllerSelectors = new HashMap<>();
     private Cluster cluster;
 
+    private final Duration timeout;
+
     public Simulation(SimulationOptions options, ClusterSnapshot input) {
-        this.options = options;
-        this.input = input;
+        this(options, input, null);
     }
 
-    public SimulationResult run() {
-        // Copies first: nothing below touches the snapshot's objects.
+    /** @param timeout the bound on each allocation (kube-scheduler's filterTimeout), null for none */
+    Simulation(SimulationOptions options, ClusterSnapshot input, Duration timeout) {
+        this.options = options;
+        this.input = input;
+        this.timeout = timeout;
+    }
+
+    /**
+     * The controllers' part, before any scheduling: copies of the snapshot's pods and claims (nothing below touches
+     * the snapshot's objects), the cluster, the workloads' pods, and the claims made from templates.
+     */
+    void prepare() {
         for (Pod p : input.pods()) {
             Pod copy = new PodBuilder(p).build();
             normalise(copy);
@@ -73,12 +85,38 @@ public final class Simulation {
             }
             claims.add(copy);
         }
-        cluster = new Cluster(options.gates(), input.nodes(), input.deviceClasses(), input.resourceSlices(),
+        cluster = new Cluster(options.gates(), timeout, input.nodes(), input.deviceClasses(), input.resourceSlices(),
                 input.deviceTaintRules(), claims);
         expandWorkloads();
         recordControllerSelectors();
         createTemplateClaims();
+    }
 
+    /** The cluster once {@link #prepare} ran. */
+    Cluster cluster() {
+        return cluster;
+    }
+
+    /** The pods once {@link #prepare} ran (the workloads' among them), in input order. */
+    List<Pod> pods() {
+        return List.copyOf(pods.values());
+    }
+
+    /** What {@link #prepare} noted about a pod (a template not found, volumes not simulated, ...). */
+    List<String> notesOf(Pod p) {
+        return podNotes.getOrDefault(key(p), List.of());
+    }
+
+    /** Whether a pod is left to kube-scheduler: not bound, not finished, for the default scheduler. */
+    static boolean pending(Pod p) {
+        String nodeName = p.getSpec().getNodeName();
+        String phase = p.getStatus() == null ? null : p.getStatus().getPhase();
+        return (nodeName == null || nodeName.isEmpty()) && !"Succeeded".equals(phase) && !"Failed".equals(phase)
+                && DEFAULT_SCHEDULER.equals(schedulerName(p));
+    }
+
+    public SimulationResult run() {
+        prepare();
         List<PodResult> results = new ArrayList<>();
         List<Pod> queue = new ArrayList<>();
         for (Pod p : pods.values()) {

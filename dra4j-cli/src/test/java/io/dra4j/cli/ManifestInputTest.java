@@ -1,0 +1,302 @@
+package io.dra4j.cli;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** {@code allocate} and {@code explain} on Kubernetes manifests: one cluster from several inputs, pods, templates. */
+class ManifestInputTest {
+    /** Two nodes: node-1 with two GPUs, node-2 with one. */
+    static final String CLUSTER = """
+            apiVersion: v1
+            kind: Node
+            metadata:
+              name: node-1
+            ---
+            apiVersion: v1
+            kind: Node
+            metadata:
+              name: node-2
+            ---
+            apiVersion: resource.k8s.io/v1
+            kind: DeviceClass
+            metadata:
+              name: gpu
+            spec:
+              selectors:
+              - cel:
+                  expression: device.driver == "gpu.example.com"
+            ---
+            apiVersion: resource.k8s.io/v1
+            kind: ResourceSlice
+            metadata:
+              name: node-1-gpus
+            spec:
+              driver: gpu.example.com
+              pool: {name: node-1, generation: 1, resourceSliceCount: 1}
+              nodeName: node-1
+              devices:
+              - name: gpu-0
+              - name: gpu-1
+            ---
+            apiVersion: resource.k8s.io/v1
+            kind: ResourceSlice
+            metadata:
+              name: node-2-gpus
+            spec:
+              driver: gpu.example.com
+              pool: {name: node-2, generation: 1, resourceSliceCount: 1}
+              nodeName: node-2
+              devices:
+              - name: gpu-0
+            """;
+
+    /** A pod whose template asks for two GPUs, a claim for three that no pod uses, and a Service. */
+    static final String WORK = """
+            apiVersion: resource.k8s.io/v1
+            kind: ResourceClaimTemplate
+            metadata:
+              name: two-gpus
+              namespace: team-a
+            spec:
+              spec:
+                devices:
+                  requests:
+                  - name: gpus
+                    exactly:
+                      deviceClassName: gpu
+                      count: 2
+            ---
+            apiVersion: v1
+            kind: Pod
+            metadata:
+              name: train-0
+              namespace: team-a
+            spec:
+              containers:
+              - name: c
+                image: x
+              resourceClaims:
+              - name: gpu
+                resourceClaimTemplateName: two-gpus
+            ---
+            apiVersion: resource.k8s.io/v1
+            kind: ResourceClaim
+            metadata:
+              name: three
+              namespace: team-a
+            spec:
+              devices:
+                requests:
+                - name: gpus
+                  exactly:
+                    deviceClassName: gpu
+                    count: 3
+            ---
+            apiVersion: v1
+            kind: Service
+            metadata:
+              name: web
+            """;
+
+    @TempDir
+    Path dir;
+    private Path cluster;
+    private Path work;
+
+    @BeforeEach
+    void files() throws IOException {
+        cluster = Files.writeString(dir.resolve("cluster.yaml"), CLUSTER);
+        work = Files.writeString(dir.resolve("work.yaml"), WORK);
+    }
+
+    private static CliRuns.Run run(String... args) {
+        return CliRuns.run(args);
+    }
+
+    @Test
+    void severalFilesFormOneClusterAndEveryClaimGetsALine() throws IOException {
+        CliRuns.Run r = run("allocate", "-o", "json", "-f", cluster.toString(), "-f", work.toString());
+
+        assertThat(r.status()).as(r.err()).isZero();
+        List<JsonNode> lines = r.jsonLines();
+        assertThat(lines).hasSize(2);
+        JsonNode train = lines.get(0);
+        assertThat(train.get("pod").stringValue()).isEqualTo("team-a/train-0");
+        assertThat(train.get("claim").stringValue()).startsWith("team-a/train-0-gpu-");
+        assertThat(train.get("template").stringValue()).isEqualTo("two-gpus");
+        assertThat(train.get("outcome").stringValue()).isEqualTo("allocated");
+        assertThat(train.get("node").stringValue()).isEqualTo("node-1");
+        assertThat(train.get("allocation").get("results").toString())
+                .contains("\"device\":\"gpu-0\"").contains("\"device\":\"gpu-1\"").contains("\"pool\":\"node-1\"");
+        assertThat(train.get("nodes").toString()).isEqualTo(
+                "[{\"node\":\"node-1\",\"outcome\":\"allocated\",\"score\":0},{\"node\":\"node-2\",\"outcome\":\"unschedulable\"}]");
+        JsonNode three = lines.get(1);
+        assertThat(three.get("pod").isNull()).isTrue();
+        assertThat(three.get("claim").stringValue()).isEqualTo("team-a/three");
+        assertThat(three.get("outcome").stringValue()).isEqualTo("unschedulable");
+        assertThat(three.get("reason").stringValue()).startsWith("0/2 nodes are available: 2 ");
+        assertThat(r.err()).contains("work.yaml: document 4: Service web (v1) is not used by allocate, which reads");
+        assertThat(Files.readString(work)).as("input unchanged").isEqualTo(WORK);
+    }
+
+    @Test
+    void aDirectoryIsItsFilesAndTheTextNamesTheNodes() {
+        CliRuns.Run r = run("allocate", dir.toString());
+
+        assertThat(r.status()).as(r.err()).isZero();
+        assertThat(r.out()).contains("pod team-a/train-0 on node-1: allocated")
+                .contains("stands for ResourceClaimTemplate team-a/two-gpus")
+                .contains("  nodes: fit on node-1 (score 0); not on node-2")
+                .contains("claim team-a/three: unschedulable")
+                .contains("  why: ");
+    }
+
+    @Test
+    void nodeOptionAllocatesOnThatNodeOnly() {
+        CliRuns.Run r = run("allocate", "-o", "json", "--node", "node-2", "-f", cluster.toString(), work.toString());
+
+        assertThat(r.status()).as(r.err()).isZero();
+        JsonNode train = r.jsonLines().get(0);
+        assertThat(train.get("outcome").stringValue()).isEqualTo("unschedulable");
+        assertThat(train.get("node").stringValue()).isEqualTo("node-2");
+        assertThat(train.get("reason").stringValue()).startsWith("0/1 nodes are available: 1 ");
+
+        CliRuns.Run missing = run("allocate", "--node", "node-9", cluster.toString(), work.toString());
+        assertThat(missing.status()).isEqualTo(1);
+        assertThat(missing.err()).contains("node node-9 is not in the input (its nodes: node-1, node-2)");
+    }
+
+    @Test
+    void standardInputWithAListAndAScenarioFileTogether() throws IOException {
+        Path scenario = CliRuns.scenario(dir.resolve("cluster.yaml").getParent(), "one-gpu", 1);
+        String list = """
+                {"apiVersion": "v1", "kind": "List", "items": [
+                  {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+                   "metadata": {"name": "one", "namespace": "default"},
+                   "spec": {"devices": {"requests": [{"name": "r", "exactly": {"deviceClassName": "gpu"}}]}}}]}
+                """;
+        InputStream saved = System.in;
+        System.setIn(new ByteArrayInputStream(list.getBytes(StandardCharsets.UTF_8)));
+        CliRuns.Run r;
+        try {
+            r = run("allocate", "-o", "json", scenario.toString(), "-f", cluster.toString(), "-");
+        } finally {
+            System.setIn(saved);
+        }
+        assertThat(r.status()).as(r.err()).isZero();
+        List<JsonNode> lines = r.jsonLines();
+        assertThat(lines).hasSize(2);
+        assertThat(lines.get(0).get("scenario").stringValue()).isEqualTo("one-gpu");
+        assertThat(lines.get(1).get("claim").stringValue()).isEqualTo("default/one");
+        assertThat(lines.get(1).get("outcome").stringValue()).isEqualTo("allocated");
+    }
+
+    @Test
+    void invalidObjectsAreErrorsWithFileObjectAndFieldAndTheRestStillRuns() throws IOException {
+        Path bad = Files.writeString(dir.resolve("bad.yaml"), """
+                apiVersion: resource.k8s.io/v1
+                kind: ResourceClaim
+                metadata:
+                  name: minus
+                  namespace: team-a
+                spec:
+                  devices:
+                    requests:
+                    - name: gpus
+                      exactly:
+                        deviceClassName: gpu
+                        count: -3
+                """);
+
+        CliRuns.Run r = run("allocate", "-o", "json", cluster.toString(), work.toString(), bad.toString());
+
+        assertThat(r.status()).isEqualTo(1);
+        assertThat(r.err()).contains("bad.yaml: document 1 (ResourceClaim team-a/minus): "
+                + "spec.devices.requests[0].exactly.count: Invalid value: -3: must be greater than zero");
+        assertThat(r.jsonLines()).hasSize(2);
+    }
+
+    @Test
+    void aPodWhoseClaimIsMissingIsUnschedulableWithUpstreamsReason() throws IOException {
+        Path pod = Files.writeString(dir.resolve("work.yaml"), """
+                apiVersion: v1
+                kind: Pod
+                metadata:
+                  name: p
+                spec:
+                  containers: [{name: c, image: x}]
+                  resourceClaims:
+                  - name: gpu
+                    resourceClaimName: nowhere
+                """);
+
+        CliRuns.Run r = run("allocate", "-o", "json", cluster.toString(), pod.toString());
+
+        assertThat(r.status()).as(r.err()).isZero();
+        JsonNode line = r.jsonLines().get(0);
+        assertThat(line.get("pod").stringValue()).isEqualTo("default/p");
+        assertThat(line.get("claim").stringValue()).isEqualTo("default/nowhere");
+        assertThat(line.get("outcome").stringValue()).isEqualTo("unschedulable");
+        assertThat(line.get("reason").stringValue()).contains("resourceclaim \"nowhere\" not found");
+        assertThat(line.get("nodes").size()).isZero();
+    }
+
+    @Test
+    void withoutNodeObjectsTheSlicesNodeNamesAreTheNodes() throws IOException {
+        String slicesOnly = CLUSTER.substring(CLUSTER.indexOf("apiVersion: resource.k8s.io/v1"));
+        Path c = Files.writeString(dir.resolve("cluster.yaml"), slicesOnly);
+
+        CliRuns.Run r = run("allocate", "-o", "json", c.toString(), work.toString());
+
+        assertThat(r.status()).as(r.err()).isZero();
+        assertThat(r.err()).contains("note: the input holds no Node objects: taken as node(s) without labels: node-1, node-2");
+        assertThat(r.jsonLines().get(0).get("node").stringValue()).isEqualTo("node-1");
+    }
+
+    @Test
+    void aFileWithoutObjectsIsAnError() throws IOException {
+        Path empty = Files.writeString(dir.resolve("empty.yaml"), "# nothing here\n---\n");
+
+        CliRuns.Run r = run("allocate", "-o", "json", cluster.toString(), work.toString(), empty.toString());
+
+        assertThat(r.status()).isEqualTo(1);
+        assertThat(r.err()).contains("empty.yaml: holds no Kubernetes objects");
+        assertThat(r.jsonLines()).hasSize(2);
+    }
+
+    @Test
+    void explainGivesOneRecordPerClaimWithItsPodAndNode() {
+        CliRuns.Run r = run("explain", "-o", "json", cluster.toString(), work.toString());
+
+        assertThat(r.status()).as(r.err()).isZero();
+        List<JsonNode> lines = r.jsonLines();
+        assertThat(lines).hasSize(2);
+        JsonNode train = lines.get(0);
+        assertThat(train.get("scenario").stringValue()).isEqualTo("pod team-a/train-0");
+        assertThat(train.get("pod").stringValue()).isEqualTo("team-a/train-0");
+        assertThat(train.get("node").stringValue()).isEqualTo("node-1");
+        assertThat(train.get("outcome").stringValue()).isEqualTo("allocated");
+        assertThat(train.get("claims")).hasSize(1);
+        JsonNode three = lines.get(1);
+        assertThat(three.get("outcome").stringValue()).isEqualTo("unschedulable");
+        assertThat(three.get("node").stringValue()).as("the node that came closest").isEqualTo("node-1");
+        assertThat(three.get("decisive").stringValue()).contains("3 device(s) requested, only 2");
+        assertThat(three.get("claims").get(0).get("claim").stringValue()).isEqualTo("three");
+
+        CliRuns.Run text = run("explain", cluster.toString(), work.toString());
+        assertThat(text.out()).contains("claim team-a/three on node-1: unschedulable")
+                .contains("  why: claim team-a/three, request gpus: 3 device(s) requested, only 2");
+    }
+}

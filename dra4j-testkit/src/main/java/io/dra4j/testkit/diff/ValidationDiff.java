@@ -1,0 +1,189 @@
+package io.dra4j.testkit.diff;
+
+import io.dra4j.scenario.ApiValidator;
+import io.dra4j.scenario.ManifestProblem;
+import io.dra4j.scenario.ManifestReader;
+import io.dra4j.scenario.Manifests;
+import io.dra4j.testkit.gen.ValidationObjectGenerator;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.PrintStream;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Differential test of dra4j's API validation ({@link ApiValidator}, reached through {@link ManifestReader} as
+ * {@code dra4j allocate} reads manifests) against kube-apiserver 1.37's own create path ({@code oracle/validate}).
+ *
+ * <pre>
+ * ValidationDiff SEED COUNT --oracle PATH
+ * </pre>
+ *
+ * Generates COUNT objects from SEED ({@link ValidationObjectGenerator}), has the oracle and dra4j accept or reject
+ * each, and compares: whether it is accepted, the set of field paths of the errors, and per field path the messages.
+ * Prints one line per difference (at most {@value #SHOWN}), then {@code validate difftest: N objects (A accepted
+ * upstream), D differences (R accept/reject, F field paths, M messages)}. Exit status 0 when R and F are 0 (message
+ * differences are reported only); 1 otherwise; 2 for bad usage or when the oracle cannot be run.
+ */
+public final class ValidationDiff {
+    private static final int SHOWN = 40;
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+
+    private ValidationDiff() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        System.exit(run(args, System.out, System.err));
+    }
+
+    static int run(String[] args, PrintStream out, PrintStream err) throws IOException, InterruptedException {
+        if (args.length != 4 || !args[2].equals("--oracle")) {
+            err.println("usage: ValidationDiff SEED COUNT --oracle PATH");
+            return 2;
+        }
+        long seed = Long.parseLong(args[0]);
+        int count = Integer.parseInt(args[1]);
+        ValidationObjectGenerator gen = new ValidationObjectGenerator(seed);
+        List<ObjectNode> objects = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            objects.add(gen.next());
+        }
+        List<JsonNode> upstream = oracle(args[3], objects, err);
+        if (upstream == null) {
+            return 2;
+        }
+        int accepted = 0;
+        int acceptReject = 0;
+        int fields = 0;
+        int messages = 0;
+        List<String> major = new ArrayList<>();
+        List<String> minor = new ArrayList<>();
+        for (int i = 0; i < objects.size(); i++) {
+            JsonNode u = upstream.get(i);
+            if (u.has("error")) {
+                err.println("validate difftest: object " + i + ": the oracle could not run it: " + u.get("error").asString()
+                        + "\n  " + objects.get(i));
+                return 2;
+            }
+            Map<String, List<String>> want = new TreeMap<>();
+            for (JsonNode c : u.get("causes")) {
+                want.computeIfAbsent(c.get("field").asString(), k -> new ArrayList<>()).add(c.get("message").asString());
+            }
+            boolean upstreamAccepts = u.get("accepted").asBoolean();
+            accepted += upstreamAccepts ? 1 : 0;
+            Map<String, List<String>> got = dra4j(objects.get(i));
+            String kind;
+            if (upstreamAccepts != got.isEmpty()) {
+                acceptReject++;
+                kind = "accept/reject";
+            } else if (!want.keySet().equals(got.keySet())) {
+                fields++;
+                kind = "field paths";
+            } else if (!sorted(want).equals(sorted(got))) {
+                messages++;
+                kind = "messages";
+            } else {
+                continue;
+            }
+            String report = "object " + i + " (" + kind + "): " + shorten(objects.get(i).toString()) + "\n"
+                    + "  upstream: " + (upstreamAccepts ? "accepted" : shorten(want.toString())) + "\n"
+                    + "  dra4j:    " + (got.isEmpty() ? "accepted" : shorten(got.toString()));
+            (kind.equals("messages") ? minor : major).add(report);
+        }
+        // Accept/reject and field-path differences first.
+        major.addAll(minor);
+        major.stream().limit(SHOWN).forEach(out::println);
+        int differences = acceptReject + fields + messages;
+        out.println("validate difftest: " + objects.size() + " objects (" + accepted + " accepted upstream), "
+                + differences + " differences (" + acceptReject + " accept/reject, " + fields + " field paths, "
+                + messages + " messages)");
+        // The contract is accept/reject and field paths; message differences are reported, not failed on.
+        return acceptReject + fields == 0 ? 0 : 1;
+    }
+
+    /** Long values (a 10 KiB expression, 254-character names) cut in the report. */
+    private static String shorten(String s) {
+        return s.replaceAll("(.)\\1{40,}", "$1$1$1...").replace("\n", "\\n");
+    }
+
+    private static Map<String, List<String>> sorted(Map<String, List<String>> m) {
+        Map<String, List<String>> out = new TreeMap<>();
+        m.forEach((k, v) -> out.put(k, v.stream().sorted().toList()));
+        return out;
+    }
+
+    /**
+     * dra4j's errors by field: the reader's problem for an object it cannot decode, else the validator's. An object
+     * without a name is decoded directly (the reader stops at the missing name; the validator reports it with the
+     * other errors, as the API server does).
+     */
+    private static Map<String, List<String>> dra4j(ObjectNode object) {
+        Manifests m = ManifestReader.parse(List.of(new ManifestReader.Source("generated",
+                object.toString().getBytes(StandardCharsets.UTF_8))), false);
+        Map<String, List<String>> out = new TreeMap<>();
+        List<HasMetadata> decoded = new ArrayList<>(m.objects().stream().map(o -> o.object()).toList());
+        for (ManifestProblem p : m.problems()) {
+            if (p.field().equals("metadata.name") && p.message().startsWith("Required value")) {
+                decoded.add(SERIALIZATION.unmarshal(object.toString(), HasMetadata.class));
+            } else {
+                out.computeIfAbsent(p.field(), k -> new ArrayList<>()).add(p.message());
+            }
+        }
+        for (HasMetadata value : decoded) {
+            for (ApiValidator.FieldError e : ApiValidator.defaultAndValidate(value)) {
+                out.computeIfAbsent(e.field(), k -> new ArrayList<>()).add(e.message());
+            }
+        }
+        return out;
+    }
+
+    /** The oracle's line per object, or null after saying why it could not be run. */
+    private static List<JsonNode> oracle(String path, List<ObjectNode> objects, PrintStream err)
+            throws IOException, InterruptedException {
+        Process p;
+        try {
+            p = new ProcessBuilder(path).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        } catch (IOException e) {
+            err.println("validate difftest: cannot run the oracle " + path + ": " + e.getMessage());
+            return null;
+        }
+        Thread writer = new Thread(() -> {
+            try (Writer w = new OutputStreamWriter(p.getOutputStream(), StandardCharsets.UTF_8)) {
+                for (ObjectNode o : objects) {
+                    w.write(o.toString());
+                    w.write('\n');
+                }
+            } catch (IOException e) {
+                // the reader below sees the missing lines
+            }
+        });
+        writer.start();
+        List<JsonNode> lines = new ArrayList<>();
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String line = r.readLine(); line != null; line = r.readLine()) {
+                lines.add(JSON.readTree(line));
+            }
+        }
+        writer.join();
+        int status = p.waitFor();
+        if (status != 0 || lines.size() != objects.size()) {
+            err.println("validate difftest: the oracle exited with " + status + " after " + lines.size() + " of "
+                    + objects.size() + " objects");
+            return null;
+        }
+        return lines;
+    }
+}

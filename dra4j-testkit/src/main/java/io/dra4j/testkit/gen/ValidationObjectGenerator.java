@@ -1,0 +1,304 @@
+package io.dra4j.testkit.gen;
+
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+import java.util.List;
+import java.util.Random;
+
+/**
+ * Generates {@code resource.k8s.io/v1} objects for the validation differential ({@code oracle/validate}): a valid
+ * DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice or DeviceTaintRule, then, for most objects, one
+ * to three mutations that each break one rule the API server checks (a name, a count, a limit, a reference, a type).
+ * The same seed gives the same objects. Objects are JSON trees with only fields the v1 schema has.
+ */
+public final class ValidationObjectGenerator {
+    private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+    private static final List<String> KINDS = List.of(
+            "DeviceClass", "ResourceClaim", "ResourceClaimTemplate", "ResourceSlice", "DeviceTaintRule");
+    private static final List<String> BAD_NAMES = List.of(
+            "Upper", "under_score", "-dash", "dash-", "dots.are.ok", "a..b", "", "x".repeat(64), "x".repeat(254),
+            "sp ace", "ünï");
+    private static final List<String> BAD_IDENTIFIERS = List.of("1abc", "a-b", "", "a.b", "x".repeat(33), "ok_name");
+    private static final List<String> EXPRESSIONS = List.of(
+            "device.driver == \"gpu.example.com\"",
+            "device.attributes[\"gpu.example.com\"].model == \"a100\"",
+            "device.capacity[\"gpu.example.com\"].memory.compareTo(quantity(\"10Gi\")) >= 0",
+            "true");
+    private static final List<String> BAD_EXPRESSIONS = List.of(
+            "device.driver == ", "device.nosuchfield", "1 + \"a\"", "device.attributes[\"x\"].y.z(",
+            "\"x\".repeat(10)", "device.driver == \"" + "a".repeat(10 * 1024) + "\"");
+
+    private final Random random;
+
+    public ValidationObjectGenerator(long seed) {
+        this.random = new Random(seed);
+    }
+
+    /** The next object: valid with probability about 1/4, otherwise with one to three mutations. */
+    public ObjectNode next() {
+        String kind = pick(KINDS);
+        ObjectNode o = NODES.objectNode();
+        o.put("apiVersion", "resource.k8s.io/v1");
+        o.put("kind", kind);
+        ObjectNode meta = o.putObject("metadata");
+        meta.put("name", name());
+        boolean namespaced = kind.equals("ResourceClaim") || kind.equals("ResourceClaimTemplate");
+        if (namespaced) {
+            meta.put("namespace", "team-" + random.nextInt(3));
+        }
+        switch (kind) {
+            case "DeviceClass" -> deviceClass(o.putObject("spec"));
+            case "ResourceClaim" -> claimSpec(o.putObject("spec"));
+            case "ResourceClaimTemplate" -> claimSpec(o.putObject("spec").putObject("spec"));
+            case "ResourceSlice" -> slice(o.putObject("spec"));
+            default -> taintRule(o.putObject("spec"));
+        }
+        if (random.nextInt(4) != 0) {
+            int mutations = 1 + random.nextInt(3);
+            for (int i = 0; i < mutations; i++) {
+                mutate(o, kind);
+            }
+        }
+        return o;
+    }
+
+    // --- valid objects ---
+
+    private String name() {
+        return pick(List.of("gpu", "gpu-a", "a100.example.com", "x1", "claim-" + random.nextInt(100)));
+    }
+
+    private void deviceClass(ObjectNode spec) {
+        ArrayNode selectors = spec.putArray("selectors");
+        for (int i = random.nextInt(3); i > 0; i--) {
+            selectors.addObject().putObject("cel").put("expression", pick(EXPRESSIONS));
+        }
+        if (random.nextBoolean()) {
+            opaque(spec.putArray("config").addObject());
+        }
+        if (random.nextInt(4) == 0) {
+            spec.put("extendedResourceName", "example.com/gpu");
+        }
+    }
+
+    private void opaque(ObjectNode config) {
+        ObjectNode opaque = config.putObject("opaque");
+        opaque.put("driver", "gpu.example.com");
+        opaque.putObject("parameters").put("mode", "fast");
+    }
+
+    private void claimSpec(ObjectNode spec) {
+        ObjectNode devices = spec.putObject("devices");
+        ArrayNode requests = devices.putArray("requests");
+        int n = 1 + random.nextInt(3);
+        for (int i = 0; i < n; i++) {
+            ObjectNode r = requests.addObject();
+            r.put("name", "req-" + i);
+            if (random.nextInt(3) == 0) {
+                ArrayNode subs = r.putArray("firstAvailable");
+                for (int j = 0; j <= random.nextInt(3); j++) {
+                    ObjectNode sub = subs.addObject();
+                    sub.put("name", "sub-" + j);
+                    exact(sub);
+                }
+            } else {
+                exact(r.putObject("exactly"));
+            }
+        }
+        if (n > 1 && random.nextBoolean()) {
+            ObjectNode c = devices.putArray("constraints").addObject();
+            c.putArray("requests").add("req-0").add("req-1");
+            c.put(random.nextBoolean() ? "matchAttribute" : "distinctAttribute", "gpu.example.com/model");
+        }
+        if (random.nextBoolean()) {
+            ObjectNode c = devices.putArray("config").addObject();
+            c.putArray("requests").add("req-0");
+            opaque(c);
+        }
+    }
+
+    private void exact(ObjectNode e) {
+        e.put("deviceClassName", pick(List.of("gpu", "gpu.example.com")));
+        switch (random.nextInt(3)) {
+            case 0 -> e.put("count", 1 + random.nextInt(4));
+            case 1 -> e.put("allocationMode", "All");
+            default -> {
+            }
+        }
+        if (random.nextBoolean()) {
+            e.putArray("selectors").addObject().putObject("cel").put("expression", pick(EXPRESSIONS));
+        }
+    }
+
+    private void slice(ObjectNode spec) {
+        spec.put("driver", "gpu.example.com");
+        ObjectNode pool = spec.putObject("pool");
+        pool.put("name", pick(List.of("node-1", "pool/a", "fabric")));
+        pool.put("generation", random.nextInt(3));
+        pool.put("resourceSliceCount", 1 + random.nextInt(2));
+        if (random.nextBoolean()) {
+            spec.put("nodeName", "node-1");
+        } else {
+            spec.put("allNodes", true);
+        }
+        ArrayNode devices = spec.putArray("devices");
+        for (int i = random.nextInt(4); i > 0; i--) {
+            ObjectNode d = devices.addObject();
+            d.put("name", "gpu-" + i);
+            ObjectNode attrs = d.putObject("attributes");
+            attrs.putObject("model").put("string", "a100");
+            attrs.putObject("gpu.example.com/index").put("int", i);
+            if (random.nextBoolean()) {
+                attrs.putObject("driverVersion").put("version", "1.2.3");
+            }
+            if (random.nextBoolean()) {
+                d.putObject("capacity").putObject("memory").put("value", "40Gi");
+            }
+        }
+    }
+
+    private void taintRule(ObjectNode spec) {
+        ObjectNode selector = spec.putObject("deviceSelector");
+        selector.put("driver", "gpu.example.com");
+        if (random.nextBoolean()) {
+            selector.put("pool", "node-1");
+        }
+        if (random.nextBoolean()) {
+            selector.put("device", "gpu-0");
+        }
+        ObjectNode taint = spec.putObject("taint");
+        taint.put("key", pick(List.of("example.com/unhealthy", "maintenance")));
+        if (random.nextBoolean()) {
+            taint.put("value", "true");
+        }
+        taint.put("effect", pick(List.of("NoSchedule", "NoExecute", "None")));
+    }
+
+    // --- mutations: each breaks (or probes the edge of) one rule ---
+
+    private void mutate(ObjectNode o, String kind) {
+        if (random.nextInt(5) == 0) {
+            ObjectNode meta = (ObjectNode) o.get("metadata");
+            String bad = pick(BAD_NAMES);
+            if (bad.isEmpty() && random.nextBoolean()) {
+                meta.remove("name");
+                meta.put("generateName", "gen-");
+            } else {
+                meta.put("name", bad);
+            }
+            return;
+        }
+        switch (kind) {
+            case "DeviceClass" -> mutateClass((ObjectNode) o.get("spec"));
+            case "ResourceClaim" -> mutateClaim((ObjectNode) o.get("spec").get("devices"));
+            case "ResourceClaimTemplate" -> mutateClaim((ObjectNode) o.get("spec").get("spec").get("devices"));
+            case "ResourceSlice" -> mutateSlice((ObjectNode) o.get("spec"));
+            default -> mutateTaintRule((ObjectNode) o.get("spec"));
+        }
+    }
+
+    private void mutateClass(ObjectNode spec) {
+        ArrayNode selectors = spec.withArray("selectors");
+        switch (random.nextInt(5)) {
+            case 0 -> selectors.addObject().putObject("cel").put("expression", pick(BAD_EXPRESSIONS));
+            case 1 -> repeat(33, () -> selectors.addObject().putObject("cel").put("expression", "true"));
+            case 2 -> selectors.addObject();
+            case 3 -> spec.withArray("config").addObject().putObject("opaque").put("driver", pick(BAD_NAMES));
+            default -> spec.put("extendedResourceName", pick(List.of("gpu", "example.com/", "-x/y", "kubernetes.io/gpu")));
+        }
+    }
+
+    private void mutateClaim(ObjectNode devices) {
+        ArrayNode requests = devices.withArray("requests");
+        ObjectNode r = requests.isEmpty() ? requests.addObject() : (ObjectNode) requests.get(random.nextInt(requests.size()));
+        ObjectNode exact = r.has("exactly") ? (ObjectNode) r.get("exactly")
+                : r.has("firstAvailable") && !r.get("firstAvailable").isEmpty()
+                ? (ObjectNode) r.get("firstAvailable").get(0) : r.putObject("exactly");
+        switch (random.nextInt(16)) {
+            case 0 -> exact.put("count", pick(List.of(-3, 0, -1)));
+            case 1 -> exact.put("allocationMode", pick(List.of("Some", "all", "")));
+            case 2 -> {
+                exact.put("allocationMode", "All");
+                exact.put("count", 2);
+            }
+            case 3 -> exact.put("deviceClassName", pick(BAD_NAMES));
+            case 4 -> exact.remove("deviceClassName");
+            case 5 -> r.put("name", pick(BAD_NAMES));
+            case 6 -> requests.addObject().put("name", r.get("name") == null ? "req-0" : r.get("name").asString())
+                    .putObject("exactly").put("deviceClassName", "gpu");
+            case 7 -> repeat(33, () -> requests.addObject().put("name", "r" + requests.size())
+                    .putObject("exactly").put("deviceClassName", "gpu"));
+            case 8 -> exact.withArray("selectors").addObject().putObject("cel").put("expression", pick(BAD_EXPRESSIONS));
+            case 9 -> {
+                r.putObject("exactly").put("deviceClassName", "gpu");
+                r.putArray("firstAvailable").addObject().put("name", "s").put("deviceClassName", "gpu");
+            }
+            case 10 -> {
+                r.remove("exactly");
+                r.remove("firstAvailable");
+            }
+            case 11 -> devices.withArray("constraints").addObject().put("matchAttribute", "gpu.example.com/model")
+                    .putArray("requests").add(pick(List.of("nope", "req-0/nope", "req-0")));
+            case 12 -> devices.withArray("constraints").addObject()
+                    .put("matchAttribute", pick(List.of("model", "bad name", "a/b/c", "/x")));
+            case 13 -> devices.withArray("config").addObject().putArray("requests").add("nope");
+            case 14 -> repeat(9, () -> r.withArray("firstAvailable").addObject()
+                    .put("name", "s" + r.get("firstAvailable").size()).put("deviceClassName", "gpu"));
+            default -> exact.withArray("tolerations").addObject().put("key", pick(BAD_NAMES))
+                    .put("operator", pick(List.of("Exists", "Equal", "Bogus"))).put("effect", pick(List.of("NoSchedule", "Bogus")));
+        }
+    }
+
+    private void mutateSlice(ObjectNode spec) {
+        ArrayNode devices = spec.withArray("devices");
+        ObjectNode d = devices.isEmpty() ? devices.addObject().put("name", "gpu-9") : (ObjectNode) devices.get(0);
+        ObjectNode attrs = d.has("attributes") ? (ObjectNode) d.get("attributes") : d.putObject("attributes");
+        switch (random.nextInt(15)) {
+            case 0 -> spec.remove("driver");
+            case 1 -> spec.put("driver", pick(BAD_NAMES));
+            case 2 -> ((ObjectNode) spec.get("pool")).put("name", pick(List.of("", "Bad", "a//b", "/a", "x".repeat(254))));
+            case 3 -> ((ObjectNode) spec.get("pool")).put("resourceSliceCount", pick(List.of(0, -1)));
+            case 4 -> ((ObjectNode) spec.get("pool")).put("generation", -1);
+            case 5 -> {
+                spec.put("nodeName", "node-1");
+                spec.put("allNodes", true);
+            }
+            case 6 -> {
+                spec.remove("nodeName");
+                spec.remove("allNodes");
+            }
+            case 7 -> repeat(129, () -> devices.addObject().put("name", "d" + devices.size()));
+            case 8 -> devices.addObject().put("name", d.get("name").asString());
+            case 9 -> attrs.putObject(pick(BAD_IDENTIFIERS)).put("int", 1);
+            case 10 -> attrs.putObject("both").put("int", 1).put("string", "x");
+            case 11 -> attrs.putObject("long").put("string", "x".repeat(65));
+            case 12 -> attrs.putObject("v").put("version", pick(List.of("1.2", "v1.2.3", "01.2.3")));
+            case 13 -> d.put("name", pick(BAD_NAMES));
+            default -> attrs.putObject("empty");
+        }
+    }
+
+    private void mutateTaintRule(ObjectNode spec) {
+        ObjectNode taint = spec.has("taint") ? (ObjectNode) spec.get("taint") : spec.putObject("taint");
+        switch (random.nextInt(6)) {
+            case 0 -> taint.put("effect", pick(List.of("Bogus", "", "noschedule")));
+            case 1 -> taint.put("key", pick(BAD_NAMES));
+            case 2 -> taint.remove("key");
+            case 3 -> taint.put("value", pick(List.of("bad value", "x".repeat(64))));
+            case 4 -> ((ObjectNode) spec.get("deviceSelector")).put("driver", pick(BAD_NAMES));
+            default -> ((ObjectNode) spec.get("deviceSelector")).put("pool", pick(List.of("", "Bad", "a//b")));
+        }
+    }
+
+    private void repeat(int times, Runnable action) {
+        for (int i = 0; i < times; i++) {
+            action.run();
+        }
+    }
+
+    private <T> T pick(List<T> values) {
+        return values.get(random.nextInt(values.size()));
+    }
+}
