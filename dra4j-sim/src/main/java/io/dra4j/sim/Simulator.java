@@ -20,4 +20,13 @@ public final class Simulator {
     public SimulationResult run(ClusterSnapshot snapshot) {
         return new Simulation(options, Objects.requireNonNull(snapshot, "snapshot")).run();
     }
+
+    /**
+     * The same run, handing every scheduling attempt to {@code trace} as it is made (per node the Filter verdicts,
+     * the scores, the best nodes, the chosen node and the claims' allocations: see {@link TraceAttempt}).
+     */
+    public SimulationResult run(ClusterSnapshot snapshot, SchedulingTrace trace) {
+        return new Simulation(options, Objects.requireNonNull(snapshot, "snapshot"),
+                Objects.requireNonNull(trace, "trace")).run();
+    }
 }

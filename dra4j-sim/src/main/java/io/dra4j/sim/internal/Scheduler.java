@@ -38,6 +38,7 @@ final class Scheduler {
     private final int percentageOfNodesToScore;
     private final java.util.function.Function<Pod, io.fabric8.kubernetes.api.model.LabelSelector> controllerSelector;
     private int nextStartNodeIndex;
+    private TraceRecorder trace;
 
     /** @param controllerSelector the selector of the workload owning a pod (PodTopologySpread's defaults), or null */
     Scheduler(Cluster cluster, int percentageOfNodesToScore,
@@ -45,6 +46,11 @@ final class Scheduler {
         this.cluster = cluster;
         this.percentageOfNodesToScore = percentageOfNodesToScore;
         this.controllerSelector = controllerSelector;
+    }
+
+    /** Records what each attempt decides into the recorder (null: no trace). */
+    void trace(TraceRecorder recorder) {
+        this.trace = recorder;
     }
 
     Attempt schedule(Pod pod) {
@@ -57,12 +63,19 @@ final class Scheduler {
         DynamicResources dra = new DynamicResources(pod, cluster, request);
         if (dra.preFilterStatus() != null) {
             FilterStatus s = dra.preFilterStatus();
+            if (trace != null) {
+                trace.preFilter(s);
+            }
             if (s.code() == FilterStatus.Code.ERROR) {
                 return Attempt.failed(s.reasons().get(0), s.reasons().get(0), true);
             }
             return Attempt.failed(preFilterMessage(s, all.size()), s.reasons().get(0), false);
         }
         List<NodeInfo> nodes = preFilterNodes(pod, all);
+        if (trace != null && nodes.size() < all.size()) {
+            Set<NodeInfo> kept = new HashSet<>(nodes);
+            all.stream().filter(n -> !kept.contains(n)).forEach(trace::preFilteredOut);
+        }
         PodTopologySpread spread = new PodTopologySpread(pod, all);
         InterPodAffinity affinity = new InterPodAffinity(pod, all);
 
@@ -75,6 +88,9 @@ final class Scheduler {
             NodeInfo n = nodes.get((nextStartNodeIndex + i) % nodes.size());
             processed++;
             FilterStatus s = filter(pod, n, request, spread, affinity, dra);
+            if (trace != null) {
+                trace.filtered(n, s);
+            }
             if (s == null) {
                 feasible.add(n);
             } else if (s.code() == FilterStatus.Code.ERROR) {
@@ -86,6 +102,9 @@ final class Scheduler {
         nextStartNodeIndex = (nextStartNodeIndex + processed) % all.size();
         if (feasible.isEmpty()) {
             return fitError(all.size() - nodes.size(), all.size(), rejected, dra);
+        }
+        if (trace != null && feasible.size() == 1) {
+            trace.best(List.of(feasible.get(0).name));
         }
         NodeInfo chosen = feasible.size() == 1 ? feasible.get(0) : best(pod, request, feasible, dra);
         dra.bind(chosen);
@@ -248,7 +267,31 @@ final class Scheduler {
                 bestIndex = i;
             }
         }
+        if (trace != null) {
+            recordScores(pod, request, nonZero, feasible, total, taint, affinity, spread, draScore, total[bestIndex]);
+        }
         return feasible.get(bestIndex);
+    }
+
+    /** The trace's per-plugin weighted scores (as upstream's NodePluginScores lists them) and the best nodes. */
+    private void recordScores(Pod pod, Resources request, Resources nonZero, List<NodeInfo> feasible, long[] total,
+                              long[] taint, long[] affinity, long[] spread, long[] draScore, long bestTotal) {
+        List<String> best = new ArrayList<>();
+        for (int i = 0; i < feasible.size(); i++) {
+            NodeInfo node = feasible.get(i);
+            Map<String, Long> perPlugin = new LinkedHashMap<>();
+            perPlugin.put("NodeResourcesFit", NodeFilters.leastAllocatedScore(nonZero, node));
+            perPlugin.put("NodeResourcesBalancedAllocation", NodeFilters.balancedAllocationScore(request, node));
+            perPlugin.put("TaintToleration", 3 * taint[i]);
+            perPlugin.put("NodeAffinity", 2 * affinity[i]);
+            perPlugin.put("PodTopologySpread", 2 * spread[i]);
+            perPlugin.put("DynamicResources", draScore[i]);
+            trace.scored(node, total[i], perPlugin);
+            if (total[i] == bestTotal) {
+                best.add(node.name);
+            }
+        }
+        trace.best(best);
     }
 
     /** helper.DefaultNormalizeScore: scaled to 0..100 by the highest score, reversed for TaintToleration. */

@@ -53,18 +53,30 @@ public final class Simulation {
     /** Selectors of the ReplicaSets and StatefulSets by {@code namespace/Kind/name}, for PodTopologySpread's defaults. */
     private final Map<String, LabelSelector> controllerSelectors = new HashMap<>();
     private Cluster cluster;
+    private final TraceRecorder trace;
 
     private final Duration timeout;
 
     public Simulation(SimulationOptions options, ClusterSnapshot input) {
-        this(options, input, null);
+        this(options, input, null, null);
+    }
+
+    /** @param trace receives every scheduling attempt, or null */
+    public Simulation(SimulationOptions options, ClusterSnapshot input, io.dra4j.sim.SchedulingTrace trace) {
+        this(options, input, null, trace);
     }
 
     /** @param timeout the bound on each allocation (kube-scheduler's filterTimeout), null for none */
     Simulation(SimulationOptions options, ClusterSnapshot input, Duration timeout) {
+        this(options, input, timeout, null);
+    }
+
+    private Simulation(SimulationOptions options, ClusterSnapshot input, Duration timeout,
+                       io.dra4j.sim.SchedulingTrace trace) {
         this.options = options;
         this.input = input;
         this.timeout = timeout;
+        this.trace = trace == null ? null : new TraceRecorder(trace);
     }
 
     /**
@@ -157,6 +169,7 @@ public final class Simulation {
 
         Scheduler scheduler = new Scheduler(cluster, options.percentageOfNodesToScore(),
                 p -> controllerSelectors.get(ns(p) + "/" + controllerOf(p)));
+        scheduler.trace(trace);
         Map<String, Scheduler.Attempt> last = new LinkedHashMap<>();
         Map<String, Integer> placementsSeen = new HashMap<>();
         int placements = 0;
@@ -172,7 +185,13 @@ public final class Simulation {
                     continue;
                 }
                 tried = true;
+                if (trace != null) {
+                    trace.begin();
+                }
                 Scheduler.Attempt a = scheduler.schedule(p);
+                if (trace != null) {
+                    trace.end(p, a.node(), cluster);
+                }
                 last.put(key(p), a);
                 if (a.node() != null) {
                     placements++;

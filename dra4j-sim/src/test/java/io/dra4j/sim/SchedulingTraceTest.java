@@ -1,0 +1,99 @@
+package io.dra4j.sim;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static io.dra4j.sim.Snapshots.GPU_CLASS;
+import static io.dra4j.sim.Snapshots.node;
+import static io.dra4j.sim.Snapshots.parse;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class SchedulingTraceTest {
+    private static final String TEMPLATE = """
+            apiVersion: resource.k8s.io/v1
+            kind: ResourceClaimTemplate
+            metadata: {name: two, namespace: ns}
+            spec:
+              spec:
+                devices:
+                  requests:
+                  - name: gpus
+                    exactly: {deviceClassName: gpu, count: 2}
+            """;
+    private static final String POD = """
+            apiVersion: v1
+            kind: Pod
+            metadata: {name: %s, namespace: ns}
+            spec:
+              containers:
+              - name: main
+                resources:
+                  requests: {cpu: "1"}
+              resourceClaims:
+              - name: gpus
+                resourceClaimTemplateName: two
+            """;
+    private static final String TAINTED = """
+            apiVersion: v1
+            kind: Node
+            metadata: {name: tainted}
+            spec:
+              taints: [{key: dedicated, value: x, effect: NoSchedule}]
+            status:
+              allocatable: {cpu: "16", memory: 64Gi, pods: "110"}
+            """;
+
+    private static List<TraceAttempt> trace(ClusterSnapshot snapshot) {
+        List<TraceAttempt> out = new ArrayList<>();
+        new Simulator(SimulationOptions.defaults()).run(snapshot, out::add);
+        return out;
+    }
+
+    @Test
+    void everyAttemptRecordsEachNodesVerdictTheScoresTheBestNodesAndTheAllocation() {
+        ClusterSnapshot s = parse(GPU_CLASS, TEMPLATE, node("big", 4), node("small", 2), node("none", 0), TAINTED,
+                POD.formatted("p1"), POD.formatted("p2"), POD.formatted("p3"));
+
+        List<TraceAttempt> attempts = trace(s);
+
+        assertThat(attempts).extracting(TraceAttempt::name).startsWith("p1", "p2", "p3");
+        TraceAttempt first = attempts.get(0);
+        assertThat(first.preFilter()).isEmpty();
+        assertThat(first.feasible()).containsExactlyInAnyOrder("big", "small");
+        assertThat(first.rejected().get("tainted"))
+                .isEqualTo(new TraceAttempt.Verdict("TaintToleration", "UnschedulableAndUnresolvable",
+                        List.of("node(s) had untolerated taint {dedicated: x}")));
+        assertThat(first.rejected().get("none").plugin()).isEqualTo("DynamicResources");
+        assertThat(first.scores().keySet()).containsExactlyInAnyOrder("big", "small");
+        first.scores().values().forEach(score -> assertThat(score.total())
+                .isEqualTo(score.plugins().values().stream().mapToLong(Long::longValue).sum()));
+        assertThat(first.best()).isNotEmpty().isSubsetOf(first.feasible()).contains(first.node().orElseThrow());
+        assertThat(first.claims().get("gpus").getDevices().getResults()).hasSize(2);
+        assertThat(first.error()).isEmpty();
+
+        // Four GPUs on big and two on small serve three pods; the run's placements are the trace's.
+        SimulationResult plain = new Simulator(SimulationOptions.defaults()).run(s);
+        for (TraceAttempt a : attempts) {
+            PodResult p = plain.pods().stream().filter(r -> r.name().equals(a.name())).findFirst().orElseThrow();
+            assertThat(a.node()).isEqualTo(p.node());
+        }
+        assertThat(attempts.stream().filter(a -> a.node().isPresent())).hasSize(3);
+    }
+
+    @Test
+    void aPodWhoseClaimFitsNowhereHasEveryNodeRejectedAndNoScores() {
+        ClusterSnapshot s = parse(GPU_CLASS, TEMPLATE, node("small", 1), POD.formatted("p"));
+
+        TraceAttempt a = trace(s).get(0);
+
+        assertThat(a.feasible()).isEmpty();
+        assertThat(a.rejected()).containsOnlyKeys("small");
+        assertThat(a.rejected().get("small").code()).isEqualTo("Unschedulable");
+        assertThat(a.scores()).isEmpty();
+        assertThat(a.best()).isEmpty();
+        assertThat(a.node()).isEmpty();
+        assertThat(a.claims()).isEmpty();
+    }
+}

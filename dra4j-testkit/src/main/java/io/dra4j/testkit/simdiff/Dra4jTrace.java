@@ -1,0 +1,77 @@
+package io.dra4j.testkit.simdiff;
+
+import io.dra4j.scenario.ManifestReader;
+import io.dra4j.sim.ClusterSnapshot;
+import io.dra4j.sim.SimulationOptions;
+import io.dra4j.sim.Simulator;
+import io.dra4j.sim.TraceAttempt;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * dra4j's side of the scheduler differential test: the snapshot read as {@code dra4j simulate} reads it, simulated
+ * with 1.37's default gates, every attempt written in the oracle's JSON shape.
+ */
+final class Dra4jTrace {
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final KubernetesSerialization FABRIC8 = new KubernetesSerialization();
+
+    private Dra4jTrace() {
+    }
+
+    static List<ObjectNode> run(ObjectNode snapshot, String name) {
+        byte[] bytes = JSON.writeValueAsString(snapshot).getBytes(StandardCharsets.UTF_8);
+        ClusterSnapshot cluster = ClusterSnapshot.of(ManifestReader.parse(bytes, name));
+        List<ObjectNode> out = new ArrayList<>();
+        new Simulator(SimulationOptions.defaults()).run(cluster, a -> out.add(toJson(a)));
+        return out;
+    }
+
+    static ObjectNode toJson(TraceAttempt a) {
+        ObjectNode o = JSON.createObjectNode();
+        o.put("pod", a.namespace() + "/" + a.name());
+        a.preFilter().ifPresent(v -> o.set("preFilter", verdict(v)));
+        ArrayNode feasible = o.putArray("feasible");
+        a.feasible().forEach(feasible::add);
+        ObjectNode rejected = o.putObject("rejected");
+        a.rejected().forEach((node, v) -> rejected.set(node, verdict(v)));
+        if (!a.scores().isEmpty()) {
+            ObjectNode scores = o.putObject("scores");
+            a.scores().forEach((node, s) -> {
+                ObjectNode n = scores.putObject(node);
+                n.put("total", s.total());
+                ObjectNode plugins = n.putObject("plugins");
+                s.plugins().forEach(plugins::put);
+            });
+        }
+        ArrayNode best = o.putArray("best");
+        a.best().forEach(best::add);
+        o.put("node", a.node().orElse(""));
+        if (!a.error().isEmpty()) {
+            o.put("error", a.error());
+        }
+        if (!a.claims().isEmpty()) {
+            ObjectNode claims = o.putObject("claims");
+            for (Map.Entry<String, ?> e : a.claims().entrySet()) {
+                claims.set(e.getKey(), JSON.readTree(FABRIC8.asJson(e.getValue())));
+            }
+        }
+        return o;
+    }
+
+    private static ObjectNode verdict(TraceAttempt.Verdict v) {
+        ObjectNode o = JSON.createObjectNode();
+        o.put("plugin", v.plugin());
+        o.put("code", v.code());
+        ArrayNode reasons = o.putArray("reasons");
+        v.reasons().forEach(reasons::add);
+        return o;
+    }
+}

@@ -1,0 +1,321 @@
+package io.dra4j.testkit.simdiff;
+
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+/**
+ * Random cluster snapshots for the scheduler differential test, as {@code kind: List} objects: nodes with zone and
+ * pool labels, taints (NoSchedule, PreferNoSchedule), cordons, allocatable cpu, memory, pods and a device-plugin
+ * resource; node-local GPU slices (some partitionable through shared counters); device classes (one backing the
+ * extended resource {@code example.com/gpu}); claim templates (one GPU, two in one NVLink island via matchAttribute,
+ * a firstAvailable fallback, a model selector) and shared claims; pods with cpu and memory (some best-effort),
+ * claims, the extended resource (served by the device plugin on nodes that have it, else through the class),
+ * priorities (values and PriorityClasses), nodeSelector, required and preferred node affinity, tolerations, host
+ * ports, topology spread constraints (DoNotSchedule and ScheduleAnyway) and required pod (anti-)affinity; and a
+ * few pods already bound. Fleets stay under 100 nodes, so every node is filtered as upstream does below
+ * minFeasibleNodesToFind. Deterministic per (seed, index).
+ */
+public final class FleetGenerator {
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    static final String DRIVER = "gpu.example.com";
+    static final String EXTENDED = "example.com/gpu";
+
+    private final Random random;
+    private final List<Object> items = new ArrayList<>();
+    private final List<String> zones = new ArrayList<>();
+    private final List<String> nodeNames = new ArrayList<>();
+    private int sharedClaims;
+    private int podCount;
+
+    private FleetGenerator(long seed, int index) {
+        this.random = new Random(seed * 1_000_003L + index);
+    }
+
+    /** Snapshot {@code index} of the run with {@code seed}. */
+    public static ObjectNode generate(long seed, int index) {
+        return new FleetGenerator(seed, index).snapshot();
+    }
+
+    private ObjectNode snapshot() {
+        classes();
+        templates();
+        priorityClasses();
+        int zoneCount = 1 + random.nextInt(3);
+        for (int z = 0; z < zoneCount; z++) {
+            zones.add("zone-" + (char) ('a' + z));
+        }
+        int nodes = 1 + random.nextInt(8);
+        for (int n = 0; n < nodes; n++) {
+            node(n);
+        }
+        sharedClaims = random.nextInt(3);
+        for (int s = 0; s < sharedClaims; s++) {
+            items.add(m("apiVersion", "resource.k8s.io/v1", "kind", "ResourceClaim",
+                    "metadata", m("name", "shared-" + s, "namespace", "ns"),
+                    "spec", m("devices", m("requests", List.of(m("name", "gpu",
+                            "exactly", m("deviceClassName", "gpu", "allocationMode", "ExactCount", "count", 1)))))));
+        }
+        int bound = random.nextInt(3);
+        for (int b = 0; b < bound; b++) {
+            boundPod(b);
+        }
+        int pods = 2 + random.nextInt(16);
+        for (int p = 0; p < pods; p++) {
+            pod();
+        }
+        ObjectNode list = JSON.createObjectNode();
+        list.put("apiVersion", "v1");
+        list.put("kind", "List");
+        ArrayNode array = list.putArray("items");
+        for (Object item : items) {
+            array.add(JSON.valueToTree(item));
+        }
+        return list;
+    }
+
+    private void classes() {
+        items.add(deviceClass("gpu", "gpu", null));
+        items.add(deviceClass("part", "part", null));
+        items.add(deviceClass("gpu-ext", "gpu", EXTENDED));
+    }
+
+    private static Map<String, Object> deviceClass(String name, String kind, String extendedResourceName) {
+        Map<String, Object> spec = m("selectors", List.of(m("cel", m("expression",
+                "device.driver == \"" + DRIVER + "\" && device.attributes[\"" + DRIVER + "\"].kind == \"" + kind + "\""))));
+        if (extendedResourceName != null) {
+            spec.put("extendedResourceName", extendedResourceName);
+        }
+        return m("apiVersion", "resource.k8s.io/v1", "kind", "DeviceClass", "metadata", m("name", name), "spec", spec);
+    }
+
+    private void templates() {
+        template("one", List.of(exactly("gpu", "gpu", 1)), null);
+        template("two", List.of(exactly("gpu", "gpu", 2)), null);
+        template("island", List.of(exactly("gpus", "gpu", 2)),
+                List.of(m("matchAttribute", DRIVER + "/island", "requests", List.of("gpus"))));
+        template("fallback", List.of(m("name", "gpu", "firstAvailable", List.of(
+                m("name", "h100", "deviceClassName", "gpu", "allocationMode", "ExactCount", "count", 1,
+                        "selectors", List.of(m("cel", m("expression",
+                                "device.attributes[\"" + DRIVER + "\"].model == \"h100\"")))),
+                m("name", "part", "deviceClassName", "part", "allocationMode", "ExactCount", "count", 1)))), null);
+        template("slice", List.of(exactly("part", "part", 1)), null);
+    }
+
+    private static Map<String, Object> exactly(String name, String className, int count) {
+        return m("name", name, "exactly", m("deviceClassName", className, "allocationMode", "ExactCount", "count", count));
+    }
+
+    private void template(String name, List<Object> requests, List<Object> constraints) {
+        Map<String, Object> devices = m("requests", requests);
+        if (constraints != null) {
+            devices.put("constraints", constraints);
+        }
+        items.add(m("apiVersion", "resource.k8s.io/v1", "kind", "ResourceClaimTemplate",
+                "metadata", m("name", name, "namespace", "ns"), "spec", m("spec", m("devices", devices))));
+    }
+
+    private void priorityClasses() {
+        items.add(m("apiVersion", "scheduling.k8s.io/v1", "kind", "PriorityClass",
+                "metadata", m("name", "high"), "value", 1000));
+        if (random.nextInt(4) == 0) {
+            items.add(m("apiVersion", "scheduling.k8s.io/v1", "kind", "PriorityClass",
+                    "metadata", m("name", "default-low"), "value", 10, "globalDefault", true));
+        }
+    }
+
+    private void node(int n) {
+        String name = "node-" + n;
+        nodeNames.add(name);
+        boolean gpuPool = random.nextInt(4) != 0;
+        Map<String, Object> labels = m("kubernetes.io/hostname", name, "pool", gpuPool ? "gpu" : "cpu");
+        if (random.nextInt(6) != 0) {
+            labels.put("topology.kubernetes.io/zone", zones.get(random.nextInt(zones.size())));
+        }
+        Map<String, Object> allocatable = m("cpu", String.valueOf(2 + random.nextInt(15)),
+                "memory", (8 + random.nextInt(57)) + "Gi", "pods", String.valueOf(2 + random.nextInt(10)));
+        if (random.nextInt(4) == 0) {
+            allocatable.put(EXTENDED, String.valueOf(random.nextInt(4)));
+        }
+        Map<String, Object> spec = m();
+        List<Object> taints = new ArrayList<>();
+        if (random.nextInt(5) == 0) {
+            taints.add(m("key", "dedicated", "value", "gpu", "effect", "NoSchedule"));
+        }
+        if (random.nextInt(4) == 0) {
+            taints.add(m("key", "spot", "value", "true", "effect", "PreferNoSchedule"));
+        }
+        if (!taints.isEmpty()) {
+            spec.put("taints", taints);
+        }
+        if (random.nextInt(12) == 0) {
+            spec.put("unschedulable", true);
+        }
+        items.add(m("apiVersion", "v1", "kind", "Node", "metadata", m("name", name, "labels", labels),
+                "spec", spec, "status", m("allocatable", allocatable, "capacity", allocatable)));
+        if (gpuPool) {
+            slices(name);
+        }
+    }
+
+    private void slices(String node) {
+        int gpus = 1 + random.nextInt(4);
+        boolean partitionable = random.nextInt(3) == 0;
+        String model = random.nextBoolean() ? "h100" : "a100";
+        List<Object> devices = new ArrayList<>();
+        List<Object> counters = new ArrayList<>();
+        for (int g = 0; g < gpus; g++) {
+            Map<String, Object> attributes = m("kind", m("string", "gpu"), "island", m("int", g % 2),
+                    "model", m("string", model));
+            Map<String, Object> device = m("name", "gpu-" + g, "attributes", attributes);
+            if (partitionable) {
+                device.put("consumesCounters", List.of(m("counterSet", "mem-" + g,
+                        "counters", m("memory", m("value", "4Gi")))));
+                counters.add(m("name", "mem-" + g, "counters", m("memory", m("value", "4Gi"))));
+            }
+            devices.add(device);
+            if (partitionable) {
+                for (int part = 0; part < 2; part++) {
+                    devices.add(m("name", "gpu-" + g + "-part-" + part,
+                            "attributes", m("kind", m("string", "part"), "island", m("int", g % 2),
+                                    "model", m("string", model)),
+                            "consumesCounters", List.of(m("counterSet", "mem-" + g,
+                                    "counters", m("memory", m("value", "2Gi"))))));
+                }
+            }
+        }
+        int sliceCount = partitionable ? 2 : 1;
+        items.add(m("apiVersion", "resource.k8s.io/v1", "kind", "ResourceSlice",
+                "metadata", m("name", node + "-gpus"),
+                "spec", m("driver", DRIVER, "nodeName", node,
+                        "pool", m("name", node, "generation", 1, "resourceSliceCount", sliceCount),
+                        "devices", devices)));
+        if (partitionable) {
+            items.add(m("apiVersion", "resource.k8s.io/v1", "kind", "ResourceSlice",
+                    "metadata", m("name", node + "-counters"),
+                    "spec", m("driver", DRIVER, "nodeName", node,
+                            "pool", m("name", node, "generation", 1, "resourceSliceCount", 2),
+                            "sharedCounters", counters)));
+        }
+    }
+
+    private void boundPod(int b) {
+        String node = nodeNames.get(random.nextInt(nodeNames.size()));
+        items.add(m("apiVersion", "v1", "kind", "Pod",
+                "metadata", m("name", "running-" + b, "namespace", "ns", "labels", m("app", app()),
+                        "creationTimestamp", "2026-01-01T00:00:00Z"),
+                "spec", m("nodeName", node, "priority", 0, "containers", List.of(m("name", "main", "image", "app",
+                        "resources", m("requests", m("cpu", String.valueOf(1 + random.nextInt(2)), "memory", "1Gi")))))));
+    }
+
+    private String app() {
+        return "app-" + (char) ('a' + random.nextInt(3));
+    }
+
+    private void pod() {
+        int p = podCount++;
+        String app = app();
+        Map<String, Object> spec = m();
+        // Priority: a value, a class, or none (the global default class when there is one).
+        int prio = random.nextInt(4);
+        if (prio == 0) {
+            spec.put("priority", 100);
+        } else if (prio == 1) {
+            spec.put("priorityClassName", "high");
+        }
+        Map<String, Object> requests = m();
+        if (random.nextInt(6) != 0) {
+            requests.put("cpu", random.nextInt(3) == 0 ? (250 * (1 + random.nextInt(4))) + "m"
+                    : String.valueOf(1 + random.nextInt(4)));
+            requests.put("memory", (1 + random.nextInt(16)) + "Gi");
+        }
+        if (random.nextInt(6) == 0) {
+            requests.put(EXTENDED, "1");
+        }
+        Map<String, Object> container = m("name", "main", "image", "app");
+        if (!requests.isEmpty()) {
+            container.put("resources", m("requests", requests));
+        }
+        if (random.nextInt(10) == 0) {
+            container.put("ports", List.of(m("containerPort", 8080, "hostPort", 8080, "protocol", "TCP")));
+        }
+        spec.put("containers", List.of(container));
+        int claim = random.nextInt(8);
+        String[] templates = {"one", "two", "island", "fallback", "slice"};
+        if (claim < 4) {
+            spec.put("resourceClaims", List.of(m("name", "gpus",
+                    "resourceClaimTemplateName", templates[random.nextInt(templates.length)])));
+        } else if (claim == 4 && sharedClaims > 0) {
+            spec.put("resourceClaims", List.of(m("name", "gpus", "resourceClaimName",
+                    "shared-" + random.nextInt(sharedClaims))));
+        }
+        if (random.nextInt(5) == 0) {
+            spec.put("nodeSelector", m("pool", "gpu"));
+        }
+        Map<String, Object> affinity = m();
+        Map<String, Object> nodeAffinity = m();
+        if (random.nextInt(6) == 0) {
+            nodeAffinity.put("requiredDuringSchedulingIgnoredDuringExecution", m("nodeSelectorTerms", List.of(
+                    m("matchExpressions", List.of(m("key", "topology.kubernetes.io/zone", "operator", "In",
+                            "values", List.of(zones.get(random.nextInt(zones.size())))))))));
+        }
+        if (random.nextInt(4) == 0) {
+            nodeAffinity.put("preferredDuringSchedulingIgnoredDuringExecution", List.of(m("weight", 1 + random.nextInt(100),
+                    "preference", m("matchExpressions", List.of(m("key", "topology.kubernetes.io/zone",
+                            "operator", "In", "values", List.of(zones.get(random.nextInt(zones.size())))))))));
+        }
+        if (!nodeAffinity.isEmpty()) {
+            affinity.put("nodeAffinity", nodeAffinity);
+        }
+        if (random.nextInt(8) == 0) {
+            affinity.put("podAntiAffinity", m("requiredDuringSchedulingIgnoredDuringExecution", List.of(
+                    m("labelSelector", m("matchLabels", m("app", app)), "topologyKey", "kubernetes.io/hostname"))));
+        } else if (random.nextInt(12) == 0) {
+            affinity.put("podAffinity", m("requiredDuringSchedulingIgnoredDuringExecution", List.of(
+                    m("labelSelector", m("matchLabels", m("app", app())), "topologyKey", "topology.kubernetes.io/zone"))));
+        }
+        if (!affinity.isEmpty()) {
+            spec.put("affinity", affinity);
+        }
+        List<Object> tolerations = new ArrayList<>();
+        if (random.nextInt(3) == 0) {
+            tolerations.add(m("key", "dedicated", "operator", "Equal", "value", "gpu", "effect", "NoSchedule"));
+        }
+        if (random.nextInt(5) == 0) {
+            tolerations.add(m("key", "spot", "operator", "Exists"));
+        }
+        if (random.nextInt(20) == 0) {
+            tolerations.add(m("key", "node.kubernetes.io/unschedulable", "operator", "Exists", "effect", "NoSchedule"));
+        }
+        if (!tolerations.isEmpty()) {
+            spec.put("tolerations", tolerations);
+        }
+        if (random.nextInt(5) == 0) {
+            boolean zone = random.nextBoolean();
+            spec.put("topologySpreadConstraints", List.of(m("maxSkew", 1 + random.nextInt(2),
+                    "topologyKey", zone ? "topology.kubernetes.io/zone" : "kubernetes.io/hostname",
+                    "whenUnsatisfiable", random.nextBoolean() ? "DoNotSchedule" : "ScheduleAnyway",
+                    "labelSelector", m("matchLabels", m("app", app)))));
+        }
+        String created = String.format("2026-01-01T00:%02d:%02dZ", 1 + random.nextInt(59), random.nextInt(60));
+        items.add(m("apiVersion", "v1", "kind", "Pod",
+                "metadata", m("name", "pod-" + p, "namespace", "ns", "labels", m("app", app),
+                        "creationTimestamp", created),
+                "spec", spec));
+    }
+
+    /** An insertion-ordered map from alternating keys and values. */
+    static Map<String, Object> m(Object... kv) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (int i = 0; i < kv.length; i += 2) {
+            out.put((String) kv[i], kv[i + 1]);
+        }
+        return out;
+    }
+}

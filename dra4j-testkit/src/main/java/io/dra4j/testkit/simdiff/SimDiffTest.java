@@ -1,0 +1,214 @@
+package io.dra4j.testkit.simdiff;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.dataformat.yaml.YAMLMapper;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Differential test of {@code dra4j simulate}'s scheduling against kube-scheduler v1.37.2's framework.
+ *
+ * <pre>
+ * SimDiffTest SEED COUNT [--oracle PATH] [--out DIR] [--shrink-limit N] [--shrink-seconds N]
+ * </pre>
+ *
+ * Generates COUNT snapshots from SEED ({@link FleetGenerator}), runs each through the oracle's scheduler mode
+ * ({@code oracle/scheduler/bin/scheduler -}, one process for the run) and through dra4j's simulator with its
+ * trace, and compares every attempt ({@link TraceComparison}). Each divergence (at most {@code --shrink-limit}
+ * per signature, default 2, within {@code --shrink-seconds} in all, default 120) is shrunk by dropping objects
+ * while the same kind of difference remains, and written to DIR (default {@code target/sim-difftest-divergences})
+ * as {@code sim-SEED-INDEX.yaml} (the snapshot, headed by the difference) with {@code sim-SEED-INDEX.oracle.jsonl}
+ * (upstream's attempts). The last line is {@code sim-difftest: N snapshots, D divergences}; exit status 0 only
+ * when D is 0 and the oracle ran every snapshot (1 otherwise, 2 for bad usage or when the oracle cannot start).
+ */
+public final class SimDiffTest {
+    private static final String USAGE =
+            "usage: SimDiffTest SEED COUNT [--oracle PATH] [--out DIR] [--shrink-limit N] [--shrink-seconds N]";
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final YAMLMapper YAML = YAMLMapper.builder().build();
+
+    private record Options(long seed, int count, Path oracle, Path out, int shrinkLimit, int shrinkSeconds) {
+    }
+
+    private record Divergence(int index, ObjectNode snapshot, List<ObjectNode> upstream,
+                              TraceComparison.Difference difference) {
+    }
+
+    private SimDiffTest() {
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args, System.out, System.err));
+    }
+
+    static int run(String[] args, PrintStream out, PrintStream err) {
+        Options o;
+        try {
+            o = parse(args);
+        } catch (IllegalArgumentException e) {
+            err.println("sim-difftest: " + e.getMessage());
+            err.println(USAGE);
+            return 2;
+        }
+        if (!Files.isExecutable(o.oracle())) {
+            err.println("sim-difftest: oracle binary " + o.oracle() + " not found or not executable"
+                    + " (build it: cd oracle/scheduler && go build -o bin/scheduler .)");
+            return 2;
+        }
+        try (SchedulerOracle oracle = new SchedulerOracle(o.oracle())) {
+            return runAll(o, oracle, out);
+        } catch (IOException e) {
+            err.println("sim-difftest: " + e.getMessage());
+            return 2;
+        }
+    }
+
+    private static int runAll(Options o, SchedulerOracle oracle, PrintStream out) throws IOException {
+        List<Divergence> divergences = new ArrayList<>();
+        int oracleErrors = 0;
+        int ties = 0;
+        long attempts = 0;
+        long placed = 0;
+        for (int i = 0; i < o.count(); i++) {
+            ObjectNode snapshot = FleetGenerator.generate(o.seed(), i);
+            SchedulerOracle.Answer upstream = oracle.run(snapshot);
+            if (!upstream.error().isEmpty()) {
+                oracleErrors++;
+                out.println("oracle: snapshot " + i + ": " + upstream.error());
+                continue;
+            }
+            attempts += upstream.attempts().size();
+            placed += upstream.attempts().stream().filter(a -> !a.path("node").asString("").isEmpty()).count();
+            TraceComparison.Result r = compare(snapshot, upstream.attempts(), i);
+            if (r.tie()) {
+                ties++;
+            }
+            if (r.difference().isPresent()) {
+                divergences.add(new Divergence(i, snapshot, upstream.attempts(), r.difference().get()));
+            }
+        }
+        Map<String, Integer> perSignature = new LinkedHashMap<>();
+        long deadline = System.nanoTime() + o.shrinkSeconds() * 1_000_000_000L;
+        for (Divergence d : divergences) {
+            int seen = perSignature.merge(d.difference().signature(), 1, Integer::sum);
+            Divergence reported = d;
+            if (seen <= o.shrinkLimit() && System.nanoTime() < deadline) {
+                reported = shrink(d, oracle, deadline);
+            }
+            Path file = write(o, reported);
+            out.println("divergence " + d.index() + ": " + reported.difference().aspect() + ": "
+                    + clip(reported.difference().detail()) + " -> " + file);
+        }
+        perSignature.forEach((s, n) -> out.println("  " + n + " x " + s));
+        out.println("upstream: " + attempts + " attempts, " + placed + " placements; " + ties
+                + " snapshots compared up to a tie broken differently");
+        if (oracleErrors > 0) {
+            out.println("sim-difftest: the oracle could not run " + oracleErrors + " snapshots");
+        }
+        out.println("sim-difftest: " + o.count() + " snapshots, " + divergences.size() + " divergences");
+        return divergences.isEmpty() && oracleErrors == 0 ? 0 : 1;
+    }
+
+    private static TraceComparison.Result compare(ObjectNode snapshot, List<ObjectNode> upstream, int index) {
+        List<ObjectNode> mine;
+        try {
+            mine = Dra4jTrace.run(snapshot, "gen-" + index);
+        } catch (RuntimeException e) {
+            return new TraceComparison.Result(Optional.of(new TraceComparison.Difference("dra4j",
+                    "dra4j " + e.getClass().getSimpleName(), "dra4j failed: " + e)), false);
+        }
+        return TraceComparison.compare(upstream, mine);
+    }
+
+    /** Drops objects one at a time, last first, keeping each drop after which the same difference remains. */
+    private static Divergence shrink(Divergence d, SchedulerOracle oracle, long deadline) throws IOException {
+        Divergence best = d;
+        boolean changed = true;
+        while (changed && System.nanoTime() < deadline) {
+            changed = false;
+            ArrayNode items = (ArrayNode) best.snapshot().get("items");
+            for (int i = items.size() - 1; i >= 0 && System.nanoTime() < deadline; i--) {
+                ObjectNode candidate = best.snapshot().deepCopy();
+                ((ArrayNode) candidate.get("items")).remove(i);
+                SchedulerOracle.Answer upstream = oracle.run(candidate);
+                if (!upstream.error().isEmpty()) {
+                    continue;
+                }
+                TraceComparison.Result r = compare(candidate, upstream.attempts(), d.index());
+                if (r.difference().isPresent()
+                        && r.difference().get().signature().equals(d.difference().signature())) {
+                    best = new Divergence(d.index(), candidate, upstream.attempts(), r.difference().get());
+                    items = (ArrayNode) best.snapshot().get("items");
+                    changed = true;
+                }
+            }
+        }
+        return best;
+    }
+
+    private static Path write(Options o, Divergence d) throws IOException {
+        Files.createDirectories(o.out());
+        String base = "sim-" + o.seed() + "-" + d.index();
+        Path yaml = o.out().resolve(base + ".yaml");
+        String header = "# sim-difftest seed " + o.seed() + ", snapshot " + d.index() + "\n# "
+                + d.difference().aspect() + ": " + d.difference().detail().replace("\n", " ") + "\n";
+        Files.writeString(yaml, header + YAML.writeValueAsString(d.snapshot()), StandardCharsets.UTF_8);
+        StringBuilder lines = new StringBuilder();
+        for (JsonNode a : d.upstream()) {
+            lines.append(JSON.writeValueAsString(a)).append('\n');
+        }
+        Files.writeString(o.out().resolve(base + ".oracle.jsonl"), lines.toString(), StandardCharsets.UTF_8);
+        return yaml;
+    }
+
+    private static String clip(String s) {
+        return s.length() > 400 ? s.substring(0, 400) + "…" : s;
+    }
+
+    private static Options parse(String[] args) {
+        if (args.length < 2) {
+            throw new IllegalArgumentException("SEED and COUNT are required");
+        }
+        long seed;
+        int count;
+        try {
+            seed = Long.parseLong(args[0]);
+            count = Integer.parseInt(args[1]);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("SEED and COUNT must be numbers: " + e.getMessage());
+        }
+        if (count < 0) {
+            throw new IllegalArgumentException("COUNT must not be negative");
+        }
+        Path oracle = Path.of("oracle/scheduler/bin/scheduler");
+        Path out = Path.of("target/sim-difftest-divergences");
+        int shrinkLimit = 2;
+        int shrinkSeconds = 120;
+        for (int i = 2; i < args.length; i++) {
+            if (i + 1 >= args.length) {
+                throw new IllegalArgumentException(args[i] + " needs a value");
+            }
+            String v = args[++i];
+            switch (args[i - 1]) {
+                case "--oracle" -> oracle = Path.of(v);
+                case "--out" -> out = Path.of(v);
+                case "--shrink-limit" -> shrinkLimit = Integer.parseInt(v);
+                case "--shrink-seconds" -> shrinkSeconds = Integer.parseInt(v);
+                default -> throw new IllegalArgumentException("unknown option " + args[i - 1]);
+            }
+        }
+        return new Options(seed, count, oracle, out, shrinkLimit, shrinkSeconds);
+    }
+}

@@ -1,0 +1,181 @@
+package io.dra4j.testkit.simdiff;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Compares dra4j's scheduling attempts with upstream's, attempt by attempt in queue order: the pod, the PreFilter
+ * rejection, the feasible nodes, each rejected node's Filter plugin, code and reasons (as a set: FitError counts
+ * them per reason), the total and per-plugin scores per node (a plugin scoring 0 counts as absent), the best
+ * nodes, the chosen node (dra4j's must be one of upstream's best) and the allocation of each claim of a bound pod
+ * ({@code allocationTimestamp} aside: upstream stamps the wall clock). When both sides pick different nodes among
+ * equal best ones the runs part ways, so the comparison stops there (not a divergence; counted as a tie).
+ */
+final class TraceComparison {
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    /**
+     * How the traces differ.
+     *
+     * @param aspect    what differs (pod, preFilter, filter, score, best, node, claims, attempts, error)
+     * @param signature the aspect with the plugin involved: what shrinking must keep
+     */
+    record Difference(String aspect, String signature, String detail) {
+    }
+
+    /** The first difference, and whether the comparison stopped early at a tie broken differently. */
+    record Result(Optional<Difference> difference, boolean tie) {
+    }
+
+    private TraceComparison() {
+    }
+
+    static Result compare(List<ObjectNode> upstream, List<ObjectNode> dra4j) {
+        for (int i = 0; i < Math.min(upstream.size(), dra4j.size()); i++) {
+            JsonNode u = upstream.get(i);
+            JsonNode d = dra4j.get(i);
+            String where = "attempt " + (i + 1) + " (" + u.path("pod").asString("") + ")";
+            Optional<Difference> diff = compareAttempt(u, d, where);
+            if (diff.isPresent()) {
+                return new Result(diff, false);
+            }
+            String un = u.path("node").asString("");
+            String dn = d.path("node").asString("");
+            if (!un.equals(dn)) {
+                return new Result(Optional.empty(), true);
+            }
+        }
+        if (upstream.size() != dra4j.size()) {
+            List<ObjectNode> longer = upstream.size() > dra4j.size() ? upstream : dra4j;
+            return new Result(Optional.of(new Difference("attempts", "attempts",
+                    "upstream made " + upstream.size() + " attempts, dra4j " + dra4j.size() + "; next: "
+                            + longer.get(Math.min(upstream.size(), dra4j.size())).path("pod").asString(""))), false);
+        }
+        return new Result(Optional.empty(), false);
+    }
+
+    private static Optional<Difference> compareAttempt(JsonNode u, JsonNode d, String where) {
+        if (!u.path("pod").equals(d.path("pod"))) {
+            return diff("pod", "pod", where + ": upstream schedules " + u.path("pod") + ", dra4j " + d.path("pod"));
+        }
+        if (!u.path("error").asString("").equals(d.path("error").asString(""))) {
+            return diff("error", "error", where + ": upstream error '" + u.path("error").asString("")
+                    + "', dra4j '" + d.path("error").asString("") + "'");
+        }
+        if (!u.path("failure").isMissingNode()) {
+            return diff("failure", "failure " + u.path("failure").path("plugin").asString(""),
+                    where + ": upstream failed after Filter: " + u.path("failure"));
+        }
+        if (!verdict(u.path("preFilter")).equals(verdict(d.path("preFilter")))) {
+            return diff("preFilter", "preFilter " + u.path("preFilter").path("plugin").asString("")
+                    + "/" + d.path("preFilter").path("plugin").asString(""),
+                    where + ": upstream PreFilter " + u.path("preFilter") + ", dra4j " + d.path("preFilter"));
+        }
+        Set<String> uf = strings(u.path("feasible"));
+        Set<String> df = strings(d.path("feasible"));
+        Set<String> nodes = new TreeSet<>(uf);
+        nodes.addAll(df);
+        u.path("rejected").propertyNames().forEach(nodes::add);
+        d.path("rejected").propertyNames().forEach(nodes::add);
+        for (String node : nodes) {
+            String uv = uf.contains(node) ? "feasible" : verdict(u.path("rejected").path(node));
+            String dv = df.contains(node) ? "feasible" : verdict(d.path("rejected").path(node));
+            if (!uv.equals(dv)) {
+                String plugin = uf.contains(node) ? d.path("rejected").path(node).path("plugin").asString("")
+                        : u.path("rejected").path(node).path("plugin").asString("");
+                return diff("filter", "filter " + plugin, where + ", node " + node + ": upstream " + uv
+                        + ", dra4j " + dv);
+            }
+        }
+        for (String node : uf) {
+            JsonNode us = u.path("scores").path(node);
+            JsonNode ds = d.path("scores").path(node);
+            Map<String, Long> up = plugins(us);
+            Map<String, Long> dp = plugins(ds);
+            if (!up.equals(dp) || us.path("total").asLong(0) != ds.path("total").asLong(0)) {
+                Set<String> differing = new TreeSet<>(up.keySet());
+                differing.addAll(dp.keySet());
+                differing.removeIf(p -> up.getOrDefault(p, 0L).equals(dp.getOrDefault(p, 0L)));
+                return diff("score", "score " + differing, where + ", node " + node + ": upstream total "
+                        + us.path("total").asLong(0) + " " + up + ", dra4j total " + ds.path("total").asLong(0) + " " + dp);
+            }
+        }
+        if (!strings(u.path("best")).equals(strings(d.path("best")))) {
+            return diff("best", "best", where + ": upstream best " + u.path("best") + ", dra4j " + d.path("best"));
+        }
+        String un = u.path("node").asString("");
+        String dn = d.path("node").asString("");
+        if (un.isEmpty() != dn.isEmpty() || (!dn.isEmpty() && !strings(u.path("best")).contains(dn))) {
+            return diff("node", "node", where + ": upstream binds to '" + un + "' (best " + u.path("best")
+                    + "), dra4j to '" + dn + "'");
+        }
+        if (un.equals(dn)) {
+            JsonNode uc = normalise(u.path("claims"));
+            JsonNode dc = normalise(d.path("claims"));
+            if (!uc.equals(dc)) {
+                return diff("claims", "claims", where + ": upstream allocated " + uc + ", dra4j " + dc);
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<Difference> diff(String aspect, String signature, String detail) {
+        return Optional.of(new Difference(aspect, signature, detail));
+    }
+
+    private static String verdict(JsonNode v) {
+        if (v.isMissingNode() || v.isNull()) {
+            return "none";
+        }
+        return v.path("plugin").asString("") + " " + v.path("code").asString("") + " " + strings(v.path("reasons"));
+    }
+
+    private static Set<String> strings(JsonNode array) {
+        Set<String> out = new TreeSet<>();
+        array.forEach(n -> out.add(n.asString()));
+        return out;
+    }
+
+    private static Map<String, Long> plugins(JsonNode score) {
+        Map<String, Long> out = new TreeMap<>();
+        score.path("plugins").properties().forEach(e -> {
+            if (e.getValue().asLong(0) != 0) {
+                out.put(e.getKey(), e.getValue().asLong());
+            }
+        });
+        return out;
+    }
+
+    /** Without nulls, empty arrays and objects, and the wall-clock allocationTimestamp. */
+    static JsonNode normalise(JsonNode node) {
+        if (node.isObject()) {
+            ObjectNode out = JSON.createObjectNode();
+            List<String> names = new ArrayList<>(node.propertyNames());
+            names.sort(null);
+            for (String name : names) {
+                JsonNode v = normalise(node.get(name));
+                if (name.equals("allocationTimestamp") || v.isNull() || v.isMissingNode()
+                        || (v.isContainer() && v.isEmpty())) {
+                    continue;
+                }
+                out.set(name, v);
+            }
+            return out;
+        }
+        if (node.isArray()) {
+            var out = JSON.createArrayNode();
+            node.forEach(n -> out.add(normalise(n)));
+            return out;
+        }
+        return node;
+    }
+}
