@@ -238,7 +238,7 @@ final class DynamicResources {
     }
 
     /** How far the funnel got: the earliest stage at which a short request fell below its count (later is closer). */
-    private static int reach(Explanation e) {
+    static int reach(Explanation e) {
         int reach = Integer.MAX_VALUE;
         for (Explanation.ClaimReport c : e.claims()) {
             for (Explanation.RequestReport r : c.requests()) {
@@ -257,6 +257,12 @@ final class DynamicResources {
             }
         }
         return reach;
+    }
+
+    /** The allocator's explanation of the claims still to allocate on this node; null when there are none. */
+    Explanation explain(NodeInfo n) {
+        List<ResourceClaim> toAllocate = toAllocate(extendedClaimFor(n));
+        return toAllocate.isEmpty() ? null : cycle().explain(n.node, toAllocate);
     }
 
     /**
