@@ -25,6 +25,7 @@ import java.util.concurrent.Callable;
 /** {@code dra4j explain}: why the claims of each scenario do or do not fit on its node, and what would make them fit. */
 @Command(name = "explain",
         mixinStandardHelpOptions = true,
+        subcommands = {ExplainObjectCommand.Pod.class, ExplainObjectCommand.Claim.class},
         versionProvider = Main.Version.class,
         usageHelpWidth = 100,
         description = {
@@ -36,7 +37,10 @@ import java.util.concurrent.Callable;
                         + "devices with the first rejected devices and why.",
                 "",
                 "The decision itself is exactly that of 'dra4j allocate'. JSON output is documented in "
-                        + "docs/explain-json.md."},
+                        + "docs/explain-json.md.",
+                "",
+                "'dra4j explain pod NAMESPACE/NAME' and 'dra4j explain claim NAMESPACE/NAME' answer for a cluster "
+                        + "snapshot or a live cluster instead: why a pod is pending across every node."},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {
                 "0:every scenario was explained, whatever its outcome (with --exit-code: every claim was allocated)",

@@ -27,6 +27,11 @@ import java.util.UUID;
  */
 final class DraAllocation {
     private ClusterState state;
+    private final FeatureGates gates;
+    private final List<DeviceClass> classes;
+    private final List<DeviceTaintRule> taintRules;
+    /** Slices by the node they name in spec.nodeName; those naming none (node selectors, all nodes) under "". */
+    private final Map<String, List<ResourceSlice>> slicesByNode = new HashMap<>();
     /** The allocated claims {@link #state} holds, by namespace/name; compared by identity (claims are immutable here). */
     private final Map<String, ResourceClaim> held = new HashMap<>();
     private long shareIds;
@@ -36,6 +41,13 @@ final class DraAllocation {
     DraAllocation(FeatureGates gates, Duration timeout, List<DeviceClass> classes, List<ResourceSlice> slices,
                   List<DeviceTaintRule> taintRules) {
         this.timeout = timeout;
+        this.gates = gates;
+        this.classes = List.copyOf(classes);
+        this.taintRules = List.copyOf(taintRules);
+        for (ResourceSlice s : slices) {
+            String node = s.getSpec() == null || s.getSpec().getNodeName() == null ? "" : s.getSpec().getNodeName();
+            slicesByNode.computeIfAbsent(node, k -> new java.util.ArrayList<>()).add(s);
+        }
         this.state = ClusterState.builder()
                 .featureGates(gates)
                 .deviceClasses(classes)
@@ -70,7 +82,47 @@ final class DraAllocation {
                 // Share IDs are random UUIDs upstream; numbered here so that runs repeat.
                 .shareIds(() -> UUID.nameUUIDFromBytes(("dra4j-share-" + (shareIds++)).getBytes()).toString())
                 .build();
-        return new Cycle(allocator);
+        return new Cycle(allocator, this, List.copyOf(now.values()));
+    }
+
+    /**
+     * An allocator that sees only the slices visible from this node (its own and those naming no node), with the
+     * cycle's devices in use: allocation on a node never looks at other nodes' slices, so its decisions are the
+     * same, and the what-ifs of an explanation rebuild a few slices instead of the whole cluster.
+     */
+    private Allocator scopedTo(Node node, List<ResourceClaim> inUse) {
+        List<ResourceSlice> visible = new java.util.ArrayList<>(slicesByNode.getOrDefault("", List.of()));
+        String name = node.getMetadata() == null ? null : node.getMetadata().getName();
+        if (name != null && !name.isEmpty()) {
+            visible.addAll(slicesByNode.getOrDefault(name, List.of()));
+        }
+        ClusterState scoped = ClusterState.builder()
+                .featureGates(gates)
+                .deviceClasses(classes)
+                .resourceSlices(visible)
+                .deviceTaintRules(taintRules)
+                .allocatedClaims(holding(visible, inUse))
+                .build();
+        return Allocator.builder().clusterState(scoped)
+                .shareIds(() -> UUID.nameUUIDFromBytes(("dra4j-share-" + (shareIds++)).getBytes()).toString())
+                .build();
+    }
+
+    /** The claims holding devices of these slices' pools. */
+    private static List<ResourceClaim> holding(List<ResourceSlice> slices, List<ResourceClaim> claims) {
+        java.util.Set<String> pools = new java.util.HashSet<>();
+        for (ResourceSlice s : slices) {
+            pools.add(s.getSpec().getDriver() + "/" + s.getSpec().getPool().getName());
+        }
+        List<ResourceClaim> out = new java.util.ArrayList<>();
+        for (ResourceClaim c : claims) {
+            var devices = c.getStatus().getAllocation().getDevices();
+            if (devices != null && devices.getResults() != null && devices.getResults().stream()
+                    .anyMatch(r -> pools.contains(r.getDriver() + "/" + r.getPool()))) {
+                out.add(c);
+            }
+        }
+        return out;
     }
 
     private static String key(ResourceClaim claim) {
@@ -81,18 +133,22 @@ final class DraAllocation {
     /** Allocation and explanation within one cycle. */
     static final class Cycle {
         private final Allocator allocator;
+        private final DraAllocation owner;
+        private final List<ResourceClaim> inUse;
 
-        private Cycle(Allocator allocator) {
+        private Cycle(Allocator allocator, DraAllocation owner, List<ResourceClaim> inUse) {
             this.allocator = allocator;
+            this.owner = owner;
+            this.inUse = inUse;
         }
 
         AllocationOutcome allocate(Node node, List<ResourceClaim> claims) {
             return allocator.allocate(node, claims);
         }
 
-        /** The allocator's explanation for these claims on this node. */
+        /** The allocator's explanation for these claims on this node, from the slices visible there. */
         Explanation explain(Node node, List<ResourceClaim> claims) {
-            return allocator.explain(node, claims);
+            return owner.scopedTo(node, inUse).explain(node, claims);
         }
     }
 }

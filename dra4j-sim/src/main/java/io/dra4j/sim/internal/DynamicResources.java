@@ -274,7 +274,7 @@ final class DynamicResources {
     }
 
     /** How far the funnel got: the earliest stage at which a short request fell below its count (later is closer). */
-    private static int reach(Explanation e) {
+    static int reach(Explanation e) {
         int reach = Integer.MAX_VALUE;
         for (Explanation.ClaimReport c : e.claims()) {
             for (Explanation.RequestReport r : c.requests()) {

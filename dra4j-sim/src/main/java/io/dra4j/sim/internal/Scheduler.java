@@ -113,7 +113,7 @@ final class Scheduler {
         return new Attempt(chosen.name, "", () -> "", false);
     }
 
-    private FilterStatus filter(Pod pod, NodeInfo n, Resources request, PodTopologySpread spread,
+    FilterStatus filter(Pod pod, NodeInfo n, Resources request, PodTopologySpread spread,
                                 InterPodAffinity affinity, DynamicResources dra) {
         FilterStatus s = NodeFilters.nodeUnschedulable(pod, n);
         if (s == null) {
@@ -148,7 +148,7 @@ final class Scheduler {
      * NodeAffinity's PreFilter: when every required term names nodes by {@code metadata.name In}, only those nodes
      * are filtered (DaemonSet pods); the others are reported as not satisfying NodeAffinity.
      */
-    private static List<NodeInfo> preFilterNodes(Pod pod, List<NodeInfo> all) {
+    static List<NodeInfo> preFilterNodes(Pod pod, List<NodeInfo> all) {
         var na = NodeFilters.nodeAffinityOf(pod);
         if (na == null || na.getRequiredDuringSchedulingIgnoredDuringExecution() == null) {
             return all;
