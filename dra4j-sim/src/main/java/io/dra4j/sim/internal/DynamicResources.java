@@ -35,6 +35,8 @@ import java.util.TreeMap;
  * beyond reservedFor's limit, name existing classes; the special claim for extended resources a DeviceClass
  * backs), Filter (allocated claims' node selectors, every claim still to allocate allocated together on the node),
  * Score (ranks of the chosen firstAvailable subrequests) and Reserve/PreBind (allocation and reservedFor written).
+ * Every rejection is UnschedulableAndUnresolvable, as upstream's statusUnschedulable makes it: preemption does not
+ * try nodes that DynamicResources rejected.
  */
 final class DynamicResources {
     static final String NAME = "DynamicResources";
@@ -44,6 +46,7 @@ final class DynamicResources {
     static final int FIRST_AVAILABLE_MAX = 8;
     static final String EXTENDED_CLAIM_ANNOTATION = "resource.kubernetes.io/extended-resource-claim";
     static final String POD_CLAIM_NAME_ANNOTATION = "resource.kubernetes.io/pod-claim-name";
+    static final String DELETE_PROTECTION_FINALIZER = "resource.kubernetes.io/delete-protection";
 
     private final Pod pod;
     private final Cluster cluster;
@@ -94,7 +97,7 @@ final class DynamicResources {
             ResourceClaimStatus st = claim.getStatus();
             boolean allocated = st != null && st.getAllocation() != null;
             if (allocated && Selectors.list(st.getReservedFor()).size() >= RESERVED_FOR_MAX && !reservedForPod(claim)) {
-                return FilterStatus.unschedulable(NAME, "resourceclaim in use");
+                return FilterStatus.unresolvable(NAME, "resourceclaim in use");
             }
             if (allocated) {
                 continue;
@@ -113,7 +116,7 @@ final class DynamicResources {
                         }
                     }
                 } else {
-                    return FilterStatus.unschedulable(NAME, "resource claim " + pod.getMetadata().getNamespace() + "/"
+                    return FilterStatus.unresolvable(NAME, "resource claim " + pod.getMetadata().getNamespace() + "/"
                             + claim.getMetadata().getName() + ", request " + r.getName() + ": unknown request type");
                 }
             }
@@ -126,7 +129,7 @@ final class DynamicResources {
             return FilterStatus.error(NAME, "request " + request + ": unsupported request type");
         }
         if (cluster.deviceClass(className) == null) {
-            return FilterStatus.unschedulable(NAME, "request " + request + ": device class " + className + " does not exist");
+            return FilterStatus.unresolvable(NAME, "request " + request + ": device class " + className + " does not exist");
         }
         return null;
     }
@@ -166,7 +169,7 @@ final class DynamicResources {
         for (ResourceClaim c : claims) {
             AllocationResult a = allocated(c) ? c.getStatus().getAllocation() : null;
             if (a != null && a.getNodeSelector() != null && !Selectors.matches(a.getNodeSelector(), n.node)) {
-                return FilterStatus.unschedulable(NAME, "resourceclaim not available on the node");
+                return FilterStatus.unresolvable(NAME, "resourceclaim not available on the node");
             }
         }
         List<ResourceClaim> toAllocate = toAllocate(extended);
@@ -182,10 +185,10 @@ final class DynamicResources {
             return null;
         }
         if (outcome instanceof AllocationOutcome.Unschedulable u) {
-            return FilterStatus.unschedulable(NAME, u.reason());
+            return FilterStatus.unresolvable(NAME, u.reason());
         }
         AllocationOutcome.Failed f = (AllocationOutcome.Failed) outcome;
-        return f.perNode() ? FilterStatus.unschedulable(NAME, f.message()) : FilterStatus.error(NAME, f.message());
+        return f.perNode() ? FilterStatus.unresolvable(NAME, f.message()) : FilterStatus.error(NAME, f.message());
     }
 
     private List<ResourceClaim> toAllocate(ResourceClaim extended) {
@@ -397,8 +400,8 @@ final class DynamicResources {
 
     private static void addFinalizer(ResourceClaim c) {
         List<String> f = new ArrayList<>(Selectors.list(c.getMetadata().getFinalizers()));
-        if (!f.contains("resource.kubernetes.io/delete-protection")) {
-            f.add("resource.kubernetes.io/delete-protection");
+        if (!f.contains(DELETE_PROTECTION_FINALIZER)) {
+            f.add(DELETE_PROTECTION_FINALIZER);
             c.getMetadata().setFinalizers(f);
         }
     }
