@@ -102,7 +102,7 @@ public final class Reports {
             }
         });
         List<String> notes = new ArrayList<>(r.notes());
-        notes.add("not simulated: volumes, device taint eviction, binding conditions, "
+        notes.add("not simulated: volumes, binding conditions, "
                 + "the InterPodAffinity and ImageLocality scores, Services' selectors in topology spreading");
         out.println();
         out.println("Notes:");

@@ -36,9 +36,11 @@ import java.util.Optional;
 
 /**
  * One simulation run: copies the snapshot, lets the controllers create pods and claims, then schedules the pending
- * pods in queue order, pass after pass, trying a pod that failed again only when some pod was bound after its last
- * attempt (upstream requeues unschedulable pods on cluster events and at the latest after five minutes), until no
- * pod is left to try. Single-threaded; its state lives only for the run.
+ * pods in queue order, pass after pass, trying a pod that failed again only when the cluster changed after its last
+ * attempt, until no pod is left to try; then the device taint eviction controller deletes the pods using devices
+ * with untolerated NoExecute taints on a simulated clock, their controllers re-create them, and scheduling resumes.
+ * Pods deleted by preemption or eviction release their claims as the resourceclaim controller does.
+ * Single-threaded; its state lives only for the run.
  */
 public final class Simulation {
     static final String DEFAULT_SCHEDULER = "default-scheduler";
@@ -67,6 +69,9 @@ public final class Simulation {
     private int replacements;
     /** The simulated clock: the latest creationTimestamp in the snapshot, advanced by eviction's waits. */
     private Instant clock = Instant.EPOCH;
+    /** How far the simulated clock runs for evictions (a pod that tolerates a taint for a while is evicted again and again). */
+    static final java.time.Duration EVICTION_HORIZON = java.time.Duration.ofHours(1);
+    static final int MAX_EVICTION_ROUNDS = 100;
 
     public Simulation(SimulationOptions options, ClusterSnapshot input) {
         this.options = options;
@@ -91,6 +96,8 @@ public final class Simulation {
         for (Pod p : pods.values()) {
             clock = created(p).isAfter(clock) ? created(p) : clock;
         }
+        Instant tainted = DeviceTaintEviction.latestTimeAdded(input.resourceSlices(), input.deviceTaintRules());
+        clock = tainted.isAfter(clock) ? tainted : clock;
         cluster = new Cluster(options.gates(), input.nodes(), input.deviceClasses(), input.resourceSlices(),
                 input.deviceTaintRules(), claims);
         expandWorkloads();
@@ -130,7 +137,78 @@ public final class Simulation {
 
         scheduler = new Scheduler(cluster, options.percentageOfNodesToScore(),
                 p -> controllerSelectors.get(ns(p) + "/" + controllerOf(p)), input.podDisruptionBudgets());
-        List<Pod> pending = new ArrayList<>(queue);
+        List<Pod> pending = scheduleAll(new ArrayList<>(queue));
+        // The device taint eviction controller, on the simulated clock: evictions due now, else the clock moves to
+        // the next one within the horizon; each round of deletions lets the scheduler run again.
+        DeviceTaintEviction eviction = new DeviceTaintEviction(input.resourceSlices(), input.deviceTaintRules(), clock);
+        Instant horizon = clock.plus(EVICTION_HORIZON);
+        for (int round = 0; ; round++) {
+            List<Map.Entry<Pod, DeviceTaintEviction.Eviction>> due = new ArrayList<>();
+            Instant next = null;
+            for (NodeInfo n : cluster.nodes) {
+                for (Pod p : n.pods) {
+                    DeviceTaintEviction.Eviction e = eviction.podEviction(p, cluster);
+                    if (e != null) {
+                        due.add(Map.entry(p, e));
+                        next = next == null || e.when().isBefore(next) ? e.when() : next;
+                    }
+                }
+            }
+            if (next == null) {
+                break;
+            }
+            if (round == MAX_EVICTION_ROUNDS) {
+                notes.add("device taint eviction stopped after " + MAX_EVICTION_ROUNDS + " rounds at " + clock
+                        + ": pods tolerating a NoExecute taint for a while keep being re-created and evicted");
+                break;
+            }
+            if (next.isAfter(horizon)) {
+                notes.add(due.size() + " pod(s) would be evicted for NoExecute device taints after the simulated "
+                        + "horizon of " + EVICTION_HORIZON.toMinutes() + " minutes (first at " + next + "); not simulated");
+                break;
+            }
+            clock = next.isAfter(clock) ? next : clock;
+            Instant now = clock;
+            due.removeIf(e -> e.getValue().when().isAfter(now));
+            for (Map.Entry<Pod, DeviceTaintEviction.Eviction> e : due) {
+                Pod p = e.getKey();
+                events.add(new SchedulingEvent("Normal", "DeviceTaintManagerEviction", ns(p), name(p),
+                        "Marking for deletion"));
+                delete(p, PodResult.Placement.EVICTED, "Device Taint manager: deleting due to NoExecute taint "
+                        + e.getValue().taint() + " at " + now);
+            }
+            pending.addAll(created);
+            created.clear();
+            pending = scheduleAll(pending);
+        }
+        List<PodResult> results = new ArrayList<>();
+        List<Pod> remaining = new ArrayList<>();
+        for (Map.Entry<String, Outcome> e : outcomes.entrySet()) {
+            Pod p = pods.get(e.getKey());
+            Outcome o = e.getValue();
+            results.add(result(p, o.placement(), o.reason(), o.draReason().get()));
+            if (!deleted.containsKey(e.getKey())) {
+                remaining.add(p);
+            }
+        }
+        for (Pod p : pods.values()) {
+            if (!outcomes.containsKey(key(p))) {
+                remaining.add(p);
+            }
+        }
+        ClusterSnapshot finalState = new ClusterSnapshot(input.nodes(), remaining,
+                input.priorityClasses(), input.deviceClasses(), input.resourceSlices(), cluster.claims(),
+                input.resourceClaimTemplates(), input.deviceTaintRules(), input.deployments(), input.replicaSets(),
+                input.statefulSets(), input.jobs(), input.daemonSets(), input.podDisruptionBudgets());
+        return new SimulationResult(results, events, notes, finalState);
+    }
+
+    /**
+     * Schedules the pending pods pass after pass until no pod is left to try; returns those still pending. A pod
+     * that failed is tried again only after the cluster changed since its last attempt (upstream requeues
+     * unschedulable pods on cluster events and at the latest after five minutes).
+     */
+    private List<Pod> scheduleAll(List<Pod> pending) {
         while (!pending.isEmpty()) {
             // PrioritySort over what is pending now (pods re-created by their controllers included).
             pending.sort(queueOrder());
@@ -158,26 +236,7 @@ public final class Simulation {
             }
             pending = still;
         }
-        List<PodResult> results = new ArrayList<>();
-        List<Pod> remaining = new ArrayList<>();
-        for (Map.Entry<String, Outcome> e : outcomes.entrySet()) {
-            Pod p = pods.get(e.getKey());
-            Outcome o = e.getValue();
-            results.add(result(p, o.placement(), o.reason(), o.draReason().get()));
-            if (!deleted.containsKey(e.getKey())) {
-                remaining.add(p);
-            }
-        }
-        for (Pod p : pods.values()) {
-            if (!outcomes.containsKey(key(p))) {
-                remaining.add(p);
-            }
-        }
-        ClusterSnapshot finalState = new ClusterSnapshot(input.nodes(), remaining,
-                input.priorityClasses(), input.deviceClasses(), input.resourceSlices(), cluster.claims(),
-                input.resourceClaimTemplates(), input.deviceTaintRules(), input.deployments(), input.replicaSets(),
-                input.statefulSets(), input.jobs(), input.daemonSets(), input.podDisruptionBudgets());
-        return new SimulationResult(results, events, notes, finalState);
+        return pending;
     }
 
     /** What became of a pod so far; the DRA reason is computed only when reported. */
