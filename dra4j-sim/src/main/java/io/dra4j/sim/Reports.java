@@ -102,7 +102,7 @@ public final class Reports {
             }
         });
         List<String> notes = new ArrayList<>(r.notes());
-        notes.add("not simulated: volumes, binding conditions, "
+        notes.add("not simulated: volumes, "
                 + "the InterPodAffinity and ImageLocality scores, Services' selectors in topology spreading");
         out.println();
         out.println("Notes:");

@@ -31,13 +31,13 @@ final class Scheduler {
      * and the {@code victims} to delete.
      */
     record Attempt(String node, String message, java.util.function.Supplier<String> draReason, boolean error,
-                   String nominate, List<Pod> victims) {
+                   String nominate, List<Pod> victims, String waitedOnNode) {
         Attempt {
             victims = List.copyOf(victims);
         }
 
         Attempt(String node, String message, java.util.function.Supplier<String> draReason, boolean error) {
-            this(node, message, draReason, error, null, List.of());
+            this(node, message, draReason, error, null, List.of(), null);
         }
 
         static Attempt failed(String message, String draReason, boolean error) {
@@ -49,19 +49,27 @@ final class Scheduler {
     private final int percentageOfNodesToScore;
     private final java.util.function.Function<Pod, io.fabric8.kubernetes.api.model.LabelSelector> controllerSelector;
     private final List<io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget> pdbs;
+    private final io.dra4j.sim.SimulationOptions.BindingConditions bindingConditions;
+    private final java.util.function.Supplier<java.time.Instant> clock;
     private int nextStartNodeIndex;
 
     /**
      * @param controllerSelector the selector of the workload owning a pod (PodTopologySpread's defaults), or null
      * @param pdbs               the PodDisruptionBudgets DefaultPreemption respects
+     * @param bindingConditions  what the drivers do with binding conditions
+     * @param clock              the simulated clock
      */
     Scheduler(Cluster cluster, int percentageOfNodesToScore,
               java.util.function.Function<Pod, io.fabric8.kubernetes.api.model.LabelSelector> controllerSelector,
-              List<io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget> pdbs) {
+              List<io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget> pdbs,
+              io.dra4j.sim.SimulationOptions.BindingConditions bindingConditions,
+              java.util.function.Supplier<java.time.Instant> clock) {
         this.cluster = cluster;
         this.percentageOfNodesToScore = percentageOfNodesToScore;
         this.controllerSelector = controllerSelector;
         this.pdbs = pdbs;
+        this.bindingConditions = bindingConditions;
+        this.clock = clock;
     }
 
     /**
@@ -161,11 +169,18 @@ final class Scheduler {
         return bind(pod, chosen, dra);
     }
 
-    private static Attempt bind(Pod pod, NodeInfo chosen, DynamicResources dra) {
+    /** Reserve, PreBind (waiting for binding conditions) and Bind; a PreBind failure undoes the reservation. */
+    private Attempt bind(Pod pod, NodeInfo chosen, DynamicResources dra) {
         dra.bind(chosen);
+        DynamicResources.PreBind preBind = dra.skip() ? new DynamicResources.PreBind(false, null)
+                : dra.preBind(bindingConditions, clock.get());
+        String waited = preBind.waited() ? chosen.name : null;
+        if (preBind.error() != null) {
+            return new Attempt(null, preBind.error(), () -> preBind.error(), true, null, List.of(), waited);
+        }
         pod.getSpec().setNodeName(chosen.name);
         chosen.addPod(pod);
-        return new Attempt(chosen.name, "", () -> "", false);
+        return new Attempt(chosen.name, "", () -> "", false, null, List.of(), waited);
     }
 
     private FilterStatus filter(Pod pod, NodeInfo n, Resources request, PodTopologySpread spread,
@@ -276,7 +291,7 @@ final class Scheduler {
             }
         });
         return new Attempt(null, msg, () -> draRejected.isEmpty() ? "" : dra.decisiveReason(draRejected), false,
-                preemption.nominatedNode(), preemption.victims());
+                preemption.nominatedNode(), preemption.victims(), null);
     }
 
     /** Score with the default profile's weights, normalised as upstream; ties go to the first node evaluated. */

@@ -47,6 +47,8 @@ public final class Simulation {
 
     private final SimulationOptions options;
     private final ClusterSnapshot input;
+    private final io.dra4j.sim.Simulator.Progress progress;
+    private int attempts;
     private final List<String> notes = new ArrayList<>();
     private final List<SchedulingEvent> events = new ArrayList<>();
     private final Map<String, Pod> pods = new LinkedHashMap<>();
@@ -73,9 +75,10 @@ public final class Simulation {
     static final java.time.Duration EVICTION_HORIZON = java.time.Duration.ofHours(1);
     static final int MAX_EVICTION_ROUNDS = 100;
 
-    public Simulation(SimulationOptions options, ClusterSnapshot input) {
+    public Simulation(SimulationOptions options, ClusterSnapshot input, io.dra4j.sim.Simulator.Progress progress) {
         this.options = options;
         this.input = input;
+        this.progress = progress;
     }
 
     public SimulationResult run() {
@@ -136,7 +139,8 @@ public final class Simulation {
         queue.forEach(p -> outcomes.put(key(p), null));
 
         scheduler = new Scheduler(cluster, options.percentageOfNodesToScore(),
-                p -> controllerSelectors.get(ns(p) + "/" + controllerOf(p)), input.podDisruptionBudgets());
+                p -> controllerSelectors.get(ns(p) + "/" + controllerOf(p)), input.podDisruptionBudgets(),
+                options.bindingConditions(), () -> clock);
         List<Pod> pending = scheduleAll(new ArrayList<>(queue));
         // The device taint eviction controller, on the simulated clock: evictions due now, else the clock moves to
         // the next one within the horizon; each round of deletions lets the scheduler run again.
@@ -250,6 +254,11 @@ public final class Simulation {
      */
     private boolean attempt(Pod p) {
         Scheduler.Attempt a = scheduler.schedule(p);
+        progress.attempted(++attempts, sequence.size());
+        if (a.waitedOnNode() != null) {
+            events.add(new SchedulingEvent("Normal", "BindingConditionsPending", ns(p), name(p),
+                    "waiting for binding conditions for device on node " + a.waitedOnNode()));
+        }
         if (a.node() != null) {
             clusterChanges++;
             condition(p, "True", null, null);
