@@ -82,6 +82,16 @@ final class SimulateCommand implements Callable<Integer> {
             description = "kube-scheduler's percentageOfNodesToScore; 0 (default) is its adaptive default")
     private int percentage;
 
+    @Option(names = "--binding-conditions", paramLabel = "met|fail", defaultValue = "met",
+            description = "what the drivers do with devices' binding conditions while a pod waits in PreBind: met "
+                    + "(default) after --binding-conditions-delay, or fail (the allocation is undone, the pod retried)")
+    private String bindingConditions;
+
+    @Option(names = "--binding-conditions-delay", paramLabel = "SECONDS", defaultValue = "0",
+            description = "seconds until binding conditions are met (past 600, kube-scheduler's bindingTimeout, "
+                    + "the binding times out)")
+    private long bindingDelay;
+
     @Option(names = "--from-cluster",
             description = "take the snapshot from a live cluster (read-only list of nodes, pods, resource.k8s.io objects "
                     + "and priority classes through the kubeconfig) instead of files")
@@ -108,6 +118,10 @@ final class SimulateCommand implements Callable<Integer> {
         if (percentage < 0 || percentage > 100) {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "--percentage-of-nodes-to-score must be between 0 and 100, got " + percentage);
+        }
+        if (!bindingConditions.equals("met") && !bindingConditions.equals("fail") || bindingDelay < 0) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--binding-conditions must be met or fail and "
+                    + "--binding-conditions-delay at least 0, got " + bindingConditions + " and " + bindingDelay);
         }
         List<String> files = inputs == null ? List.of() : inputs;
         if (fromCluster && !files.isEmpty()) {
@@ -148,8 +162,13 @@ final class SimulateCommand implements Callable<Integer> {
                     + manifests.skipped().stream().map(SkippedObject::kind).distinct().sorted()
                     .collect(Collectors.joining(", ")));
         }
-        SimulationOptions options = new SimulationOptions(FeatureGates.defaults(kubernetesVersion), percentage);
-        SimulationResult result = new Simulator(options).run(ClusterSnapshot.of(manifests));
+        SimulationOptions options = new SimulationOptions(FeatureGates.defaults(kubernetesVersion), percentage,
+                new SimulationOptions.BindingConditions(bindingConditions.equals("fail"),
+                        java.time.Duration.ofSeconds(bindingDelay)));
+        SimulationResult result;
+        try (ProgressBar bar = ProgressBar.onTerminal(err)) {
+            result = new Simulator(options).run(ClusterSnapshot.of(manifests), bar);
+        }
         if (output == Format.json) {
             out.println(Reports.json(result, events));
         } else {

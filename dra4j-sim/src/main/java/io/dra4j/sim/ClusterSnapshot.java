@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintRule;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
@@ -20,7 +21,8 @@ import java.util.List;
 /**
  * The cluster a simulation starts from: nodes, pods (bound ones are the starting state), priority classes, the
  * resource.k8s.io objects (allocated claims are the starting state) and the workloads whose pods are to be created.
- * The lists are copied; the objects are not and are never modified by the simulator.
+ * PodDisruptionBudgets are read by DefaultPreemption. The lists are copied; the objects are not and are never
+ * modified by the simulator.
  */
 public record ClusterSnapshot(List<Node> nodes,
                               List<Pod> pods,
@@ -34,7 +36,8 @@ public record ClusterSnapshot(List<Node> nodes,
                               List<ReplicaSet> replicaSets,
                               List<StatefulSet> statefulSets,
                               List<Job> jobs,
-                              List<DaemonSet> daemonSets) {
+                              List<DaemonSet> daemonSets,
+                              List<PodDisruptionBudget> podDisruptionBudgets) {
     public ClusterSnapshot {
         nodes = List.copyOf(nodes);
         pods = List.copyOf(pods);
@@ -49,12 +52,24 @@ public record ClusterSnapshot(List<Node> nodes,
         statefulSets = List.copyOf(statefulSets);
         jobs = List.copyOf(jobs);
         daemonSets = List.copyOf(daemonSets);
+        podDisruptionBudgets = List.copyOf(podDisruptionBudgets);
+    }
+
+    /** A snapshot without PodDisruptionBudgets. */
+    public ClusterSnapshot(List<Node> nodes, List<Pod> pods, List<PriorityClass> priorityClasses,
+                           List<DeviceClass> deviceClasses, List<ResourceSlice> resourceSlices,
+                           List<ResourceClaim> resourceClaims, List<ResourceClaimTemplate> resourceClaimTemplates,
+                           List<DeviceTaintRule> deviceTaintRules, List<Deployment> deployments,
+                           List<ReplicaSet> replicaSets, List<StatefulSet> statefulSets, List<Job> jobs,
+                           List<DaemonSet> daemonSets) {
+        this(nodes, pods, priorityClasses, deviceClasses, resourceSlices, resourceClaims, resourceClaimTemplates,
+                deviceTaintRules, deployments, replicaSets, statefulSets, jobs, daemonSets, List.of());
     }
 
     /** The objects of the kinds the simulator uses, from manifests as read. */
     public static ClusterSnapshot of(Manifests m) {
         return new ClusterSnapshot(m.nodes(), m.pods(), m.priorityClasses(), m.deviceClasses(), m.resourceSlices(),
                 m.resourceClaims(), m.resourceClaimTemplates(), m.deviceTaintRules(), m.deployments(),
-                m.replicaSets(), m.statefulSets(), m.jobs(), m.daemonSets());
+                m.replicaSets(), m.statefulSets(), m.jobs(), m.daemonSets(), m.podDisruptionBudgets());
     }
 }

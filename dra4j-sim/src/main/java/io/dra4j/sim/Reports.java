@@ -37,8 +37,8 @@ public final class Reports {
     /** The summary: counts, pending pods with their reasons, placements, devices in use, notes. */
     public static void text(SimulationResult r, PrintWriter out) {
         ClusterSnapshot s = r.finalState();
-        out.printf("%d nodes, %d pods: %d placed, %d pending, %d bound before%n", s.nodes().size(), r.pods().size(),
-                r.placed(), r.pending(), r.boundBefore());
+        out.printf("%d nodes, %d pods: %d placed, %d pending, %d bound before%s%n", s.nodes().size(), r.pods().size(),
+                r.placed(), r.pending(), r.boundBefore(), r.deleted() == 0 ? "" : ", " + r.deleted() + " deleted");
         List<PodResult> pending = r.pods().stream().filter(p -> p.placement() == PodResult.Placement.PENDING).toList();
         if (!pending.isEmpty()) {
             out.println();
@@ -67,6 +67,14 @@ public final class Reports {
                 perNode.forEach((n, c) -> out.printf("  %s: %d pod(s)%n", n, c));
             }
         }
+        List<PodResult> gone = r.pods().stream().filter(p -> p.placement() == PodResult.Placement.PREEMPTED
+                || p.placement() == PodResult.Placement.EVICTED).toList();
+        if (!gone.isEmpty()) {
+            out.println();
+            out.println("Deleted during the run:");
+            gone.forEach(p -> out.printf("  %s/%s on %s%s: %s: %s%n", p.namespace(), p.name(), p.node().orElse(""),
+                    workload(p), p.placement() == PodResult.Placement.PREEMPTED ? "preempted" : "evicted", p.reason()));
+        }
         List<PodResult> other = r.pods().stream().filter(p -> p.placement() == PodResult.Placement.NOT_SCHEDULED).toList();
         if (!other.isEmpty()) {
             out.println();
@@ -94,7 +102,7 @@ public final class Reports {
             }
         });
         List<String> notes = new ArrayList<>(r.notes());
-        notes.add("not simulated: volumes, preemption, device taint eviction, binding conditions, "
+        notes.add("not simulated: volumes, "
                 + "the InterPodAffinity and ImageLocality scores, Services' selectors in topology spreading");
         out.println();
         out.println("Notes:");
@@ -123,6 +131,7 @@ public final class Reports {
         summary.put("placed", r.placed());
         summary.put("pending", r.pending());
         summary.put("boundBefore", r.boundBefore());
+        summary.put("deleted", r.deleted());
         ArrayNode pods = root.putArray("pods");
         for (PodResult p : r.pods()) {
             ObjectNode o = pods.addObject();
@@ -168,6 +177,7 @@ public final class Reports {
         all.addAll(s.statefulSets());
         all.addAll(s.jobs());
         all.addAll(s.daemonSets());
+        all.addAll(s.podDisruptionBudgets());
         all.addAll(s.pods());
         StringBuilder out = new StringBuilder();
         for (HasMetadata o : all) {

@@ -23,6 +23,12 @@ public record SimulationResult(List<PodResult> pods, List<SchedulingEvent> event
         return pods.stream().filter(p -> p.placement() == PodResult.Placement.PENDING).count();
     }
 
+    /** Pods deleted during the run: preempted or evicted. */
+    public long deleted() {
+        return pods.stream().filter(p -> p.placement() == PodResult.Placement.PREEMPTED
+                || p.placement() == PodResult.Placement.EVICTED).count();
+    }
+
     public long boundBefore() {
         return pods.stream().filter(p -> p.placement() == PodResult.Placement.BOUND_BEFORE).count();
     }

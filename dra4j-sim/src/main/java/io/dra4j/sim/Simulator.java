@@ -17,8 +17,20 @@ public final class Simulator {
         this.options = Objects.requireNonNull(options, "options");
     }
 
+    /** Told after each scheduling attempt how many were made and how many pods have been queued so far. */
+    @FunctionalInterface
+    public interface Progress {
+        void attempted(int done, int queued);
+    }
+
     public SimulationResult run(ClusterSnapshot snapshot) {
-        return new Simulation(options, Objects.requireNonNull(snapshot, "snapshot")).run();
+        return run(snapshot, (done, queued) -> { });
+    }
+
+    /** A run that reports its progress (on the calling thread). */
+    public SimulationResult run(ClusterSnapshot snapshot, Progress progress) {
+        return new Simulation(options, Objects.requireNonNull(snapshot, "snapshot"),
+                Objects.requireNonNull(progress, "progress")).run();
     }
 
     /**

@@ -103,6 +103,11 @@ final class Cluster {
         allocated = null;
     }
 
+    void removeClaim(ResourceClaim c) {
+        claims.remove(c.getMetadata().getNamespace() + "/" + c.getMetadata().getName());
+        allocated = null;
+    }
+
     List<ResourceClaim> claims() {
         return List.copyOf(claims.values());
     }

@@ -111,7 +111,8 @@ public final class Diagnosis {
             this.request = PodRequests.of(pod);
             this.dra = new DynamicResources(pod, cluster, request);
             if (!draOnly) {
-                scheduler = new Scheduler(cluster, 100, p -> null);
+                scheduler = new Scheduler(cluster, 100, p -> null, List.of(),
+                        SimulationOptions.BindingConditions.MET, () -> java.time.Instant.EPOCH);
                 spread = new PodTopologySpread(pod, cluster.nodes);
                 affinity = new InterPodAffinity(pod, cluster.nodes);
             }

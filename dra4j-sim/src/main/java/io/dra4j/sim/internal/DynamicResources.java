@@ -35,6 +35,8 @@ import java.util.TreeMap;
  * beyond reservedFor's limit, name existing classes; the special claim for extended resources a DeviceClass
  * backs), Filter (allocated claims' node selectors, every claim still to allocate allocated together on the node),
  * Score (ranks of the chosen firstAvailable subrequests) and Reserve/PreBind (allocation and reservedFor written).
+ * Every rejection is UnschedulableAndUnresolvable, as upstream's statusUnschedulable makes it: preemption does not
+ * try nodes that DynamicResources rejected.
  */
 final class DynamicResources {
     static final String NAME = "DynamicResources";
@@ -44,6 +46,7 @@ final class DynamicResources {
     static final int FIRST_AVAILABLE_MAX = 8;
     static final String EXTENDED_CLAIM_ANNOTATION = "resource.kubernetes.io/extended-resource-claim";
     static final String POD_CLAIM_NAME_ANNOTATION = "resource.kubernetes.io/pod-claim-name";
+    static final String DELETE_PROTECTION_FINALIZER = "resource.kubernetes.io/delete-protection";
 
     private final Pod pod;
     private final Cluster cluster;
@@ -55,6 +58,9 @@ final class DynamicResources {
     private final Map<String, ResourceClaim> nodeExtendedClaims = new HashMap<>();
     /** The allocator's outcome per node Filter allocated on. */
     private final Map<String, AllocationOutcome> nodeOutcomes = new HashMap<>();
+    /** The pod's claims as {@link #bind} left them, the special claim for extended resources included. */
+    private final List<ResourceClaim> bound = new ArrayList<>();
+    private ResourceClaim boundExtended;
 
     DynamicResources(Pod pod, Cluster cluster, Resources podRequest) {
         this.pod = pod;
@@ -101,7 +107,7 @@ final class DynamicResources {
             ResourceClaimStatus st = claim.getStatus();
             boolean allocated = st != null && st.getAllocation() != null;
             if (allocated && Selectors.list(st.getReservedFor()).size() >= RESERVED_FOR_MAX && !reservedForPod(claim)) {
-                return FilterStatus.unschedulable(NAME, "resourceclaim in use");
+                return FilterStatus.unresolvable(NAME, "resourceclaim in use");
             }
             if (allocated) {
                 continue;
@@ -120,7 +126,7 @@ final class DynamicResources {
                         }
                     }
                 } else {
-                    return FilterStatus.unschedulable(NAME, "resource claim " + pod.getMetadata().getNamespace() + "/"
+                    return FilterStatus.unresolvable(NAME, "resource claim " + pod.getMetadata().getNamespace() + "/"
                             + claim.getMetadata().getName() + ", request " + r.getName() + ": unknown request type");
                 }
             }
@@ -133,7 +139,7 @@ final class DynamicResources {
             return FilterStatus.error(NAME, "request " + request + ": unsupported request type");
         }
         if (cluster.deviceClass(className) == null) {
-            return FilterStatus.unschedulable(NAME, "request " + request + ": device class " + className + " does not exist");
+            return FilterStatus.unresolvable(NAME, "request " + request + ": device class " + className + " does not exist");
         }
         return null;
     }
@@ -173,7 +179,7 @@ final class DynamicResources {
         for (ResourceClaim c : claims) {
             AllocationResult a = allocated(c) ? c.getStatus().getAllocation() : null;
             if (a != null && a.getNodeSelector() != null && !Selectors.matches(a.getNodeSelector(), n.node)) {
-                return FilterStatus.unschedulable(NAME, "resourceclaim not available on the node");
+                return FilterStatus.unresolvable(NAME, "resourceclaim not available on the node");
             }
         }
         List<ResourceClaim> toAllocate = toAllocate(extended);
@@ -190,10 +196,10 @@ final class DynamicResources {
             return null;
         }
         if (outcome instanceof AllocationOutcome.Unschedulable u) {
-            return FilterStatus.unschedulable(NAME, u.reason());
+            return FilterStatus.unresolvable(NAME, u.reason());
         }
         AllocationOutcome.Failed f = (AllocationOutcome.Failed) outcome;
-        return f.perNode() ? FilterStatus.unschedulable(NAME, f.message()) : FilterStatus.error(NAME, f.message());
+        return f.perNode() ? FilterStatus.unresolvable(NAME, f.message()) : FilterStatus.error(NAME, f.message());
     }
 
     private List<ResourceClaim> toAllocate(ResourceClaim extended) {
@@ -381,6 +387,8 @@ final class DynamicResources {
         List<AllocationResult> results = nodeAllocations.getOrDefault(n.name, List.of());
         ResourceClaim extended = nodeExtendedClaims.get(n.name);
         int ri = 0;
+        bound.clear();
+        bound.addAll(claims);
         for (ResourceClaim c : toAllocate(extended)) {
             ResourceClaim target = c;
             if (c == extended) {
@@ -391,6 +399,8 @@ final class DynamicResources {
                         .endMetadata().build();
                 cluster.addClaim(target);
                 recordExtendedClaim(target);
+                bound.add(target);
+                boundExtended = target;
             }
             if (target.getStatus() == null) {
                 target.setStatus(new ResourceClaimStatus());
@@ -405,6 +415,115 @@ final class DynamicResources {
                         pod.getMetadata().getUid()));
                 c.getStatus().setReservedFor(reserved);
             }
+        }
+        cluster.claimsChanged();
+    }
+
+    /** DynamicResourcesArgs' default bindingTimeout. */
+    static final java.time.Duration BINDING_TIMEOUT = java.time.Duration.ofSeconds(600);
+
+    /**
+     * PreBind's wait for binding conditions, after {@link #bind}: {@code waited} when a bound claim has a device with
+     * binding conditions, {@code error} the PreBind failure (null when the conditions were met).
+     */
+    record PreBind(boolean waited, String error) {
+    }
+
+    /**
+     * Waits for the binding conditions of the bound claims' devices, as the drivers are assumed to behave: met after
+     * the delay (the driver's conditions written to the claims' status.devices), else a failure or timeout. On
+     * failure the reservation is undone and the allocation with it (upstream: Unreserve removes the reservation, the
+     * next cycle's Filter finds the claim unavailable, and DynamicResources' PostFilter deallocates it) and the
+     * special claim for extended resources is deleted.
+     */
+    PreBind preBind(io.dra4j.sim.SimulationOptions.BindingConditions option, java.time.Instant now) {
+        if (!cluster.gates.isEnabled(io.dra4j.allocator.DraFeature.DRADeviceBindingConditions)
+                || !cluster.gates.isEnabled(io.dra4j.allocator.DraFeature.DRAResourceClaimDeviceStatus)) {
+            return new PreBind(false, null);
+        }
+        boolean waits = false;
+        for (ResourceClaim c : bound) {
+            for (DeviceRequestAllocationResult r : results(c)) {
+                waits |= !Selectors.list(r.getBindingConditions()).isEmpty();
+            }
+        }
+        if (!waits) {
+            return new PreBind(false, null);
+        }
+        String error = null;
+        if (!option.fail() && option.delay().compareTo(BINDING_TIMEOUT) <= 0) {
+            for (ResourceClaim c : bound) {
+                for (DeviceRequestAllocationResult r : results(c)) {
+                    setDeviceConditions(c, r, Selectors.list(r.getBindingConditions()), "BindingConditionsMet",
+                            "simulated: the driver met the binding conditions", now.plus(option.delay()));
+                }
+            }
+            return new PreBind(true, null);
+        }
+        if (option.fail()) {
+            for (ResourceClaim c : bound) {
+                for (DeviceRequestAllocationResult r : results(c)) {
+                    List<String> failure = Selectors.list(r.getBindingFailureConditions());
+                    if (error == null && !Selectors.list(r.getBindingConditions()).isEmpty() && !failure.isEmpty()) {
+                        setDeviceConditions(c, r, failure.subList(0, 1), "BindingFailed",
+                                "simulated: the driver reported a binding failure", now.plus(option.delay()));
+                        error = "device binding failed: claim=" + c.getMetadata().getName()
+                                + ", reason=BindingFailed, message=\"simulated: the driver reported a binding failure\"";
+                    }
+                }
+            }
+        }
+        if (error == null) {
+            error = "device binding timeout: context deadline exceeded";
+        }
+        unreserve();
+        return new PreBind(true, "running PreBind plugin \"" + NAME + "\": " + error);
+    }
+
+    private static List<DeviceRequestAllocationResult> results(ResourceClaim c) {
+        AllocationResult a = c.getStatus() == null ? null : c.getStatus().getAllocation();
+        return a == null || a.getDevices() == null ? List.of() : Selectors.list(a.getDevices().getResults());
+    }
+
+    private static void setDeviceConditions(ResourceClaim c, DeviceRequestAllocationResult r, List<String> types,
+                                            String reason, String message, java.time.Instant at) {
+        if (types.isEmpty()) {
+            return;
+        }
+        List<io.fabric8.kubernetes.api.model.Condition> conditions = new ArrayList<>();
+        for (String type : types) {
+            conditions.add(new io.fabric8.kubernetes.api.model.ConditionBuilder().withType(type).withStatus("True")
+                    .withReason(reason).withMessage(message).withLastTransitionTime(at.toString()).build());
+        }
+        List<io.fabric8.kubernetes.api.model.resource.v1.AllocatedDeviceStatus> devices =
+                new ArrayList<>(Selectors.list(c.getStatus().getDevices()));
+        devices.add(new io.fabric8.kubernetes.api.model.resource.v1.AllocatedDeviceStatusBuilder()
+                .withDriver(r.getDriver()).withPool(r.getPool()).withDevice(r.getDevice()).withShareID(r.getShareID())
+                .withConditions(conditions).build());
+        c.getStatus().setDevices(devices);
+    }
+
+    /** The pod's reservations and the allocations made for it undone. */
+    private void unreserve() {
+        String uid = pod.getMetadata().getUid();
+        for (ResourceClaim c : bound) {
+            if (c.getStatus() == null) {
+                continue;
+            }
+            List<ResourceClaimConsumerReference> reserved = new ArrayList<>(Selectors.list(c.getStatus().getReservedFor()));
+            reserved.removeIf(r -> uid.equals(r.getUid()));
+            c.getStatus().setReservedFor(reserved.isEmpty() ? null : reserved);
+            if (reserved.isEmpty()) {
+                c.getStatus().setAllocation(null);
+                c.getStatus().setDevices(null);
+                List<String> f = new ArrayList<>(Selectors.list(c.getMetadata().getFinalizers()));
+                f.remove(DELETE_PROTECTION_FINALIZER);
+                c.getMetadata().setFinalizers(f.isEmpty() ? null : f);
+            }
+        }
+        if (boundExtended != null) {
+            cluster.removeClaim(boundExtended);
+            pod.getStatus().setExtendedResourceClaimStatus(null);
         }
         cluster.claimsChanged();
     }
@@ -433,8 +552,8 @@ final class DynamicResources {
 
     private static void addFinalizer(ResourceClaim c) {
         List<String> f = new ArrayList<>(Selectors.list(c.getMetadata().getFinalizers()));
-        if (!f.contains("resource.kubernetes.io/delete-protection")) {
-            f.add("resource.kubernetes.io/delete-protection");
+        if (!f.contains(DELETE_PROTECTION_FINALIZER)) {
+            f.add(DELETE_PROTECTION_FINALIZER);
             c.getMetadata().setFinalizers(f);
         }
     }

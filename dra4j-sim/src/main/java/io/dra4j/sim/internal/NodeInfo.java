@@ -42,6 +42,33 @@ final class NodeInfo {
         usedPorts.addAll(hostPorts(pod));
     }
 
+    /** The pod leaves the node (deleted, or taken off in a preemption dry run); false when it was not on it. */
+    boolean removePod(Pod pod) {
+        int at = -1;
+        for (int i = 0; i < pods.size() && at < 0; i++) {
+            at = pods.get(i) == pod ? i : -1;
+        }
+        if (at < 0) {
+            return false;
+        }
+        pods.remove(at);
+        requested.subtract(PodRequests.of(pod));
+        nonZeroRequested.subtract(PodRequests.nonZero(pod));
+        for (HostPort p : hostPorts(pod)) {
+            usedPorts.remove(p);
+        }
+        return true;
+    }
+
+    /** The node's pods become exactly {@code list}, in that order (a dry run's changes undone). */
+    void resetPods(List<Pod> list) {
+        pods.clear();
+        requested.asMap().clear();
+        nonZeroRequested.asMap().clear();
+        usedPorts.clear();
+        list.forEach(this::addPod);
+    }
+
     static List<HostPort> hostPorts(Pod pod) {
         List<HostPort> out = new ArrayList<>();
         List<Container> all = new ArrayList<>(Selectors.list(pod.getSpec().getContainers()));

@@ -26,9 +26,20 @@ final class Scheduler {
 
     /**
      * The outcome of one attempt: a node, or the FitError message and dra4j's DRA reason, computed only when asked
-     * (the explanation is expensive, and only a pod's last attempt is reported).
+     * (the explanation is expensive, and only a pod's last attempt is reported). A failed attempt may carry
+     * DefaultPreemption's outcome: {@code nominate} the node to nominate ("" clears the nomination, null leaves it)
+     * and the {@code victims} to delete.
      */
-    record Attempt(String node, String message, java.util.function.Supplier<String> draReason, boolean error) {
+    record Attempt(String node, String message, java.util.function.Supplier<String> draReason, boolean error,
+                   String nominate, List<Pod> victims, String waitedOnNode) {
+        Attempt {
+            victims = List.copyOf(victims);
+        }
+
+        Attempt(String node, String message, java.util.function.Supplier<String> draReason, boolean error) {
+            this(node, message, draReason, error, null, List.of(), null);
+        }
+
         static Attempt failed(String message, String draReason, boolean error) {
             return new Attempt(null, message, () -> draReason, error);
         }
@@ -37,15 +48,65 @@ final class Scheduler {
     private final Cluster cluster;
     private final int percentageOfNodesToScore;
     private final java.util.function.Function<Pod, io.fabric8.kubernetes.api.model.LabelSelector> controllerSelector;
+    private final List<io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget> pdbs;
+    private final io.dra4j.sim.SimulationOptions.BindingConditions bindingConditions;
+    private final java.util.function.Supplier<java.time.Instant> clock;
     private int nextStartNodeIndex;
     private TraceRecorder trace;
 
-    /** @param controllerSelector the selector of the workload owning a pod (PodTopologySpread's defaults), or null */
+    /**
+     * @param controllerSelector the selector of the workload owning a pod (PodTopologySpread's defaults), or null
+     * @param pdbs               the PodDisruptionBudgets DefaultPreemption respects
+     * @param bindingConditions  what the drivers do with binding conditions
+     * @param clock              the simulated clock
+     */
     Scheduler(Cluster cluster, int percentageOfNodesToScore,
-              java.util.function.Function<Pod, io.fabric8.kubernetes.api.model.LabelSelector> controllerSelector) {
+              java.util.function.Function<Pod, io.fabric8.kubernetes.api.model.LabelSelector> controllerSelector,
+              List<io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget> pdbs,
+              io.dra4j.sim.SimulationOptions.BindingConditions bindingConditions,
+              java.util.function.Supplier<java.time.Instant> clock) {
         this.cluster = cluster;
         this.percentageOfNodesToScore = percentageOfNodesToScore;
         this.controllerSelector = controllerSelector;
+        this.pdbs = pdbs;
+        this.bindingConditions = bindingConditions;
+        this.clock = clock;
+    }
+
+    /**
+     * The Filter plugins of one cycle. PodTopologySpread's and InterPodAffinity's PreFilter state counts pods on all
+     * nodes; when a preemption dry run takes pods off a node it is computed again (upstream updates it through the
+     * PreFilterExtensions RemovePod and AddPod).
+     */
+    private final class CycleFilters implements Preemption.Filters {
+        private final Pod pod;
+        private final Resources request;
+        private final DynamicResources dra;
+        private PodTopologySpread spread;
+        private InterPodAffinity affinity;
+        private final boolean podCountsMatter;
+
+        CycleFilters(Pod pod, Resources request, DynamicResources dra) {
+            this.pod = pod;
+            this.request = request;
+            this.dra = dra;
+            this.spread = new PodTopologySpread(pod, cluster.nodes);
+            this.affinity = new InterPodAffinity(pod, cluster.nodes);
+            this.podCountsMatter = !spread.skip() || !affinity.skip();
+        }
+
+        @Override
+        public FilterStatus run(NodeInfo n) {
+            return filter(pod, n, request, spread, affinity, dra);
+        }
+
+        @Override
+        public void podsChanged() {
+            if (podCountsMatter) {
+                spread = new PodTopologySpread(pod, cluster.nodes);
+                affinity = new InterPodAffinity(pod, cluster.nodes);
+            }
+        }
     }
 
     /** Records what each attempt decides into the recorder (null: no trace). */
@@ -76,8 +137,20 @@ final class Scheduler {
             Set<NodeInfo> kept = new HashSet<>(nodes);
             all.stream().filter(n -> !kept.contains(n)).forEach(trace::preFilteredOut);
         }
-        PodTopologySpread spread = new PodTopologySpread(pod, all);
-        InterPodAffinity affinity = new InterPodAffinity(pod, all);
+        CycleFilters filters = new CycleFilters(pod, request, dra);
+
+        // A nominated node (set by an earlier preemption) is tried alone first; if it fits it is taken unscored.
+        String nominated = pod.getStatus() == null ? null : pod.getStatus().getNominatedNodeName();
+        NodeInfo nominatedNode = nominated == null ? null : cluster.nodesByName.get(nominated);
+        if (nominatedNode != null) {
+            FilterStatus s = filters.run(nominatedNode);
+            if (s != null && s.code() == FilterStatus.Code.ERROR) {
+                return Attempt.failed(s.reasons().get(0), s.reasons().get(0), true);
+            }
+            if (s == null) {
+                return bind(pod, nominatedNode, dra);
+            }
+        }
 
         // Filter, from the rotating start index, until enough feasible nodes are found.
         int toFind = numFeasibleNodesToFind(all.size());
@@ -87,7 +160,7 @@ final class Scheduler {
         for (int i = 0; i < nodes.size() && feasible.size() < toFind; i++) {
             NodeInfo n = nodes.get((nextStartNodeIndex + i) % nodes.size());
             processed++;
-            FilterStatus s = filter(pod, n, request, spread, affinity, dra);
+            FilterStatus s = filters.run(n);
             if (trace != null) {
                 trace.filtered(n, s);
             }
@@ -101,16 +174,27 @@ final class Scheduler {
         }
         nextStartNodeIndex = (nextStartNodeIndex + processed) % all.size();
         if (feasible.isEmpty()) {
-            return fitError(all.size() - nodes.size(), all.size(), rejected, dra);
+            return fitError(pod, all, nodes, rejected, dra, filters);
         }
         if (trace != null && feasible.size() == 1) {
             trace.best(List.of(feasible.get(0).name));
         }
         NodeInfo chosen = feasible.size() == 1 ? feasible.get(0) : best(pod, request, feasible, dra);
+        return bind(pod, chosen, dra);
+    }
+
+    /** Reserve, PreBind (waiting for binding conditions) and Bind; a PreBind failure undoes the reservation. */
+    private Attempt bind(Pod pod, NodeInfo chosen, DynamicResources dra) {
         dra.bind(chosen);
+        DynamicResources.PreBind preBind = dra.skip() ? new DynamicResources.PreBind(false, null)
+                : dra.preBind(bindingConditions, clock.get());
+        String waited = preBind.waited() ? chosen.name : null;
+        if (preBind.error() != null) {
+            return new Attempt(null, preBind.error(), () -> preBind.error(), true, null, List.of(), waited);
+        }
         pod.getSpec().setNodeName(chosen.name);
         chosen.addPod(pod);
-        return new Attempt(chosen.name, "", () -> "", false);
+        return new Attempt(chosen.name, "", () -> "", false, null, List.of(), waited);
     }
 
     FilterStatus filter(Pod pod, NodeInfo n, Resources request, PodTopologySpread spread,
@@ -187,17 +271,32 @@ final class Scheduler {
 
     /**
      * FitError's message: {@code 0/N nodes are available: <count> <reason>, ...} with the reasons sorted as
-     * strings, then DefaultPreemption's note when no node could be helped by preemption.
+     * strings, then the message of the PostFilter plugin DefaultPreemption.
      */
-    private Attempt fitError(int preFilteredOut, int numAll, Map<NodeInfo, FilterStatus> rejected, DynamicResources dra) {
-        String msg = fitErrorMessage(preFilteredOut, numAll, rejected.values());
+    private Attempt fitError(Pod pod, List<NodeInfo> all, List<NodeInfo> filtered, Map<NodeInfo, FilterStatus> rejected,
+                             DynamicResources dra, CycleFilters filters) {
+        Map<NodeInfo, FilterStatus> statuses = new LinkedHashMap<>(rejected);
+        if (filtered.size() < all.size()) {
+            Set<NodeInfo> in = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+            in.addAll(filtered);
+            for (NodeInfo n : all) {
+                if (!in.contains(n)) {
+                    statuses.put(n, FilterStatus.unresolvable("NodeAffinity",
+                            "node(s) didn't satisfy plugin(s) [NodeAffinity]"));
+                }
+            }
+        }
+        String msg = availability(0, all.size(), statuses.values());
+        Preemption.Outcome preemption = new Preemption(pod, pdbs, filters).postFilter(all, statuses);
+        msg += " " + preemption.message();
         List<NodeInfo> draRejected = new ArrayList<>();
         rejected.forEach((node, status) -> {
             if (status.plugin().equals(DynamicResources.NAME)) {
                 draRejected.add(node);
             }
         });
-        return new Attempt(null, msg, () -> draRejected.isEmpty() ? "" : dra.decisiveReason(draRejected), false);
+        return new Attempt(null, msg, () -> draRejected.isEmpty() ? "" : dra.decisiveReason(draRejected), false,
+                preemption.nominatedNode(), preemption.victims(), null);
     }
 
     /** The message of a pod PreFilter rejected (not with an error): FitError's, with the preemption note if due. */
@@ -210,10 +309,26 @@ final class Scheduler {
         return msg;
     }
 
-    /** FitError's message for the statuses of the rejected nodes; see {@link #fitError}. */
+    /**
+     * FitError's message for the statuses of the rejected nodes where no preemption is tried (allocate and explain on
+     * manifests): DefaultPreemption's note only when every node is unresolvable, as its dry run then finds no candidate.
+     */
     static String fitErrorMessage(int preFilteredOut, int numAll, java.util.Collection<FilterStatus> rejected) {
-        Map<String, Integer> histogram = new TreeMap<>();
         boolean allUnresolvable = true;
+        for (FilterStatus s : rejected) {
+            allUnresolvable &= s.code() == FilterStatus.Code.UNRESOLVABLE;
+        }
+        String msg = availability(preFilteredOut, numAll, rejected);
+        if (allUnresolvable) {
+            msg += " preemption: 0/" + numAll + " nodes are available: " + numAll
+                    + " Preemption is not helpful for scheduling.";
+        }
+        return msg;
+    }
+
+    /** {@code 0/N nodes are available: <count> <reason>, ...}: the reasons counted and sorted as strings. */
+    private static String availability(int preFilteredOut, int numAll, java.util.Collection<FilterStatus> rejected) {
+        Map<String, Integer> histogram = new TreeMap<>();
         if (preFilteredOut > 0) {
             histogram.merge("node(s) didn't satisfy plugin(s) [NodeAffinity]", preFilteredOut, Integer::sum);
         }
@@ -221,17 +336,11 @@ final class Scheduler {
             for (String r : s.reasons()) {
                 histogram.merge(r, 1, Integer::sum);
             }
-            allUnresolvable &= s.code() == FilterStatus.Code.UNRESOLVABLE;
         }
         List<String> reasons = new ArrayList<>();
         histogram.forEach((r, c) -> reasons.add(c + " " + r));
         reasons.sort(null);
-        String msg = "0/" + numAll + " nodes are available: " + String.join(", ", reasons) + ".";
-        if (allUnresolvable) {
-            msg += " preemption: 0/" + numAll + " nodes are available: " + numAll
-                    + " Preemption is not helpful for scheduling.";
-        }
-        return msg;
+        return "0/" + numAll + " nodes are available: " + String.join(", ", reasons) + ".";
     }
 
     /** Score with the default profile's weights, normalised as upstream; ties go to the first node evaluated. */

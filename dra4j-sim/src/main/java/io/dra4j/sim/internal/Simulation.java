@@ -20,6 +20,7 @@ import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimConsumerReference;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
 
@@ -36,15 +37,19 @@ import java.util.Optional;
 
 /**
  * One simulation run: copies the snapshot, lets the controllers create pods and claims, then schedules the pending
- * pods in queue order, pass after pass, trying a pod that failed again only when some pod was bound after its last
- * attempt (upstream requeues unschedulable pods on cluster events and at the latest after five minutes), until no
- * pod is left to try. Single-threaded; its state lives only for the run.
+ * pods in queue order, pass after pass, trying a pod that failed again only when the cluster changed after its last
+ * attempt, until no pod is left to try; then the device taint eviction controller deletes the pods using devices
+ * with untolerated NoExecute taints on a simulated clock, their controllers re-create them, and scheduling resumes.
+ * Pods deleted by preemption or eviction release their claims as the resourceclaim controller does.
+ * Single-threaded; its state lives only for the run.
  */
 public final class Simulation {
     static final String DEFAULT_SCHEDULER = "default-scheduler";
 
     private final SimulationOptions options;
     private final ClusterSnapshot input;
+    private final io.dra4j.sim.Simulator.Progress progress;
+    private int attempts;
     private final List<String> notes = new ArrayList<>();
     private final List<SchedulingEvent> events = new ArrayList<>();
     private final Map<String, Pod> pods = new LinkedHashMap<>();
@@ -54,29 +59,50 @@ public final class Simulation {
     private final Map<String, LabelSelector> controllerSelectors = new HashMap<>();
     private Cluster cluster;
     private final TraceRecorder trace;
-
     private final Duration timeout;
+    private final Map<String, ResourceClaimTemplate> templates = new HashMap<>();
+    private Scheduler scheduler;
+    /** Every pod's outcome so far, in report order: bound before, then as queued (replacements at the end). */
+    private final Map<String, Outcome> outcomes = new LinkedHashMap<>();
+    private final Map<String, Pod> deleted = new HashMap<>();
+    private final List<Pod> created = new ArrayList<>();
+    private final Map<String, Integer> priority = new HashMap<>();
+    private final Map<String, Integer> sequence = new HashMap<>();
+    private final Map<String, Integer> changesSeen = new HashMap<>();
+    /** Bindings and deletions so far: a pod that failed is tried again once this moved. */
+    private int clusterChanges;
+    private int replacements;
+    /** The simulated clock: the latest creationTimestamp in the snapshot, advanced by eviction's waits. */
+    private Instant clock = Instant.EPOCH;
+    /** How far the simulated clock runs for evictions (a pod that tolerates a taint for a while is evicted again and again). */
+    static final java.time.Duration EVICTION_HORIZON = java.time.Duration.ofHours(1);
+    static final int MAX_EVICTION_ROUNDS = 100;
 
     public Simulation(SimulationOptions options, ClusterSnapshot input) {
-        this(options, input, null, null);
+        this(options, input, null, null, null);
+    }
+
+    public Simulation(SimulationOptions options, ClusterSnapshot input, io.dra4j.sim.Simulator.Progress progress) {
+        this(options, input, null, null, progress);
     }
 
     /** @param trace receives every scheduling attempt, or null */
     public Simulation(SimulationOptions options, ClusterSnapshot input, io.dra4j.sim.SchedulingTrace trace) {
-        this(options, input, null, trace);
+        this(options, input, null, trace, null);
     }
 
     /** @param timeout the bound on each allocation (kube-scheduler's filterTimeout), null for none */
     Simulation(SimulationOptions options, ClusterSnapshot input, Duration timeout) {
-        this(options, input, timeout, null);
+        this(options, input, timeout, null, null);
     }
 
     private Simulation(SimulationOptions options, ClusterSnapshot input, Duration timeout,
-                       io.dra4j.sim.SchedulingTrace trace) {
+                       io.dra4j.sim.SchedulingTrace trace, io.dra4j.sim.Simulator.Progress progress) {
         this.options = options;
         this.input = input;
         this.timeout = timeout;
         this.trace = trace == null ? null : new TraceRecorder(trace);
+        this.progress = progress == null ? (done, queued) -> { } : progress;
     }
 
     /**
@@ -97,6 +123,11 @@ public final class Simulation {
             }
             claims.add(copy);
         }
+        for (Pod p : pods.values()) {
+            clock = created(p).isAfter(clock) ? created(p) : clock;
+        }
+        Instant tainted = DeviceTaintEviction.latestTimeAdded(input.resourceSlices(), input.deviceTaintRules());
+        clock = tainted.isAfter(clock) ? tainted : clock;
         cluster = new Cluster(options.gates(), timeout, input.nodes(), input.deviceClasses(), input.resourceSlices(),
                 input.deviceTaintRules(), claims);
         expandWorkloads();
@@ -129,14 +160,14 @@ public final class Simulation {
 
     public SimulationResult run() {
         prepare();
-        List<PodResult> results = new ArrayList<>();
         List<Pod> queue = new ArrayList<>();
-        for (Pod p : pods.values()) {
+        for (Pod p : List.copyOf(pods.values())) {
             String nodeName = p.getSpec().getNodeName();
             String phase = p.getStatus() == null ? null : p.getStatus().getPhase();
             if ("Succeeded".equals(phase) || "Failed".equals(phase)) {
                 continue;
             }
+            priorityOf(p);
             if (nodeName != null && !nodeName.isEmpty()) {
                 NodeInfo n = cluster.nodesByName.get(nodeName);
                 if (n == null) {
@@ -144,82 +175,281 @@ public final class Simulation {
                 } else {
                     n.addPod(p);
                 }
-                results.add(result(p, PodResult.Placement.BOUND_BEFORE, "", ""));
+                outcomes.put(key(p), new Outcome(PodResult.Placement.BOUND_BEFORE, "", () -> ""));
             } else if (!DEFAULT_SCHEDULER.equals(schedulerName(p))) {
-                results.add(result(p, PodResult.Placement.NOT_SCHEDULED,
-                        "spec.schedulerName is " + schedulerName(p) + ", not " + DEFAULT_SCHEDULER, ""));
+                outcomes.put(key(p), new Outcome(PodResult.Placement.NOT_SCHEDULED,
+                        "spec.schedulerName is " + schedulerName(p) + ", not " + DEFAULT_SCHEDULER, () -> ""));
             } else if (!Selectors.list(p.getSpec().getSchedulingGates()).isEmpty()) {
                 String msg = "Scheduling is blocked due to non-empty scheduling gates";
                 condition(p, "False", "SchedulingGated", msg);
-                results.add(result(p, PodResult.Placement.PENDING, msg, ""));
+                outcomes.put(key(p), new Outcome(PodResult.Placement.PENDING, msg, () -> ""));
             } else {
                 queue.add(p);
             }
         }
-        Map<String, Integer> priority = new HashMap<>();
-        Map<String, Integer> sequence = new HashMap<>();
-        for (Pod p : queue) {
-            priority.put(key(p), priorityOf(p));
-            sequence.put(key(p), sequence.size());
-        }
-        // PrioritySort: higher priority first, then earlier creation (queue order for pods without a timestamp).
-        queue.sort(Comparator.<Pod>comparingInt(p -> -priority.get(key(p)))
-                .thenComparing(Simulation::created)
-                .thenComparingInt(p -> sequence.get(key(p))));
+        queue.forEach(this::enqueue);
+        queue.sort(queueOrder());
+        queue.forEach(p -> outcomes.put(key(p), null));
 
-        Scheduler scheduler = new Scheduler(cluster, options.percentageOfNodesToScore(),
-                p -> controllerSelectors.get(ns(p) + "/" + controllerOf(p)));
+        scheduler = new Scheduler(cluster, options.percentageOfNodesToScore(),
+                p -> controllerSelectors.get(ns(p) + "/" + controllerOf(p)), input.podDisruptionBudgets(),
+                options.bindingConditions(), () -> clock);
         scheduler.trace(trace);
-        Map<String, Scheduler.Attempt> last = new LinkedHashMap<>();
-        Map<String, Integer> placementsSeen = new HashMap<>();
-        int placements = 0;
-        List<Pod> pending = queue;
+        List<Pod> pending = scheduleAll(new ArrayList<>(queue));
+        // The device taint eviction controller, on the simulated clock: evictions due now, else the clock moves to
+        // the next one within the horizon; each round of deletions lets the scheduler run again.
+        DeviceTaintEviction eviction = new DeviceTaintEviction(input.resourceSlices(), input.deviceTaintRules(), clock);
+        Instant horizon = clock.plus(EVICTION_HORIZON);
+        for (int round = 0; ; round++) {
+            List<Map.Entry<Pod, DeviceTaintEviction.Eviction>> due = new ArrayList<>();
+            Instant next = null;
+            for (NodeInfo n : cluster.nodes) {
+                for (Pod p : n.pods) {
+                    DeviceTaintEviction.Eviction e = eviction.podEviction(p, cluster);
+                    if (e != null) {
+                        due.add(Map.entry(p, e));
+                        next = next == null || e.when().isBefore(next) ? e.when() : next;
+                    }
+                }
+            }
+            if (next == null) {
+                break;
+            }
+            if (round == MAX_EVICTION_ROUNDS) {
+                notes.add("device taint eviction stopped after " + MAX_EVICTION_ROUNDS + " rounds at " + clock
+                        + ": pods tolerating a NoExecute taint for a while keep being re-created and evicted");
+                break;
+            }
+            if (next.isAfter(horizon)) {
+                notes.add(due.size() + " pod(s) would be evicted for NoExecute device taints after the simulated "
+                        + "horizon of " + EVICTION_HORIZON.toMinutes() + " minutes (first at " + next + "); not simulated");
+                break;
+            }
+            clock = next.isAfter(clock) ? next : clock;
+            Instant now = clock;
+            due.removeIf(e -> e.getValue().when().isAfter(now));
+            for (Map.Entry<Pod, DeviceTaintEviction.Eviction> e : due) {
+                Pod p = e.getKey();
+                events.add(new SchedulingEvent("Normal", "DeviceTaintManagerEviction", ns(p), name(p),
+                        "Marking for deletion"));
+                delete(p, PodResult.Placement.EVICTED, "Device Taint manager: deleting due to NoExecute taint "
+                        + e.getValue().taint() + " at " + now);
+            }
+            pending.addAll(created);
+            created.clear();
+            pending = scheduleAll(pending);
+        }
+        List<PodResult> results = new ArrayList<>();
+        List<Pod> remaining = new ArrayList<>();
+        for (Map.Entry<String, Outcome> e : outcomes.entrySet()) {
+            Pod p = pods.get(e.getKey());
+            Outcome o = e.getValue();
+            results.add(result(p, o.placement(), o.reason(), o.draReason().get()));
+            if (!deleted.containsKey(e.getKey())) {
+                remaining.add(p);
+            }
+        }
+        for (Pod p : pods.values()) {
+            if (!outcomes.containsKey(key(p))) {
+                remaining.add(p);
+            }
+        }
+        ClusterSnapshot finalState = new ClusterSnapshot(input.nodes(), remaining,
+                input.priorityClasses(), input.deviceClasses(), input.resourceSlices(), cluster.claims(),
+                input.resourceClaimTemplates(), input.deviceTaintRules(), input.deployments(), input.replicaSets(),
+                input.statefulSets(), input.jobs(), input.daemonSets(), input.podDisruptionBudgets());
+        return new SimulationResult(results, events, notes, finalState);
+    }
+
+    /**
+     * Schedules the pending pods pass after pass until no pod is left to try; returns those still pending. A pod
+     * that failed is tried again only after the cluster changed since its last attempt (upstream requeues
+     * unschedulable pods on cluster events and at the latest after five minutes).
+     */
+    private List<Pod> scheduleAll(List<Pod> pending) {
         while (!pending.isEmpty()) {
+            // PrioritySort over what is pending now (pods re-created by their controllers included).
+            pending.sort(queueOrder());
             List<Pod> still = new ArrayList<>();
             boolean tried = false;
             for (Pod p : pending) {
-                // A pod that failed is tried again only after some pod was bound since its last attempt.
-                Integer seen = placementsSeen.get(key(p));
-                if (seen != null && seen == placements) {
+                if (deleted.containsKey(key(p))) {
+                    continue;
+                }
+                // A pod that failed is tried again only after the cluster changed since its last attempt.
+                Integer seen = changesSeen.get(key(p));
+                if (seen != null && seen == clusterChanges) {
                     still.add(p);
                     continue;
                 }
                 tried = true;
-                if (trace != null) {
-                    trace.begin();
-                }
-                Scheduler.Attempt a = scheduler.schedule(p);
-                if (trace != null) {
-                    trace.end(p, a.node(), cluster);
-                }
-                last.put(key(p), a);
-                if (a.node() != null) {
-                    placements++;
-                    condition(p, "True", null, null);
-                    events.add(new SchedulingEvent("Normal", "Scheduled", ns(p), name(p), "Successfully assigned "
-                            + ns(p) + "/" + name(p) + " to " + a.node()));
-                } else {
-                    placementsSeen.put(key(p), placements);
+                if (!attempt(p)) {
                     still.add(p);
-                    condition(p, "False", a.error() ? "SchedulerError" : "Unschedulable", a.message());
-                    events.add(new SchedulingEvent("Warning", "FailedScheduling", ns(p), name(p), a.message()));
                 }
             }
-            if (!tried) {
+            still.addAll(created);
+            created.clear();
+            if (!tried && still.size() == pending.size()) {
                 break;
             }
             pending = still;
         }
-        for (Pod p : queue) {
-            Scheduler.Attempt a = last.get(key(p));
-            results.add(a.node() != null ? result(p, PodResult.Placement.PLACED, "", "")
-                    : result(p, PodResult.Placement.PENDING, a.message(), a.draReason().get()));
+        return pending;
+    }
+
+    /** What became of a pod so far; the DRA reason is computed only when reported. */
+    private record Outcome(PodResult.Placement placement, String reason, java.util.function.Supplier<String> draReason) {
+    }
+
+    /**
+     * One scheduling cycle for the pod, and the PostFilter's preemption carried out: the nomination recorded, the
+     * victims deleted, and the pod tried again at once on its nominated node (the victims are gone at once here,
+     * where upstream waits for them to terminate and requeues the pod on their deletion). True when it was bound.
+     */
+    private boolean attempt(Pod p) {
+        if (trace != null) {
+            trace.begin();
         }
-        ClusterSnapshot finalState = new ClusterSnapshot(input.nodes(), List.copyOf(pods.values()),
-                input.priorityClasses(), input.deviceClasses(), input.resourceSlices(), cluster.claims(),
-                input.resourceClaimTemplates(), input.deviceTaintRules(), input.deployments(), input.replicaSets(),
-                input.statefulSets(), input.jobs(), input.daemonSets());
-        return new SimulationResult(results, events, notes, finalState);
+        Scheduler.Attempt a = scheduler.schedule(p);
+        if (trace != null) {
+            trace.end(p, a.node(), cluster);
+        }
+        progress.attempted(++attempts, sequence.size());
+        if (a.waitedOnNode() != null) {
+            events.add(new SchedulingEvent("Normal", "BindingConditionsPending", ns(p), name(p),
+                    "waiting for binding conditions for device on node " + a.waitedOnNode()));
+        }
+        if (a.node() != null) {
+            clusterChanges++;
+            condition(p, "True", null, null);
+            events.add(new SchedulingEvent("Normal", "Scheduled", ns(p), name(p), "Successfully assigned "
+                    + ns(p) + "/" + name(p) + " to " + a.node()));
+            outcomes.put(key(p), new Outcome(PodResult.Placement.PLACED, "", () -> ""));
+            return true;
+        }
+        changesSeen.put(key(p), clusterChanges);
+        condition(p, "False", a.error() ? "SchedulerError" : "Unschedulable", a.message());
+        if (a.nominate() != null) {
+            p.getStatus().setNominatedNodeName(a.nominate().isEmpty() ? null : a.nominate());
+        }
+        events.add(new SchedulingEvent("Warning", "FailedScheduling", ns(p), name(p), a.message()));
+        outcomes.put(key(p), new Outcome(PodResult.Placement.PENDING, a.message(), a.draReason()));
+        if (a.victims().isEmpty()) {
+            return false;
+        }
+        for (Pod victim : a.victims()) {
+            String message = "Preempted by pod " + p.getMetadata().getUid() + " on node " + a.nominate();
+            events.add(new SchedulingEvent("Normal", "Preempted", ns(victim), name(victim), message));
+            delete(victim, PodResult.Placement.PREEMPTED, message);
+        }
+        return attempt(p);
+    }
+
+    /**
+     * A pod deleted (preempted or evicted): off its node, its claims released as the resourceclaim controller
+     * releases them, and when a controller owns it, the replacement that controller creates queued.
+     */
+    private void delete(Pod p, PodResult.Placement why, String reason) {
+        NodeInfo n = cluster.nodesByName.get(p.getSpec().getNodeName());
+        if (n != null) {
+            n.removePod(p);
+        }
+        deleted.put(key(p), p);
+        outcomes.put(key(p), new Outcome(why, reason, () -> ""));
+        clusterChanges++;
+        releaseClaims(p);
+        Pod replacement = replacement(p);
+        if (replacement != null) {
+            pods.put(key(replacement), replacement);
+            workloadOf.put(key(replacement), workloadOf.getOrDefault(key(p), ""));
+            deleted.remove(key(replacement));
+            createTemplateClaims(replacement);
+            enqueue(replacement);
+            outcomes.put(key(replacement), new Outcome(PodResult.Placement.PENDING, "", () -> ""));
+            created.add(replacement);
+        }
+    }
+
+    /**
+     * The resourceclaim controller on a pod that is gone: the pod is taken out of each claim's reservedFor; a claim
+     * reserved for nobody any more is deallocated (allocation cleared, its finalizer removed), and one generated
+     * for the pod is deleted.
+     */
+    private void releaseClaims(Pod p) {
+        List<String> names = new ArrayList<>();
+        for (PodResourceClaim pc : Selectors.list(p.getSpec().getResourceClaims())) {
+            String name = DynamicResources.claimName(p, pc);
+            if (name != null) {
+                names.add(name);
+            }
+        }
+        if (p.getStatus() != null && p.getStatus().getExtendedResourceClaimStatus() != null) {
+            names.add(p.getStatus().getExtendedResourceClaimStatus().getResourceClaimName());
+        }
+        String uid = p.getMetadata().getUid();
+        for (String name : names) {
+            ResourceClaim c = cluster.claim(ns(p), name);
+            if (c == null || c.getStatus() == null) {
+                continue;
+            }
+            List<ResourceClaimConsumerReference> reserved = new ArrayList<>(Selectors.list(c.getStatus().getReservedFor()));
+            if (!reserved.removeIf(r -> uid.equals(r.getUid()))) {
+                continue;
+            }
+            c.getStatus().setReservedFor(reserved.isEmpty() ? null : reserved);
+            if (reserved.isEmpty()) {
+                List<String> finalizers = new ArrayList<>(Selectors.list(c.getMetadata().getFinalizers()));
+                if (finalizers.remove(DynamicResources.DELETE_PROTECTION_FINALIZER)) {
+                    c.getStatus().setAllocation(null);
+                    c.getStatus().setDevices(null);
+                    c.getMetadata().setFinalizers(finalizers.isEmpty() ? null : finalizers);
+                }
+                if (Selectors.list(c.getMetadata().getOwnerReferences()).stream()
+                        .anyMatch(o -> "Pod".equals(o.getKind()) && uid.equals(o.getUid()))) {
+                    cluster.removeClaim(c);
+                }
+            }
+        }
+        cluster.claimsChanged();
+    }
+
+    /**
+     * The pod its controller creates for a deleted one: a StatefulSet's under the same name, the others' under a
+     * new name from their generateName; none for a bare pod. The replacement is created now on the simulated clock.
+     */
+    private Pod replacement(Pod p) {
+        String kind = controllerOf(p);
+        if (kind.isEmpty()) {
+            return null;
+        }
+        String name;
+        if (kind.startsWith("StatefulSet/")) {
+            name = name(p);
+        } else {
+            String base = p.getMetadata().getGenerateName() != null && !p.getMetadata().getGenerateName().isEmpty()
+                    ? p.getMetadata().getGenerateName() : kind.substring(kind.indexOf('/') + 1) + "-";
+            name = Names.generate(ns(p), base, x -> pods.containsKey(ns(p) + "/" + x));
+        }
+        Pod r = new PodBuilder(p).editMetadata().withName(name)
+                .withUid(WorkloadExpander.uid(ns(p), "Pod", name + "#" + (replacements++)))
+                .withCreationTimestamp(clock.toString()).withDeletionTimestamp(null).endMetadata()
+                .build();
+        r.getSpec().setNodeName(null);
+        r.setStatus(new PodStatus());
+        r.getStatus().setPhase("Pending");
+        return r;
+    }
+
+    /** PrioritySort: higher priority first, then earlier creation (queue order for pods without a timestamp). */
+    private Comparator<Pod> queueOrder() {
+        return Comparator.<Pod>comparingInt(p -> -priority.get(key(p)))
+                .thenComparing(Simulation::created)
+                .thenComparingInt(p -> sequence.get(key(p)));
+    }
+
+    private void enqueue(Pod p) {
+        priority.put(key(p), priorityOf(p));
+        sequence.put(key(p), sequence.size());
     }
 
     /** Namespace and UID as the API server would have set them when the pod was created. */
@@ -305,52 +535,53 @@ public final class Simulation {
      * {@code <pod>-<claim>-<5 characters>}, owned by the pod, recorded in the pod's status.
      */
     private void createTemplateClaims() {
-        Map<String, ResourceClaimTemplate> templates = new HashMap<>();
         for (ResourceClaimTemplate t : input.resourceClaimTemplates()) {
             templates.put(Manifests.namespaceOf(t) + "/" + t.getMetadata().getName(), t);
         }
-        for (Pod p : pods.values()) {
-            for (Volume v : Selectors.list(p.getSpec().getVolumes())) {
-                if (v.getPersistentVolumeClaim() != null || v.getEphemeral() != null) {
-                    note(p, "volume " + v.getName() + " uses a PersistentVolumeClaim: volumes are not simulated");
-                }
+        pods.values().forEach(this::createTemplateClaims);
+    }
+
+    private void createTemplateClaims(Pod p) {
+        for (Volume v : Selectors.list(p.getSpec().getVolumes())) {
+            if (v.getPersistentVolumeClaim() != null || v.getEphemeral() != null) {
+                note(p, "volume " + v.getName() + " uses a PersistentVolumeClaim: volumes are not simulated");
             }
-            for (PodResourceClaim pc : Selectors.list(p.getSpec().getResourceClaims())) {
-                if (pc.getResourceClaimTemplateName() == null || DynamicResources.claimName(p, pc) != null) {
-                    continue;
-                }
-                ResourceClaimTemplate t = templates.get(ns(p) + "/" + pc.getResourceClaimTemplateName());
-                if (t == null) {
-                    note(p, "claim " + pc.getName() + ": ResourceClaimTemplate " + ns(p) + "/"
-                            + pc.getResourceClaimTemplateName() + " not found, so no claim can be created");
-                    continue;
-                }
-                String name = Names.generate(ns(p), Names.claimGenerateName(name(p), pc.getName()),
-                        x -> cluster.claim(ns(p), x) != null);
-                Map<String, String> annotations = new LinkedHashMap<>();
-                if (t.getSpec().getMetadata() != null && t.getSpec().getMetadata().getAnnotations() != null) {
-                    annotations.putAll(t.getSpec().getMetadata().getAnnotations());
-                }
-                annotations.put(DynamicResources.POD_CLAIM_NAME_ANNOTATION, pc.getName());
-                ResourceClaim claim = new ResourceClaimBuilder()
-                        .withNewMetadata().withName(name).withNamespace(ns(p))
-                        .withGenerateName(Names.claimGenerateName(name(p), pc.getName()))
-                        .withUid(WorkloadExpander.uid(ns(p), "ResourceClaim", name))
-                        .withLabels(t.getSpec().getMetadata() == null ? null : t.getSpec().getMetadata().getLabels())
-                        .withAnnotations(annotations)
-                        .withOwnerReferences(podOwner(p))
-                        .withCreationTimestamp(p.getMetadata().getCreationTimestamp())
-                        .endMetadata()
-                        .withSpec(new ResourceClaimBuilder().withSpec(t.getSpec().getSpec()).build().getSpec())
-                        .build();
-                cluster.addClaim(claim);
-                if (p.getStatus() == null) {
-                    p.setStatus(new PodStatus());
-                }
-                List<PodResourceClaimStatus> st = new ArrayList<>(Selectors.list(p.getStatus().getResourceClaimStatuses()));
-                st.add(new PodResourceClaimStatus(pc.getName(), name));
-                p.getStatus().setResourceClaimStatuses(st);
+        }
+        for (PodResourceClaim pc : Selectors.list(p.getSpec().getResourceClaims())) {
+            if (pc.getResourceClaimTemplateName() == null || DynamicResources.claimName(p, pc) != null) {
+                continue;
             }
+            ResourceClaimTemplate t = templates.get(ns(p) + "/" + pc.getResourceClaimTemplateName());
+            if (t == null) {
+                note(p, "claim " + pc.getName() + ": ResourceClaimTemplate " + ns(p) + "/"
+                        + pc.getResourceClaimTemplateName() + " not found, so no claim can be created");
+                continue;
+            }
+            String name = Names.generate(ns(p), Names.claimGenerateName(name(p), pc.getName()),
+                    x -> cluster.claim(ns(p), x) != null);
+            Map<String, String> annotations = new LinkedHashMap<>();
+            if (t.getSpec().getMetadata() != null && t.getSpec().getMetadata().getAnnotations() != null) {
+                annotations.putAll(t.getSpec().getMetadata().getAnnotations());
+            }
+            annotations.put(DynamicResources.POD_CLAIM_NAME_ANNOTATION, pc.getName());
+            ResourceClaim claim = new ResourceClaimBuilder()
+                    .withNewMetadata().withName(name).withNamespace(ns(p))
+                    .withGenerateName(Names.claimGenerateName(name(p), pc.getName()))
+                    .withUid(WorkloadExpander.uid(ns(p), "ResourceClaim", name))
+                    .withLabels(t.getSpec().getMetadata() == null ? null : t.getSpec().getMetadata().getLabels())
+                    .withAnnotations(annotations)
+                    .withOwnerReferences(podOwner(p))
+                    .withCreationTimestamp(p.getMetadata().getCreationTimestamp())
+                    .endMetadata()
+                    .withSpec(new ResourceClaimBuilder().withSpec(t.getSpec().getSpec()).build().getSpec())
+                    .build();
+            cluster.addClaim(claim);
+            if (p.getStatus() == null) {
+                p.setStatus(new PodStatus());
+            }
+            List<PodResourceClaimStatus> st = new ArrayList<>(Selectors.list(p.getStatus().getResourceClaimStatuses()));
+            st.add(new PodResourceClaimStatus(pc.getName(), name));
+            p.getStatus().setResourceClaimStatuses(st);
         }
     }
 
