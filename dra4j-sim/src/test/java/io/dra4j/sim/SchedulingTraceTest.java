@@ -47,7 +47,7 @@ class SchedulingTraceTest {
 
     private static List<TraceAttempt> trace(ClusterSnapshot snapshot) {
         List<TraceAttempt> out = new ArrayList<>();
-        new Simulator(SimulationOptions.defaults()).run(snapshot, out::add);
+        new Simulator(SimulationOptions.defaults()).run(snapshot, (SchedulingTrace) out::add);
         return out;
     }
 
