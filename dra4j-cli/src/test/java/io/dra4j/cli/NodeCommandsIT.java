@@ -125,6 +125,64 @@ class NodeCommandsIT {
         }
     }
 
+    /** The slices the fake driver publishes for DEVICES on node-a (it publishes nothing with --claims). */
+    static final String SLICES = """
+            apiVersion: resource.k8s.io/v1
+            kind: ResourceSlice
+            metadata: {name: node-a-gpus}
+            spec:
+              driver: gpu.fake.dra4j.io
+              nodeName: node-a
+              pool: {name: node-a, generation: 1, resourceSliceCount: 1}
+              devices:
+                - {name: gpu-0}
+                - {name: gpu-1}
+                - {name: gpu-2}
+            """;
+
+    @Test
+    void kubeletProbeReportsGpusAdvertisedByTheFakeDriverAndTheFakeDevicePluginAlike() throws Exception {
+        Path root = Files.createDirectories(tmp.resolve("kubelet"));
+        Files.createDirectories(root.resolve("plugins_registry"));
+        Path dpDir = Files.createDirectories(root.resolve("device-plugins"));
+        Path devices = Files.writeString(tmp.resolve("devices.yaml"), DEVICES);
+        Path claims = Files.writeString(tmp.resolve("claims.yaml"), CLAIMS);
+        Path slices = Files.writeString(tmp.resolve("slices.yaml"), SLICES);
+        StringWriter driverOut = new StringWriter();
+        Thread driver = background(new String[]{"driver", "fake", "--config", devices.toString(), "--node-name", "node-a",
+                "--kubelet-root", root.toString(), "--cdi-dir", tmp.resolve("cdi").toString(),
+                "--claims", claims.toString()}, driverOut, new AtomicInteger(-1));
+        StringWriter out = new StringWriter();
+        AtomicInteger probeStatus = new AtomicInteger(-1);
+        Thread probe = background(new String[]{"kubelet-probe", "--kubelet-root", root.toString(), "--claims",
+                claims.toString(), "--claims", slices.toString(), "--node-name", "node-a", "--cdi-dir",
+                tmp.resolve("cdi").toString(), "--wait", "30"}, out, probeStatus);
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (!Files.exists(dpDir.resolve("kubelet.sock")) && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        StringWriter pluginOut = new StringWriter();
+        Thread plugin = background(new String[]{"device-plugin", "fake", "--config", devices.toString(),
+                "--device-plugin-dir", dpDir.toString(), "--cdi-dir", tmp.resolve("cdi").toString()}, pluginOut,
+                new AtomicInteger(-1));
+        try {
+            probe.join(120_000);
+            assertThat(probeStatus.get()).as(out + "\n" + driverOut + "\n" + pluginOut).isEqualTo(1);
+            assertThat(out.toString()).contains("PASS NodePrepareResources: 1 claim(s) prepared")
+                    .contains("PASS Allocate answers for one container")
+                    .contains("FAIL no device is advertised by both a device plugin and a DRA driver: 3 device(s) "
+                            + "twice, so the node can be over-admitted: fake.dra4j.io/gpu device gpu-0 is "
+                            + "gpu.fake.dra4j.io node-a/gpu-0 (same name, and fake.dra4j.io is the domain of "
+                            + "gpu.fake.dra4j.io)")
+                    .containsPattern("\\d+ passed, 1 failed");
+        } finally {
+            plugin.interrupt();
+            driver.interrupt();
+            plugin.join(10_000);
+            driver.join(10_000);
+        }
+    }
+
     @Test
     void aBrokenDevicesFileIsAnErrorNamingFileAndField() throws Exception {
         Path devices = Files.writeString(tmp.resolve("devices.yaml"), "devices:\n  - name: gpu-0\n    atributes: {}\n");
