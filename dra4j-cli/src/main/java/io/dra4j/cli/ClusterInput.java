@@ -3,7 +3,6 @@ package io.dra4j.cli;
 import io.dra4j.allocator.AllocationOutcome;
 import io.dra4j.allocator.Explanation;
 import io.dra4j.allocator.KubernetesVersion;
-import io.dra4j.scenario.ManifestObject;
 import io.dra4j.scenario.ManifestProblem;
 import io.dra4j.scenario.ManifestReader;
 import io.dra4j.scenario.Manifests;
@@ -13,16 +12,14 @@ import io.dra4j.sim.DraCheck;
 import io.dra4j.sim.PodClaims;
 
 import java.io.PrintWriter;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * The Kubernetes manifests given to {@code allocate} or {@code explain}, read as one cluster (as
  * {@code kubectl apply -f a -f b} would see them) and checked with {@link DraCheck}. What cannot be used is said on
- * standard error: problems with file, object and field; objects of kinds the commands do not read; inputs that
- * hold no object.
+ * standard error: problems with file, object and field (an input that holds no object among them), and objects of
+ * kinds the commands do not read.
  */
 final class ClusterInput {
     /** The kinds the commands read, for messages. */
@@ -50,16 +47,6 @@ final class ClusterInput {
         for (SkippedObject s : m.skipped()) {
             err.println("dra4j: " + s.origin() + ": " + (s.kind() + " " + s.name()).trim() + " (" + s.apiVersion()
                     + ") is not used by " + command + ", which reads " + KINDS_READ);
-        }
-        Set<String> seen = new HashSet<>();
-        m.objects().stream().map(ManifestObject::origin).forEach(o -> seen.add(o.source()));
-        m.skipped().forEach(s -> seen.add(s.origin().source()));
-        m.problems().forEach(p -> seen.add(p.origin().source()));
-        for (ManifestReader.Source s : sources) {
-            if (!seen.contains(s.name())) {
-                err.println("dra4j: " + s.name() + ": holds no Kubernetes objects (want " + KINDS_READ + ")");
-                problems = true;
-            }
         }
         DraCheck.Result result;
         try {

@@ -108,6 +108,11 @@ final class SimulateCommand implements Callable<Integer> {
             description = "with --from-cluster: also write the snapshot as a kind: List YAML file for offline runs")
     private Path saveSnapshot;
 
+    @Option(names = "--validate", paramLabel = "BOOLEAN", defaultValue = "true", arity = "0..1", fallbackValue = "true",
+            description = "apply the defaults and validation of kube-apiserver 1.37 to the resource.k8s.io objects "
+                    + "of the input files (default true): an object the API server would reject is reported and left out")
+    private boolean validate;
+
     @Parameters(arity = "0..*", paramLabel = "INPUT", description = "manifest files, directories, or - for stdin")
     private List<String> inputs;
 
@@ -152,7 +157,7 @@ final class SimulateCommand implements Callable<Integer> {
             }
             manifests = ManifestReader.parse(live.toYaml().getBytes(StandardCharsets.UTF_8), "cluster " + live.server());
         } else {
-            manifests = read(files);
+            manifests = read(files, validate);
         }
         for (ManifestProblem p : manifests.problems()) {
             err.println("dra4j: " + p.describe());
@@ -187,9 +192,9 @@ final class SimulateCommand implements Callable<Integer> {
         return manifests.problems().isEmpty() ? CommandLine.ExitCode.OK : CommandLine.ExitCode.SOFTWARE;
     }
 
-    private static Manifests read(List<String> inputs) throws IOException {
+    private static Manifests read(List<String> inputs, boolean validate) throws IOException {
         if (!inputs.isEmpty()) {
-            return ManifestReader.read(inputs, System.in);
+            return ManifestReader.read(inputs, System.in, validate);
         }
         try (InputStream in = ClusterSnapshot.class.getResourceAsStream(BUNDLED_FLEET)) {
             if (in == null) {

@@ -277,6 +277,51 @@ class ManifestInputTest {
     }
 
     @Test
+    void nodesAreRankedByTheDynamicResourcesScore() throws IOException {
+        // firstAvailable: two GPUs first (score 8), else one (score 7): node-1 has two, node-2 one.
+        Path pod = Files.writeString(dir.resolve("work.yaml"), """
+                apiVersion: resource.k8s.io/v1
+                kind: ResourceClaim
+                metadata:
+                  name: flexible
+                spec:
+                  devices:
+                    requests:
+                    - name: gpus
+                      firstAvailable:
+                      - name: two
+                        deviceClassName: gpu
+                        count: 2
+                      - name: one
+                        deviceClassName: gpu
+                        count: 1
+                ---
+                apiVersion: v1
+                kind: Pod
+                metadata:
+                  name: p
+                spec:
+                  containers: [{name: c, image: x}]
+                  resourceClaims:
+                  - name: gpu
+                    resourceClaimName: flexible
+                """);
+
+        // node-2 first in node order, so that only the score puts node-1 first.
+        Path swapped = Files.writeString(dir.resolve("cluster.yaml"), CLUSTER.replaceFirst("  name: node-1\n", "  name: X\n")
+                .replaceFirst("  name: node-2\n", "  name: node-1\n").replaceFirst("  name: X\n", "  name: node-2\n"));
+
+        CliRuns.Run r = run("allocate", "-o", "json", swapped.toString(), pod.toString());
+
+        assertThat(r.status()).as(r.err()).isZero();
+        JsonNode line = r.jsonLines().get(0);
+        assertThat(line.get("node").stringValue()).isEqualTo("node-1");
+        assertThat(line.get("nodes").toString()).isEqualTo("[{\"node\":\"node-1\",\"outcome\":\"allocated\",\"score\":8},"
+                + "{\"node\":\"node-2\",\"outcome\":\"allocated\",\"score\":7}]");
+        assertThat(line.get("allocation").get("results").get(0).get("request").stringValue()).isEqualTo("gpus/two");
+    }
+
+    @Test
     void explainGivesOneRecordPerClaimWithItsPodAndNode() {
         CliRuns.Run r = run("explain", "-o", "json", cluster.toString(), work.toString());
 

@@ -42,8 +42,17 @@ final class ManifestParser {
      * source (earlier ones are kept).
      */
     void parse(byte[] content, String source) {
+        int[] documents = {0};
         try {
-            YamlDocuments.read(content, doc -> document(doc.root(), new ManifestOrigin(source, doc.index(), -1)));
+            YamlDocuments.read(content, doc -> {
+                documents[0]++;
+                document(doc.root(), new ManifestOrigin(source, doc.index(), -1));
+            });
+            if (documents[0] == 0) {
+                // kubectl apply -f: "error: no objects passed to apply".
+                problem(new ManifestOrigin(source, 0, -1), "", "", "holds no Kubernetes objects (it is empty or only "
+                        + "comments)");
+            }
         } catch (YamlDocuments.YamlError e) {
             problem(new ManifestOrigin(source, e.document(), -1), "", "", e.describe());
         }
@@ -103,6 +112,11 @@ final class ManifestParser {
         int slash = apiVersion.indexOf('/');
         String group = slash < 0 ? "" : apiVersion.substring(0, slash);
         Optional<ManifestKinds.Kind> known = ManifestKinds.byGroupAndKind(group, kind);
+        if (known.isEmpty() && group.equals("resource.k8s.io")) {
+            problem(at, label, "kind", "unknown kind \"" + kind + "\" in resource.k8s.io (dra4j reads DeviceClass, "
+                    + "DeviceTaintRule, ResourceClaim, ResourceClaimTemplate and ResourceSlice)");
+            return;
+        }
         if (known.isEmpty()) {
             skipped.add(new SkippedObject(at, apiVersion, kind, Json.text(node.path("metadata").get("name")).orElse("")));
             return;

@@ -28,7 +28,15 @@ public final class ManifestReader {
 
     /** Reads files, directories and {@code -} (from {@code stdin}), in the order given. */
     public static Manifests read(List<String> sources, InputStream stdin) {
-        ManifestParser parser = new ManifestParser();
+        return read(sources, stdin, false);
+    }
+
+    /**
+     * Like {@link #read(List, InputStream)}; with {@code validate}, {@code resource.k8s.io} objects also get
+     * kube-apiserver 1.37's defaults and validation, as with {@link #parse(List, boolean)}.
+     */
+    public static Manifests read(List<String> sources, InputStream stdin, boolean validate) {
+        ManifestParser parser = new ManifestParser(validate);
         for (String source : sources) {
             if (source.equals("-")) {
                 try {

@@ -238,6 +238,7 @@ final class YamlDocuments {
      * @throws YamlError for the first problem, with its position and document
      */
     static void read(byte[] content, Consumer<Document> each) {
+        checkUtf8(content);
         if (looksLikeJson(content)) {
             readJson(content, each);
             return;
@@ -270,6 +271,41 @@ final class YamlDocuments {
                     .inDocument(Math.max(composer.documents, 1));
         } catch (YamlEngineException e) {
             throw new YamlError(new Position(0, 0), firstLine(e.getMessage())).inDocument(Math.max(composer.documents, 1));
+        }
+    }
+
+    /**
+     * Refuses text that is not UTF-8 (binary files, Latin-1) with the position of the first bad byte, as go-yaml
+     * refuses it ("invalid leading UTF-8 octet"), before the parser sees it.
+     */
+    private static void checkUtf8(byte[] content) {
+        java.nio.charset.CharsetDecoder decoder = java.nio.charset.StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT);
+        java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(content);
+        java.nio.CharBuffer out = java.nio.CharBuffer.allocate(8192);
+        while (true) {
+            java.nio.charset.CoderResult r = decoder.decode(in, out, true);
+            if (r.isError()) {
+                int offset = in.position();
+                int line = 1;
+                int column = 1;
+                for (int i = 0; i < offset; i++) {
+                    if (content[i] == '\n') {
+                        line++;
+                        column = 1;
+                    } else if ((content[i] & 0xC0) != 0x80) {
+                        column++;
+                    }
+                }
+                throw new YamlError(new Position(line, column), String.format(
+                        "invalid UTF-8 byte 0x%02x (byte offset %d): the input must be UTF-8 text", content[offset] & 0xff,
+                        offset)).inDocument(1);
+            }
+            if (r.isUnderflow()) {
+                return;
+            }
+            out.clear();
         }
     }
 
