@@ -30,7 +30,7 @@ class KubectlSnapshotTest {
         assertThat(r.boundBefore()).isEqualTo(1);
         PodResult pending = Snapshots.pod(r, "trainer-7d9f8b6c5-q9w2z");
         assertThat(pending.placement()).isEqualTo(PodResult.Placement.PENDING);
-        assertThat(pending.reason()).isEqualTo("0/1 nodes are available: 1 cannot allocate all claims.");
+        assertThat(pending.reason()).isEqualTo("0/1 nodes are available: 1 cannot allocate all claims. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.");
         assertThat(pending.draReason()).startsWith("gpu-node-1: claim team-a/trainer-7d9f8b6c5-q9w2z-gpus-")
                 .contains("allocated to claim team-a/trainer-7d9f8b6c5-x2kqp-gpus-4xq8n");
         assertThat(pending.workload()).isEqualTo("ReplicaSet team-a/trainer-7d9f8b6c5");

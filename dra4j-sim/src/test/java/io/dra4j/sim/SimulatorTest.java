@@ -67,7 +67,7 @@ class SimulatorTest {
 
         PodResult p = pod(r, "p");
         assertThat(p.placement()).isEqualTo(PodResult.Placement.PENDING);
-        assertThat(p.reason()).isEqualTo("0/2 nodes are available: 2 cannot allocate all claims.");
+        assertThat(p.reason()).isEqualTo("0/2 nodes are available: 2 cannot allocate all claims. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.");
         assertThat(p.draReason()).startsWith("n1: claim ns/").contains("request gpus: 3 device(s) requested, only 2 in usable pools on node n1");
         Pod pod = r.finalState().pods().get(0);
         assertThat(pod.getStatus().getConditions()).singleElement().satisfies(c -> {
@@ -97,7 +97,7 @@ class SimulatorTest {
     void missingClassesAndTemplatesAreExplainedNotErrors() {
         SimulationResult r = simulate(node("n1", 1), TEMPLATE.formatted("t", 1), podYaml("a", "t"), podYaml("b", "nope"));
 
-        assertThat(pod(r, "a").reason()).isEqualTo("0/1 nodes are available: request gpus: device class gpu does not exist.");
+        assertThat(pod(r, "a").reason()).isEqualTo("0/1 nodes are available: request gpus: device class gpu does not exist. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.");
         assertThat(pod(r, "b").reason()).contains("ResourceClaim not created yet (ResourceClaimTemplate nope not found)");
         assertThat(pod(r, "b").notes()).singleElement().asString().contains("ResourceClaimTemplate ns/nope not found");
     }
@@ -297,7 +297,7 @@ class SimulatorTest {
         SimulationResult r = simulate(nodes, pod);
 
         assertThat(pod(r, "p").reason()).isEqualTo("0/4 nodes are available: 1 Insufficient cpu, "
-                + "1 node(s) didn't match Pod's node affinity/selector, 1 node(s) had untolerated taint {dedicated: infra}, "
+                + "1 node(s) didn't match Pod's node affinity/selector, 1 node(s) had untolerated taint(s), "
                 + "1 node(s) were unschedulable. preemption: 0/4 nodes are available: 4 Preemption is not helpful for "
                 + "scheduling.");
         assertThat(pod(r, "p").namespace()).isEqualTo("default");

@@ -94,7 +94,7 @@ final class DynamicResources {
             ResourceClaimStatus st = claim.getStatus();
             boolean allocated = st != null && st.getAllocation() != null;
             if (allocated && Selectors.list(st.getReservedFor()).size() >= RESERVED_FOR_MAX && !reservedForPod(claim)) {
-                return FilterStatus.unschedulable(NAME, "resourceclaim in use");
+                return FilterStatus.unresolvable(NAME, "resourceclaim in use");
             }
             if (allocated) {
                 continue;
@@ -113,7 +113,7 @@ final class DynamicResources {
                         }
                     }
                 } else {
-                    return FilterStatus.unschedulable(NAME, "resource claim " + pod.getMetadata().getNamespace() + "/"
+                    return FilterStatus.unresolvable(NAME, "resource claim " + pod.getMetadata().getNamespace() + "/"
                             + claim.getMetadata().getName() + ", request " + r.getName() + ": unknown request type");
                 }
             }
@@ -126,7 +126,7 @@ final class DynamicResources {
             return FilterStatus.error(NAME, "request " + request + ": unsupported request type");
         }
         if (cluster.deviceClass(className) == null) {
-            return FilterStatus.unschedulable(NAME, "request " + request + ": device class " + className + " does not exist");
+            return FilterStatus.unresolvable(NAME, "request " + request + ": device class " + className + " does not exist");
         }
         return null;
     }
@@ -166,7 +166,7 @@ final class DynamicResources {
         for (ResourceClaim c : claims) {
             AllocationResult a = allocated(c) ? c.getStatus().getAllocation() : null;
             if (a != null && a.getNodeSelector() != null && !Selectors.matches(a.getNodeSelector(), n.node)) {
-                return FilterStatus.unschedulable(NAME, "resourceclaim not available on the node");
+                return FilterStatus.unresolvable(NAME, "resourceclaim not available on the node");
             }
         }
         List<ResourceClaim> toAllocate = toAllocate(extended);
@@ -182,10 +182,10 @@ final class DynamicResources {
             return null;
         }
         if (outcome instanceof AllocationOutcome.Unschedulable u) {
-            return FilterStatus.unschedulable(NAME, u.reason());
+            return FilterStatus.unresolvable(NAME, u.reason());
         }
         AllocationOutcome.Failed f = (AllocationOutcome.Failed) outcome;
-        return f.perNode() ? FilterStatus.unschedulable(NAME, f.message()) : FilterStatus.error(NAME, f.message());
+        return f.perNode() ? FilterStatus.unresolvable(NAME, f.message()) : FilterStatus.error(NAME, f.message());
     }
 
     private List<ResourceClaim> toAllocate(ResourceClaim extended) {
@@ -338,6 +338,37 @@ final class DynamicResources {
             }
         }
         return score;
+    }
+
+    /**
+     * kube-scheduler 1.37.2's PreBind fails for a pod that has claims of its own and asks for an extended resource
+     * that a DeviceClass backs, on a node whose device plugin serves it: Filter allocates the special claim there
+     * with no requests, and PreBind then finds no container mappings to record in the pod's status. The message
+     * of that Error, or null when PreBind succeeds on the node.
+     */
+    String preBindError(NodeInfo n) {
+        if (extendedRequests.isEmpty() || claims.isEmpty() || extendedClaimFor(n) != null) {
+            return null;
+        }
+        return "running PreBind plugin \"DynamicResources\": nil or empty request mappings, no update of pod "
+                + pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName() + " ExtendedResourceClaimStatus";
+    }
+
+    /**
+     * What that failed PreBind leaves behind: it had already written the allocation and reservation of the pod's
+     * own claims; Unreserve takes back only the reservation, so the claims stay allocated on the node.
+     */
+    void preBindFailed(NodeInfo n) {
+        List<AllocationResult> results = nodeAllocations.getOrDefault(n.name, List.of());
+        int ri = 0;
+        for (ResourceClaim c : toAllocate(null)) {
+            if (c.getStatus() == null) {
+                c.setStatus(new ResourceClaimStatus());
+            }
+            c.getStatus().setAllocation(results.get(ri++));
+            addFinalizer(c);
+        }
+        cluster.claimsChanged();
     }
 
     /** Reserve and PreBind: allocation results and the pod's reservation written to its claims. */

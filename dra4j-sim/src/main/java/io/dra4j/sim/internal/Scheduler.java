@@ -112,6 +112,14 @@ final class Scheduler {
             trace.best(List.of(feasible.get(0).name));
         }
         NodeInfo chosen = feasible.size() == 1 ? feasible.get(0) : best(pod, request, feasible, dra);
+        String preBind = dra.preBindError(chosen);
+        if (preBind != null) {
+            dra.preBindFailed(chosen);
+            if (trace != null) {
+                trace.error(preBind);
+            }
+            return Attempt.failed(preBind, preBind, true);
+        }
         dra.bind(chosen);
         pod.getSpec().setNodeName(chosen.name);
         chosen.addPod(pod);
@@ -223,7 +231,10 @@ final class Scheduler {
         return new Attempt(null, msg, () -> draRejected.isEmpty() ? "" : dra.decisiveReason(draRejected), false);
     }
 
-    /** Score with the default profile's weights, normalised as upstream; ties go to the first node evaluated. */
+    /**
+     * Score with the default profile's weights (TaintToleration 3, NodeAffinity 2, PodTopologySpread 2, DynamicResources
+     * 2, the others 1), normalised as upstream; ties go to the first node evaluated.
+     */
     private NodeInfo best(Pod pod, Resources request, List<NodeInfo> feasible, DynamicResources dra) {
         int n = feasible.size();
         long[] total = new long[n];
@@ -251,7 +262,7 @@ final class Scheduler {
         }
         int bestIndex = 0;
         for (int i = 0; i < n; i++) {
-            total[i] += 3 * taint[i] + 2 * affinity[i] + 2 * spread[i] + draScore[i];
+            total[i] += 3 * taint[i] + 2 * affinity[i] + 2 * spread[i] + 2 * draScore[i];
             if (total[i] > total[bestIndex]) {
                 bestIndex = i;
             }
@@ -274,7 +285,7 @@ final class Scheduler {
             perPlugin.put("TaintToleration", 3 * taint[i]);
             perPlugin.put("NodeAffinity", 2 * affinity[i]);
             perPlugin.put("PodTopologySpread", 2 * spread[i]);
-            perPlugin.put("DynamicResources", draScore[i]);
+            perPlugin.put("DynamicResources", 2 * draScore[i]);
             trace.scored(node, total[i], perPlugin);
             if (total[i] == bestTotal) {
                 best.add(node.name);
