@@ -64,7 +64,7 @@ class SchedulingTraceTest {
         assertThat(first.feasible()).containsExactlyInAnyOrder("big", "small");
         assertThat(first.rejected().get("tainted"))
                 .isEqualTo(new TraceAttempt.Verdict("TaintToleration", "UnschedulableAndUnresolvable",
-                        List.of("node(s) had untolerated taint {dedicated: x}")));
+                        List.of("node(s) had untolerated taint(s)")));
         assertThat(first.rejected().get("none").plugin()).isEqualTo("DynamicResources");
         assertThat(first.scores().keySet()).containsExactlyInAnyOrder("big", "small");
         first.scores().values().forEach(score -> assertThat(score.total())
@@ -90,7 +90,7 @@ class SchedulingTraceTest {
 
         assertThat(a.feasible()).isEmpty();
         assertThat(a.rejected()).containsOnlyKeys("small");
-        assertThat(a.rejected().get("small").code()).isEqualTo("Unschedulable");
+        assertThat(a.rejected().get("small").code()).isEqualTo("UnschedulableAndUnresolvable");
         assertThat(a.scores()).isEmpty();
         assertThat(a.best()).isEmpty();
         assertThat(a.node()).isEmpty();

@@ -299,7 +299,7 @@ class SimulatorTest {
         SimulationResult r = simulate(nodes, pod);
 
         assertThat(pod(r, "p").reason()).isEqualTo("0/4 nodes are available: 1 Insufficient cpu, "
-                + "1 node(s) didn't match Pod's node affinity/selector, 1 node(s) had untolerated taint {dedicated: infra}, "
+                + "1 node(s) didn't match Pod's node affinity/selector, 1 node(s) had untolerated taint(s), "
                 + "1 node(s) were unschedulable. preemption: 0/4 nodes are available: 4 Preemption is not helpful for "
                 + "scheduling.");
         assertThat(pod(r, "p").namespace()).isEqualTo("default");

@@ -382,6 +382,37 @@ final class DynamicResources {
         return score;
     }
 
+    /**
+     * kube-scheduler 1.37.2's PreBind fails for a pod that has claims of its own and asks for an extended resource
+     * that a DeviceClass backs, on a node whose device plugin serves it: Filter allocates the special claim there
+     * with no requests, and PreBind then finds no container mappings to record in the pod's status. The message
+     * of that Error, or null when PreBind succeeds on the node.
+     */
+    String preBindError(NodeInfo n) {
+        if (extendedRequests.isEmpty() || claims.isEmpty() || extendedClaimFor(n) != null) {
+            return null;
+        }
+        return "running PreBind plugin \"DynamicResources\": nil or empty request mappings, no update of pod "
+                + pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName() + " ExtendedResourceClaimStatus";
+    }
+
+    /**
+     * What that failed PreBind leaves behind: it had already written the allocation and reservation of the pod's
+     * own claims; Unreserve takes back only the reservation, so the claims stay allocated on the node.
+     */
+    void preBindFailed(NodeInfo n) {
+        List<AllocationResult> results = nodeAllocations.getOrDefault(n.name, List.of());
+        int ri = 0;
+        for (ResourceClaim c : toAllocate(null)) {
+            if (c.getStatus() == null) {
+                c.setStatus(new ResourceClaimStatus());
+            }
+            c.getStatus().setAllocation(results.get(ri++));
+            addFinalizer(c);
+        }
+        cluster.claimsChanged();
+    }
+
     /** Reserve and PreBind: allocation results and the pod's reservation written to its claims. */
     void bind(NodeInfo n) {
         List<AllocationResult> results = nodeAllocations.getOrDefault(n.name, List.of());

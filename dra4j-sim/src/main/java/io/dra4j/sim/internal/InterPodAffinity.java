@@ -52,16 +52,12 @@ final class InterPodAffinity {
         return affinity.isEmpty() && antiAffinity.isEmpty() && !anyExistingAntiAffinity;
     }
 
+    /** In upstream's order: the pod's affinity, then its anti-affinity, then the existing pods' anti-affinity. */
     FilterStatus filter(NodeInfo candidate) {
         Map<String, String> labels = Selectors.labels(candidate.node);
-        for (NodeInfo n : nodes) {
-            for (Pod existing : n.pods) {
-                for (PodAffinityTerm t : requiredAntiAffinity(existing)) {
-                    if (termMatches(t, existing, pod) && sameDomain(t.getTopologyKey(), labels, n)) {
-                        return FilterStatus.unschedulable(NAME, EXISTING_ANTI_AFFINITY);
-                    }
-                }
-            }
+        FilterStatus s = affinity(labels);
+        if (s != null) {
+            return s;
         }
         for (PodAffinityTerm t : antiAffinity) {
             for (NodeInfo n : nodes) {
@@ -72,22 +68,36 @@ final class InterPodAffinity {
                 }
             }
         }
-        if (!affinity.isEmpty()) {
-            // The first pod of a group that selects itself may go anywhere the topology keys exist.
-            if (affinityMatchesNothing && affinity.stream().allMatch(t -> termMatches(t, pod, pod))) {
-                boolean hasKeys = affinity.stream().allMatch(t -> labels.containsKey(t.getTopologyKey()));
-                return hasKeys ? null : FilterStatus.unresolvable(NAME, AFFINITY);
-            }
-            for (PodAffinityTerm t : affinity) {
-                boolean found = false;
-                for (NodeInfo n : nodes) {
-                    for (Pod existing : n.pods) {
-                        found |= termMatches(t, pod, existing) && sameDomain(t.getTopologyKey(), labels, n);
+        for (NodeInfo n : nodes) {
+            for (Pod existing : n.pods) {
+                for (PodAffinityTerm t : requiredAntiAffinity(existing)) {
+                    if (termMatches(t, existing, pod) && sameDomain(t.getTopologyKey(), labels, n)) {
+                        return FilterStatus.unschedulable(NAME, EXISTING_ANTI_AFFINITY);
                     }
                 }
-                if (!found) {
-                    return FilterStatus.unresolvable(NAME, AFFINITY);
+            }
+        }
+        return null;
+    }
+
+    private FilterStatus affinity(Map<String, String> labels) {
+        if (affinity.isEmpty()) {
+            return null;
+        }
+        // The first pod of a group that selects itself may go anywhere the topology keys exist.
+        if (affinityMatchesNothing && affinity.stream().allMatch(t -> termMatches(t, pod, pod))) {
+            boolean hasKeys = affinity.stream().allMatch(t -> labels.containsKey(t.getTopologyKey()));
+            return hasKeys ? null : FilterStatus.unresolvable(NAME, AFFINITY);
+        }
+        for (PodAffinityTerm t : affinity) {
+            boolean found = false;
+            for (NodeInfo n : nodes) {
+                for (Pod existing : n.pods) {
+                    found |= termMatches(t, pod, existing) && sameDomain(t.getTopologyKey(), labels, n);
                 }
+            }
+            if (!found) {
+                return FilterStatus.unresolvable(NAME, AFFINITY);
             }
         }
         return null;

@@ -94,8 +94,7 @@ final class NodeFilters {
                 continue;
             }
             if (!Selectors.tolerated(tolerations, t)) {
-                return FilterStatus.unresolvable("TaintToleration", "node(s) had untolerated taint {" + t.getKey() + ": "
-                        + (t.getValue() == null ? "" : t.getValue()) + "}");
+                return FilterStatus.unresolvable("TaintToleration", "node(s) had untolerated taint(s)");
             }
         }
         return null;
@@ -183,11 +182,21 @@ final class NodeFilters {
         return weights == 0 ? 0 : score / weights;
     }
 
-    /** BalancedAllocation over cpu and memory with actual requests; skipped (0) for best-effort pods. */
+    /**
+     * BalancedAllocation over cpu and memory with actual requests (skipped, 0, for best-effort pods), as 1.37 scores
+     * it: by how much the pod improves the node's balance, {@code 50 + (50 + withPod - withoutPod) / 2}, where each
+     * balance is {@code (1 - std) * 100} of the resources' requested fractions.
+     */
     static long balancedAllocationScore(Resources podRequest, NodeInfo n) {
         if (podRequest.get(Quantities.CPU) == 0 && podRequest.get(Quantities.MEMORY) == 0) {
             return 0;
         }
+        long withPod = balance(n, podRequest);
+        long withoutPod = balance(n, new Resources());
+        return MAX_NODE_SCORE / 2 + (MAX_NODE_SCORE / 2 + withPod - withoutPod) / 2;
+    }
+
+    private static long balance(NodeInfo n, Resources podRequest) {
         List<Double> fractions = new ArrayList<>();
         for (String r : List.of(Quantities.CPU, Quantities.MEMORY)) {
             long capacity = n.allocatable.get(r);

@@ -185,11 +185,22 @@ final class Scheduler {
 
     /** Reserve, PreBind (waiting for binding conditions) and Bind; a PreBind failure undoes the reservation. */
     private Attempt bind(Pod pod, NodeInfo chosen, DynamicResources dra) {
+        String preBindError = dra.preBindError(chosen);
+        if (preBindError != null) {
+            dra.preBindFailed(chosen);
+            if (trace != null) {
+                trace.error(preBindError);
+            }
+            return Attempt.failed(preBindError, preBindError, true);
+        }
         dra.bind(chosen);
         DynamicResources.PreBind preBind = dra.skip() ? new DynamicResources.PreBind(false, null)
                 : dra.preBind(bindingConditions, clock.get());
         String waited = preBind.waited() ? chosen.name : null;
         if (preBind.error() != null) {
+            if (trace != null) {
+                trace.error(preBind.error());
+            }
             return new Attempt(null, preBind.error(), () -> preBind.error(), true, null, List.of(), waited);
         }
         pod.getSpec().setNodeName(chosen.name);
@@ -343,7 +354,10 @@ final class Scheduler {
         return "0/" + numAll + " nodes are available: " + String.join(", ", reasons) + ".";
     }
 
-    /** Score with the default profile's weights, normalised as upstream; ties go to the first node evaluated. */
+    /**
+     * Score with the default profile's weights (TaintToleration 3, NodeAffinity 2, PodTopologySpread 2, DynamicResources
+     * 2, the others 1), normalised as upstream; ties go to the first node evaluated.
+     */
     private NodeInfo best(Pod pod, Resources request, List<NodeInfo> feasible, DynamicResources dra) {
         int n = feasible.size();
         long[] total = new long[n];
@@ -371,7 +385,7 @@ final class Scheduler {
         }
         int bestIndex = 0;
         for (int i = 0; i < n; i++) {
-            total[i] += 3 * taint[i] + 2 * affinity[i] + 2 * spread[i] + draScore[i];
+            total[i] += 3 * taint[i] + 2 * affinity[i] + 2 * spread[i] + 2 * draScore[i];
             if (total[i] > total[bestIndex]) {
                 bestIndex = i;
             }
@@ -394,7 +408,7 @@ final class Scheduler {
             perPlugin.put("TaintToleration", 3 * taint[i]);
             perPlugin.put("NodeAffinity", 2 * affinity[i]);
             perPlugin.put("PodTopologySpread", 2 * spread[i]);
-            perPlugin.put("DynamicResources", draScore[i]);
+            perPlugin.put("DynamicResources", 2 * draScore[i]);
             trace.scored(node, total[i], perPlugin);
             if (total[i] == bestTotal) {
                 best.add(node.name);

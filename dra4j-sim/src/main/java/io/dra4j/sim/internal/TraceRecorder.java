@@ -77,6 +77,11 @@ final class TraceRecorder {
         scores.put(n.name, new TraceAttempt.NodeScore(total, perPlugin));
     }
 
+    /** The Error that ended the attempt after a node was chosen (in PreBind). */
+    void error(String message) {
+        error = message;
+    }
+
     void best(List<String> nodes) {
         best.addAll(nodes);
     }

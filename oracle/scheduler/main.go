@@ -1,0 +1,79 @@
+// Command scheduler is the oracle's scheduler mode: kube-scheduler v1.37.2's default profile, its framework and
+// in-tree plugins (DynamicResources with its real DRA manager over informers of a fake clientset), run in-process
+// over a cluster snapshot, one pod at a time in queue order, as cluster-autoscaler's simulator and scheduler_perf
+// drive the framework. For every scheduling attempt it prints one JSON line with what a differential test
+// compares: each node's Filter verdict (the plugin that rejected it, its code and reasons), the final weighted
+// scores per node and plugin, the best nodes, the chosen node and the allocation of the pod's claims.
+//
+//	scheduler FILE...     each file one snapshot (YAML or JSON documents, objects or Lists)
+//	scheduler -           stdin: JSON lines, each line one snapshot (a List)
+//
+// After each snapshot's attempts comes {"snapshot":…,"done":true} (with "error" when it could not be run).
+// Exit status: 0 when every snapshot ran, 1 when some could not be read or run, 2 on bad usage.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+
+	"k8s.io/klog/v2"
+)
+
+func main() {
+	klog.InitFlags(nil)
+	flag.Set("logtostderr", "false")
+	flag.Set("stderrthreshold", "FATAL")
+	flag.Parse()
+	if flag.NArg() == 0 {
+		fmt.Fprintln(os.Stderr, "usage: scheduler FILE... | scheduler -")
+		os.Exit(2)
+	}
+	out := bufio.NewWriter(os.Stdout)
+	enc := json.NewEncoder(out)
+	failed := false
+	run := func(s *snapshot, err error, name string) {
+		if err == nil {
+			err = runSnapshot(s, func(a *attempt) {
+				a.Snapshot = name
+				enc.Encode(a)
+			})
+		}
+		done := map[string]any{"snapshot": name, "done": true}
+		if err != nil {
+			done["error"] = err.Error()
+			failed = true
+		}
+		enc.Encode(done)
+		out.Flush()
+	}
+	for _, arg := range flag.Args() {
+		if arg != "-" {
+			data, err := os.ReadFile(arg)
+			if err != nil {
+				run(nil, err, arg)
+				continue
+			}
+			s, err := readSnapshot(arg, bytes.NewReader(data))
+			run(s, err, arg)
+			continue
+		}
+		in := bufio.NewScanner(os.Stdin)
+		in.Buffer(make([]byte, 1<<20), 1<<30)
+		for line := 0; in.Scan(); line++ {
+			if len(bytes.TrimSpace(in.Bytes())) == 0 {
+				continue
+			}
+			name := fmt.Sprintf("stdin:%d", line+1)
+			s, err := readSnapshot(name, bytes.NewReader(in.Bytes()))
+			run(s, err, name)
+		}
+	}
+	out.Flush()
+	if failed {
+		os.Exit(1)
+	}
+}
