@@ -11,9 +11,7 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintRule;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 
-import java.util.Collection;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -26,7 +24,7 @@ import java.util.UUID;
  */
 final class DraAllocation {
     private ClusterState state;
-    /** The allocated claims {@link #state} holds, by namespace/name; compared by identity (claims are immutable here). */
+    /** The allocated claims {@link #state} holds, by namespace/name. */
     private final Map<String, ResourceClaim> held = new HashMap<>();
     private long shareIds;
 
@@ -40,24 +38,20 @@ final class DraAllocation {
                 .build();
     }
 
-    /** One cycle's view: the devices of {@code allocatedClaims} are in use. */
-    Cycle begin(Collection<ResourceClaim> allocatedClaims) {
-        Map<String, ResourceClaim> now = new HashMap<>();
-        for (ResourceClaim claim : allocatedClaims) {
-            now.put(key(claim), claim);
-        }
-        for (Iterator<Map.Entry<String, ResourceClaim>> it = held.entrySet().iterator(); it.hasNext(); ) {
-            Map.Entry<String, ResourceClaim> e = it.next();
-            if (!now.containsKey(e.getKey())) {
-                state = state.withoutAllocatedClaim(e.getValue().getMetadata().getNamespace(),
-                        e.getValue().getMetadata().getName());
-                it.remove();
+    /**
+     * One cycle's view, after the claims changed since the previous cycle (by key; null when removed) are brought
+     * up to date: a changed claim leaves the state and comes back in if it is allocated now.
+     */
+    Cycle begin(Map<String, ResourceClaim> changed) {
+        for (Map.Entry<String, ResourceClaim> e : changed.entrySet()) {
+            ResourceClaim was = held.remove(e.getKey());
+            if (was != null) {
+                state = state.withoutAllocatedClaim(was.getMetadata().getNamespace(), was.getMetadata().getName());
             }
-        }
-        for (Map.Entry<String, ResourceClaim> e : now.entrySet()) {
-            if (held.get(e.getKey()) != e.getValue()) {
-                state = state.withAllocatedClaim(e.getValue());
-                held.put(e.getKey(), e.getValue());
+            ResourceClaim now = e.getValue();
+            if (now != null && now.getStatus() != null && now.getStatus().getAllocation() != null) {
+                state = state.withAllocatedClaim(now);
+                held.put(e.getKey(), now);
             }
         }
         Allocator allocator = Allocator.builder()

@@ -209,7 +209,7 @@ final class DynamicResources {
 
     private DraAllocation.Cycle cycle() {
         if (cycle == null) {
-            cycle = cluster.dra.begin(cluster.allocatedClaims());
+            cycle = cluster.dra.begin(cluster.takeChanged());
         }
         return cycle;
     }
@@ -380,7 +380,7 @@ final class DynamicResources {
                 c.getStatus().setReservedFor(reserved);
             }
         }
-        cluster.claimsChanged();
+        cluster.claimsChanged(bound);
     }
 
     /** DynamicResourcesArgs' default bindingTimeout. */
@@ -489,7 +489,7 @@ final class DynamicResources {
             cluster.removeClaim(boundExtended);
             pod.getStatus().setExtendedResourceClaimStatus(null);
         }
-        cluster.claimsChanged();
+        cluster.claimsChanged(bound);
     }
 
     private void recordExtendedClaim(ResourceClaim claim) {
