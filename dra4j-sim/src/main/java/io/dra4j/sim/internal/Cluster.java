@@ -30,7 +30,8 @@ final class Cluster {
     private final Map<String, ResourceClaim> claims = new LinkedHashMap<>();
     private final Map<String, DeviceClass> classes = new TreeMap<>();
     private final Map<String, DeviceClass> extendedResourceClasses = new HashMap<>();
-    private List<ResourceClaim> allocated;
+    /** Claims added, removed or changed since the allocator's state was last brought up to date, by key. */
+    private final java.util.Set<String> changed = new java.util.LinkedHashSet<>();
     private final java.util.Set<String> nodesWithLocalSlices = new java.util.HashSet<>();
 
     /** @param timeout the bound on each allocation (kube-scheduler's filterTimeout), null for none */
@@ -99,30 +100,41 @@ final class Cluster {
     }
 
     void addClaim(ResourceClaim c) {
-        claims.put(c.getMetadata().getNamespace() + "/" + c.getMetadata().getName(), c);
-        allocated = null;
+        claims.put(key(c), c);
+        changed.add(key(c));
     }
 
     void removeClaim(ResourceClaim c) {
-        claims.remove(c.getMetadata().getNamespace() + "/" + c.getMetadata().getName());
-        allocated = null;
+        claims.remove(key(c));
+        changed.add(key(c));
+    }
+
+    private static String key(ResourceClaim c) {
+        return c.getMetadata().getNamespace() + "/" + c.getMetadata().getName();
     }
 
     List<ResourceClaim> claims() {
         return List.copyOf(claims.values());
     }
 
-    /** Called after claims' status changed: the devices in use are recomputed for the next cycle. */
-    void claimsChanged() {
-        allocated = null;
+    /** Called after these claims' status changed (allocated, deallocated): the allocator's state follows. */
+    void claimsChanged(java.util.Collection<ResourceClaim> claims) {
+        for (ResourceClaim c : claims) {
+            changed.add(key(c));
+        }
     }
 
-    List<ResourceClaim> allocatedClaims() {
-        if (allocated == null) {
-            allocated = claims.values().stream()
-                    .filter(c -> c.getStatus() != null && c.getStatus().getAllocation() != null).toList();
+    /**
+     * The claims changed since the last call, by key, each as it is now (null when removed); the set is cleared.
+     * Only these are brought up to date in the allocator's state, so a cycle costs what changed, not every claim.
+     */
+    Map<String, ResourceClaim> takeChanged() {
+        Map<String, ResourceClaim> out = new LinkedHashMap<>();
+        for (String k : changed) {
+            out.put(k, claims.get(k));
         }
-        return allocated;
+        changed.clear();
+        return out;
     }
 
     DeviceClass deviceClass(String name) {

@@ -14,7 +14,6 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -32,7 +31,7 @@ final class DraAllocation {
     private final List<DeviceTaintRule> taintRules;
     /** Slices by the node they name in spec.nodeName; those naming none (node selectors, all nodes) under "". */
     private final Map<String, List<ResourceSlice>> slicesByNode = new HashMap<>();
-    /** The allocated claims {@link #state} holds, by namespace/name; compared by identity (claims are immutable here). */
+    /** The allocated claims {@link #state} holds, by namespace/name. */
     private final Map<String, ResourceClaim> held = new HashMap<>();
     private long shareIds;
     /** kube-scheduler's filterTimeout per allocation; null for none. */
@@ -56,24 +55,20 @@ final class DraAllocation {
                 .build();
     }
 
-    /** One cycle's view: the devices of {@code allocatedClaims} are in use. */
-    Cycle begin(Collection<ResourceClaim> allocatedClaims) {
-        Map<String, ResourceClaim> now = new HashMap<>();
-        for (ResourceClaim claim : allocatedClaims) {
-            now.put(key(claim), claim);
-        }
-        for (Iterator<Map.Entry<String, ResourceClaim>> it = held.entrySet().iterator(); it.hasNext(); ) {
-            Map.Entry<String, ResourceClaim> e = it.next();
-            if (!now.containsKey(e.getKey())) {
-                state = state.withoutAllocatedClaim(e.getValue().getMetadata().getNamespace(),
-                        e.getValue().getMetadata().getName());
-                it.remove();
+    /**
+     * One cycle's view, after the claims changed since the previous cycle (by key; null when removed) are brought
+     * up to date: a changed claim leaves the state and comes back in if it is allocated now.
+     */
+    Cycle begin(Map<String, ResourceClaim> changed) {
+        for (Map.Entry<String, ResourceClaim> e : changed.entrySet()) {
+            ResourceClaim was = held.remove(e.getKey());
+            if (was != null) {
+                state = state.withoutAllocatedClaim(was.getMetadata().getNamespace(), was.getMetadata().getName());
             }
-        }
-        for (Map.Entry<String, ResourceClaim> e : now.entrySet()) {
-            if (held.get(e.getKey()) != e.getValue()) {
-                state = state.withAllocatedClaim(e.getValue());
-                held.put(e.getKey(), e.getValue());
+            ResourceClaim now = e.getValue();
+            if (now != null && now.getStatus() != null && now.getStatus().getAllocation() != null) {
+                state = state.withAllocatedClaim(now);
+                held.put(e.getKey(), now);
             }
         }
         Allocator allocator = Allocator.builder()
@@ -82,7 +77,7 @@ final class DraAllocation {
                 // Share IDs are random UUIDs upstream; numbered here so that runs repeat.
                 .shareIds(() -> UUID.nameUUIDFromBytes(("dra4j-share-" + (shareIds++)).getBytes()).toString())
                 .build();
-        return new Cycle(allocator, this, List.copyOf(now.values()));
+        return new Cycle(allocator, this, state);
     }
 
     /**
@@ -134,12 +129,13 @@ final class DraAllocation {
     static final class Cycle {
         private final Allocator allocator;
         private final DraAllocation owner;
-        private final List<ResourceClaim> inUse;
+        /** The state this cycle allocates against; persistent, so later cycles never change it. */
+        private final ClusterState version;
 
-        private Cycle(Allocator allocator, DraAllocation owner, List<ResourceClaim> inUse) {
+        private Cycle(Allocator allocator, DraAllocation owner, ClusterState version) {
             this.allocator = allocator;
             this.owner = owner;
-            this.inUse = inUse;
+            this.version = version;
         }
 
         AllocationOutcome allocate(Node node, List<ResourceClaim> claims) {
@@ -148,7 +144,7 @@ final class DraAllocation {
 
         /** The allocator's explanation for these claims on this node, from the slices visible there. */
         Explanation explain(Node node, List<ResourceClaim> claims) {
-            return owner.scopedTo(node, inUse).explain(node, claims);
+            return owner.scopedTo(node, version.allocatedClaims()).explain(node, claims);
         }
     }
 }

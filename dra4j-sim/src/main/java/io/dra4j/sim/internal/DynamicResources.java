@@ -217,7 +217,7 @@ final class DynamicResources {
 
     private DraAllocation.Cycle cycle() {
         if (cycle == null) {
-            cycle = cluster.dra.begin(cluster.allocatedClaims());
+            cycle = cluster.dra.begin(cluster.takeChanged());
         }
         return cycle;
     }
@@ -403,14 +403,15 @@ final class DynamicResources {
     void preBindFailed(NodeInfo n) {
         List<AllocationResult> results = nodeAllocations.getOrDefault(n.name, List.of());
         int ri = 0;
-        for (ResourceClaim c : toAllocate(null)) {
+        List<ResourceClaim> own = toAllocate(null);
+        for (ResourceClaim c : own) {
             if (c.getStatus() == null) {
                 c.setStatus(new ResourceClaimStatus());
             }
             c.getStatus().setAllocation(results.get(ri++));
             addFinalizer(c);
         }
-        cluster.claimsChanged();
+        cluster.claimsChanged(own);
     }
 
     /** Reserve and PreBind: allocation results and the pod's reservation written to its claims. */
@@ -447,7 +448,7 @@ final class DynamicResources {
                 c.getStatus().setReservedFor(reserved);
             }
         }
-        cluster.claimsChanged();
+        cluster.claimsChanged(bound);
     }
 
     /** DynamicResourcesArgs' default bindingTimeout. */
@@ -556,7 +557,7 @@ final class DynamicResources {
             cluster.removeClaim(boundExtended);
             pod.getStatus().setExtendedResourceClaimStatus(null);
         }
-        cluster.claimsChanged();
+        cluster.claimsChanged(bound);
     }
 
     private void recordExtendedClaim(ResourceClaim claim) {

@@ -31,17 +31,23 @@ final class Scheduler {
      * and the {@code victims} to delete.
      */
     record Attempt(String node, String message, java.util.function.Supplier<String> draReason, boolean error,
-                   String nominate, List<Pod> victims, String waitedOnNode) {
+                   String nominate, List<Pod> victims, String waitedOnNode, Set<String> rejectors) {
         Attempt {
             victims = List.copyOf(victims);
+            rejectors = Set.copyOf(rejectors);
         }
 
         Attempt(String node, String message, java.util.function.Supplier<String> draReason, boolean error) {
-            this(node, message, draReason, error, null, List.of(), null);
+            this(node, message, draReason, error, null, List.of(), null, Set.of());
         }
 
         static Attempt failed(String message, String draReason, boolean error) {
             return new Attempt(null, message, () -> draReason, error);
+        }
+
+        /** Whether the pod may fit once other pods are bound (its rejection counted pods: upstream's queueing hints). */
+        boolean helpedByBindings() {
+            return error || rejectors.contains(InterPodAffinity.NAME) || rejectors.contains(PodTopologySpread.NAME);
         }
     }
 
@@ -201,11 +207,11 @@ final class Scheduler {
             if (trace != null) {
                 trace.error(preBind.error());
             }
-            return new Attempt(null, preBind.error(), () -> preBind.error(), true, null, List.of(), waited);
+            return new Attempt(null, preBind.error(), () -> preBind.error(), true, null, List.of(), waited, Set.of());
         }
         pod.getSpec().setNodeName(chosen.name);
         chosen.addPod(pod);
-        return new Attempt(chosen.name, "", () -> "", false, null, List.of(), waited);
+        return new Attempt(chosen.name, "", () -> "", false, null, List.of(), waited, Set.of());
     }
 
     FilterStatus filter(Pod pod, NodeInfo n, Resources request, PodTopologySpread spread,
@@ -299,6 +305,8 @@ final class Scheduler {
         }
         String msg = availability(0, all.size(), statuses.values());
         Preemption.Outcome preemption = new Preemption(pod, pdbs, filters).postFilter(all, statuses);
+        Set<String> rejectors = new HashSet<>();
+        statuses.values().forEach(st -> rejectors.add(st.plugin()));
         msg += " " + preemption.message();
         List<NodeInfo> draRejected = new ArrayList<>();
         rejected.forEach((node, status) -> {
@@ -307,7 +315,7 @@ final class Scheduler {
             }
         });
         return new Attempt(null, msg, () -> draRejected.isEmpty() ? "" : dra.decisiveReason(draRejected), false,
-                preemption.nominatedNode(), preemption.victims(), null);
+                preemption.nominatedNode(), preemption.victims(), null, rejectors);
     }
 
     /** The message of a pod PreFilter rejected (not with an error): FitError's, with the preemption note if due. */

@@ -68,9 +68,11 @@ public final class Simulation {
     private final List<Pod> created = new ArrayList<>();
     private final Map<String, Integer> priority = new HashMap<>();
     private final Map<String, Integer> sequence = new HashMap<>();
-    private final Map<String, Integer> changesSeen = new HashMap<>();
-    /** Bindings and deletions so far: a pod that failed is tried again once this moved. */
-    private int clusterChanges;
+    /** Per failed pod: the bindings and deletions counted at its last attempt, and whether bindings may help it. */
+    private final Map<String, int[]> seenAt = new HashMap<>();
+    /** Bindings and deletions (with their claims' deallocation) so far: the cluster events that requeue a pod. */
+    private int bindings;
+    private int deletions;
     private int replacements;
     /** The simulated clock: the latest creationTimestamp in the snapshot, advanced by eviction's waits. */
     private Instant clock = Instant.EPOCH;
@@ -276,9 +278,11 @@ public final class Simulation {
                 if (deleted.containsKey(key(p))) {
                     continue;
                 }
-                // A pod that failed is tried again only after the cluster changed since its last attempt.
-                Integer seen = changesSeen.get(key(p));
-                if (seen != null && seen == clusterChanges) {
+                // A pod that failed is tried again only after an event that may help it, as upstream's queueing
+                // hints requeue it: a deletion frees resources for any rejection; a binding helps only pods that
+                // InterPodAffinity or PodTopologySpread rejected (and pods whose attempt ended in an error).
+                int[] seen = seenAt.get(key(p));
+                if (seen != null && seen[1] == deletions && (seen[2] == 0 || seen[0] == bindings)) {
                     still.add(p);
                     continue;
                 }
@@ -320,14 +324,14 @@ public final class Simulation {
                     "waiting for binding conditions for device on node " + a.waitedOnNode()));
         }
         if (a.node() != null) {
-            clusterChanges++;
+            bindings++;
             condition(p, "True", null, null);
             events.add(new SchedulingEvent("Normal", "Scheduled", ns(p), name(p), "Successfully assigned "
                     + ns(p) + "/" + name(p) + " to " + a.node()));
             outcomes.put(key(p), new Outcome(PodResult.Placement.PLACED, "", () -> ""));
             return true;
         }
-        changesSeen.put(key(p), clusterChanges);
+        seenAt.put(key(p), new int[] {bindings, deletions, a.helpedByBindings() ? 1 : 0});
         condition(p, "False", a.error() ? "SchedulerError" : "Unschedulable", a.message());
         if (a.nominate() != null) {
             p.getStatus().setNominatedNodeName(a.nominate().isEmpty() ? null : a.nominate());
@@ -356,7 +360,7 @@ public final class Simulation {
         }
         deleted.put(key(p), p);
         outcomes.put(key(p), new Outcome(why, reason, () -> ""));
-        clusterChanges++;
+        deletions++;
         releaseClaims(p);
         Pod replacement = replacement(p);
         if (replacement != null) {
@@ -387,11 +391,13 @@ public final class Simulation {
             names.add(p.getStatus().getExtendedResourceClaimStatus().getResourceClaimName());
         }
         String uid = p.getMetadata().getUid();
+        List<ResourceClaim> touched = new ArrayList<>();
         for (String name : names) {
             ResourceClaim c = cluster.claim(ns(p), name);
             if (c == null || c.getStatus() == null) {
                 continue;
             }
+            touched.add(c);
             List<ResourceClaimConsumerReference> reserved = new ArrayList<>(Selectors.list(c.getStatus().getReservedFor()));
             if (!reserved.removeIf(r -> uid.equals(r.getUid()))) {
                 continue;
@@ -410,7 +416,7 @@ public final class Simulation {
                 }
             }
         }
-        cluster.claimsChanged();
+        cluster.claimsChanged(touched);
     }
 
     /**
