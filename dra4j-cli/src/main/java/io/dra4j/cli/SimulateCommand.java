@@ -98,6 +98,9 @@ final class SimulateCommand implements Callable<Integer> {
             description = "with --from-cluster: also write the snapshot as a kind: List YAML file for offline runs")
     private Path saveSnapshot;
 
+    @CommandLine.Mixin
+    private WhatIfOptions whatIf;
+
     @Parameters(arity = "0..*", paramLabel = "INPUT", description = "manifest files, directories, or - for stdin")
     private List<String> inputs;
 
@@ -149,11 +152,24 @@ final class SimulateCommand implements Callable<Integer> {
                     .collect(Collectors.joining(", ")));
         }
         SimulationOptions options = new SimulationOptions(FeatureGates.defaults(kubernetesVersion), percentage);
-        SimulationResult result = new Simulator(options).run(ClusterSnapshot.of(manifests));
+        ClusterSnapshot snapshot = ClusterSnapshot.of(manifests);
+        WhatIfOptions.Answer answer = whatIf.answer(spec.commandLine(), snapshot, options);
+        SimulationResult result = answer != null ? answer.result() : new Simulator(options).run(snapshot);
         if (output == Format.json) {
-            out.println(Reports.json(result, events));
+            String json = Reports.json(result, events);
+            if (answer != null) {
+                var mapper = tools.jackson.databind.json.JsonMapper.builder()
+                        .enable(tools.jackson.databind.SerializationFeature.INDENT_OUTPUT).build();
+                var root = (tools.jackson.databind.node.ObjectNode) mapper.readTree(json);
+                root.set("whatIf", answer.json());
+                json = mapper.writeValueAsString(root);
+            }
+            out.println(json);
         } else {
             Reports.text(result, out);
+            if (answer != null) {
+                WhatIfOptions.print(answer, out);
+            }
             if (events) {
                 out.println();
                 out.println("Events:");
