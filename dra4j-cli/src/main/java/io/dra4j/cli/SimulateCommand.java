@@ -113,6 +113,7 @@ final class SimulateCommand implements Callable<Integer> {
                     "--percentage-of-nodes-to-score must be between 0 and 100, got " + percentage);
         }
         List<String> files = inputs == null ? List.of() : inputs;
+        fromCluster |= KubectlPlugin.active() && files.isEmpty();
         if (fromCluster && !files.isEmpty()) {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "--from-cluster takes the snapshot from the cluster; give either it or input files, not both");

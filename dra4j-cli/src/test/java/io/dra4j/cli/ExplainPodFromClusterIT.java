@@ -110,6 +110,24 @@ class ExplainPodFromClusterIT {
     }
 
     @Test
+    void asKubectlPluginTheKubeconfigsClusterIsTheDefault() {
+        System.setProperty(KubectlPlugin.PROPERTY, "true");
+        try {
+            CliRuns.Run explain = CliRuns.run("explain", "pod", "trainer", "-n", "ml", "-o", "json",
+                    "--kubeconfig", plane.kubeconfig().toString(), "--context", ControlPlane.CONTEXT);
+            assertThat(explain.status()).as(explain.err()).isZero();
+            assertThat(JsonMapper.builder().build().readTree(explain.out()).get("nodeCount").asInt()).isEqualTo(2);
+            CliRuns.Run simulate = CliRuns.run("simulate", "-o", "json", "--kubeconfig", plane.kubeconfig().toString(),
+                    "--context", ControlPlane.CONTEXT);
+            assertThat(simulate.status()).as(simulate.err()).isZero();
+            assertThat(JsonMapper.builder().build().readTree(simulate.out()).get("summary").get("pending").asInt())
+                    .isEqualTo(1);
+        } finally {
+            System.clearProperty(KubectlPlugin.PROPERTY);
+        }
+    }
+
+    @Test
     void aClusterThatRefusesTheTokenIsAClearError(@TempDir Path dir) throws Exception {
         Path config = dir.resolve("kubeconfig");
         java.nio.file.Files.writeString(config, java.nio.file.Files.readString(plane.kubeconfig())
