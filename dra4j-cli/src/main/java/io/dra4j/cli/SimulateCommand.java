@@ -113,6 +113,9 @@ final class SimulateCommand implements Callable<Integer> {
                     + "of the input files (default true): an object the API server would reject is reported and left out")
     private boolean validate;
 
+    @CommandLine.Mixin
+    private WhatIfOptions whatIf;
+
     @Parameters(arity = "0..*", paramLabel = "INPUT", description = "manifest files, directories, or - for stdin")
     private List<String> inputs;
 
@@ -129,6 +132,7 @@ final class SimulateCommand implements Callable<Integer> {
                     + "--binding-conditions-delay at least 0, got " + bindingConditions + " and " + bindingDelay);
         }
         List<String> files = inputs == null ? List.of() : inputs;
+        fromCluster |= KubectlPlugin.active() && files.isEmpty();
         if (fromCluster && !files.isEmpty()) {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "--from-cluster takes the snapshot from the cluster; give either it or input files, not both");
@@ -170,14 +174,31 @@ final class SimulateCommand implements Callable<Integer> {
         SimulationOptions options = new SimulationOptions(FeatureGates.defaults(kubernetesVersion), percentage,
                 new SimulationOptions.BindingConditions(bindingConditions.equals("fail"),
                         java.time.Duration.ofSeconds(bindingDelay)));
+        ClusterSnapshot snapshot = ClusterSnapshot.of(manifests);
+        WhatIfOptions.Answer answer = whatIf.answer(spec.commandLine(), snapshot, options);
         SimulationResult result;
-        try (ProgressBar bar = ProgressBar.onTerminal(err)) {
-            result = new Simulator(options).run(ClusterSnapshot.of(manifests), bar);
+        if (answer != null) {
+            result = answer.result();
+        } else {
+            try (ProgressBar bar = ProgressBar.onTerminal(err)) {
+                result = new Simulator(options).run(snapshot, bar);
+            }
         }
         if (output == Format.json) {
-            out.println(Reports.json(result, events));
+            String json = Reports.json(result, events);
+            if (answer != null) {
+                var mapper = tools.jackson.databind.json.JsonMapper.builder()
+                        .enable(tools.jackson.databind.SerializationFeature.INDENT_OUTPUT).build();
+                var root = (tools.jackson.databind.node.ObjectNode) mapper.readTree(json);
+                root.set("whatIf", answer.json());
+                json = mapper.writeValueAsString(root);
+            }
+            out.println(json);
         } else {
             Reports.text(result, out);
+            if (answer != null) {
+                WhatIfOptions.print(answer, out);
+            }
             if (events) {
                 out.println();
                 out.println("Events:");

@@ -43,10 +43,13 @@ final class SnapshotSource {
             throw new CommandLine.ParameterException(cl, "--from-cluster takes the snapshot from the cluster; give "
                     + "either it or --snapshot files, not both");
         }
-        if (!fromCluster && (kubeconfig != null || context != null)) {
+        if (!fromCluster && !KubectlPlugin.active() && (kubeconfig != null || context != null)) {
             throw new CommandLine.ParameterException(cl, "--kubeconfig and --context go with --from-cluster");
         }
         Manifests manifests;
+        if (KubectlPlugin.active() && snapshot.isEmpty()) {
+            fromCluster = true;
+        }
         if (fromCluster) {
             Path config = kubeconfig != null ? kubeconfig
                     : LiveSnapshot.defaultKubeconfig(System.getenv(), Path.of(System.getProperty("user.home")));
