@@ -5,19 +5,27 @@
 // generic ObjectMeta validation, and the declarative validation with the API server's default gates.
 //
 //	validate-oracle < objects.jsonl
+//	validate-oracle -yaml2json FILE...
 //
 // Reads one object per line and prints one JSON line each:
 // {"index":i,"accepted":bool,"causes":[{"field":"...","message":"..."}],"error":"..."}; causes are the field errors
 // of the API server's Invalid status in its order, error is any other failure (a decoding error, for one).
+//
+// With -yaml2json it reads each file as kubectl reads manifests (k8s.io/apimachinery's YAML document reader, then
+// sigs.k8s.io/yaml over go-yaml v2, YAML 1.1 with aliases and merge keys) and prints one line per file:
+// {"file":"...","documents":[...]} or {"file":"...","error":"..."}.
 package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"path/filepath"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -26,6 +34,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	kjson "k8s.io/apimachinery/pkg/runtime/serializer/json"
 	"k8s.io/apimachinery/pkg/types"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/apiserver/pkg/registry/rest"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
@@ -36,6 +45,7 @@ import (
 	"k8s.io/kubernetes/pkg/registry/resource/resourceclaim"
 	"k8s.io/kubernetes/pkg/registry/resource/resourceclaimtemplate"
 	"k8s.io/kubernetes/pkg/registry/resource/resourceslice"
+	"sigs.k8s.io/yaml"
 )
 
 type cause struct {
@@ -113,7 +123,54 @@ func create(line []byte) error {
 	return rest.BeforeCreate(s.strategy, ctx, internal)
 }
 
+type yamlLine struct {
+	File      string            `json:"file"`
+	Documents []json.RawMessage `json:"documents,omitempty"`
+	Error     string            `json:"error,omitempty"`
+}
+
+// yamlToJSON reads a file's documents as kubectl's manifest reader does (utilyaml.NewYAMLReader splits them,
+// yaml.YAMLToJSON converts each); empty documents are left out, as kubectl leaves them out.
+func yamlToJSON(file string) yamlLine {
+	line := yamlLine{File: filepath.Base(file)}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		line.Error = err.Error()
+		return line
+	}
+	reader := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
+	for {
+		doc, err := reader.Read()
+		if errors.Is(err, io.EOF) {
+			return line
+		}
+		if err != nil {
+			line.Error = err.Error()
+			return line
+		}
+		j, err := yaml.YAMLToJSON(doc)
+		if err != nil {
+			line.Error = err.Error()
+			return line
+		}
+		if len(bytes.TrimSpace(j)) == 0 || string(bytes.TrimSpace(j)) == "null" {
+			continue
+		}
+		line.Documents = append(line.Documents, j)
+	}
+}
+
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "-yaml2json" {
+		out := json.NewEncoder(os.Stdout)
+		for _, f := range os.Args[2:] {
+			if err := out.Encode(yamlToJSON(f)); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+		}
+		return
+	}
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(make([]byte, 0, 1<<20), 64<<20)
 	out := json.NewEncoder(os.Stdout)

@@ -2,6 +2,7 @@ package io.dra4j.scenario;
 
 import io.dra4j.allocator.AllocationOutcome;
 import io.dra4j.allocator.Explanation;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceToleration;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
@@ -111,6 +112,9 @@ public final class ExplanationWriter {
         sb.append("  why: ").append(x.decisive()).append('\n');
         for (Explanation.Suggestion s : x.suggestions()) {
             sb.append("  would fit: ").append(s.description()).append('\n');
+            if (s.change() instanceof Explanation.Change.Tolerate t) {
+                tolerationYaml(sb, x, t);
+            }
         }
         for (Explanation.PoolNote p : x.pools()) {
             sb.append("  pool ").append(p.pool()).append(": ").append(p.problem()).append('\n');
@@ -143,6 +147,50 @@ public final class ExplanationWriter {
             }
         }
         return sb.toString();
+    }
+
+    /**
+     * The tolerations of a Tolerate suggestion as YAML to paste under the request's (or subrequest's)
+     * {@code tolerations:}; they are exactly what the suggestion applied and allocated with.
+     */
+    private static void tolerationYaml(StringBuilder sb, Explanation x, Explanation.Change.Tolerate t) {
+        String claim = t.claim() >= 0 && t.claim() < x.claims().size() ? x.claims().get(t.claim()).claim() : "";
+        int slash = t.request().indexOf('/');
+        String where = slash < 0 ? "spec.devices.requests[name=" + t.request() + "].exactly.tolerations"
+                : "spec.devices.requests[name=" + t.request().substring(0, slash) + "].firstAvailable[name="
+                + t.request().substring(slash + 1) + "].tolerations";
+        sb.append("    paste into claim ").append(claim).append(", ").append(where).append(":\n");
+        for (DeviceToleration tol : t.tolerations()) {
+            String first = "      - ";
+            for (String line : tolerationLines(tol)) {
+                sb.append(first).append(line).append('\n');
+                first = "        ";
+            }
+        }
+    }
+
+    private static List<String> tolerationLines(DeviceToleration t) {
+        List<String> lines = new java.util.ArrayList<>();
+        if (t.getKey() != null && !t.getKey().isEmpty()) {
+            lines.add("key: " + yamlString(t.getKey()));
+        }
+        lines.add("operator: " + (t.getOperator() == null || t.getOperator().isEmpty() ? "Equal" : t.getOperator()));
+        if (t.getValue() != null && !t.getValue().isEmpty()) {
+            lines.add("value: " + yamlString(t.getValue()));
+        }
+        if (t.getEffect() != null && !t.getEffect().isEmpty()) {
+            lines.add("effect: " + t.getEffect());
+        }
+        if (t.getTolerationSeconds() != null) {
+            lines.add("tolerationSeconds: " + t.getTolerationSeconds());
+        }
+        return lines;
+    }
+
+    /** A string as a YAML scalar that reads back as that string (quoted as JSON when plain would not). */
+    private static String yamlString(String s) {
+        return s.matches("[A-Za-z0-9][-A-Za-z0-9_./]*") && !s.matches("(?i)y|n|yes|no|on|off|true|false|null|~|[-+0-9.eE_]+")
+                ? s : JSON.writeValueAsString(s);
     }
 
     private static void strings(ArrayNode array, List<String> values) {

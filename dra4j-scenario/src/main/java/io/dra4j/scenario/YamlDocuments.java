@@ -658,8 +658,17 @@ final class YamlDocuments {
         if (!shortTag.isEmpty() && !Set.of("str", "bool", "int", "float", "null", "timestamp", "binary").contains(shortTag)) {
             return NODES.stringNode(s.value());
         }
-        if (shortTag.equals("str") || shortTag.equals("binary")) {
+        if (shortTag.equals("str")) {
             return NODES.stringNode(s.value());
+        }
+        if (shortTag.equals("binary")) {
+            // go-yaml v2 decodes the base64 into a string of its bytes, which JSON then writes as UTF-8.
+            try {
+                byte[] data = java.util.Base64.getDecoder().decode(s.value().replace("\n", "").replace("\r", ""));
+                return NODES.stringNode(new String(data, java.nio.charset.StandardCharsets.UTF_8));
+            } catch (IllegalArgumentException e) {
+                throw new YamlError(s.position(), "!!binary value contains invalid base64 data");
+            }
         }
         JsonNode resolved = resolvePlain(s.value(), shortTag.isEmpty() || shortTag.equals("timestamp"));
         String kind = resolved.isString() ? "str" : resolved.isBoolean() ? "bool" : resolved.isNull() ? "null"
