@@ -148,8 +148,12 @@ final class FastSelector {
         if (a.getString() != null) {
             return a.getString();
         }
-        if (a.getVersion() != null && Semver.isValid(a.getVersion())) {
-            return Semver.parse(a.getVersion());
+        if (a.getVersion() != null) {
+            try {
+                return Semver.parse(a.getVersion());
+            } catch (IllegalArgumentException e) {
+                return null;
+            }
         }
         return null;
     }
