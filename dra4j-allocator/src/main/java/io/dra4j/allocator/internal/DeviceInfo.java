@@ -167,7 +167,22 @@ public final class DeviceInfo {
      * driver and the expression, and this compiled device lives exactly as long as its slice object is unchanged.
      */
     EvalResult evaluate(CompiledExpression expression, DeviceSelectorEnvironment env) {
+        return evaluate(expression, env, null);
+    }
+
+    /**
+     * Like {@link #evaluate(CompiledExpression, DeviceSelectorEnvironment)}, deciding the expression with its fast
+     * form where that is certain (see {@link FastSelector}) instead of building the CEL view and interpreting.
+     */
+    EvalResult evaluate(CompiledExpression expression, DeviceSelectorEnvironment env, FastSelector fast) {
         EvalResult r = selectorResults.get(expression);
+        if (r == null && fast != null && celViewBuildable()) {
+            Boolean decided = fast.decide(this);
+            if (decided != null) {
+                r = new EvalResult.Matched(decided);
+                selectorResults.put(expression, r);
+            }
+        }
         if (r == null) {
             CelDevice view = celView;
             if (view == null) {

@@ -370,7 +370,7 @@ public final class Search {
                 throw new AllocationException(selectorOwner(rd, classSelectors) + ": selector #" + i
                         + ": CEL compile error: " + expr.compileError().get());
             }
-            EvalResult result = d.evaluate(expr, view.cel);
+            EvalResult result = d.evaluate(expr, view.cel, view.shortcuts.fast(text));
             if (result instanceof EvalResult.Failed failed) {
                 throw new AllocationException(selectorOwner(rd, classSelectors) + ": selector #" + i + " on device "
                         + d.id + ": CEL runtime error: " + failed.message());
