@@ -46,9 +46,16 @@ final class GoLists implements CelRuntimeLibrary {
     return ImmutableList.copyOf(list.subList((int) start, (int) end));
   }
 
+  /** cel-go's default ext.Lists range limit (defaultMaxRangeSize). */
+  private static final long MAX_RANGE_SIZE = 1_000_000;
+
   private static List<Long> range(long n) throws CelEvaluationException {
     if (n < 0) {
       throw LibrarySupport.error("lists.range: size must be non-negative, got " + n);
+    }
+    if (n > MAX_RANGE_SIZE) {
+      throw LibrarySupport.error(
+          "lists.range: size " + n + " exceeds maximum allowed (" + MAX_RANGE_SIZE + ")");
     }
     ImmutableList.Builder<Long> out = ImmutableList.builder();
     for (long i = 0; i < n; i++) {

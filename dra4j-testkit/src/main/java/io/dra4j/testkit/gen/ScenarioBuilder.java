@@ -50,9 +50,65 @@ final class ScenarioBuilder {
         scenario.set("resourceSlices", new SliceGenerator(ctx).generate());
         scenario.set("allocatedDevices", new AllocatedGenerator(ctx).generate());
         scenario.set("claims", new ClaimGenerator(ctx, classNames).generate());
+        taintAdditions(scenario, features);
         scenario.putObject("expect").put("unschedulable", true);
         scenario.put("notes", "Generated; expect is a placeholder, the difftest compares engines with each other.");
         return scenario;
+    }
+
+    /**
+     * DeviceTaintRules (with and without a selector, every selector field), the DRADeviceTaintRules gate and taint
+     * effect None. Rolled after everything else, so that the rest of each seed's scenarios stays as it was.
+     */
+    private void taintAdditions(ObjectNode scenario, ArrayNode features) {
+        List<ObjectNode> devices = new ArrayList<>();
+        List<String[]> names = new ArrayList<>();
+        for (var slice : scenario.path("resourceSlices")) {
+            var spec = slice.path("spec");
+            for (var device : spec.path("devices")) {
+                devices.add((ObjectNode) device);
+                names.add(new String[] {spec.path("driver").asString(""), spec.path("pool").path("name").asString(""),
+                        device.path("name").asString("")});
+            }
+        }
+        if (dice.chance(0.15)) {
+            for (ObjectNode device : devices) {
+                for (var taint : device.path("taints")) {
+                    if (dice.chance(0.4)) {
+                        ((ObjectNode) taint).put("effect", "None");
+                    }
+                }
+            }
+        }
+        if (dice.chance(0.3)) {
+            features.add("DRADeviceTaintRules");
+        }
+        if (names.isEmpty() || !dice.chance(0.3)) {
+            return;
+        }
+        ArrayNode rules = scenario.putArray("deviceTaintRules");
+        int count = 1 + dice.weighted(70, 30);
+        for (int i = 0; i < count; i++) {
+            ObjectNode rule = Context.apiObject("DeviceTaintRule", "rule-" + i);
+            ObjectNode spec = rule.putObject("spec");
+            ObjectNode taint = spec.putObject("taint");
+            taint.put("key", dice.pick("key1", "key3"));
+            if (dice.chance(0.5)) {
+                taint.put("value", dice.pick("value1", "value2"));
+            }
+            taint.put("effect", dice.pick("NoSchedule", "NoExecute", "None"));
+            if (!dice.chance(0.2)) {
+                ObjectNode selector = spec.putObject("deviceSelector");
+                String[] target = dice.pick(names);
+                String[] fields = {"driver", "pool", "device"};
+                for (int f = 0; f < fields.length; f++) {
+                    if (dice.chance(0.5)) {
+                        selector.put(fields[f], dice.chance(0.9) ? target[f] : "no-such-" + fields[f]);
+                    }
+                }
+            }
+            rules.add(rule);
+        }
     }
 
     private Set<String> gates() {
