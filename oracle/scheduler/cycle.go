@@ -24,7 +24,6 @@ import (
 	"k8s.io/client-go/tools/events"
 	"k8s.io/dynamic-resource-allocation/deviceclass/extendedresourcecache"
 	"k8s.io/dynamic-resource-allocation/resourceslice/tracker"
-	"k8s.io/dynamic-resource-allocation/structured"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/features"
@@ -479,30 +478,14 @@ func (r *run) allocations(pod *v1.Pod) map[string]*resourceapi.AllocationResult 
 	return out
 }
 
-// seen: the assume cache holds the claim as the API server does, and the DRA manager counts its devices as allocated.
+// seen: the assume cache holds the claim as the API server does.
 func (r *run) seen(c *resourceapi.ResourceClaim) bool {
 	obj, err := r.claimCache.Get(c.Namespace + "/" + c.Name)
 	if err != nil {
 		return false
 	}
-	if cached, ok := obj.(*resourceapi.ResourceClaim); !ok || cached.ResourceVersion != c.ResourceVersion {
-		return false
-	}
-	if c.Status.Allocation == nil {
-		return true
-	}
-	allocated, err := r.dra.ResourceClaims().ListAllAllocatedDevices()
-	if err != nil {
-		return false
-	}
-	for _, d := range c.Status.Allocation.Devices.Results {
-		if d.AdminAccess == nil || !*d.AdminAccess {
-			if d.ShareID == nil && !allocated.Has(structured.MakeDeviceID(d.Driver, d.Pool, d.Device)) {
-				return false
-			}
-		}
-	}
-	return true
+	cached, ok := obj.(*resourceapi.ResourceClaim)
+	return ok && cached.ResourceVersion == c.ResourceVersion
 }
 
 func sortedList[T interface{ UnsortedList() []string }](s T) []string {

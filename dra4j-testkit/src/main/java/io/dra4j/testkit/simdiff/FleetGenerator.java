@@ -23,24 +23,37 @@ import java.util.Random;
  * minFeasibleNodesToFind. Deterministic per (seed, index).
  */
 public final class FleetGenerator {
+    /** Features the generator can leave out (the differential test's {@code --without}). */
+    public enum Feature { POD_AFFINITY, EXTENDED_RESOURCE, SHARED_CLAIMS }
+
     private static final JsonMapper JSON = JsonMapper.builder().build();
     static final String DRIVER = "gpu.example.com";
     static final String EXTENDED = "example.com/gpu";
 
     private final Random random;
+    private final java.util.Set<Feature> without;
     private final List<Object> items = new ArrayList<>();
     private final List<String> zones = new ArrayList<>();
     private final List<String> nodeNames = new ArrayList<>();
     private int sharedClaims;
     private int podCount;
 
-    private FleetGenerator(long seed, int index) {
+    private FleetGenerator(long seed, int index, java.util.Set<Feature> without) {
         this.random = new Random(seed * 1_000_003L + index);
+        this.without = without;
     }
 
     /** Snapshot {@code index} of the run with {@code seed}. */
     public static ObjectNode generate(long seed, int index) {
-        return new FleetGenerator(seed, index).snapshot();
+        return generate(seed, index, java.util.Set.of());
+    }
+
+    /**
+     * The same snapshot without the given features (the random draws stay the same; the feature's objects or
+     * fields are just not written).
+     */
+    public static ObjectNode generate(long seed, int index, java.util.Set<Feature> without) {
+        return new FleetGenerator(seed, index, without).snapshot();
     }
 
     private ObjectNode snapshot() {
@@ -56,6 +69,9 @@ public final class FleetGenerator {
             node(n);
         }
         sharedClaims = random.nextInt(3);
+        if (without.contains(Feature.SHARED_CLAIMS)) {
+            sharedClaims = 0;
+        }
         for (int s = 0; s < sharedClaims; s++) {
             items.add(m("apiVersion", "resource.k8s.io/v1", "kind", "ResourceClaim",
                     "metadata", m("name", "shared-" + s, "namespace", "ns"),
@@ -235,7 +251,7 @@ public final class FleetGenerator {
                     : String.valueOf(1 + random.nextInt(4)));
             requests.put("memory", (1 + random.nextInt(16)) + "Gi");
         }
-        if (random.nextInt(6) == 0) {
+        if (random.nextInt(6) == 0 && !without.contains(Feature.EXTENDED_RESOURCE)) {
             requests.put(EXTENDED, "1");
         }
         Map<String, Object> container = m("name", "main", "image", "app");
@@ -279,6 +295,10 @@ public final class FleetGenerator {
         } else if (random.nextInt(12) == 0) {
             affinity.put("podAffinity", m("requiredDuringSchedulingIgnoredDuringExecution", List.of(
                     m("labelSelector", m("matchLabels", m("app", app())), "topologyKey", "topology.kubernetes.io/zone"))));
+        }
+        if (without.contains(Feature.POD_AFFINITY)) {
+            affinity.remove("podAffinity");
+            affinity.remove("podAntiAffinity");
         }
         if (!affinity.isEmpty()) {
             spec.put("affinity", affinity);

@@ -21,8 +21,11 @@ import java.util.Optional;
  * Differential test of {@code dra4j simulate}'s scheduling against kube-scheduler v1.37.2's framework.
  *
  * <pre>
- * SimDiffTest SEED COUNT [--oracle PATH] [--out DIR] [--shrink-limit N] [--shrink-seconds N]
+ * SimDiffTest SEED COUNT [--oracle PATH] [--out DIR] [--shrink-limit N] [--shrink-seconds N] [--without F,...]
  * </pre>
+ *
+ * {@code --without} leaves generator features out ({@link FleetGenerator.Feature}, e.g. {@code POD_AFFINITY}); the
+ * run says which on its last lines.
  *
  * Generates COUNT snapshots from SEED ({@link FleetGenerator}), runs each through the oracle's scheduler mode
  * ({@code oracle/scheduler/bin/scheduler -}, one process for the run) and through dra4j's simulator with its
@@ -35,11 +38,13 @@ import java.util.Optional;
  */
 public final class SimDiffTest {
     private static final String USAGE =
-            "usage: SimDiffTest SEED COUNT [--oracle PATH] [--out DIR] [--shrink-limit N] [--shrink-seconds N]";
+            "usage: SimDiffTest SEED COUNT [--oracle PATH] [--out DIR] [--shrink-limit N] [--shrink-seconds N]"
+                    + " [--without FEATURE,...]";
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final YAMLMapper YAML = YAMLMapper.builder().build();
 
-    private record Options(long seed, int count, Path oracle, Path out, int shrinkLimit, int shrinkSeconds) {
+    private record Options(long seed, int count, Path oracle, Path out, int shrinkLimit, int shrinkSeconds,
+                           java.util.Set<FleetGenerator.Feature> without) {
     }
 
     private record Divergence(int index, ObjectNode snapshot, List<ObjectNode> upstream,
@@ -82,7 +87,7 @@ public final class SimDiffTest {
         long attempts = 0;
         long placed = 0;
         for (int i = 0; i < o.count(); i++) {
-            ObjectNode snapshot = FleetGenerator.generate(o.seed(), i);
+            ObjectNode snapshot = FleetGenerator.generate(o.seed(), i, o.without());
             SchedulerOracle.Answer upstream = oracle.run(snapshot);
             if (!upstream.error().isEmpty()) {
                 oracleErrors++;
@@ -114,6 +119,9 @@ public final class SimDiffTest {
         perSignature.forEach((s, n) -> out.println("  " + n + " x " + s));
         out.println("upstream: " + attempts + " attempts, " + placed + " placements; " + ties
                 + " snapshots compared up to a tie broken differently");
+        if (!o.without().isEmpty()) {
+            out.println("generator features left out: " + o.without());
+        }
         if (oracleErrors > 0) {
             out.println("sim-difftest: the oracle could not run " + oracleErrors + " snapshots");
         }
@@ -196,6 +204,7 @@ public final class SimDiffTest {
         Path out = Path.of("target/sim-difftest-divergences");
         int shrinkLimit = 2;
         int shrinkSeconds = 120;
+        java.util.Set<FleetGenerator.Feature> without = java.util.EnumSet.noneOf(FleetGenerator.Feature.class);
         for (int i = 2; i < args.length; i++) {
             if (i + 1 >= args.length) {
                 throw new IllegalArgumentException(args[i] + " needs a value");
@@ -206,9 +215,20 @@ public final class SimDiffTest {
                 case "--out" -> out = Path.of(v);
                 case "--shrink-limit" -> shrinkLimit = Integer.parseInt(v);
                 case "--shrink-seconds" -> shrinkSeconds = Integer.parseInt(v);
+                case "--without" -> {
+                    for (String f : v.split(",")) {
+                        try {
+                            without.add(FleetGenerator.Feature.valueOf(f.trim().toUpperCase(java.util.Locale.ROOT)
+                                    .replace('-', '_')));
+                        } catch (IllegalArgumentException e) {
+                            throw new IllegalArgumentException("unknown feature " + f + ", known: "
+                                    + java.util.Arrays.toString(FleetGenerator.Feature.values()));
+                        }
+                    }
+                }
                 default -> throw new IllegalArgumentException("unknown option " + args[i - 1]);
             }
         }
-        return new Options(seed, count, oracle, out, shrinkLimit, shrinkSeconds);
+        return new Options(seed, count, oracle, out, shrinkLimit, shrinkSeconds, without);
     }
 }
