@@ -6,7 +6,12 @@ import java.util.Set;
 
 import static io.dra4j.allocator.DraFeature.*;
 
-/** The Kubernetes releases whose default DRA feature gates dra4j knows. */
+/**
+ * The Kubernetes releases whose default DRA feature gates dra4j knows: what each release's
+ * pkg/features/kube_features.go defaults to at its default --min-compatibility-version (the release minus one), so
+ * 1.37's DRAFractionalCapacityRange, on only from min-compatibility 1.37, is off. ReleaseDefaultsTest (dra4j-migrate)
+ * checks these sets against the table generated from upstream's sources.
+ */
 public enum KubernetesVersion {
     V1_34("1.34", EnumSet.of(DRAAdminAccess, DRAPrioritizedList, DRAResourceClaimDeviceStatus, DRASchedulerFilterTimeout)),
     V1_35("1.35", EnumSet.of(DRAAdminAccess, DRAPrioritizedList, DRAResourceClaimDeviceStatus, DRASchedulerFilterTimeout)),
@@ -15,7 +20,7 @@ public enum KubernetesVersion {
             DRASchedulerFilterTimeout)),
     V1_37("1.37", EnumSet.of(DRAAdminAccess, DRAPrioritizedList, DRADeviceTaints, DRADeviceTaintRules,
             DRAPartitionableDevices, DRAConsumableCapacity, DRAExtendedResource, DRADeviceBindingConditions,
-            DRAResourceClaimDeviceStatus, DRASchedulerFilterTimeout, DRAFractionalCapacityRange));
+            DRAResourceClaimDeviceStatus, DRASchedulerFilterTimeout));
 
     public static final KubernetesVersion LATEST = V1_37;
 

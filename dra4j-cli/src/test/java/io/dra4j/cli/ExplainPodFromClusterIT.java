@@ -96,7 +96,7 @@ class ExplainPodFromClusterIT {
         assertThat(pending.get("groups").get(0).get("plugin").asString()).isEqualTo("DynamicResources");
         assertThat(pending.get("groups").get(0).get("nodes").get(0).asString()).isEqualTo("gpu-a");
         assertThat(pending.get("groups").get(1).get("reason").asString())
-                .isEqualTo("node(s) had untolerated taint {xid: 79}");
+                .isEqualTo("node(s) had untolerated taint(s)");
         assertThat(pending.get("fixes").findValuesAsString("kind")).contains("TOLERATION", "WHAT_IF_NODE");
 
         Path saved = dir.resolve("snapshot.yaml");

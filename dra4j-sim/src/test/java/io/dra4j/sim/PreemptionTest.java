@@ -164,7 +164,7 @@ class PreemptionTest {
         SimulationResult r = simulate(node("n1", 4), tainted, bound("peer", "n1", 100, 3), pending("high", 100, 2));
 
         assertThat(pod(r, "high").reason()).isEqualTo("0/2 nodes are available: 1 Insufficient cpu, 1 node(s) had"
-                + " untolerated taint {k: v}. preemption: 0/2 nodes are available: 1 No preemption victims found for"
+                + " untolerated taint(s). preemption: 0/2 nodes are available: 1 No preemption victims found for"
                 + " incoming pod, 1 Preemption is not helpful for scheduling.");
         assertThat(finalPod(r, "high").getStatus().getNominatedNodeName()).isNull();
     }

@@ -35,7 +35,7 @@ class WhyPendingTest {
         assertThat(closest.nodes()).allSatisfy(n -> assertThat(Integer.parseInt(n.substring(5))).isBetween(30, 37));
         assertThat(closest.explanation()).isPresent();
         assertThat(x.decisive()).startsWith(closest.example()).contains("7 more node(s) like it");
-        assertThat(x.groups().get(2).reason()).isEqualTo("node(s) had untolerated taint {xid: 79}");
+        assertThat(x.groups().get(2).reason()).isEqualTo("node(s) had untolerated taint(s)");
     }
 
     @Test
