@@ -8,6 +8,7 @@ import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 /** The {@code dra4j} command. */
@@ -16,21 +17,27 @@ import java.util.concurrent.Callable;
         versionProvider = Main.Version.class,
         usageHelpWidth = 100,
         description = "Kubernetes Dynamic Resource Allocation (resource.k8s.io/v1) for the JVM: decides device "
-                + "allocations as Kubernetes 1.37's scheduler does.",
-        subcommands = {
-                AllocateCommand.class,
-                ExplainCommand.class,
-                SimulateCommand.class,
-                ConvertCommand.class,
-                MigrateCommand.class,
-                LintCommand.class,
-                VersionCommand.class,
-                AutoComplete.GenerateCompletion.class,
-                DriverCommand.class,
-                DevicePluginCommand.class,
-                KubeletProbeCommand.class,
-                CommandLine.HelpCommand.class})
+                + "allocations as Kubernetes 1.37's scheduler does.")
 public final class Main implements Callable<Integer> {
+    /**
+     * The subcommands in the order {@code --help} lists them. picocli reflects over a command's whole class when it is
+     * added, so a run adds only the one it names (and its own subcommands); the help, a completion script and a word
+     * that names no command get them all.
+     */
+    static final List<Class<?>> SUBCOMMANDS = List.of(
+            AllocateCommand.class,
+            ExplainCommand.class,
+            SimulateCommand.class,
+            ConvertCommand.class,
+            MigrateCommand.class,
+            LintCommand.class,
+            VersionCommand.class,
+            AutoComplete.GenerateCompletion.class,
+            DriverCommand.class,
+            DevicePluginCommand.class,
+            KubeletProbeCommand.class,
+            CommandLine.HelpCommand.class);
+
     @Spec
     private CommandSpec spec;
 
@@ -53,6 +60,12 @@ public final class Main implements Callable<Integer> {
     /** Runs the command line with the given streams and returns the exit status. */
     static int run(String[] args, PrintWriter out, PrintWriter err) {
         CommandLine cl = new CommandLine(new Main());
+        Class<?> named = named(args);
+        for (Class<?> c : SUBCOMMANDS) {
+            if (named == null || c == named) {
+                cl.addSubcommand(c.getAnnotation(Command.class).name(), c);
+            }
+        }
         cl.setOut(out);
         cl.setErr(err);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
@@ -67,6 +80,30 @@ public final class Main implements Callable<Integer> {
             return CommandLine.ExitCode.SOFTWARE;
         });
         return cl.execute(args);
+    }
+
+    /**
+     * The subcommand the arguments name when it is one that runs on its own; null when every subcommand is needed
+     * (no subcommand, {@code help}, {@code generate-completion}, or a word that names none, for picocli's message).
+     */
+    private static Class<?> named(String[] args) {
+        String word = null;
+        for (String a : args) {
+            if (!a.startsWith("-")) {
+                word = a;
+                break;
+            }
+        }
+        if (word == null) {
+            return null;
+        }
+        for (Class<?> c : SUBCOMMANDS) {
+            Command command = c.getAnnotation(Command.class);
+            if (command.name().equals(word) || java.util.Arrays.asList(command.aliases()).contains(word)) {
+                return c == CommandLine.HelpCommand.class || c == AutoComplete.GenerateCompletion.class ? null : c;
+            }
+        }
+        return null;
     }
 
     /** dra4j's version (from the build) and the Kubernetes release it follows. */
