@@ -216,9 +216,10 @@ final class Scheduler {
 
     FilterStatus filter(Pod pod, NodeInfo n, Resources request, PodTopologySpread spread,
                                 InterPodAffinity affinity, DynamicResources dra) {
-        FilterStatus s = NodeFilters.nodeUnschedulable(pod, n);
+        // The default profile's order (apis/config/v1 default_plugins.go): NodeName before NodeUnschedulable.
+        FilterStatus s = NodeFilters.nodeName(pod, n);
         if (s == null) {
-            s = NodeFilters.nodeName(pod, n);
+            s = NodeFilters.nodeUnschedulable(pod, n);
         }
         if (s == null) {
             s = NodeFilters.taintToleration(pod, n);
