@@ -35,8 +35,7 @@ final class InterPodAffinity {
                 : Selectors.list(a.getPodAffinity().getRequiredDuringSchedulingIgnoredDuringExecution());
         this.antiAffinity = a == null || a.getPodAntiAffinity() == null ? List.of()
                 : Selectors.list(a.getPodAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution());
-        this.anyExistingAntiAffinity = nodes.stream().flatMap(n -> n.pods.stream())
-                .anyMatch(p -> !requiredAntiAffinity(p).isEmpty());
+        this.anyExistingAntiAffinity = nodes.stream().anyMatch(n -> n.withRequiredAntiAffinity > 0);
         boolean any = false;
         for (PodAffinityTerm t : affinity) {
             for (NodeInfo n : nodes) {
@@ -69,6 +68,9 @@ final class InterPodAffinity {
             }
         }
         for (NodeInfo n : nodes) {
+            if (n.withRequiredAntiAffinity == 0) {
+                continue;
+            }
             for (Pod existing : n.pods) {
                 for (PodAffinityTerm t : requiredAntiAffinity(existing)) {
                     if (termMatches(t, existing, pod) && sameDomain(t.getTopologyKey(), labels, n)) {
@@ -123,7 +125,7 @@ final class InterPodAffinity {
         return nsOk && Selectors.matches(term.getLabelSelector(), target.getMetadata().getLabels());
     }
 
-    private static List<PodAffinityTerm> requiredAntiAffinity(Pod p) {
+    static List<PodAffinityTerm> requiredAntiAffinity(Pod p) {
         Affinity a = p.getSpec().getAffinity();
         return a == null || a.getPodAntiAffinity() == null ? List.of()
                 : Selectors.list(a.getPodAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution());

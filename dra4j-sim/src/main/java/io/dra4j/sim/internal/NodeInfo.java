@@ -28,6 +28,8 @@ final class NodeInfo {
     final Resources nonZeroRequested = new Resources();
     final List<Pod> pods = new ArrayList<>();
     final List<HostPort> usedPorts = new ArrayList<>();
+    /** How many of {@link #pods} have required pod anti-affinity terms (InterPodAffinity skips the scan when none). */
+    int withRequiredAntiAffinity;
 
     NodeInfo(Node node) {
         this.node = node;
@@ -40,6 +42,9 @@ final class NodeInfo {
         requested.add(PodRequests.of(pod));
         nonZeroRequested.add(PodRequests.nonZero(pod));
         usedPorts.addAll(hostPorts(pod));
+        if (!InterPodAffinity.requiredAntiAffinity(pod).isEmpty()) {
+            withRequiredAntiAffinity++;
+        }
     }
 
     /** The pod leaves the node (deleted, or taken off in a preemption dry run); false when it was not on it. */
@@ -57,6 +62,9 @@ final class NodeInfo {
         for (HostPort p : hostPorts(pod)) {
             usedPorts.remove(p);
         }
+        if (!InterPodAffinity.requiredAntiAffinity(pod).isEmpty()) {
+            withRequiredAntiAffinity--;
+        }
         return true;
     }
 
@@ -66,6 +74,7 @@ final class NodeInfo {
         requested.asMap().clear();
         nonZeroRequested.asMap().clear();
         usedPorts.clear();
+        withRequiredAntiAffinity = 0;
         list.forEach(this::addPod);
     }
 

@@ -394,6 +394,7 @@ final class Scheduler {
         }
         int bestIndex = 0;
         for (int i = 0; i < n; i++) {
+            // Weights of the default profile; DynamicResources' is 2 (applyDynamicResources in default_plugins.go).
             total[i] += 3 * taint[i] + 2 * affinity[i] + 2 * spread[i] + 2 * draScore[i];
             if (total[i] > total[bestIndex]) {
                 bestIndex = i;
