@@ -21,6 +21,7 @@ import java.util.concurrent.Callable;
                 AllocateCommand.class,
                 ExplainCommand.class,
                 SimulateCommand.class,
+                GetCommand.class,
                 ConvertCommand.class,
                 MigrateCommand.class,
                 VersionCommand.class,
