@@ -28,6 +28,7 @@ public final class Main implements Callable<Integer> {
             AllocateCommand.class,
             ExplainCommand.class,
             SimulateCommand.class,
+            GetCommand.class,
             ConvertCommand.class,
             MigrateCommand.class,
             LintCommand.class,
