@@ -79,9 +79,14 @@ class NodeCommandsIT {
                     new PrintWriter(out, true));
             assertThat(status).as(out + "\n" + driverOut).isZero();
             assertThat(out.toString()).contains("PASS NodePrepareResources: 1 claim(s) prepared")
-                    .contains("PASS claim with a wrong UID is refused").containsPattern("\\d+ passed, 0 failed");
+                    .contains("PASS claim with a wrong UID is refused")
+                    .containsPattern("PASS health stream sends an update within 30 s: 3 device\\(s\\) after \\d+ ms")
+                    .contains("PASS health update is well-formed")
+                    .contains("PASS health values are taken by the kubelet as sent")
+                    .doesNotContain("health update names only published devices")
+                    .containsPattern("\\d+ passed, 0 failed");
             assertThat(Files.readString(junit)).contains("<testsuite name=\"plugin gpu.fake.dra4j.io-reg.sock\"")
-                    .contains("failures=\"0\"");
+                    .contains("name=\"health update is well-formed\"").contains("failures=\"0\"");
         } finally {
             driver.interrupt();
             driver.join(10_000);
@@ -170,6 +175,8 @@ class NodeCommandsIT {
             assertThat(probeStatus.get()).as(out + "\n" + driverOut + "\n" + pluginOut).isEqualTo(1);
             assertThat(out.toString()).contains("PASS NodePrepareResources: 1 claim(s) prepared")
                     .contains("PASS Allocate answers for one container")
+                    .contains("PASS health update names only published devices")
+                    .contains("PASS health update covers every published device")
                     .contains("FAIL no device is advertised by both a device plugin and a DRA driver: 3 device(s) "
                             + "twice, so the node can be over-admitted: fake.dra4j.io/gpu device gpu-0 is "
                             + "gpu.fake.dra4j.io node-a/gpu-0 (same name, and fake.dra4j.io is the domain of "
@@ -179,6 +186,37 @@ class NodeCommandsIT {
             plugin.interrupt();
             driver.interrupt();
             plugin.join(10_000);
+            driver.join(10_000);
+        }
+    }
+
+    @Test
+    void kubeletProbeFailsAHealthStreamThatDoesNotMatchThePublishedDevices() throws Exception {
+        Path root = Files.createDirectories(tmp.resolve("kubelet"));
+        Files.createDirectories(root.resolve("plugins_registry"));
+        Path devices = Files.writeString(tmp.resolve("devices.yaml"), DEVICES);
+        Path claims = Files.writeString(tmp.resolve("claims.yaml"), CLAIMS);
+        // The node's slices as the probe is told them: gpu-2 left out, a gpu-7 the driver does not have.
+        Path slices = Files.writeString(tmp.resolve("slices.yaml"), SLICES.replace("{name: gpu-2}", "{name: gpu-7}"));
+        StringWriter driverOut = new StringWriter();
+        Thread driver = background(new String[]{"driver", "fake", "--config", devices.toString(), "--node-name", "node-a",
+                "--kubelet-root", root.toString(), "--cdi-dir", tmp.resolve("cdi").toString(),
+                "--claims", claims.toString()}, driverOut, new AtomicInteger(-1));
+        try {
+            StringWriter out = new StringWriter();
+            int status = Main.run(new String[]{"kubelet-probe", "--kubelet-root", root.toString(), "--claims",
+                    claims.toString(), "--claims", slices.toString(), "--node-name", "node-a", "--cdi-dir",
+                    tmp.resolve("cdi").toString(), "--no-device-plugins"}, new PrintWriter(out, true),
+                    new PrintWriter(out, true));
+            assertThat(status).as(out + "\n" + driverOut).isEqualTo(1);
+            assertThat(out.toString()).contains("PASS health update is well-formed")
+                    .contains("FAIL health update names only published devices: not in the node's ResourceSlices of "
+                            + "gpu.fake.dra4j.io: [node-a/gpu-2]")
+                    .contains("FAIL health update covers every published device: missing (they decay to Unknown "
+                            + "after 30 s): [node-a/gpu-7]")
+                    .containsPattern("\\d+ passed, 2 failed");
+        } finally {
+            driver.interrupt();
             driver.join(10_000);
         }
     }

@@ -43,7 +43,8 @@ import java.util.stream.Stream;
  * and the CDI spec files against the rules, repeats each call to check idempotency, checks that a claim with a
  * wrong UID is refused and an unknown claim unprepares cleanly, and registers again as a restarted kubelet would.
  * Device plugins are driven by {@link DevicePluginProbe}; given the node's ResourceSlices, the probe also reports
- * devices that a device plugin and a DRA driver both advertise ({@link DoubleAdvertising}).
+ * devices that a device plugin and a DRA driver both advertise ({@link DoubleAdvertising}). A driver that advertises
+ * the resource health service has its first health update checked ({@link HealthStreamProbe}).
  */
 public final class KubeletProbe {
     static final long GET_INFO_TIMEOUT_MS = 1_000;
@@ -274,6 +275,8 @@ public final class KubeletProbe {
                 Claim unknown = Claim.newBuilder().setNamespace("dra4j-probe").setName("never-prepared")
                         .setUid(UUID.randomUUID().toString()).build();
                 checkedUnprepare(ch, List.of(unknown), "NodeUnprepareResources of a never prepared claim");
+                HealthStreamProbe.run(report, suite, ch, info.getSupportedVersionsList(), info.getName(),
+                        options.nodeName(), options.slices());
             }
         }
 
