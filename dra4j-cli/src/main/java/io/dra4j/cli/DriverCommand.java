@@ -82,8 +82,8 @@ final class DriverCommand implements Callable<Integer> {
     static int run(PrintWriter out, PrintWriter err, NodeOptions o, String driverName, DraDriver driver,
                    Supplier<List<Device>> devices, Supplier<List<CounterSet>> counters,
                    Function<String, List<DeviceHealth>> health, Runnable[] onChange) {
-        KubernetesClient client = o.claimFiles == null ? NodeRuntime.client(o.kubeconfig) : null;
-        ClaimLookup lookup = client == null ? NodeRuntime.fileLookup(o.claimFiles) : ClaimLookup.of(client);
+        KubernetesClient client = o.claimFiles == null ? NodeRuntime.driverClient(o.kubeconfig) : null;
+        ClaimLookup lookup = client == null ? NodeRuntime.fileLookup(o.claimFiles) : NodeRuntime.driverLookup(client);
         DraPluginOptions options = DraPluginOptions.defaults(driverName, o.nodeName, o.kubeletRoot)
                 .withCdiDirectory(o.cdiDir);
         if (o.podUid != null && !o.podUid.isEmpty()) {
