@@ -9,6 +9,7 @@ import dev.cel.runtime.standard.CelStandardOverload;
 import dev.cel.runtime.standard.AddOperator;
 import dev.cel.runtime.standard.BoolFunction;
 import dev.cel.runtime.standard.DoubleFunction;
+import dev.cel.runtime.standard.GetMillisecondsFunction;
 import dev.cel.runtime.standard.SubtractOperator;
 import dev.cel.runtime.standard.StringFunction;
 import java.util.Set;
@@ -30,7 +31,8 @@ final class GoConversions implements CelInternalRuntimeLibrary {
   static final Set<CelStandardOverload> REPLACED = Set.of(StringFunction.StringOverload.DOUBLE_TO_STRING,
       DoubleFunction.DoubleOverload.STRING_TO_DOUBLE, StringFunction.StringOverload.DURATION_TO_STRING,
       StringFunction.StringOverload.TIMESTAMP_TO_STRING, BoolFunction.BoolOverload.STRING_TO_BOOL,
-      AddOperator.AddOverload.ADD_DURATION_DURATION, SubtractOperator.SubtractOverload.SUBTRACT_DURATION_DURATION);
+      AddOperator.AddOverload.ADD_DURATION_DURATION, SubtractOperator.SubtractOverload.SUBTRACT_DURATION_DURATION,
+      GetMillisecondsFunction.GetMillisecondsOverload.DURATION_TO_MILLISECONDS);
 
   @Override
   public void setRuntimeOptions(CelRuntimeBuilder builder, RuntimeEquality equality, CelOptions options) {
@@ -57,7 +59,10 @@ final class GoConversions implements CelInternalRuntimeLibrary {
               (a, b) -> java.time.Duration.ofNanos(Math.addExact(a.toNanos(), b.toNanos()))),
           CelFunctionBinding.from("subtract_duration_duration", java.time.Duration.class, java.time.Duration.class,
               (a, b) -> java.time.Duration.ofNanos(Math.subtractExact(a.toNanos(), b.toNanos()))),
-          CelFunctionBinding.from(DURATION_TO_INT, java.time.Duration.class, java.time.Duration::toNanos));
+          CelFunctionBinding.from(DURATION_TO_INT, java.time.Duration.class, java.time.Duration::toNanos),
+          // cel-go's getMilliseconds() on a duration is Go's Duration.Milliseconds(): the whole duration, truncated.
+          CelFunctionBinding.from("duration_to_milliseconds", java.time.Duration.class,
+              d -> d.toNanos() / 1_000_000L));
     }
   }
 

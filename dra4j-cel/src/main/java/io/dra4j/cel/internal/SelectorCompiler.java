@@ -63,11 +63,15 @@ public final class SelectorCompiler {
       .errorOnDuplicateMapKeys(false)
       .build();
 
-  /** Standard bindings {@link GoEquality}, {@link GoIndexing} and {@link GoConversions} replace with cel-go's. */
+  /**
+   * Standard bindings {@link GoEquality}, {@link GoIndexing}, {@link GoConversions} and {@link GoNumericOrdering}
+   * replace with cel-go's.
+   */
   private static final Set<CelStandardOverload> REPLACED_OVERLOADS = Stream.concat(Stream.of(
       EqualsOperator.EqualsOverload.EQUALS, NotEqualsOperator.NotEqualsOverload.NOT_EQUALS,
       InOperator.InOverload.IN_LIST, InOperator.InOverload.IN_MAP, IndexOperator.IndexOverload.INDEX_LIST,
-      IndexOperator.IndexOverload.INDEX_MAP), GoConversions.REPLACED.stream()).collect(Collectors.toUnmodifiableSet());
+      IndexOperator.IndexOverload.INDEX_MAP), Stream.concat(GoConversions.REPLACED.stream(),
+      GoNumericOrdering.REPLACED.stream())).collect(Collectors.toUnmodifiableSet());
 
   private static final List<String> ANTLR_MESSAGES = List.of(
       "mismatched input", "extraneous input", "missing ", "no viable alternative", "token recognition error");
@@ -114,7 +118,8 @@ public final class SelectorCompiler {
             CelExtensions.comprehensions(),
             new GoEquality(),
             new GoIndexing(),
-            new GoConversions())
+            new GoConversions(),
+            new GoNumericOrdering())
         .addLibraries(KubernetesLibraries.all());
     runtime = runtimeBuilder.build();
 
