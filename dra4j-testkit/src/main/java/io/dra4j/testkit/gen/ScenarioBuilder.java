@@ -17,6 +17,8 @@ final class ScenarioBuilder {
     static final List<String> GATES = List.of("DRAAdminAccess", "DRAPrioritizedList", "DRADeviceTaints",
             "DRAPartitionableDevices", "DRAConsumableCapacity", "DRAListTypeAttributes",
             "DRADeviceBindingConditions", "DRAResourceClaimDeviceStatus");
+    /** Gates switched on after the rest of the scenario is rolled ({@link #taintAdditions}). */
+    static final List<String> LATE_GATES = List.of("DRADeviceTaintRules");
 
     private final Dice dice;
     private final String name;
@@ -81,7 +83,7 @@ final class ScenarioBuilder {
             }
         }
         if (dice.chance(0.3)) {
-            features.add("DRADeviceTaintRules");
+            features.add(LATE_GATES.get(0));
         }
         if (names.isEmpty() || !dice.chance(0.3)) {
             return;

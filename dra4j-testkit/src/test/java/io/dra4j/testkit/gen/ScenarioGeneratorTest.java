@@ -11,7 +11,8 @@ import java.util.Set;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class ScenarioGeneratorTest {
-    private static final Set<String> KNOWN_GATES = Set.copyOf(ScenarioBuilder.GATES);
+    private static final Set<String> KNOWN_GATES = java.util.stream.Stream.concat(ScenarioBuilder.GATES.stream(),
+            ScenarioBuilder.LATE_GATES.stream()).collect(java.util.stream.Collectors.toUnmodifiableSet());
 
     @Test
     void sameSeedAndIndexGiveTheSameScenario() {
