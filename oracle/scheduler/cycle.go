@@ -251,16 +251,21 @@ func runSnapshot(s *snapshot, emit func(*attempt)) (err error) {
 	less := r.framework.QueueSortFunc()
 	sort.SliceStable(queue, func(i, j int) bool { return less(queue[i], queue[j]) })
 
-	// The queue as dra4j simulates it: pass after pass in queue order; a pod that failed is tried again only
-	// after some pod was bound since its last attempt (upstream requeues it on cluster events).
+	// The queue as dra4j simulates it (Simulation.scheduleAll): pass after pass in queue order; a pod that failed
+	// is tried again after a binding only when a binding can help it (an error, or a rejection by InterPodAffinity
+	// or PodTopologySpread, which count pods: upstream's queueing hints for an assigned pod's add event).
+	type lastAttempt struct {
+		placements int
+		helped     bool
+	}
 	placements := 0
-	seen := map[types.UID]int{}
+	seen := map[types.UID]lastAttempt{}
 	pending := queue
 	for len(pending) > 0 {
 		var still []*framework.QueuedPodInfo
 		tried := false
 		for _, qpi := range pending {
-			if last, ok := seen[qpi.Pod.UID]; ok && last == placements {
+			if last, ok := seen[qpi.Pod.UID]; ok && (!last.helped || last.placements == placements) {
 				still = append(still, qpi)
 				continue
 			}
@@ -270,7 +275,7 @@ func runSnapshot(s *snapshot, emit func(*attempt)) (err error) {
 			if a.Node != "" {
 				placements++
 			} else {
-				seen[qpi.Pod.UID] = placements
+				seen[qpi.Pod.UID] = lastAttempt{placements: placements, helped: helpedByBindings(a)}
 				still = append(still, qpi)
 			}
 		}
@@ -280,6 +285,20 @@ func runSnapshot(s *snapshot, emit func(*attempt)) (err error) {
 		pending = still
 	}
 	return nil
+}
+
+// helpedByBindings mirrors dra4j's Scheduler.Attempt.helpedByBindings: whether another pod's binding can make the
+// failed pod fit.
+func helpedByBindings(a *attempt) bool {
+	if a.Error != "" || a.Failure != nil {
+		return true
+	}
+	for _, v := range a.Rejected {
+		if v.Plugin == "InterPodAffinity" || v.Plugin == "PodTopologySpread" {
+			return true
+		}
+	}
+	return false
 }
 
 // schedule is one scheduling cycle: schedulingCycle → schedulingAlgorithm → schedulePod (findNodesThatFitPod,
