@@ -13,6 +13,8 @@ import io.dra4j.sim.Reports;
 import io.dra4j.sim.SimulationOptions;
 import io.dra4j.sim.SimulationResult;
 import io.dra4j.sim.Simulator;
+import io.dra4j.sim.compare.DevicePluginComparison;
+import io.dra4j.sim.compare.DevicePluginMapping;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -116,6 +118,21 @@ final class SimulateCommand implements Callable<Integer> {
     @CommandLine.Mixin
     private WhatIfOptions whatIf;
 
+    @Option(names = "--compare", paramLabel = "device-plugins",
+            description = "also simulate the workloads in their device-plugin form (extended resources, a fixed MIG "
+                    + "layout, cordoned nodes, product labels) and print both sides (docs/compare.md)")
+    private String compare;
+
+    @Option(names = "--mapping", paramLabel = "FILE",
+            description = "with --compare: overrides of the device-plugin form of claim requests and MIG layouts")
+    private Path mapping;
+
+    @Option(names = "--interconnect-attribute", paramLabel = "ATTRIBUTE",
+            defaultValue = DevicePluginComparison.DEFAULT_DOMAIN,
+            description = "with --compare: the device attribute naming a GPU's interconnect domain (default "
+                    + DevicePluginComparison.DEFAULT_DOMAIN + ")")
+    private String interconnect;
+
     @Parameters(arity = "0..*", paramLabel = "INPUT", description = "manifest files, directories, or - for stdin")
     private List<String> inputs;
 
@@ -133,6 +150,28 @@ final class SimulateCommand implements Callable<Integer> {
         }
         List<String> files = inputs == null ? List.of() : inputs;
         fromCluster |= KubectlPlugin.active() && files.isEmpty();
+        if (compare != null && !compare.equals("device-plugins")) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--compare takes device-plugins, got " + compare);
+        }
+        if (compare != null && whatIf.asked()) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--compare runs the snapshot as it is; it does not combine with --add-nodes, --find-min or --drain");
+        }
+        if (compare == null && mapping != null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--mapping goes with --compare device-plugins");
+        }
+        DevicePluginMapping overrides = DevicePluginMapping.NONE;
+        if (mapping != null) {
+            try {
+                overrides = DevicePluginMapping.parse(Files.readString(mapping), mapping.toString());
+            } catch (IllegalArgumentException | IOException e) {
+                err.println("dra4j: " + (e instanceof IOException ? mapping + ": cannot read: " + e.getMessage()
+                        : e.getMessage()));
+                err.flush();
+                return CommandLine.ExitCode.SOFTWARE;
+            }
+        }
         if (fromCluster && !files.isEmpty()) {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "--from-cluster takes the snapshot from the cluster; give either it or input files, not both");
@@ -177,8 +216,12 @@ final class SimulateCommand implements Callable<Integer> {
         ClusterSnapshot snapshot = ClusterSnapshot.of(manifests);
         WhatIfOptions.Answer answer = whatIf.answer(spec.commandLine(), snapshot, options);
         SimulationResult result;
+        DevicePluginComparison.Result comparison = null;
         if (answer != null) {
             result = answer.result();
+        } else if (compare != null) {
+            comparison = DevicePluginComparison.run(snapshot, options, overrides, interconnect);
+            result = comparison.dra();
         } else {
             try (ProgressBar bar = ProgressBar.onTerminal(err)) {
                 result = new Simulator(options).run(snapshot, bar);
@@ -186,6 +229,9 @@ final class SimulateCommand implements Callable<Integer> {
         }
         if (output == Format.json) {
             String json = Reports.json(result, events);
+            if (comparison != null) {
+                json = DevicePluginComparison.json(json, comparison);
+            }
             if (answer != null) {
                 var mapper = tools.jackson.databind.json.JsonMapper.builder()
                         .enable(tools.jackson.databind.SerializationFeature.INDENT_OUTPUT).build();
@@ -204,13 +250,29 @@ final class SimulateCommand implements Callable<Integer> {
                 out.println("Events:");
                 Reports.events(result, out);
             }
+            if (comparison != null) {
+                out.println();
+                DevicePluginComparison.text(comparison, out);
+            }
         }
         out.flush();
         if (outputState != null) {
             Files.writeString(outputState, Reports.state(result), StandardCharsets.UTF_8);
+            if (comparison != null) {
+                Files.writeString(devicePluginState(outputState), Reports.state(comparison.devicePlugins()),
+                        StandardCharsets.UTF_8);
+            }
         }
         err.flush();
         return manifests.problems().isEmpty() ? CommandLine.ExitCode.OK : CommandLine.ExitCode.SOFTWARE;
+    }
+
+    /** Where --output-state puts the device-plugin run's state: {@code x.yaml} -> {@code x.device-plugins.yaml}. */
+    static Path devicePluginState(Path state) {
+        String name = state.getFileName().toString();
+        String dp = name.endsWith(".yaml") ? name.substring(0, name.length() - 5) + ".device-plugins.yaml"
+                : name + ".device-plugins";
+        return state.resolveSibling(dp);
     }
 
     private static Manifests read(List<String> inputs, boolean validate) throws IOException {

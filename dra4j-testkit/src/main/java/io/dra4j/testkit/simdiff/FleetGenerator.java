@@ -24,7 +24,11 @@ import java.util.Random;
  */
 public final class FleetGenerator {
     /** Features the generator can leave out (the differential test's {@code --without}). */
-    public enum Feature { POD_AFFINITY, EXTENDED_RESOURCE, SHARED_CLAIMS }
+    public enum Feature {
+        POD_AFFINITY, EXTENDED_RESOURCE, SHARED_CLAIMS,
+        /** Preemption by higher-priority pods; without it every pod and class says {@code preemptionPolicy: Never}. */
+        PREEMPTION
+    }
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
     static final String DRIVER = "gpu.example.com";
@@ -138,11 +142,22 @@ public final class FleetGenerator {
     }
 
     private void priorityClasses() {
-        items.add(m("apiVersion", "scheduling.k8s.io/v1", "kind", "PriorityClass",
-                "metadata", m("name", "high"), "value", 1000));
+        Map<String, Object> high = m("apiVersion", "scheduling.k8s.io/v1", "kind", "PriorityClass",
+                "metadata", m("name", "high"), "value", 1000);
+        items.add(high);
         if (random.nextInt(4) == 0) {
-            items.add(m("apiVersion", "scheduling.k8s.io/v1", "kind", "PriorityClass",
-                    "metadata", m("name", "default-low"), "value", 10, "globalDefault", true));
+            Map<String, Object> low = m("apiVersion", "scheduling.k8s.io/v1", "kind", "PriorityClass",
+                    "metadata", m("name", "default-low"), "value", 10, "globalDefault", true);
+            items.add(low);
+            neverPreempt(low);
+        }
+        neverPreempt(high);
+    }
+
+    /** Without {@link Feature#PREEMPTION}: the object (a PriorityClass or a pod spec) never preempts. */
+    private void neverPreempt(Map<String, Object> object) {
+        if (without.contains(Feature.PREEMPTION)) {
+            object.put("preemptionPolicy", "Never");
         }
     }
 
@@ -238,6 +253,7 @@ public final class FleetGenerator {
         int p = podCount++;
         String app = app();
         Map<String, Object> spec = m();
+        neverPreempt(spec);
         // Priority: a value, a class, or none (the global default class when there is one).
         int prio = random.nextInt(4);
         if (prio == 0) {
