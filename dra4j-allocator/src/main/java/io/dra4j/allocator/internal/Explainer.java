@@ -116,9 +116,11 @@ public final class Explainer {
         return notes;
     }
 
-    // Phase: the funnel. Stages run in the allocator's own order of checks (Search.allocateDevice: in use, node
-    // operations, partitionable gate, counters, taints, then capacity), so the first stage that drops a device is
-    // the reason the allocator would skip it.
+    // Phase: the funnel. Stages run in the search's own order of checks, so the first stage that drops a device is
+    // the reason the search skips it. A count-mode slot (Search.allocateOne): in use, binding conditions, class and
+    // request selectors, node selection, capacity, then Search.allocateDevice's node operations, partitionable gate,
+    // counters and taints. An All-mode request: the selectors first (PrePass.enumerateAll), then allocateDevice's
+    // in use, node operations, partitionable gate, counters, taints and capacity.
     private Funnel funnel(int ci, RequestData rd) {
         EngineFeatures f = search.f;
         List<Stage> stages = new ArrayList<>();
@@ -132,6 +134,9 @@ public final class Explainer {
         List<DeviceInfo> universe = rd.allMode() ? null : alive;
         stages.add(new Stage("devices in usable pools", alive.size()));
 
+        if (!rd.allMode()) {
+            notInUse(rd, alive, stages, rejections, rejected);
+        }
         filter(alive, stages, rejections, rejected, "binding conditions supported", d -> !f.bindingAndStatus() && d.hasBindingConditions
                 ? rej(Reason.BINDING_CONDITIONS_DISABLED, d, "the device has binding conditions, but DRADeviceBindingConditions and DRAResourceClaimDeviceStatus are not both on")
                 : null);
@@ -150,9 +155,11 @@ public final class Explainer {
             }
         });
         int selected = alive.size();
-        filter(alive, stages, rejections, rejected, "not in use", d -> !rd.adminAccess && search.persistedExclusive(d)
-                ? rej(Reason.IN_USE, d, search.owner(d) != null
-                        ? "allocated to claim " + search.owner(d) : "allocated to another claim") : null);
+        if (rd.allMode()) {
+            notInUse(rd, alive, stages, rejections, rejected);
+        } else {
+            capacityAvailable(rd, alive, stages, rejections, rejected);
+        }
         filter(alive, stages, rejections, rejected, "node operations supported", d -> search.nodeOperationsUnsupported(d)
                 ? rej(Reason.NODE_OPERATIONS, d, "its slice lets the node skip operations (" + String.join(", ",
                 d.slice.skipNodeOperations) + "), which needs DRAOptionalNodeOperations on and declared by node "
@@ -172,16 +179,9 @@ public final class Explainer {
             }
             return null;
         });
-        filter(alive, stages, rejections, rejected, "capacity available", d -> {
-            if (!f.consumableCapacity()) {
-                return null;
-            }
-            try {
-                return search.capacityFits(rd, d) ? null : rej(Reason.CAPACITY, d, capacityText(rd, d));
-            } catch (ConsumableCapacity.CapacityException e) {
-                return rej(Reason.CAPACITY, d, e.getMessage());
-            }
-        });
+        if (rd.allMode()) {
+            capacityAvailable(rd, alive, stages, rejections, rejected);
+        }
 
         List<String> constraintNotes = new ArrayList<>();
         int best = alive.size();
@@ -252,6 +252,33 @@ public final class Explainer {
             shortfall = "no device on this node";
         }
         return new Funnel(rd, stages, rejections, rejected, alive, constraintNotes, best, shortfall, shortfallStage);
+    }
+
+    // A count-mode slot skips a device in use before it evaluates any selector (upstream allocateOne: "Checking for
+    // 'in use' is cheap and thus gets done first"); an All-mode request lists its devices by the selectors first and
+    // meets "in use" only when allocateDevice takes each of them. Admin access never conflicts with other claims.
+    private void notInUse(RequestData rd, List<DeviceInfo> alive, List<Stage> stages, Map<Reason, List<Rejection>> rejections,
+                          Map<Reason, List<DeviceInfo>> rejected) {
+        filter(alive, stages, rejections, rejected, "not in use", d -> !rd.adminAccess && search.persistedExclusive(d)
+                ? rej(Reason.IN_USE, d, search.owner(d) != null
+                        ? "allocated to claim " + search.owner(d) : "allocated to another claim") : null);
+    }
+
+    // Capacity: a count-mode slot checks the requested capacity right after the selectors, before allocateDevice
+    // (upstream allocateOne's CmpRequestOverCapacity); for an All-mode request only allocateDevice's recheck remains.
+    private void capacityAvailable(RequestData rd, List<DeviceInfo> alive, List<Stage> stages,
+                                   Map<Reason, List<Rejection>> rejections, Map<Reason, List<DeviceInfo>> rejected) {
+        EngineFeatures f = search.f;
+        filter(alive, stages, rejections, rejected, "capacity available", d -> {
+            if (!f.consumableCapacity()) {
+                return null;
+            }
+            try {
+                return search.capacityFits(rd, d) ? null : rej(Reason.CAPACITY, d, capacityText(rd, d));
+            } catch (ConsumableCapacity.CapacityException e) {
+                return rej(Reason.CAPACITY, d, e.getMessage());
+            }
+        });
     }
 
     private static String firstStageBelow(List<Stage> stages, int needed) {
