@@ -12,7 +12,8 @@ class FeatureGatesTest {
         FeatureGates gates = FeatureGates.defaults(KubernetesVersion.V1_37);
         assertThat(gates.isEnabled(DraFeature.DRAConsumableCapacity)).isTrue();
         assertThat(gates.isEnabled(DraFeature.DRAListTypeAttributes)).isFalse();
-        assertThat(gates.isEnabled(DraFeature.DRAFractionalCapacityRange)).isTrue();
+        // Beta and off in 1.37: on only with --min-compatibility-version=1.37 (kube_features.go).
+        assertThat(gates.isEnabled(DraFeature.DRAFractionalCapacityRange)).isFalse();
         assertThat(EngineFeatures.from(gates).variant()).isEqualTo(EngineFeatures.Variant.INCUBATING);
     }
 
