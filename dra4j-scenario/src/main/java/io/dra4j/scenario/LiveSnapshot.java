@@ -39,7 +39,8 @@ import java.util.Objects;
 /**
  * A snapshot of a live cluster, taken read-only (list requests only) through the fabric8 client: the objects
  * {@code kubectl get nodes,pods,resourceslices,deviceclasses,resourceclaims,resourceclaimtemplates,
- * devicetaintrules,priorityclasses,workloads,podgroups -A -o yaml} prints, as the same fabric8 objects a snapshot
+ * devicetaintrules,priorityclasses,poddisruptionbudgets,resourcequotas,workloads,podgroups -A -o yaml} prints (the
+ * budgets for preemption, the quotas for lint), as the same fabric8 objects a snapshot
  * file of them gives, kinds in that order and objects in the server's order. {@link #toYaml()} writes them as such
  * a file ({@code kind: List}), for running offline later.
  *
@@ -64,6 +65,8 @@ public record LiveSnapshot(String server, List<HasMetadata> objects, List<String
                     io.fabric8.kubernetes.api.model.resource.v1beta2.DeviceTaintRule.class,
                     io.fabric8.kubernetes.api.model.resource.v1alpha3.DeviceTaintRule.class),
             List.of(PriorityClass.class),
+            List.of(io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget.class),
+            List.of(io.fabric8.kubernetes.api.model.ResourceQuota.class),
             List.of(Workload.class, io.fabric8.kubernetes.api.model.scheduling.v1alpha3.Workload.class),
             List.of(PodGroup.class, io.fabric8.kubernetes.api.model.scheduling.v1alpha3.PodGroup.class));
     /** Objects per list request; larger clusters are read in pages, as kubectl does. */

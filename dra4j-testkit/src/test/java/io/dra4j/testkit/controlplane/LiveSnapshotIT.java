@@ -71,11 +71,13 @@ class LiveSnapshotIT {
                 .containsSubsequence("Node node-a", "Node node-b", "Pod team-a/trainer", "Pod team-b/server",
                         "ResourceSlice node-a-gpus", "DeviceClass gpu", "ResourceClaim team-a/shared",
                         "ResourceClaimTemplate team-a/one-gpu", "DeviceTaintRule xid-79", "PriorityClass high",
+                        "PodDisruptionBudget team-a/trainers", "ResourceQuota team-a/gpus",
                         "Workload team-a/training", "PodGroup team-a/workers");
         // Kinds in the documented order, each object exactly as a direct read of it returns it.
         List<String> kinds = snapshot.objects().stream().map(HasMetadata::getKind).distinct().toList();
         assertThat(kinds).containsExactly("Node", "Pod", "ResourceSlice", "DeviceClass", "ResourceClaim",
-                "ResourceClaimTemplate", "DeviceTaintRule", "PriorityClass", "Workload", "PodGroup");
+                "ResourceClaimTemplate", "DeviceTaintRule", "PriorityClass", "PodDisruptionBudget", "ResourceQuota",
+                "Workload", "PodGroup");
         KubernetesClient client = plane.client();
         for (HasMetadata object : snapshot.objects()) {
             assertThat(object.getApiVersion()).as("apiVersion of %s", namespaced(object)).isNotEmpty();
@@ -165,6 +167,10 @@ class LiveSnapshotIT {
                     .addToCapacity(Map.of("cpu", new Quantity("8"), "pods", new Quantity("110"))).endStatus()
                     .build()).create();
         }
+        client.resource(new io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder()
+                .withNewMetadata().withName("trainers").withNamespace("team-a").endMetadata()
+                .withNewSpec().withNewMinAvailable(1).withNewSelector().addToMatchLabels("app", "trainer")
+                .endSelector().endSpec().build()).create();
         client.resource(new PriorityClassBuilder().withNewMetadata().withName("high").endMetadata()
                 .withValue(1000).build()).create();
         client.resource(new DeviceClassBuilder().withNewMetadata().withName("gpu").endMetadata()
@@ -212,5 +218,9 @@ class LiveSnapshotIT {
                 "  schedulingPolicy: {gang: {minCount: 2}}",
                 ""), PodGroup.class);
         client.resource(group).create();
+        // Last: with no quota controller running, a quota admits nothing it constrains until its status is set.
+        client.resource(new io.fabric8.kubernetes.api.model.ResourceQuotaBuilder()
+                .withNewMetadata().withName("gpus").withNamespace("team-a").endMetadata()
+                .withNewSpec().addToHard("requests.nvidia.com/gpu", new Quantity("4")).endSpec().build()).create();
     }
 }
