@@ -144,8 +144,10 @@ class FastSelectorProperties {
                         .isEqualTo(interpreted);
             }
         });
-        assertThat(decided.get()).as("fast decisions").isGreaterThan(100);
-        assertThat(failed.get()).as("interpreter failures").isGreaterThan(100);
+        // Coverage floors, far below what a random seed yields (over 60 seeds: 98-136 fast decisions, 706-778
+        // interpreter failures in 1,000 cases), so that they catch a generator that stopped reaching a path.
+        assertThat(decided.get()).as("fast decisions").isGreaterThan(40);
+        assertThat(failed.get()).as("interpreter failures").isGreaterThan(400);
     }
 
     @Test
