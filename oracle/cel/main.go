@@ -14,15 +14,21 @@
 //
 // plus "alternatives" (the other outcomes seen) when repeated evaluations disagree, which happens only when the
 // result depends on Go's randomised map iteration order. A line that is not valid input yields {"bad": "..."}.
+//
+// With -cost it prints upstream's static cost estimate instead (oracle/cel-cost-difftest): per line {"expr": "..."}
+// in, {"maxCost": "N"} (CompilationResult.MaxCost of CompileCELExpression with the default options, as a decimal
+// string since it is a uint64) or {"compileError": "..."} out.
 package main
 
 import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"reflect"
+	"strconv"
 
 	resourceapi "k8s.io/api/resource/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -53,7 +59,19 @@ type response struct {
 	Bad          string    `json:"bad,omitempty"`
 }
 
+type costResponse struct {
+	CompileError *string `json:"compileError,omitempty"`
+	MaxCost      string  `json:"maxCost,omitempty"`
+	Bad          string  `json:"bad,omitempty"`
+}
+
 func main() {
+	costMode := flag.Bool("cost", false, "print the static cost estimate (MaxCost) of each expression")
+	flag.Parse()
+	if *costMode {
+		estimateCosts()
+		return
+	}
 	// The scheduler's cache (plugin: cel.NewCache(10, features)); StoredExpressions ignores the features at 1.37.
 	cache := dracel.NewCache(10, dracel.Features{EnableConsumableCapacity: true, EnableListTypeAttributes: true})
 	in := bufio.NewScanner(os.Stdin)
@@ -142,4 +160,36 @@ func seen(list []outcome, o outcome) bool {
 		}
 	}
 	return false
+}
+
+// estimateCosts answers each {"expr"} line with the compiler's MaxCost: the estimate kube-apiserver's validation
+// compares with CELSelectorExpressionMaxCost (same compiler and features as the scheduler's cache above).
+func estimateCosts() {
+	compiler := dracel.GetCompiler(dracel.Features{EnableConsumableCapacity: true, EnableListTypeAttributes: true})
+	in := bufio.NewScanner(os.Stdin)
+	in.Buffer(make([]byte, 1<<20), 1<<26)
+	out := bufio.NewWriter(os.Stdout)
+	for in.Scan() {
+		var resp costResponse
+		var req request
+		if err := json.Unmarshal(in.Bytes(), &req); err != nil {
+			resp.Bad = err.Error()
+		} else {
+			result := compiler.CompileCELExpression(req.Expr, dracel.Options{})
+			if result.Error != nil {
+				detail := result.Error.Detail
+				resp.CompileError = &detail
+			} else {
+				resp.MaxCost = strconv.FormatUint(result.MaxCost, 10)
+			}
+		}
+		b, _ := json.Marshal(resp)
+		out.Write(b)
+		out.WriteByte('\n')
+		out.Flush()
+	}
+	if err := in.Err(); err != nil {
+		fmt.Fprintln(os.Stderr, "cel oracle:", err)
+		os.Exit(1)
+	}
 }

@@ -43,6 +43,17 @@ public final class CompiledExpression {
     return program.evaluate(device.view());
   }
 
+  /**
+   * The static cost estimate upstream's API validation compares with {@link EstimatedCost#LIMIT}, or empty after a
+   * compile error.
+   */
+  public Optional<EstimatedCost> estimatedCost() {
+    if (compiled instanceof SelectorCompiler.Compiled.Success success) {
+      return Optional.of(new EstimatedCost(success.estimatedCost().min(), success.estimatedCost().max()));
+    }
+    return Optional.empty();
+  }
+
   /** The compiled program, or empty after a compile error; for tests in this package. */
   Optional<SelectorProgram> program() {
     if (compiled instanceof SelectorCompiler.Compiled.Success) {

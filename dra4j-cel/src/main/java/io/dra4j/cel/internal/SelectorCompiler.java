@@ -167,7 +167,7 @@ public final class SelectorCompiler {
       CelAbstractSyntaxTree dispatchable = ConstantSets.select(
           GoIndexing.withDynamicIndex(KubernetesLibraries.resolveDynamicOverloads(ast)));
       return new Compiled.Success(new SelectorProgram(runtime.createProgram(dispatchable), costModel, COST_LIMIT,
-          sites, NoSuchOverloads.of(ast)));
+          sites, NoSuchOverloads.of(ast)), CostEstimator.estimate(ast));
     } catch (CelEvaluationException | RuntimeException e) {
       return new Compiled.Failure("unexpected compilation error: " + e.getMessage());
     } catch (dev.cel.common.CelValidationException e) {
@@ -260,8 +260,8 @@ public final class SelectorCompiler {
 
   /** The result of compiling one expression. */
   public sealed interface Compiled {
-    /** A compiled, type-checked selector. */
-    record Success(SelectorProgram program) implements Compiled {
+    /** A compiled, type-checked selector and its static cost estimate ({@link CostEstimator}). */
+    record Success(SelectorProgram program, Uint64Range estimatedCost) implements Compiled {
     }
 
     /** Upstream's detail text for an expression that does not compile. */
