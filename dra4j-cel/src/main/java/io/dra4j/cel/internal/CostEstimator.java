@@ -58,6 +58,8 @@ public final class CostEstimator {
     private final Map<String, Deque<LocalVar>> locals = new HashMap<>();
     private final Map<Long, Uint64Range> sizes = new HashMap<>();
     private final Map<Long, EntrySize> entrySizes = new HashMap<>();
+    /** Nodes whose type cel-go's checker leaves dyn where cel-java's is more precise. */
+    private final Map<Long, CelType> goTypes = new HashMap<>();
 
     private CostEstimator(CelAbstractSyntaxTree ast) {
         this.ast = ast;
@@ -160,6 +162,12 @@ public final class CostEstimator {
             }
         }
         setSize(e, resultSize);
+        if (target != null && (call.function().equals("sort") || call.function().equals("@sortByAssociatedKeys"))
+                && !concreteElements(target.type())) {
+            // cel-go declares one sort overload per element type; on dyn elements several match, with different
+            // result types, so its checker types the result dyn.
+            goTypes.put(e.id(), SimpleType.DYN);
+        }
         return sum.add(fnCost);
     }
 
@@ -382,7 +390,13 @@ public final class CostEstimator {
     }
 
     private CelType type(CelExpr e) {
-        return ast.getType(e.id()).orElse(SimpleType.DYN);
+        CelType go = goTypes.get(e.id());
+        return go != null ? go : ast.getType(e.id()).orElse(SimpleType.DYN);
+    }
+
+    private static boolean concreteElements(CelType type) {
+        return type.kind() == CelKind.LIST && !type.parameters().isEmpty()
+                && type.parameters().get(0).kind() != CelKind.DYN;
     }
 
     private static CelKind kind(CelType type) {
