@@ -54,6 +54,7 @@ public final class Lint {
             new Rule("feature-gate-alpha", Finding.Severity.WARNING, "a field needs an alpha feature gate"),
             new Rule("cel-too-long", Finding.Severity.ERROR, "a CEL selector is longer than 10 KiB"),
             new Rule("cel-compile", Finding.Severity.ERROR, "a CEL selector does not compile"),
+            new Rule("cel-cost", Finding.Severity.ERROR, "a CEL selector can exceed the cost limit"),
             new Rule("class-not-found", Finding.Severity.ERROR,
                     "a request names a DeviceClass neither the manifests nor the snapshot have"),
             new Rule("class-matches-nothing", Finding.Severity.WARNING,
@@ -140,18 +141,25 @@ public final class Lint {
         return List.copyOf(dropRepeats(findings));
     }
 
-    /** The API server's validation also rejects an over-long CEL selector; cel-too-long says it once. */
+    /**
+     * The API server's validation also rejects an over-long CEL selector and one over the cost limit; cel-too-long
+     * and cel-cost say it once.
+     */
     private static List<Finding> dropRepeats(List<Finding> findings) {
         List<Finding> out = new ArrayList<>();
         for (Finding f : findings) {
-            boolean repeat = f.rule().equals("invalid-object") && f.message().contains(".cel.expression: Too long")
-                    && findings.stream().anyMatch(g -> g.rule().equals("cel-too-long") && g.source().equals(f.source())
-                    && g.line() == f.line());
+            boolean repeat = f.rule().equals("invalid-object") && (repeats(f, findings, ".cel.expression: Too long",
+                    "cel-too-long") || repeats(f, findings, "exceeds cost limit", "cel-cost"));
             if (!repeat) {
                 out.add(f);
             }
         }
         return out;
+    }
+
+    private static boolean repeats(Finding f, List<Finding> findings, String text, String rule) {
+        return f.message().contains(text) && findings.stream().anyMatch(g -> g.rule().equals(rule)
+                && g.source().equals(f.source()) && g.line() == f.line());
     }
 
     /** The findings as a SARIF 2.1.0 log, one run of the tool {@code dra4j lint}, for code-scanning UIs. */

@@ -58,6 +58,28 @@ class LintTest {
     }
 
     @Test
+    void selectorsOverTheEstimatedCostLimitAreReportedOnce() throws IOException {
+        String text = """
+                apiVersion: resource.k8s.io/v1
+                kind: DeviceClass
+                metadata:
+                  name: costly
+                spec:
+                  selectors:
+                  - cel:
+                      expression: device.attributes["gpu.example.com"].labels.all(l, l.matches("^a+$"))
+                  - cel:
+                      expression: device.driver == "gpu.example.com"
+                """;
+        String before = text;
+        List<Finding> findings = lint("1.37", Map.of(), text, false);
+        assertThat(text).isEqualTo(before);
+        assertThat(lines(findings)).containsExactly("m.yaml:8 error cel-cost");
+        assertThat(findings.get(0).message()).contains("DeviceClass costly", "spec.selectors[0].cel.expression",
+                "Forbidden: too complex, exceeds cost limit", "the limit is 1000000");
+    }
+
+    @Test
     void olderReleasesLackTheGatesAndVersions() throws IOException {
         String text = resource("team-a.yaml");
         List<Finding> on132 = lint("1.32", Map.of(), text, false);

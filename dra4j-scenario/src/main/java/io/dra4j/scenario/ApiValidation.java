@@ -9,6 +9,8 @@ import io.dra4j.allocator.DraFeature;
 import io.dra4j.allocator.FeatureGates;
 import io.dra4j.allocator.KubernetesVersion;
 import io.dra4j.cel.CelFeatures;
+import io.dra4j.cel.CompiledExpression;
+import io.dra4j.cel.EstimatedCost;
 import io.dra4j.cel.DeviceSelectorEnvironment;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceClassConfiguration;
@@ -45,7 +47,7 @@ import java.util.regex.Pattern;
  * reaches the allocator. Covered: object names, requests (names, uniqueness, exactly/firstAvailable, device class,
  * selectors and their CEL length, allocation mode and count), constraints and config (request references, limits),
  * slices (driver, pool, node selection, devices, attributes and their value types, limits), CEL compilation, opaque
- * configuration, tolerations, DeviceTaintRules and extended resource names. Not covered: the CEL cost estimate,
+ * configuration, tolerations, DeviceTaintRules, extended resource names and the CEL cost estimate. Not covered:
  * capacity request policies, device taints in slices, binding conditions, node selectors' label syntax, status.
  * oracle/validate/difftest compares it with the API server's own code. Over 800 lines: one class holds the one
  * error list the API server's validation functions append to, in their order.
@@ -196,6 +198,10 @@ final class ApiValidation {
 
     private void invalid(String field, String value, String detail) {
         errors.add(new FieldError(field, "Invalid value: " + value + (detail.isEmpty() ? "" : ": " + detail)));
+    }
+
+    private void forbidden(String field, String detail) {
+        errors.add(new FieldError(field, "Forbidden: " + detail));
     }
 
     private void tooLong(String field, int max) {
@@ -599,9 +605,14 @@ final class ApiValidation {
                 if (expression.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > CEL_EXPRESSION_MAX_LENGTH) {
                     tooLong(at + ".cel.expression", CEL_EXPRESSION_MAX_LENGTH);
                 } else {
-                    // validateCELExpression: compiled as a new expression with 1.37's default CEL features.
-                    cel.compile(expression).compileError()
+                    // validateCELExpression: compiled as a new expression with 1.37's default CEL features; one that
+                    // compiles is rejected when its estimated maximum cost exceeds CELSelectorExpressionMaxCost.
+                    CompiledExpression compiled = cel.compile(expression);
+                    compiled.compileError()
                             .ifPresent(e -> invalid(at + ".cel.expression", quote(expression), e));
+                    if (compiled.estimatedCost().map(EstimatedCost::exceedsLimit).orElse(false)) {
+                        forbidden(at + ".cel.expression", "too complex, exceeds cost limit");
+                    }
                 }
             }
         }

@@ -83,6 +83,23 @@ class ApiValidationTest {
     }
 
     @Test
+    void selectorOverTheEstimatedCostLimit() throws IOException {
+        // Upstream's estimate of this expression is 6,070,467 (oracle/cel -cost), over CELSelectorExpressionMaxCost.
+        assertThat(failure("expression: device.driver == \"gpu.example.com\"",
+                "expression: 'device.attributes.all(a, device.attributes.all(c, device.attributes[a].all(b, "
+                        + "device.driver.matches(b + c))))'")).contains(
+                "deviceClasses[0] (DeviceClass gpu): spec.selectors[0].cel.expression: Forbidden: too complex, exceeds cost limit");
+    }
+
+    @Test
+    void costlySelectorWithinTheEstimatedCostLimit() throws Exception {
+        // Upstream's estimate: 563,395.
+        assertThat(read("expression: device.driver == \"gpu.example.com\"",
+                "expression: 'device.attributes.all(a, device.attributes.all(b, device.attributes.exists(c, "
+                        + "device.driver == device.attributes[\"gpu.example.com\"].model)))'").claims()).hasSize(1);
+    }
+
+    @Test
     void negativeCount() throws IOException {
         assertThat(failure("count: 1", "count: -3")).contains(
                 "claims[0] (ResourceClaim claim-0): spec.devices.requests[0].exactly.count: Invalid value: -3: must be greater than zero");

@@ -2,6 +2,7 @@ package io.dra4j.migrate.internal;
 
 import io.dra4j.cel.CelFeatures;
 import io.dra4j.cel.CompiledExpression;
+import io.dra4j.cel.EstimatedCost;
 import io.dra4j.cel.DeviceSelectorEnvironment;
 import io.dra4j.migrate.Finding;
 import tools.jackson.databind.JsonNode;
@@ -200,7 +201,7 @@ public final class DocumentRules {
     }
 
     // Phase 3: CEL selectors, each checked as the API server does on create: the length first (a longer expression
-    // is not compiled), then compilation in the DRA environment.
+    // is not compiled), then compilation in the DRA environment, then the static cost estimate.
     private void cel(LintObjects.LintObject o, List<Finding> out) {
         for (Selector s : selectors(o)) {
             String expr = s.expression();
@@ -213,6 +214,10 @@ public final class DocumentRules {
             CompiledExpression c = cel.compile(expr);
             c.compileError().ifPresent(e -> out.add(o.at(s.path(), Finding.Severity.ERROR, "cel-compile",
                     o.label() + ": " + s.path() + ": " + e)));
+            c.estimatedCost().filter(EstimatedCost::exceedsLimit).ifPresent(cost -> out.add(o.at(s.path(),
+                    Finding.Severity.ERROR, "cel-cost", o.label() + ": " + s.path()
+                    + ": Forbidden: too complex, exceeds cost limit (it can exceed the cost limit: estimated at most "
+                    + Long.toUnsignedString(cost.max()) + ", the limit is " + EstimatedCost.LIMIT + ")")));
         }
     }
 

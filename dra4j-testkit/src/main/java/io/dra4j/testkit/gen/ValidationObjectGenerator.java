@@ -25,10 +25,20 @@ public final class ValidationObjectGenerator {
             "device.driver == \"gpu.example.com\"",
             "device.attributes[\"gpu.example.com\"].model == \"a100\"",
             "device.capacity[\"gpu.example.com\"].memory.compareTo(quantity(\"10Gi\")) >= 0",
-            "true");
+            "true",
+            // Costly but within CELSelectorExpressionMaxCost (estimates 28,931 and 563,395).
+            "device.attributes.all(d, device.attributes[d].all(k, "
+                    + "device.attributes[\"gpu.example.com\"].model.matches(\"^a[0-9]+$\")))",
+            "device.attributes.all(a, device.attributes.all(b, device.attributes.exists(c, "
+                    + "device.driver == device.attributes[\"gpu.example.com\"].model)))");
     private static final List<String> BAD_EXPRESSIONS = List.of(
             "device.driver == ", "device.nosuchfield", "1 + \"a\"", "device.attributes[\"x\"].y.z(",
-            "\"x\".repeat(10)", "device.driver == \"" + "a".repeat(10 * 1024) + "\"");
+            "\"x\".repeat(10)", "device.driver == \"" + "a".repeat(10 * 1024) + "\"",
+            // Over the estimated cost limit (estimates 6,070,467 and more): regular expressions in nested loops.
+            "device.attributes.all(a, device.attributes.all(c, device.attributes[a].all(b, "
+                    + "device.driver.matches(b + c))))",
+            "device.attributes.all(a, device.attributes.all(b, device.attributes.exists(c, "
+                    + "device.attributes[\"gpu.example.com\"].model.matches(\"^a[0-9]+$\"))))");
 
     private final Random random;
 
