@@ -132,11 +132,9 @@ public final class DevicePluginComparison {
             }
         }
         ClusterSnapshot s = r.finalState();
-        ClusterSnapshot assigned = new ClusterSnapshot(s.nodes(), List.copyOf(byId.values()), s.priorityClasses(),
-                s.deviceClasses(), s.resourceSlices(), s.resourceClaims(), s.resourceClaimTemplates(),
-                s.deviceTaintRules(), s.deployments(), s.replicaSets(), s.statefulSets(), s.jobs(), s.daemonSets(),
-                s.podDisruptionBudgets());
-        return new SimulationResult(r.pods(), r.events(), r.notes(), assigned);
+        ClusterSnapshot assigned = s.with(s.nodes(), List.copyOf(byId.values()), s.resourceSlices(),
+                s.resourceClaims());
+        return new SimulationResult(r.pods(), r.events(), r.notes(), assigned, r.gangs());
     }
 
     /** A whole GPU whose partitions are in the node's MIG layout is not announced as nvidia.com/gpu. */
