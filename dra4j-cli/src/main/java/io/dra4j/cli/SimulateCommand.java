@@ -133,12 +133,8 @@ final class SimulateCommand implements Callable<Integer> {
                     + DevicePluginComparison.DEFAULT_DOMAIN + ")")
     private String interconnect;
 
-    @Option(names = "--gang", paramLabel = "LABEL-KEY|SELECTOR",
-            description = "mark pods as a gang, placed all or nothing: by a label key, the pods of a namespace sharing "
-                    + "a value of it are one gang per value (batch.kubernetes.io/job-name: each Job's pods); by a "
-                    + "label selector (-l syntax), the pods of a namespace it selects; repeatable. PodGroups with a "
-                    + "gang policy are gangs without it")
-    private List<String> gangMarks;
+    @CommandLine.Mixin
+    private GangOptions gangOptions;
 
     @Parameters(arity = "0..*", paramLabel = "INPUT", description = "manifest files, directories, or - for stdin")
     private List<String> inputs;
@@ -155,7 +151,7 @@ final class SimulateCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--binding-conditions must be met or fail and "
                     + "--binding-conditions-delay at least 0, got " + bindingConditions + " and " + bindingDelay);
         }
-        List<SimulationOptions.Gang> marked = gangs();
+        List<SimulationOptions.Gang> marked = gangOptions.gangs(spec.commandLine());
         List<String> files = inputs == null ? List.of() : inputs;
         fromCluster |= KubectlPlugin.active() && files.isEmpty();
         if (compare != null && !compare.equals("device-plugins")) {
@@ -273,18 +269,6 @@ final class SimulateCommand implements Callable<Integer> {
         }
         err.flush();
         return manifests.problems().isEmpty() ? CommandLine.ExitCode.OK : CommandLine.ExitCode.SOFTWARE;
-    }
-
-    private List<SimulationOptions.Gang> gangs() {
-        List<SimulationOptions.Gang> out = new java.util.ArrayList<>();
-        for (String mark : gangMarks == null ? List.<String>of() : gangMarks) {
-            try {
-                out.add(new SimulationOptions.Gang(mark));
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "--gang " + mark + ": " + e.getMessage());
-            }
-        }
-        return out;
     }
 
     /** Where --output-state puts the device-plugin run's state: {@code x.yaml} -> {@code x.device-plugins.yaml}. */
