@@ -24,14 +24,12 @@ import java.util.Set;
  * gang.
  */
 final class Gangs {
-    /** One gang: its members as {@code namespace/name} in input order. */
-    record Gang(String name, String workload, int minCount, List<String> members) {
-        Gang {
-            members = List.copyOf(members);
-        }
+    /** One gang; its members are kept by {@link Gangs}, as pods re-created by their controllers join it. */
+    record Gang(String name, String workload, int minCount) {
     }
 
     private final List<Gang> gangs = new ArrayList<>();
+    private final Map<Gang, List<String>> members = new HashMap<>();
     private final Map<String, Gang> byPod = new HashMap<>();
     private final Map<String, String> blocked = new HashMap<>();
 
@@ -52,7 +50,7 @@ final class Gangs {
         workloads.forEach(w -> workloadNames.add(Manifests.namespaceOf(w) + "/" + w.getMetadata().getName()));
 
         // PodGroups first: the API objects say what the scheduler does; --gang marks only pods in no PodGroup.
-        Map<String, List<String>> members = new LinkedHashMap<>();
+        Map<String, List<String>> found = new LinkedHashMap<>();
         Map<String, Integer> minCounts = new HashMap<>();
         Map<String, String> workloadOf = new HashMap<>();
         List<Pod> unmarked = new ArrayList<>();
@@ -78,7 +76,7 @@ final class Gangs {
                 continue;
             }
             String name = "PodGroup " + groupKey;
-            members.computeIfAbsent(name, k -> new ArrayList<>()).add(key);
+            found.computeIfAbsent(name, k -> new ArrayList<>()).add(key);
             Integer min = policy.getGang().getMinCount();
             minCounts.put(name, min == null ? 1 : min);
             workloadOf.put(name, workloadOf(g, workloadNames));
@@ -97,14 +95,15 @@ final class Gangs {
                 if (name == null) {
                     left.add(p);
                 } else {
-                    members.computeIfAbsent(name, k -> new ArrayList<>()).add(Simulation.key(p));
+                    found.computeIfAbsent(name, k -> new ArrayList<>()).add(Simulation.key(p));
                 }
             }
             unmarked = left;
         }
-        members.forEach((name, keys) -> {
-            Gang g = new Gang(name, workloadOf.getOrDefault(name, ""), minCounts.getOrDefault(name, keys.size()), keys);
+        found.forEach((name, keys) -> {
+            Gang g = new Gang(name, workloadOf.getOrDefault(name, ""), minCounts.getOrDefault(name, keys.size()));
             gangs.add(g);
+            members.put(g, new ArrayList<>(keys));
             keys.forEach(k -> byPod.put(k, g));
         });
     }
@@ -126,6 +125,23 @@ final class Gangs {
 
     List<Gang> all() {
         return List.copyOf(gangs);
+    }
+
+    /** The gang's members, {@code namespace/name}, in the order they joined. */
+    List<String> members(Gang g) {
+        return List.copyOf(members.get(g));
+    }
+
+    /** A deleted member's replacement, created by its controller, takes its place in the gang. */
+    void replaced(Pod deleted, Pod replacement) {
+        Gang g = of(deleted);
+        if (g == null) {
+            return;
+        }
+        List<String> m = members.get(g);
+        m.remove(Simulation.key(deleted));
+        m.add(Simulation.key(replacement));
+        byPod.put(Simulation.key(replacement), g);
     }
 
     /** The pod's gang, or null. */

@@ -346,7 +346,7 @@ public final class Simulation {
      */
     private void attemptGang(Gangs.Gang g, List<Pod> members) {
         int scheduled = 0;
-        for (String m : g.members()) {
+        for (String m : gangs.members(g)) {
             Pod p = pods.get(m);
             scheduled += p != null && !deleted.containsKey(m) && bound(p) ? 1 : 0;
         }
@@ -416,7 +416,7 @@ public final class Simulation {
     private List<GangResult> gangResults() {
         List<GangResult> out = new ArrayList<>();
         for (Gangs.Gang g : gangs.all()) {
-            List<String> members = new ArrayList<>(g.members());
+            List<String> members = new ArrayList<>(gangs.members(g));
             members.sort(Comparator.comparingInt(m -> sequence.getOrDefault(m, Integer.MAX_VALUE)));
             int placed = 0;
             for (String m : members) {
@@ -512,6 +512,7 @@ public final class Simulation {
         if (replacement != null) {
             pods.put(key(replacement), replacement);
             workloadOf.put(key(replacement), workloadOf.getOrDefault(key(p), ""));
+            gangs.replaced(p, replacement);
             deleted.remove(key(replacement));
             createTemplateClaims(replacement);
             enqueue(replacement);
