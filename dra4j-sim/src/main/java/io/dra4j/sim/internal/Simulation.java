@@ -44,7 +44,9 @@ import java.util.Set;
  * attempt, until no pod is left to try; then the device taint eviction controller deletes the pods using devices
  * with untolerated NoExecute taints on a simulated clock, their controllers re-create them, and scheduling resumes.
  * Pods deleted by preemption or eviction release their claims as the resourceclaim controller does.
- * Single-threaded; its state lives only for the run.
+ * Gangs go through GangScheduling's pod group cycle ({@link #attemptGang}). Single-threaded; its state lives only
+ * for the run. Over 800 lines for a reason: the run's state (outcomes, requeue bookkeeping, the clock, the deleted
+ * and re-created pods) is shared by the pod cycle, the pod group cycle, eviction and the controllers' part.
  */
 public final class Simulation {
     static final String DEFAULT_SCHEDULER = "default-scheduler";
