@@ -18,6 +18,7 @@ import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
@@ -49,6 +50,9 @@ abstract class ExplainObjectCommand implements Callable<Integer> {
     @Mixin
     SnapshotSource source;
 
+    @Mixin
+    GangOptions gangOptions;
+
     abstract PodExplanation explain(WhyPending why, ClusterSnapshot snapshot, String namespace, String name);
 
     @Override
@@ -65,12 +69,14 @@ abstract class ExplainObjectCommand implements Callable<Integer> {
         if (ns.isEmpty() || name.isEmpty() || name.contains("/")) {
             throw new CommandLine.ParameterException(spec.commandLine(), "want NAMESPACE/NAME or NAME, got " + object);
         }
+        List<SimulationOptions.Gang> marked = gangOptions.gangs(spec.commandLine());
         Manifests manifests = source.read(spec.commandLine(), err);
         if (manifests == null) {
             err.flush();
             return CommandLine.ExitCode.SOFTWARE;
         }
-        WhyPending why = new WhyPending(new SimulationOptions(FeatureGates.defaults(kubernetesVersion), 0));
+        WhyPending why = new WhyPending(new SimulationOptions(FeatureGates.defaults(kubernetesVersion), 0)
+                .withGangs(marked));
         PodExplanation x;
         try {
             x = explain(why, ClusterSnapshot.of(manifests), ns, name);

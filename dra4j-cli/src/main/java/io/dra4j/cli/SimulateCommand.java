@@ -133,6 +133,9 @@ final class SimulateCommand implements Callable<Integer> {
                     + DevicePluginComparison.DEFAULT_DOMAIN + ")")
     private String interconnect;
 
+    @CommandLine.Mixin
+    private GangOptions gangOptions;
+
     @Parameters(arity = "0..*", paramLabel = "INPUT", description = "manifest files, directories, or - for stdin")
     private List<String> inputs;
 
@@ -148,6 +151,7 @@ final class SimulateCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--binding-conditions must be met or fail and "
                     + "--binding-conditions-delay at least 0, got " + bindingConditions + " and " + bindingDelay);
         }
+        List<SimulationOptions.Gang> marked = gangOptions.gangs(spec.commandLine());
         List<String> files = inputs == null ? List.of() : inputs;
         fromCluster |= KubectlPlugin.active() && files.isEmpty();
         if (compare != null && !compare.equals("device-plugins")) {
@@ -212,7 +216,7 @@ final class SimulateCommand implements Callable<Integer> {
         }
         SimulationOptions options = new SimulationOptions(FeatureGates.defaults(kubernetesVersion), percentage,
                 new SimulationOptions.BindingConditions(bindingConditions.equals("fail"),
-                        java.time.Duration.ofSeconds(bindingDelay)));
+                        java.time.Duration.ofSeconds(bindingDelay)), marked);
         ClusterSnapshot snapshot = ClusterSnapshot.of(manifests);
         WhatIfOptions.Answer answer = whatIf.answer(spec.commandLine(), snapshot, options);
         SimulationResult result;

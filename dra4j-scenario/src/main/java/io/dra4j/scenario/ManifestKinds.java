@@ -15,6 +15,8 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
+import io.fabric8.kubernetes.api.model.scheduling.v1beta1.PodGroup;
+import io.fabric8.kubernetes.api.model.scheduling.v1beta1.Workload;
 
 import java.util.List;
 import java.util.Optional;
@@ -32,6 +34,8 @@ final class ManifestKinds {
             new Kind("", "v1", "Node", Node.class, false),
             new Kind("", "v1", "Pod", Pod.class, true),
             new Kind("scheduling.k8s.io", "v1", "PriorityClass", PriorityClass.class, false),
+            new Kind("scheduling.k8s.io", "v1beta1", "Workload", Workload.class, true),
+            new Kind("scheduling.k8s.io", "v1beta1", "PodGroup", PodGroup.class, true),
             new Kind("apps", "v1", "Deployment", Deployment.class, true),
             new Kind("apps", "v1", "ReplicaSet", ReplicaSet.class, true),
             new Kind("apps", "v1", "StatefulSet", StatefulSet.class, true),

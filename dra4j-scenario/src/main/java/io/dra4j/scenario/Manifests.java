@@ -15,6 +15,8 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
+import io.fabric8.kubernetes.api.model.scheduling.v1beta1.PodGroup;
+import io.fabric8.kubernetes.api.model.scheduling.v1beta1.Workload;
 
 import java.util.List;
 import java.util.Objects;
@@ -94,6 +96,16 @@ public record Manifests(List<ManifestObject> objects, List<SkippedObject> skippe
 
     public List<PodDisruptionBudget> podDisruptionBudgets() {
         return all(PodDisruptionBudget.class);
+    }
+
+    /** The Workloads (scheduling.k8s.io/v1beta1, served with the GenericWorkload gate). */
+    public List<Workload> workloads() {
+        return all(Workload.class);
+    }
+
+    /** The PodGroups (scheduling.k8s.io/v1beta1): the runtime groups pods name in spec.schedulingGroup. */
+    public List<PodGroup> podGroups() {
+        return all(PodGroup.class);
     }
 
     /** Where an object came from; empty origin of source {@code ""} for an object not read by this reader. */

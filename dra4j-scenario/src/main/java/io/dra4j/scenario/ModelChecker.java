@@ -77,7 +77,9 @@ final class ModelChecker {
         }
         if (o instanceof Map<?, ?> map) {
             for (Map.Entry<?, ?> e : map.entrySet()) {
-                walk(e.getValue(), Where.field(path, String.valueOf(e.getKey())));
+                if (e.getValue() != null) {
+                    walk(e.getValue(), Where.field(path, String.valueOf(e.getKey())));
+                }
             }
             return;
         }
@@ -89,8 +91,12 @@ final class ModelChecker {
             String key = unknown.keySet().iterator().next();
             throw new BadInput(Where.field(path, key), "unknown field \"" + key + "\"" + hint(path, key));
         }
+        // Paths are built only for the fields set: most of a model object's fields are null.
         for (Property p : PROPERTIES.get(o.getClass())) {
-            walk(read(p.field, o), Where.field(path, p.name));
+            Object value = read(p.field, o);
+            if (value != null) {
+                walk(value, Where.field(path, p.name));
+            }
         }
     }
 
@@ -117,14 +123,27 @@ final class ModelChecker {
         return "";
     }
 
+    /** Each model class's {@code getAdditionalProperties}, looked up once. */
+    private static final ClassValue<java.util.Optional<Method>> ADDITIONAL = new ClassValue<>() {
+        @Override
+        protected java.util.Optional<Method> computeValue(Class<?> type) {
+            try {
+                return java.util.Optional.of(type.getMethod("getAdditionalProperties"));
+            } catch (NoSuchMethodException e) {
+                return java.util.Optional.empty();
+            }
+        }
+    };
+
     @SuppressWarnings("unchecked")
     private static Map<String, Object> additionalProperties(Object o) {
-        try {
-            Method m = o.getClass().getMethod("getAdditionalProperties");
-            Object extra = m.invoke(o);
-            return extra instanceof Map<?, ?> map ? (Map<String, Object>) map : Map.of();
-        } catch (NoSuchMethodException e) {
+        java.util.Optional<Method> m = ADDITIONAL.get(o.getClass());
+        if (m.isEmpty()) {
             return Map.of();
+        }
+        try {
+            Object extra = m.get().invoke(o);
+            return extra instanceof Map<?, ?> map ? (Map<String, Object>) map : Map.of();
         } catch (IllegalAccessException | InvocationTargetException e) {
             throw new IllegalStateException("cannot inspect " + o.getClass().getName(), e);
         }

@@ -15,13 +15,16 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
+import io.fabric8.kubernetes.api.model.scheduling.v1beta1.PodGroup;
+import io.fabric8.kubernetes.api.model.scheduling.v1beta1.Workload;
 
 import java.util.List;
 
 /**
  * The cluster a simulation starts from: nodes, pods (bound ones are the starting state), priority classes, the
  * resource.k8s.io objects (allocated claims are the starting state) and the workloads whose pods are to be created.
- * PodDisruptionBudgets are read by DefaultPreemption. The lists are copied; the objects are not and are never
+ * PodDisruptionBudgets are read by DefaultPreemption; PodGroups (with their Workloads) make gangs that GangScheduling
+ * places all or nothing. The lists are copied; the objects are not and are never
  * modified by the simulator.
  */
 public record ClusterSnapshot(List<Node> nodes,
@@ -37,7 +40,9 @@ public record ClusterSnapshot(List<Node> nodes,
                               List<StatefulSet> statefulSets,
                               List<Job> jobs,
                               List<DaemonSet> daemonSets,
-                              List<PodDisruptionBudget> podDisruptionBudgets) {
+                              List<PodDisruptionBudget> podDisruptionBudgets,
+                              List<PodGroup> podGroups,
+                              List<Workload> workloads) {
     public ClusterSnapshot {
         nodes = List.copyOf(nodes);
         pods = List.copyOf(pods);
@@ -53,6 +58,20 @@ public record ClusterSnapshot(List<Node> nodes,
         jobs = List.copyOf(jobs);
         daemonSets = List.copyOf(daemonSets);
         podDisruptionBudgets = List.copyOf(podDisruptionBudgets);
+        podGroups = List.copyOf(podGroups);
+        workloads = List.copyOf(workloads);
+    }
+
+    /** A snapshot without PodGroups and Workloads. */
+    public ClusterSnapshot(List<Node> nodes, List<Pod> pods, List<PriorityClass> priorityClasses,
+                           List<DeviceClass> deviceClasses, List<ResourceSlice> resourceSlices,
+                           List<ResourceClaim> resourceClaims, List<ResourceClaimTemplate> resourceClaimTemplates,
+                           List<DeviceTaintRule> deviceTaintRules, List<Deployment> deployments,
+                           List<ReplicaSet> replicaSets, List<StatefulSet> statefulSets, List<Job> jobs,
+                           List<DaemonSet> daemonSets, List<PodDisruptionBudget> podDisruptionBudgets) {
+        this(nodes, pods, priorityClasses, deviceClasses, resourceSlices, resourceClaims, resourceClaimTemplates,
+                deviceTaintRules, deployments, replicaSets, statefulSets, jobs, daemonSets, podDisruptionBudgets,
+                List.of(), List.of());
     }
 
     /** A snapshot without PodDisruptionBudgets. */
@@ -63,13 +82,23 @@ public record ClusterSnapshot(List<Node> nodes,
                            List<ReplicaSet> replicaSets, List<StatefulSet> statefulSets, List<Job> jobs,
                            List<DaemonSet> daemonSets) {
         this(nodes, pods, priorityClasses, deviceClasses, resourceSlices, resourceClaims, resourceClaimTemplates,
-                deviceTaintRules, deployments, replicaSets, statefulSets, jobs, daemonSets, List.of());
+                deviceTaintRules, deployments, replicaSets, statefulSets, jobs, daemonSets, List.of(), List.of(),
+                List.of());
+    }
+
+    /** This snapshot with the pods, claims and nodes replaced, the other objects kept. */
+    public ClusterSnapshot with(List<Node> nodes, List<Pod> pods, List<ResourceSlice> resourceSlices,
+                                List<ResourceClaim> resourceClaims) {
+        return new ClusterSnapshot(nodes, pods, priorityClasses, deviceClasses, resourceSlices, resourceClaims,
+                resourceClaimTemplates, deviceTaintRules, deployments, replicaSets, statefulSets, jobs, daemonSets,
+                podDisruptionBudgets, podGroups, workloads);
     }
 
     /** The objects of the kinds the simulator uses, from manifests as read. */
     public static ClusterSnapshot of(Manifests m) {
         return new ClusterSnapshot(m.nodes(), m.pods(), m.priorityClasses(), m.deviceClasses(), m.resourceSlices(),
                 m.resourceClaims(), m.resourceClaimTemplates(), m.deviceTaintRules(), m.deployments(),
-                m.replicaSets(), m.statefulSets(), m.jobs(), m.daemonSets(), m.podDisruptionBudgets());
+                m.replicaSets(), m.statefulSets(), m.jobs(), m.daemonSets(), m.podDisruptionBudgets(),
+                m.podGroups(), m.workloads());
     }
 }

@@ -52,6 +52,7 @@ public final class Reports {
                 p.notes().forEach(n -> out.printf("    note: %s%n", n));
             }
         }
+        gangs(r, out);
         List<PodResult> placed = r.pods().stream().filter(p -> p.placement() == PodResult.Placement.PLACED).toList();
         if (!placed.isEmpty()) {
             out.println();
@@ -110,6 +111,36 @@ public final class Reports {
         out.flush();
     }
 
+    /** The gangs: whether each fits whole, and for one that does not, what is missing and why. */
+    private static void gangs(SimulationResult r, PrintWriter out) {
+        if (r.gangs().isEmpty()) {
+            return;
+        }
+        out.println();
+        out.println("Gangs (placed all or nothing):");
+        for (GangResult g : r.gangs()) {
+            out.printf("  %s%s: %s%n", g.name(), g.workload().isEmpty() ? "" : " (" + g.workload() + ")", gangLine(g));
+            if (!g.fits()) {
+                out.printf("    %s%n", g.reason());
+            }
+            if (!g.firstUnfit().isEmpty()) {
+                out.printf("    first member that did not fit: %s: %s%n", g.firstUnfit(), g.unfitReason());
+                if (!g.unfitDraReason().isEmpty()) {
+                    out.printf("    why (DRA): %s%n", g.unfitDraReason());
+                }
+            }
+        }
+    }
+
+    /** {@code fits: 4 of 4 members placed (minCount 4)}, or what is missing. */
+    public static String gangLine(GangResult g) {
+        if (g.fits()) {
+            return "fits: " + g.placed() + " of " + g.members().size() + " members placed (minCount " + g.minCount() + ")";
+        }
+        return "pending: " + g.fitted() + " of the " + g.minCount() + " members needed fitted, " + g.missing()
+                + " missing; " + g.placed() + " of " + g.members().size() + " placed";
+    }
+
     private static String workload(PodResult p) {
         return p.workload().isEmpty() ? "" : " (" + p.workload() + ")";
     }
@@ -149,6 +180,23 @@ public final class Reports {
             ArrayNode notes = o.putArray("notes");
             p.notes().forEach(notes::add);
         }
+        ArrayNode gangs = root.putArray("gangs");
+        for (GangResult g : r.gangs()) {
+            ObjectNode o = gangs.addObject();
+            o.put("name", g.name());
+            o.put("workload", g.workload());
+            o.put("minCount", g.minCount());
+            ArrayNode members = o.putArray("members");
+            g.members().forEach(members::add);
+            o.put("placed", g.placed());
+            o.put("fitted", g.fitted());
+            o.put("missing", g.missing());
+            o.put("fits", g.fits());
+            o.put("reason", g.reason());
+            o.put("firstUnfit", g.firstUnfit());
+            o.put("unfitReason", g.unfitReason());
+            o.put("unfitDraReason", g.unfitDraReason());
+        }
         root.set("deviceUsage", JSON.valueToTree(DeviceUsage.of(r.finalState())));
         if (withEvents) {
             root.set("events", JSON.valueToTree(r.events()));
@@ -178,6 +226,8 @@ public final class Reports {
         all.addAll(s.jobs());
         all.addAll(s.daemonSets());
         all.addAll(s.podDisruptionBudgets());
+        all.addAll(s.workloads());
+        all.addAll(s.podGroups());
         all.addAll(s.pods());
         StringBuilder out = new StringBuilder();
         for (HasMetadata o : all) {

@@ -4,14 +4,44 @@ import io.dra4j.allocator.FeatureGates;
 import io.dra4j.allocator.KubernetesVersion;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
+import java.util.regex.Pattern;
 
 /**
  * How to simulate: the feature gates (DRA's and the scheduler's DRAExtendedResource), kube-scheduler's
- * {@code percentageOfNodesToScore} (0: upstream's adaptive default), and what the drivers do with devices that have
- * binding conditions.
+ * {@code percentageOfNodesToScore} (0: upstream's adaptive default), what the drivers do with devices that have
+ * binding conditions, and which sets of pods are gangs besides those that PodGroup objects make.
  */
-public record SimulationOptions(FeatureGates gates, int percentageOfNodesToScore, BindingConditions bindingConditions) {
+public record SimulationOptions(FeatureGates gates, int percentageOfNodesToScore, BindingConditions bindingConditions,
+                                List<Gang> gangs) {
+    /**
+     * Pods marked as gangs ({@code simulate --gang}), each placed all or nothing: by a label key, the pods of a
+     * namespace sharing a value of that label form one gang per value ({@code batch.kubernetes.io/job-name} makes
+     * each Job's pods a gang, {@code jobset.sigs.k8s.io/jobset-name} each JobSet's); by a label selector in kubectl's
+     * {@code -l} syntax, the pods of a namespace that it selects form one gang.
+     */
+    public record Gang(String text) {
+        private static final Pattern KEY = Pattern.compile("([a-z0-9]([-a-z0-9.]*[a-z0-9])?/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
+
+        /** @throws IllegalArgumentException when it is neither a label key nor a selector that parses */
+        public Gang {
+            Objects.requireNonNull(text, "text");
+            if (!byKey(text)) {
+                io.dra4j.sim.whatif.LabelQuery.parse(text);
+            }
+        }
+
+        /** Whether this is a bare label key (one gang per value) rather than a selector. */
+        public boolean byKey() {
+            return byKey(text);
+        }
+
+        private static boolean byKey(String text) {
+            return KEY.matcher(text).matches();
+        }
+    }
+
     /**
      * What becomes of binding conditions while a pod waits in DynamicResources' PreBind: the driver sets them after
      * {@code delay} (past the binding timeout of 10 minutes the binding times out), or, with {@code fail}, sets a
@@ -32,10 +62,21 @@ public record SimulationOptions(FeatureGates gates, int percentageOfNodesToScore
     public SimulationOptions {
         Objects.requireNonNull(gates, "gates");
         Objects.requireNonNull(bindingConditions, "bindingConditions");
+        gangs = List.copyOf(gangs);
         if (percentageOfNodesToScore < 0 || percentageOfNodesToScore > 100) {
             throw new IllegalArgumentException("percentageOfNodesToScore must be between 0 and 100, got "
                     + percentageOfNodesToScore);
         }
+    }
+
+    /** No gangs but those of PodGroup objects. */
+    public SimulationOptions(FeatureGates gates, int percentageOfNodesToScore, BindingConditions bindingConditions) {
+        this(gates, percentageOfNodesToScore, bindingConditions, List.of());
+    }
+
+    /** These options with these gangs. */
+    public SimulationOptions withGangs(List<Gang> marked) {
+        return new SimulationOptions(gates, percentageOfNodesToScore, bindingConditions, marked);
     }
 
     /** Binding conditions met at once. */

@@ -41,11 +41,12 @@ public final class DevicePluginComparison {
                        long crossDomainJobs, long migStrandedMemory, long healthyGpusLostToCordoning) {
     }
 
-    /** Both runs, the numbers and how each claim request was mapped. */
+    /** Both runs, the numbers, how each claim request was mapped, and the decision tree's answers. */
     public record Result(SimulationResult dra, SimulationResult devicePlugins, Side draSide, Side devicePluginSide,
-                         List<String> mapping) {
+                         List<String> mapping, List<DecisionTree.Answer> decision) {
         public Result {
             mapping = List.copyOf(mapping);
+            decision = List.copyOf(decision);
         }
     }
 
@@ -67,7 +68,8 @@ public final class DevicePluginComparison {
                 && Boolean.TRUE.equals(n.getSpec().getUnschedulable())).forEach(n -> cordoned.add(n.getMetadata().getName()));
         Side dpSide = side(dpRun, inventory, dpUse(dpRun.finalState()), wants, cordoned, form.layout());
         return new Result(draRun, dpRun, draSide, dpSide,
-                form.forms().stream().map(DevicePluginForm.RequestForm::describe).toList());
+                form.forms().stream().map(DevicePluginForm.RequestForm::describe).toList(),
+                DecisionTree.of(draRun, options.gates()));
     }
 
     private record Want(boolean gpu, boolean mig) {
@@ -132,11 +134,9 @@ public final class DevicePluginComparison {
             }
         }
         ClusterSnapshot s = r.finalState();
-        ClusterSnapshot assigned = new ClusterSnapshot(s.nodes(), List.copyOf(byId.values()), s.priorityClasses(),
-                s.deviceClasses(), s.resourceSlices(), s.resourceClaims(), s.resourceClaimTemplates(),
-                s.deviceTaintRules(), s.deployments(), s.replicaSets(), s.statefulSets(), s.jobs(), s.daemonSets(),
-                s.podDisruptionBudgets());
-        return new SimulationResult(r.pods(), r.events(), r.notes(), assigned);
+        ClusterSnapshot assigned = s.with(s.nodes(), List.copyOf(byId.values()), s.resourceSlices(),
+                s.resourceClaims());
+        return new SimulationResult(r.pods(), r.events(), r.notes(), assigned, r.gangs());
     }
 
     /** A whole GPU whose partitions are in the node's MIG layout is not announced as nvidia.com/gpu. */
@@ -276,6 +276,17 @@ public final class DevicePluginComparison {
         cmp.set("devicePlugins", mapper.valueToTree(c.devicePluginSide()));
         tools.jackson.databind.node.ArrayNode m = cmp.putArray("mapping");
         c.mapping().forEach(m::add);
+        tools.jackson.databind.node.ArrayNode decision = cmp.putArray("decision");
+        for (DecisionTree.Answer a : c.decision()) {
+            tools.jackson.databind.node.ObjectNode o = decision.addObject();
+            o.put("need", a.need().key());
+            o.put("question", a.need().question());
+            o.put("needed", a.needed());
+            tools.jackson.databind.node.ArrayNode w = o.putArray("workloads");
+            a.workloads().forEach(w::add);
+            tools.jackson.databind.node.ArrayNode u = o.putArray("uses");
+            a.uses().forEach(u::add);
+        }
         return mapper.writeValueAsString(root);
     }
 
@@ -297,10 +308,28 @@ public final class DevicePluginComparison {
         out.println();
         out.println("Device-plugin form of each claim request:");
         c.mapping().forEach(m -> out.printf("  %s%n", m));
+        out.println();
+        out.println("Do we need to migrate? What the workloads use that device plugins cannot express:");
+        for (DecisionTree.Answer a : c.decision()) {
+            out.printf("  %s: %s%n", a.need().question(), a.needed() ? "yes, " + a.workloads().size()
+                    + " workload(s): " + shown(a.workloads()) : "no workload needs it");
+            a.uses().stream().limit(USES_SHOWN).forEach(u -> out.printf("      %s%n", u));
+            if (a.uses().size() > USES_SHOWN) {
+                out.printf("      ... (+%d more; all in --output json)%n", a.uses().size() - USES_SHOWN);
+            }
+        }
         out.flush();
     }
 
-    private static void row(PrintWriter out, String what, long dra, long dp) {
+    private static final int USES_SHOWN = 3;
+    private static final int WORKLOADS_SHOWN = 6;
+
+    private static String shown(List<String> names) {
+        String first = String.join(", ", names.subList(0, Math.min(WORKLOADS_SHOWN, names.size())));
+        return names.size() > WORKLOADS_SHOWN ? first + ", ... (+" + (names.size() - WORKLOADS_SHOWN) + ")" : first;
+    }
+
+        private static void row(PrintWriter out, String what, long dra, long dp) {
         out.printf("  %-38s %12d %16d%n", what, dra, dp);
     }
 

@@ -1,7 +1,5 @@
 package io.dra4j.sim.compare;
 
-import io.dra4j.allocator.AllocationOutcome;
-import io.dra4j.allocator.Allocator;
 import io.dra4j.allocator.FeatureGates;
 import io.dra4j.sim.ClusterSnapshot;
 import io.fabric8.kubernetes.api.model.Container;
@@ -28,12 +26,9 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceConstraint;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceSubRequest;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceTolerationBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ExactDeviceRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
-import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
-import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -76,10 +71,7 @@ final class DevicePluginForm {
     private final ClusterSnapshot dra;
     private final Inventory inventory;
     private final DevicePluginMapping overrides;
-    private final Allocator matcher;
-    private final Map<String, String> probeNodes = new LinkedHashMap<>();
-    private final List<ResourceSlice> probeSlices = new ArrayList<>();
-    private final Map<String, List<Inventory.Dev>> matchCache = new HashMap<>();
+    private final DeviceCandidates candidates;
     private final Map<String, RequestForm> forms = new TreeMap<>();
     private final Map<String, List<String>> layout = new TreeMap<>();
 
@@ -87,9 +79,7 @@ final class DevicePluginForm {
         this.dra = dra;
         this.inventory = inventory;
         this.overrides = overrides;
-        probes();
-        this.matcher = Allocator.builder().featureGates(gates).deviceClasses(dra.deviceClasses())
-                .resourceSlices(probeSlices).build();
+        this.candidates = new DeviceCandidates(dra.deviceClasses(), dra.resourceSlices(), gates);
     }
 
     /** The mapping of every claim request met, in key order (filled by {@link #snapshot}). */
@@ -117,7 +107,7 @@ final class DevicePluginForm {
                         .withTemplate(template(d.getSpec().getTemplate(), d.getMetadata())).endSpec().build()).toList(),
                 dra.daemonSets().stream().map(d -> new DaemonSetBuilder(d).editSpec()
                         .withTemplate(template(d.getSpec().getTemplate(), d.getMetadata())).endSpec().build()).toList(),
-                dra.podDisruptionBudgets());
+                dra.podDisruptionBudgets(), dra.podGroups(), dra.workloads());
     }
 
     // Nodes: what the device plugin and GPU feature discovery announce, the MIG layout fixed per GPU product.
@@ -398,56 +388,16 @@ final class DevicePluginForm {
         return new RequestForm(key, resource, count, List.copyOf(products), dropped);
     }
 
-    /**
-     * The node-local slices cut into probes of at most 32 devices (an allocation result's limit, which allocationMode
-     * All would hit), each its own pool on its own probe node, without shared counters: asking for all matching
-     * devices of a probe finds every device a request could get on its own (partitions of one GPU exclude each
-     * other only through counters).
-     */
-    private void probes() {
-        for (ResourceSlice s : dra.resourceSlices()) {
-            List<io.fabric8.kubernetes.api.model.resource.v1.Device> devices = Inventory.list(s.getSpec().getDevices());
-            if (s.getSpec().getNodeName() == null) {
-                continue;
-            }
-            for (int from = 0; from < devices.size(); from += 32) {
-                String probe = "probe-" + probeNodes.size();
-                probeNodes.put(probe, s.getSpec().getDriver() + "/" + s.getSpec().getPool().getName());
-                probeSlices.add(new io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceBuilder()
-                        .withNewMetadata().withName(probe).endMetadata().withNewSpec()
-                        .withDriver(s.getSpec().getDriver()).withNodeName(probe)
-                        .withNewPool().withName(probe).withGeneration(1L).withResourceSliceCount(1L).endPool()
-                        .withDevices(devices.subList(from, Math.min(devices.size(), from + 32)).stream()
-                                .map(d -> new io.fabric8.kubernetes.api.model.resource.v1.DeviceBuilder(d)
-                                        .withConsumesCounters(List.of()).build()).toList())
-                        .endSpec().build());
+    /** The node-local devices the request could get. */
+    private List<Inventory.Dev> matches(ExactDeviceRequest e) {
+        Map<String, Inventory.Dev> byKey = inventory.byKey();
+        List<Inventory.Dev> out = new ArrayList<>();
+        for (DeviceCandidates.Candidate c : candidates.of(e)) {
+            Inventory.Dev dev = c.nodeLocal() ? byKey.get(c.key()) : null;
+            if (dev != null) {
+                out.add(dev);
             }
         }
-    }
-
-    private List<Inventory.Dev> matches(ExactDeviceRequest e) {
-        ExactDeviceRequest all = new io.fabric8.kubernetes.api.model.resource.v1.ExactDeviceRequestBuilder()
-                .withDeviceClassName(e.getDeviceClassName()).withSelectors(e.getSelectors()).withAllocationMode("All")
-                .withTolerations(new DeviceTolerationBuilder().withOperator("Exists").build()).build();
-        String cacheKey = e.getDeviceClassName() + "|" + e.getSelectors();
-        return matchCache.computeIfAbsent(cacheKey, k -> {
-            ResourceClaim claim = new ResourceClaimBuilder().withNewMetadata().withName("probe").withNamespace("probe")
-                    .withUid("probe").endMetadata().withNewSpec().withNewDevices().addNewRequest().withName("r")
-                    .withExactly(all).endRequest().endDevices().endSpec().build();
-            Map<String, Inventory.Dev> byKey = inventory.byKey();
-            List<Inventory.Dev> out = new ArrayList<>();
-            for (var probe : probeNodes.entrySet()) {
-                Node n = new NodeBuilder().withNewMetadata().withName(probe.getKey()).endMetadata().build();
-                if (matcher.allocate(n, List.of(claim)) instanceof AllocationOutcome.Allocated a) {
-                    a.results().forEach(res -> res.getDevices().getResults().forEach(d -> {
-                        Inventory.Dev dev = byKey.get(probe.getValue() + "/" + d.getDevice());
-                        if (dev != null) {
-                            out.add(dev);
-                        }
-                    }));
-                }
-            }
-            return out;
-        });
+        return out;
     }
 }

@@ -105,16 +105,23 @@ final class DraAllocation {
 
     /** The claims holding devices of these slices' pools. */
     private static List<ResourceClaim> holding(List<ResourceSlice> slices, List<ResourceClaim> claims) {
-        java.util.Set<String> pools = new java.util.HashSet<>();
+        // Pools by driver: the results' own strings are looked up, none is built per result.
+        Map<String, java.util.Set<String>> pools = new HashMap<>();
         for (ResourceSlice s : slices) {
-            pools.add(s.getSpec().getDriver() + "/" + s.getSpec().getPool().getName());
+            pools.computeIfAbsent(s.getSpec().getDriver(), k -> new java.util.HashSet<>()).add(s.getSpec().getPool().getName());
         }
         List<ResourceClaim> out = new java.util.ArrayList<>();
         for (ResourceClaim c : claims) {
             var devices = c.getStatus().getAllocation().getDevices();
-            if (devices != null && devices.getResults() != null && devices.getResults().stream()
-                    .anyMatch(r -> pools.contains(r.getDriver() + "/" + r.getPool()))) {
-                out.add(c);
+            if (devices == null || devices.getResults() == null) {
+                continue;
+            }
+            for (var r : devices.getResults()) {
+                java.util.Set<String> p = pools.get(r.getDriver());
+                if (p != null && p.contains(r.getPool())) {
+                    out.add(c);
+                    break;
+                }
             }
         }
         return out;

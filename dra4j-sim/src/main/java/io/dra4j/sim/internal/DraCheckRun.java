@@ -119,10 +119,7 @@ public final class DraCheckRun {
             bare.add(new NodeBuilder().withNewMetadata().withName(n).endMetadata().build());
         }
         nodeNotes.add("the input holds no Node objects: taken as node(s) without labels: " + String.join(", ", names));
-        return new ClusterSnapshot(bare, snapshot.pods(), snapshot.priorityClasses(), snapshot.deviceClasses(),
-                snapshot.resourceSlices(), snapshot.resourceClaims(), snapshot.resourceClaimTemplates(),
-                snapshot.deviceTaintRules(), snapshot.deployments(), snapshot.replicaSets(), snapshot.statefulSets(),
-                snapshot.jobs(), snapshot.daemonSets());
+        return snapshot.with(bare, snapshot.pods(), snapshot.resourceSlices(), snapshot.resourceClaims());
     }
 
     /** What {@link #run} noted about the nodes (taken without labels because the input has no Node objects). */

@@ -61,6 +61,9 @@ final class DynamicResources {
     /** The pod's claims as {@link #bind} left them, the special claim for extended resources included. */
     private final List<ResourceClaim> bound = new ArrayList<>();
     private ResourceClaim boundExtended;
+    /** The pod's claims' status and finalizers as {@link #bind} found them, for {@link #unbind}. */
+    private final Map<ResourceClaim, ResourceClaimStatus> statusBefore = new java.util.IdentityHashMap<>();
+    private final Map<ResourceClaim, List<String>> finalizersBefore = new java.util.IdentityHashMap<>();
 
     DynamicResources(Pod pod, Cluster cluster, Resources podRequest) {
         this.pod = pod;
@@ -421,6 +424,12 @@ final class DynamicResources {
         int ri = 0;
         bound.clear();
         bound.addAll(claims);
+        for (ResourceClaim c : claims) {
+            statusBefore.put(c, c.getStatus() == null ? null
+                    : new io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimStatusBuilder(c.getStatus()).build());
+            List<String> f = c.getMetadata().getFinalizers();
+            finalizersBefore.put(c, f == null ? null : new ArrayList<>(f));
+        }
         for (ResourceClaim c : toAllocate(extended)) {
             ResourceClaim target = c;
             if (c == extended) {
@@ -533,6 +542,26 @@ final class DynamicResources {
                 .withDriver(r.getDriver()).withPool(r.getPool()).withDevice(r.getDevice()).withShareID(r.getShareID())
                 .withConditions(conditions).build());
         c.getStatus().setDevices(devices);
+    }
+
+    /**
+     * Reserve and PreBind taken back after {@link #bind}: the claims' status and finalizers as they were before it
+     * (allocations made for the pod are gone, reservations of other pods stay), the special claim for extended
+     * resources deleted. The pod's claims are looked up again by the next cycle's PreFilter.
+     */
+    void unbind() {
+        // The claims are replaced, not changed: earlier cycles' allocator states hold the objects as they were.
+        for (ResourceClaim c : claims) {
+            ResourceClaim restored = new ResourceClaimBuilder(c).withStatus(statusBefore.get(c)).build();
+            restored.getMetadata().setFinalizers(finalizersBefore.get(c));
+            cluster.addClaim(restored);
+        }
+        if (boundExtended != null) {
+            cluster.removeClaim(boundExtended);
+            pod.getStatus().setExtendedResourceClaimStatus(null);
+            boundExtended = null;
+        }
+        bound.clear();
     }
 
     /** The pod's reservations and the allocations made for it undone. */

@@ -28,13 +28,19 @@ final class Scheduler {
      * The outcome of one attempt: a node, or the FitError message and dra4j's DRA reason, computed only when asked
      * (the explanation is expensive, and only a pod's last attempt is reported). A failed attempt may carry
      * DefaultPreemption's outcome: {@code nominate} the node to nominate ("" clears the nomination, null leaves it)
-     * and the {@code victims} to delete.
+     * and the {@code victims} to delete. A binding carries {@code undo}, which takes it back (GangScheduling's
+     * Unreserve when the gang does not fit); null otherwise.
      */
     record Attempt(String node, String message, java.util.function.Supplier<String> draReason, boolean error,
-                   String nominate, List<Pod> victims, String waitedOnNode, Set<String> rejectors) {
+                   String nominate, List<Pod> victims, String waitedOnNode, Set<String> rejectors, Runnable undo) {
         Attempt {
             victims = List.copyOf(victims);
             rejectors = Set.copyOf(rejectors);
+        }
+
+        Attempt(String node, String message, java.util.function.Supplier<String> draReason, boolean error,
+                String nominate, List<Pod> victims, String waitedOnNode, Set<String> rejectors) {
+            this(node, message, draReason, error, nominate, victims, waitedOnNode, rejectors, null);
         }
 
         Attempt(String node, String message, java.util.function.Supplier<String> draReason, boolean error) {
@@ -211,7 +217,12 @@ final class Scheduler {
         }
         pod.getSpec().setNodeName(chosen.name);
         chosen.addPod(pod);
-        return new Attempt(chosen.name, "", () -> "", false, null, List.of(), waited, Set.of());
+        Runnable undo = () -> {
+            chosen.removePod(pod);
+            pod.getSpec().setNodeName(null);
+            dra.unbind();
+        };
+        return new Attempt(chosen.name, "", () -> "", false, null, List.of(), waited, Set.of(), undo);
     }
 
     FilterStatus filter(Pod pod, NodeInfo n, Resources request, PodTopologySpread spread,

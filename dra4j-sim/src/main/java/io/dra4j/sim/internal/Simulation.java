@@ -2,6 +2,7 @@ package io.dra4j.sim.internal;
 
 import io.dra4j.scenario.Manifests;
 import io.dra4j.sim.ClusterSnapshot;
+import io.dra4j.sim.GangResult;
 import io.dra4j.sim.PodResult;
 import io.dra4j.sim.SchedulingEvent;
 import io.dra4j.sim.SimulationOptions;
@@ -30,10 +31,12 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * One simulation run: copies the snapshot, lets the controllers create pods and claims, then schedules the pending
@@ -41,7 +44,9 @@ import java.util.Optional;
  * attempt, until no pod is left to try; then the device taint eviction controller deletes the pods using devices
  * with untolerated NoExecute taints on a simulated clock, their controllers re-create them, and scheduling resumes.
  * Pods deleted by preemption or eviction release their claims as the resourceclaim controller does.
- * Single-threaded; its state lives only for the run.
+ * Gangs go through GangScheduling's pod group cycle ({@link #attemptGang}). Single-threaded; its state lives only
+ * for the run. Over 800 lines for a reason: the run's state (outcomes, requeue bookkeeping, the clock, the deleted
+ * and re-created pods) is shared by the pod cycle, the pod group cycle, eviction and the controllers' part.
  */
 public final class Simulation {
     static final String DEFAULT_SCHEDULER = "default-scheduler";
@@ -62,6 +67,9 @@ public final class Simulation {
     private final Duration timeout;
     private final Map<String, ResourceClaimTemplate> templates = new HashMap<>();
     private Scheduler scheduler;
+    private Gangs gangs;
+    /** Per gang, its last pod group cycle: what fitted, the status it ended with, its first member that did not fit. */
+    private final Map<String, GangCycle> gangCycles = new HashMap<>();
     /** Every pod's outcome so far, in report order: bound before, then as queued (replacements at the end). */
     private final Map<String, Outcome> outcomes = new LinkedHashMap<>();
     private final Map<String, Pod> deleted = new HashMap<>();
@@ -135,6 +143,7 @@ public final class Simulation {
         expandWorkloads();
         recordControllerSelectors();
         createTemplateClaims();
+        gangs = new Gangs(pods.values(), input.podGroups(), input.workloads(), options.gangs(), notes);
     }
 
     /** The cluster once {@link #prepare} ran. */
@@ -185,6 +194,9 @@ public final class Simulation {
                 String msg = "Scheduling is blocked due to non-empty scheduling gates";
                 condition(p, "False", "SchedulingGated", msg);
                 outcomes.put(key(p), new Outcome(PodResult.Placement.PENDING, msg, () -> ""));
+            } else if (gangs.blocked(p) != null) {
+                // GangScheduling's PreEnqueue: the pod waits until its PodGroup exists.
+                outcomes.put(key(p), new Outcome(PodResult.Placement.PENDING, gangs.blocked(p), () -> ""));
             } else {
                 queue.add(p);
             }
@@ -256,11 +268,8 @@ public final class Simulation {
                 remaining.add(p);
             }
         }
-        ClusterSnapshot finalState = new ClusterSnapshot(input.nodes(), remaining,
-                input.priorityClasses(), input.deviceClasses(), input.resourceSlices(), cluster.claims(),
-                input.resourceClaimTemplates(), input.deviceTaintRules(), input.deployments(), input.replicaSets(),
-                input.statefulSets(), input.jobs(), input.daemonSets(), input.podDisruptionBudgets());
-        return new SimulationResult(results, events, notes, finalState);
+        ClusterSnapshot finalState = input.with(input.nodes(), remaining, input.resourceSlices(), cluster.claims());
+        return new SimulationResult(results, events, notes, finalState, gangResults());
     }
 
     /**
@@ -274,15 +283,28 @@ public final class Simulation {
             pending.sort(queueOrder());
             List<Pod> still = new ArrayList<>();
             boolean tried = false;
+            Set<String> cycled = new HashSet<>();
             for (Pod p : pending) {
                 if (deleted.containsKey(key(p))) {
+                    continue;
+                }
+                Gangs.Gang gang = gangs.of(p);
+                if (gang != null) {
+                    // The first member in queue order brings its whole gang into one pod group cycle.
+                    if (cycled.add(gang.name()) && retry(seenAt.get(gang.name()))) {
+                        tried = true;
+                        attemptGang(gang, pending.stream().filter(m -> gang == gangs.of(m)
+                                && !deleted.containsKey(key(m))).toList());
+                    }
+                    if (!bound(p)) {
+                        still.add(p);
+                    }
                     continue;
                 }
                 // A pod that failed is tried again only after an event that may help it, as upstream's queueing
                 // hints requeue it: a deletion frees resources for any rejection; a binding helps only pods that
                 // InterPodAffinity or PodTopologySpread rejected (and pods whose attempt ended in an error).
-                int[] seen = seenAt.get(key(p));
-                if (seen != null && seen[1] == deletions && (seen[2] == 0 || seen[0] == bindings)) {
+                if (!retry(seenAt.get(key(p)))) {
                     still.add(p);
                     continue;
                 }
@@ -299,6 +321,118 @@ public final class Simulation {
             pending = still;
         }
         return pending;
+    }
+
+    /** Whether a pod (or gang) last tried at {@code seen} may fit now; true when it was never tried. */
+    private boolean retry(int[] seen) {
+        return seen == null || seen[1] != deletions || seen[2] != 0 && seen[0] != bindings;
+    }
+
+    private static boolean bound(Pod p) {
+        return p.getSpec().getNodeName() != null && !p.getSpec().getNodeName().isEmpty();
+    }
+
+    /** A gang's last pod group cycle. */
+    private record GangCycle(int fitted, String status, String firstUnfit, String unfitReason,
+                             java.util.function.Supplier<String> unfitDraReason) {
+    }
+
+    /**
+     * GangScheduling with its pod group cycle (schedule_one_podgroup.go): the gang's pending members are scheduled
+     * one after another in queue order, each reserved on its node so the next sees it; PlacementFeasible stops the
+     * cycle once the members scheduled and those left cannot reach minCount. When at least minCount are scheduled
+     * (members bound before count) the reserved members are bound and the others stay pending with their own
+     * FitError; otherwise every reservation is taken back (claims as they were, devices free) and the members that
+     * fitted are pending with the gang's status. PreEnqueue holds the gang while fewer than minCount members exist.
+     * DefaultPreemption is not run for gang members (upstream's workload-aware preemption is not simulated).
+     */
+    private void attemptGang(Gangs.Gang g, List<Pod> members) {
+        int scheduled = 0;
+        for (String m : gangs.members(g)) {
+            Pod p = pods.get(m);
+            scheduled += p != null && !deleted.containsKey(m) && bound(p) ? 1 : 0;
+        }
+        int remaining = members.size();
+        if (scheduled + remaining < g.minCount()) {
+            String status = "waiting for minCount pods from a gang to appear in scheduling queue";
+            members.forEach(p -> outcomes.put(key(p), new Outcome(PodResult.Placement.PENDING, status, () -> "")));
+            seenAt.put(g.name(), new int[] {bindings, deletions, 0});
+            gangCycles.put(g.name(), new GangCycle(scheduled, status, "", "", () -> ""));
+            return;
+        }
+        List<Map.Entry<Pod, Scheduler.Attempt>> fitted = new ArrayList<>();
+        Map<Pod, Scheduler.Attempt> failed = new LinkedHashMap<>();
+        String status = null;
+        boolean helped = false;
+        for (Pod p : members) {
+            if (trace != null) {
+                trace.begin();
+            }
+            Scheduler.Attempt a = scheduler.schedule(p);
+            if (trace != null) {
+                trace.end(p, a.node(), cluster);
+            }
+            progress.attempted(++attempts, sequence.size());
+            remaining--;
+            if (a.node() != null) {
+                fitted.add(Map.entry(p, a));
+                scheduled++;
+            } else {
+                failed.put(p, a);
+                helped |= a.helpedByBindings();
+                if (a.error()) {
+                    status = "failed to schedule other pod from a pod group: " + a.message();
+                    break;
+                }
+            }
+            if (remaining + scheduled < g.minCount()) {
+                status = "minCount (" + g.minCount() + ") cannot be satisfied: " + scheduled + " scheduled, "
+                        + remaining + " remaining";
+                break;
+            }
+        }
+        Map.Entry<Pod, Scheduler.Attempt> first = failed.entrySet().stream().findFirst().orElse(null);
+        gangCycles.put(g.name(), new GangCycle(scheduled, status == null ? "" : status,
+                first == null ? "" : key(first.getKey()), first == null ? "" : first.getValue().message(),
+                first == null ? () -> "" : first.getValue().draReason()));
+        seenAt.put(g.name(), new int[] {bindings, deletions, helped ? 1 : 0});
+        if (status == null) {
+            fitted.forEach(e -> recordBound(e.getKey(), e.getValue()));
+        } else {
+            // Unreserve, latest first: each reservation is taken back as it was made.
+            for (int i = fitted.size() - 1; i >= 0; i--) {
+                fitted.get(i).getValue().undo().run();
+            }
+        }
+        for (Pod p : members) {
+            Scheduler.Attempt a = failed.get(p);
+            if (a != null) {
+                recordFailure(p, a);
+            } else if (!bound(p)) {
+                recordFailure(p, Scheduler.Attempt.failed(status, "", false));
+            }
+        }
+    }
+
+    /** The gangs' outcome at the end of the run, members in queue order. */
+    private List<GangResult> gangResults() {
+        List<GangResult> out = new ArrayList<>();
+        for (Gangs.Gang g : gangs.all()) {
+            List<String> members = new ArrayList<>(gangs.members(g));
+            members.sort(Comparator.comparingInt(m -> sequence.getOrDefault(m, Integer.MAX_VALUE)));
+            int placed = 0;
+            for (String m : members) {
+                placed += !deleted.containsKey(m) && bound(pods.get(m)) ? 1 : 0;
+            }
+            GangCycle c = gangCycles.get(g.name());
+            boolean fits = placed >= g.minCount();
+            String reason = fits ? "" : c != null ? c.status() : outcomes.containsKey(members.get(0))
+                    && outcomes.get(members.get(0)) != null ? outcomes.get(members.get(0)).reason() : "";
+            out.add(new GangResult(g.name(), g.workload(), g.minCount(), members, placed,
+                    c == null ? placed : c.fitted(), fits, reason, c == null ? "" : c.firstUnfit(),
+                    c == null ? "" : c.unfitReason(), c == null ? "" : c.unfitDraReason().get()));
+        }
+        return out;
     }
 
     /** What became of a pod so far; the DRA reason is computed only when reported. */
@@ -319,25 +453,15 @@ public final class Simulation {
             trace.end(p, a.node(), cluster);
         }
         progress.attempted(++attempts, sequence.size());
-        if (a.waitedOnNode() != null) {
-            events.add(new SchedulingEvent("Normal", "BindingConditionsPending", ns(p), name(p),
-                    "waiting for binding conditions for device on node " + a.waitedOnNode()));
-        }
         if (a.node() != null) {
-            bindings++;
-            condition(p, "True", null, null);
-            events.add(new SchedulingEvent("Normal", "Scheduled", ns(p), name(p), "Successfully assigned "
-                    + ns(p) + "/" + name(p) + " to " + a.node()));
-            outcomes.put(key(p), new Outcome(PodResult.Placement.PLACED, "", () -> ""));
+            recordBound(p, a);
             return true;
         }
         seenAt.put(key(p), new int[] {bindings, deletions, a.helpedByBindings() ? 1 : 0});
-        condition(p, "False", a.error() ? "SchedulerError" : "Unschedulable", a.message());
+        recordFailure(p, a);
         if (a.nominate() != null) {
             p.getStatus().setNominatedNodeName(a.nominate().isEmpty() ? null : a.nominate());
         }
-        events.add(new SchedulingEvent("Warning", "FailedScheduling", ns(p), name(p), a.message()));
-        outcomes.put(key(p), new Outcome(PodResult.Placement.PENDING, a.message(), a.draReason()));
         if (a.victims().isEmpty()) {
             return false;
         }
@@ -347,6 +471,30 @@ public final class Simulation {
             delete(victim, PodResult.Placement.PREEMPTED, message);
         }
         return attempt(p);
+    }
+
+    /** A binding's condition, events and outcome. */
+    private void recordBound(Pod p, Scheduler.Attempt a) {
+        if (a.waitedOnNode() != null) {
+            events.add(new SchedulingEvent("Normal", "BindingConditionsPending", ns(p), name(p),
+                    "waiting for binding conditions for device on node " + a.waitedOnNode()));
+        }
+        bindings++;
+        condition(p, "True", null, null);
+        events.add(new SchedulingEvent("Normal", "Scheduled", ns(p), name(p), "Successfully assigned "
+                + ns(p) + "/" + name(p) + " to " + a.node()));
+        outcomes.put(key(p), new Outcome(PodResult.Placement.PLACED, "", () -> ""));
+    }
+
+    /** A failed attempt's condition, event and outcome. */
+    private void recordFailure(Pod p, Scheduler.Attempt a) {
+        if (a.waitedOnNode() != null) {
+            events.add(new SchedulingEvent("Normal", "BindingConditionsPending", ns(p), name(p),
+                    "waiting for binding conditions for device on node " + a.waitedOnNode()));
+        }
+        condition(p, "False", a.error() ? "SchedulerError" : "Unschedulable", a.message());
+        events.add(new SchedulingEvent("Warning", "FailedScheduling", ns(p), name(p), a.message()));
+        outcomes.put(key(p), new Outcome(PodResult.Placement.PENDING, a.message(), a.draReason()));
     }
 
     /**
@@ -366,6 +514,7 @@ public final class Simulation {
         if (replacement != null) {
             pods.put(key(replacement), replacement);
             workloadOf.put(key(replacement), workloadOf.getOrDefault(key(p), ""));
+            gangs.replaced(p, replacement);
             deleted.remove(key(replacement));
             createTemplateClaims(replacement);
             enqueue(replacement);

@@ -58,9 +58,7 @@ public final class Fixes {
             default -> throw new IllegalArgumentException("a " + fix.kind() + " fix changes cluster objects; apply it "
                     + "by hand: " + fix.description());
         }
-        return new ClusterSnapshot(base.nodes(), pods, base.priorityClasses(), base.deviceClasses(),
-                base.resourceSlices(), claims, base.resourceClaimTemplates(), base.deviceTaintRules(),
-                base.deployments(), base.replicaSets(), base.statefulSets(), base.jobs(), base.daemonSets());
+        return base.with(base.nodes(), pods, base.resourceSlices(), claims);
     }
 
     private static boolean holds(ResourceClaim c, Set<String> devices) {

@@ -118,9 +118,7 @@ public record NodeTemplate(Node node, List<ResourceSlice> slices) {
             nodes.add(t.node());
             slices.addAll(t.slices());
         }
-        return new ClusterSnapshot(nodes, s.pods(), s.priorityClasses(), s.deviceClasses(), slices,
-                s.resourceClaims(), s.resourceClaimTemplates(), s.deviceTaintRules(), s.deployments(),
-                s.replicaSets(), s.statefulSets(), s.jobs(), s.daemonSets());
+        return s.with(nodes, s.pods(), slices, s.resourceClaims());
     }
 
     private static Map<String, String> relabel(Map<String, String> labels, String old, String newName) {

@@ -215,9 +215,7 @@ public final class WhatIf {
                 claims.add(copy);
             }
         }
-        ClusterSnapshot changed = new ClusterSnapshot(nodes, pods, state.priorityClasses(), state.deviceClasses(),
-                state.resourceSlices(), claims, state.resourceClaimTemplates(), state.deviceTaintRules(),
-                state.deployments(), state.replicaSets(), state.statefulSets(), state.jobs(), state.daemonSets());
+        ClusterSnapshot changed = state.with(nodes, pods, state.resourceSlices(), claims);
         SimulationResult after = new Simulator(options).run(changed);
         Map<String, String> moved = new java.util.TreeMap<>();
         Map<String, String> pending = new java.util.TreeMap<>();

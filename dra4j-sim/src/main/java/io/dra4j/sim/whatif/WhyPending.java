@@ -59,6 +59,27 @@ public final class WhyPending {
      */
     public PodExplanation pod(ClusterSnapshot snapshot, String namespace, String name) {
         SimulationResult result = new Simulator(options).run(snapshot);
+        PodExplanation x = podIn(result, namespace, name);
+        Optional<io.dra4j.sim.GangResult> gang = result.gangOf(namespace, name);
+        if (gang.isEmpty()) {
+            return x;
+        }
+        io.dra4j.sim.GangResult g = gang.get();
+        String decisive = x.decisive();
+        if (!g.fits() && x.status() == PodExplanation.Status.PENDING) {
+            // A member of a gang that does not fit waits for the gang: the first member that did not fit decides.
+            String key = namespace + "/" + name;
+            String first = g.unfitDraReason().isEmpty() ? g.unfitReason() : g.unfitDraReason();
+            decisive = g.name() + " does not fit (" + io.dra4j.sim.Reports.gangLine(g) + ")"
+                    + (g.firstUnfit().equals(key) ? "; this member does not fit: " + x.decisive()
+                    : g.firstUnfit().isEmpty() ? ": " + g.reason()
+                    : "; first member that did not fit: " + g.firstUnfit() + ": " + first);
+        }
+        return new PodExplanation(x.kind(), x.namespace(), x.name(), x.status(), x.node(), x.workload(), x.message(),
+                decisive, x.nodeCount(), x.groups(), x.fixes(), x.notes(), gang);
+    }
+
+    private PodExplanation podIn(SimulationResult result, String namespace, String name) {
         PodResult r = result.pods().stream()
                 .filter(p -> p.namespace().equals(namespace) && p.name().equals(name)).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException(notFound("pod", namespace, name,

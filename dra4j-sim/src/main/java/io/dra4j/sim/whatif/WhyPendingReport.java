@@ -37,6 +37,8 @@ public final class WhyPendingReport {
         if (!x.message().isEmpty() && x.status() == PodExplanation.Status.PENDING) {
             out.printf("  scheduler: %s%n", x.message());
         }
+        x.gang().ifPresent(g -> out.printf("  gang: %s%s: %s%n", g.name(),
+                g.workload().isEmpty() ? "" : " (" + g.workload() + ")", io.dra4j.sim.Reports.gangLine(g)));
         if (!x.groups().isEmpty()) {
             out.printf("%n  %,d node(s), closest first:%n", x.nodeCount());
             for (NodeGroup g : x.groups()) {
@@ -130,6 +132,19 @@ public final class WhyPendingReport {
         }
         ArrayNode notes = root.putArray("notes");
         x.notes().forEach(notes::add);
+        x.gang().ifPresent(g -> {
+            ObjectNode gn = root.putObject("gang");
+            gn.put("name", g.name());
+            gn.put("workload", g.workload());
+            gn.put("minCount", g.minCount());
+            gn.put("members", g.members().size());
+            gn.put("placed", g.placed());
+            gn.put("fitted", g.fitted());
+            gn.put("missing", g.missing());
+            gn.put("fits", g.fits());
+            gn.put("reason", g.reason());
+            gn.put("firstUnfit", g.firstUnfit());
+        });
         return JSON.writeValueAsString(root);
     }
 
