@@ -234,9 +234,9 @@ final class DriverCommand implements Callable<Integer> {
         Path list;
         @Option(names = "--nvidia-smi-lgi", description = "Recorded 'nvidia-smi mig -lgi' output.")
         Path lgi;
-        @Option(names = "--nvidia-smi-lgip", description = "Recorded 'nvidia-smi mig -lgip' output (with --dynamic-mig).")
+        @Option(names = "--nvidia-smi-lgip", description = "Recorded 'nvidia-smi mig -lgip' output.")
         Path lgip;
-        @Option(names = "--nvidia-smi-lgipp", description = "Recorded 'nvidia-smi mig -lgipp' output (with --dynamic-mig).")
+        @Option(names = "--nvidia-smi-lgipp", description = "Recorded 'nvidia-smi mig -lgipp' output.")
         Path lgipp;
         @Option(names = "--dynamic-mig", description = "Publish MIG-enabled GPUs as partitions created at prepare "
                 + "(NVIDIA's DynamicMIG): every profile placement a device consuming the GPU's counters.")
@@ -265,8 +265,8 @@ final class DriverCommand implements Callable<Integer> {
                 out.print(ser.asYaml(java.util.Map.of("devices", p.devices(), "sharedCounters", p.counterSets())));
                 return 0;
             }
-            return run(out, err, node, NvidiaDevices.DRIVER, new NvidiaDriver(gpus, smi, dynamicMig, out::println), p::devices,
-                    p::counterSets, null, new Runnable[1]);
+            return run(out, err, node, NvidiaDevices.DRIVER, new NvidiaDriver(gpus, smi, dynamicMig, out::println),
+                    p::devices, p::counterSets, null, new Runnable[1]);
         }
     }
 }

@@ -113,7 +113,8 @@ public final class NvidiaDevices {
                 devices.add(new DeviceBuilder().withName(migName(g.minor(), m.profile(), m.giProfileId(),
                                 m.placementStart())).withAttributes(attrs).withCapacity(cap)
                         .withConsumesCounters(new DeviceCounterConsumptionBuilder().withCounterSet(setName)
-                                .withCounters(slices(m.placementStart(), m.placementStart() + m.placementSize())).build())
+                                .withCounters(slices(m.placementStart(), m.placementStart() + m.placementSize()))
+                                .build())
                         .build());
             }
         }

@@ -55,7 +55,7 @@ public final class NvidiaDriver implements DraDriver {
         }, false, log);
     }
 
-    /** The driver for the devices {@link NvidiaDevices#of(List, boolean)} publishes with the same {@code dynamicMig}. */
+    /** The driver for what {@link NvidiaDevices#of(List, boolean)} publishes with the same {@code dynamicMig}. */
     public NvidiaDriver(List<GpuInfo> gpus, NvidiaSmi smi, boolean dynamicMig, Consumer<String> log) {
         this.smi = smi;
         this.partitions = new MigPartitions(smi);
@@ -67,7 +67,8 @@ public final class NvidiaDriver implements DraDriver {
                 }
                 for (GpuInfo.MigProfile p : g.migProfiles()) {
                     for (int start : p.placementStarts()) {
-                        targets.put(NvidiaDevices.migName(g.minor(), p.name(), p.id(), start), new Partition(g, p, start));
+                        targets.put(NvidiaDevices.migName(g.minor(), p.name(), p.id(), start),
+                                new Partition(g, p, start));
                     }
                 }
                 continue;

@@ -208,7 +208,8 @@ class NvidiaDynamicMigTest {
         Files.writeString(lgipp, "GPU  0 Profile 19 {0}\n");
         assertThatThrownBy(() -> NvidiaDiscovery.recorded(xml, null, null,
                 MigFixtures.file("a100-80gb-mig", "lgip.txt"), lgipp))
-                .hasMessage(xml + ": nvidia-smi mig -lgipp line \"GPU  0 Profile 19 {0}\" is not a profile's placements");
+                .hasMessage(xml + ": nvidia-smi mig -lgipp line \"GPU  0 Profile 19 {0}\" is not a profile's "
+                        + "placements");
         Files.delete(lgipp);
     }
 
