@@ -6,6 +6,7 @@ import io.dra4j.drivers.fake.FakeDevicePlugin;
 import io.dra4j.drivers.nvidia.GpuInfo;
 import io.dra4j.drivers.nvidia.NvidiaDevicePlugin;
 import io.dra4j.drivers.nvidia.NvidiaDiscovery;
+import io.dra4j.drivers.nvidia.NvidiaSmi;
 import io.dra4j.kubelet.cdi.CdiSpecFiles;
 import io.dra4j.kubelet.deviceplugin.DevicePlugin;
 import io.dra4j.kubelet.deviceplugin.DevicePluginServer;
@@ -104,7 +105,8 @@ final class DevicePluginCommand implements Callable<Integer> {
             PrintWriter err = spec.commandLine().getErr();
             List<GpuInfo> gpus;
             try {
-                gpus = xml != null ? NvidiaDiscovery.recorded(xml, null, null) : NvidiaDiscovery.run(nvidiaSmi);
+                gpus = xml != null ? NvidiaDiscovery.recorded(xml, null, null)
+                        : NvidiaDiscovery.run(NvidiaSmi.process(nvidiaSmi), false);
             } catch (IOException e) {
                 err.println("dra4j: " + e.getMessage());
                 return 1;

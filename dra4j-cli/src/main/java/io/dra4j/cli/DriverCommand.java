@@ -6,6 +6,7 @@ import io.dra4j.drivers.fake.FakeDriver;
 import io.dra4j.drivers.nvidia.GpuInfo;
 import io.dra4j.drivers.nvidia.NvidiaDevices;
 import io.dra4j.drivers.nvidia.NvidiaDiscovery;
+import io.dra4j.drivers.nvidia.NvidiaSmi;
 import io.dra4j.drivers.nvidia.NvidiaDriver;
 import io.dra4j.kubelet.dra.ClaimLookup;
 import io.dra4j.kubelet.dra.DeviceHealth;
@@ -233,6 +234,13 @@ final class DriverCommand implements Callable<Integer> {
         Path list;
         @Option(names = "--nvidia-smi-lgi", description = "Recorded 'nvidia-smi mig -lgi' output.")
         Path lgi;
+        @Option(names = "--nvidia-smi-lgip", description = "Recorded 'nvidia-smi mig -lgip' output.")
+        Path lgip;
+        @Option(names = "--nvidia-smi-lgipp", description = "Recorded 'nvidia-smi mig -lgipp' output.")
+        Path lgipp;
+        @Option(names = "--dynamic-mig", description = "Publish MIG-enabled GPUs as partitions created at prepare "
+                + "(NVIDIA's DynamicMIG): every profile placement a device consuming the GPU's counters.")
+        boolean dynamicMig;
         @Option(names = "--print", description = "Print the devices found as YAML and exit.")
         boolean print;
         @Mixin
@@ -243,20 +251,22 @@ final class DriverCommand implements Callable<Integer> {
             PrintWriter out = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();
             List<GpuInfo> gpus;
+            NvidiaSmi smi = NvidiaSmi.process(nvidiaSmi);
             try {
-                gpus = xml != null ? NvidiaDiscovery.recorded(xml, list, lgi) : NvidiaDiscovery.run(nvidiaSmi);
+                gpus = xml != null ? NvidiaDiscovery.recorded(xml, list, lgi, lgip, lgipp)
+                        : NvidiaDiscovery.run(smi, dynamicMig);
             } catch (IOException e) {
                 err.println("dra4j: " + e.getMessage());
                 return 1;
             }
-            NvidiaDevices.Published p = NvidiaDevices.of(gpus);
+            NvidiaDevices.Published p = NvidiaDevices.of(gpus, dynamicMig);
             if (print) {
                 var ser = new io.fabric8.kubernetes.client.utils.KubernetesSerialization();
                 out.print(ser.asYaml(java.util.Map.of("devices", p.devices(), "sharedCounters", p.counterSets())));
                 return 0;
             }
-            return run(out, err, node, NvidiaDevices.DRIVER, new NvidiaDriver(gpus, out::println), p::devices,
-                    p::counterSets, null, new Runnable[1]);
+            return run(out, err, node, NvidiaDevices.DRIVER, new NvidiaDriver(gpus, smi, dynamicMig, out::println),
+                    p::devices, p::counterSets, null, new Runnable[1]);
         }
     }
 }

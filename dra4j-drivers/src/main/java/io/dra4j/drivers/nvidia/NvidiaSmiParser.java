@@ -23,15 +23,21 @@ import java.util.regex.Pattern;
 
 /**
  * Reads what {@code nvidia-smi -q -x} (GPUs, memory, PCI, MIG devices and their engines), {@code nvidia-smi -L}
- * (MIG UUIDs) and {@code nvidia-smi mig -lgi} (GPU instance profiles and placements) print. nvidia-smi does not
- * report the CUDA compute capability in its XML, so it is taken from the architecture (and, for Ampere, the
- * product), as the CUDA documentation lists them.
+ * (MIG UUIDs), {@code nvidia-smi mig -lgi} (the GPU instances that exist, with profile and placement),
+ * {@code mig -lgip} (the GPU instance profiles a GPU offers) and {@code mig -lgipp} (their possible placements)
+ * print. nvidia-smi does not report the CUDA compute capability in its XML, so it is taken from the architecture
+ * (and, for Ampere, the product), as the CUDA documentation lists them.
  */
 public final class NvidiaSmiParser {
     private static final Pattern MIG_LINE = Pattern.compile("\\s+MIG\\s+(\\S+)\\s+Device\\s+(\\d+):\\s+\\(UUID:\\s+(MIG-[^)]+)\\)");
     private static final Pattern GPU_LINE = Pattern.compile("GPU\\s+(\\d+):.*\\(UUID:\\s+(GPU-[^)]+)\\)");
     private static final Pattern LGI_ROW = Pattern.compile(
             "\\|\\s+(\\d+)\\s+MIG\\s+(\\S+)\\s+(\\d+)\\s+(\\d+)\\s+(\\d+):(\\d+)\\s+\\|");
+    private static final Pattern LGIP_ROW = Pattern.compile("\\|\\s+(\\d+)\\s+MIG\\s+(\\S+)\\s+(\\d+)\\s+(\\d+)/(\\d+)"
+            + "\\s+(\\d+(?:\\.\\d+)?)\\s+(\\S+)\\s+(\\d+)\\s+(\\d+)\\s+(\\d+)\\s+\\|");
+    private static final Pattern LGIP_ENGINES = Pattern.compile("\\|\\s+(\\d+)\\s+(\\d+)\\s+(\\d+)\\s+\\|");
+    private static final Pattern LGIPP_ROW = Pattern.compile(
+            "GPU\\s+(\\d+)\\s+Profile ID\\s+(\\d+)\\s+Placements?\\s*:\\s*\\{([0-9,]*)}:(\\d+)");
 
     /** A failure to read nvidia-smi output, naming the source and what was wrong. */
     public static final class DiscoveryException extends IOException {
@@ -42,7 +48,8 @@ public final class NvidiaSmiParser {
         }
     }
 
-    private record GiRow(int gpu, String profile, int profileId, int instanceId, int start, int size) {
+    /** A GPU instance as {@code nvidia-smi mig -lgi} lists it: GPU index, profile, instance ID and placement. */
+    record GpuInstance(int gpu, String profile, int profileId, int instanceId, int start, int size) {
     }
 
     /**
@@ -50,14 +57,25 @@ public final class NvidiaSmiParser {
      * GPU has MIG enabled.
      */
     public List<GpuInfo> parse(String source, String xml, String listing, String lgi) throws DiscoveryException {
+        return parse(source, xml, listing, lgi, "", "");
+    }
+
+    /**
+     * As {@link #parse(String, String, String, String)}, also reading the GPU instance profiles of MIG-enabled GPUs
+     * from {@code lgip} ({@code mig -lgip}) and their placements from {@code lgipp} ({@code mig -lgipp}); both may
+     * be empty, and then no GPU has profiles.
+     */
+    public List<GpuInfo> parse(String source, String xml, String listing, String lgi, String lgip, String lgipp)
+            throws DiscoveryException {
         try {
-            return parseGpus(source, xml, listing, lgi);
+            return parseGpus(source, xml, listing, lgi, profiles(source, lgip, lgipp));
         } catch (IllegalStateException | NullPointerException e) {
             throw new DiscoveryException(e.getMessage() == null ? source + ": incomplete nvidia-smi output" : e.getMessage());
         }
     }
 
-    private List<GpuInfo> parseGpus(String source, String xml, String listing, String lgi) throws DiscoveryException {
+    private List<GpuInfo> parseGpus(String source, String xml, String listing, String lgi,
+                                    Map<Integer, List<GpuInfo.MigProfile>> profiles) throws DiscoveryException {
         Document doc = document(source, xml);
         Element root = doc.getDocumentElement();
         if (!"nvidia_smi_log".equals(root.getTagName())) {
@@ -66,7 +84,7 @@ public final class NvidiaSmiParser {
         String driver = semver(text(root, "driver_version"), source + ": driver_version");
         String cuda = semver(text(root, "cuda_version"), source + ": cuda_version");
         Map<Integer, List<String>> migUuids = migUuids(listing);
-        List<GiRow> rows = giRows(lgi);
+        List<GpuInstance> rows = gpuInstances(lgi);
         List<GpuInfo> out = new ArrayList<>();
         int index = 0;
         for (Element gpu : children(root, "gpu")) {
@@ -85,7 +103,7 @@ public final class NvidiaSmiParser {
                     String mw = where + ": mig_device " + text(m, "index");
                     int migIndex = integer(text(m, "index"), mw + ": index");
                     int gi = integer(text(m, "gpu_instance_id"), mw + ": gpu_instance_id");
-                    GiRow row = rows.stream().filter(r -> r.gpu() == gpuIndex && r.instanceId() == gi).findFirst()
+                    GpuInstance row = rows.stream().filter(r -> r.gpu() == gpuIndex && r.instanceId() == gi).findFirst()
                             .orElseThrow(() -> new IllegalStateException(mw + ": GPU instance " + gi
                                     + " is not in the nvidia-smi mig -lgi output"));
                     List<String> uuids = migUuids.getOrDefault(gpuIndex, List.of());
@@ -99,9 +117,10 @@ public final class NvidiaSmiParser {
                             mib(text(child(m, "fb_memory_usage"), "total"), mw + ": fb_memory_usage/total")));
                 }
             }
-            out.add(new GpuInfo(minor, uuid, product, text(gpu, "product_brand"), arch, computeCapability(arch, product),
+            out.add(new GpuInfo(index, minor, uuid, product, text(gpu, "product_brand"), arch, computeCapability(arch, product),
                     driver, cuda, pciBusId(text(child(gpu, "pci"), "pci_bus_id")), memory,
-                    addressing == null || addressing.equals("N/A") ? null : addressing, mig, migs));
+                    addressing == null || addressing.equals("N/A") ? null : addressing, mig, migs,
+                    mig ? profiles.getOrDefault(index, List.of()) : List.of()));
             index++;
         }
         return out;
@@ -145,16 +164,78 @@ public final class NvidiaSmiParser {
         return out;
     }
 
-    private static List<GiRow> giRows(String lgi) {
-        List<GiRow> rows = new ArrayList<>();
+    /** The rows of {@code nvidia-smi mig -lgi}; none for its "No GPU instances found". */
+    static List<GpuInstance> gpuInstances(String lgi) {
+        List<GpuInstance> rows = new ArrayList<>();
         for (String line : lgi.split("\n")) {
             Matcher m = LGI_ROW.matcher(line);
             if (m.find()) {
-                rows.add(new GiRow(Integer.parseInt(m.group(1)), m.group(2), Integer.parseInt(m.group(3)),
+                rows.add(new GpuInstance(Integer.parseInt(m.group(1)), m.group(2), Integer.parseInt(m.group(3)),
                         Integer.parseInt(m.group(4)), Integer.parseInt(m.group(5)), Integer.parseInt(m.group(6))));
             }
         }
         return rows;
+    }
+
+    /**
+     * The profiles of each GPU index: {@code -lgip} rows (two lines each: ID, instances, memory in GiB and SMs,
+     * decoders and encoders; then copy engines, JPEG and OFA engines) joined with the {@code -lgipp} placements of
+     * the same GPU and profile ID.
+     */
+    static Map<Integer, List<GpuInfo.MigProfile>> profiles(String source, String lgip, String lgipp)
+            throws DiscoveryException {
+        record Placements(List<Integer> starts, int size) {
+        }
+        Map<String, Placements> placements = new HashMap<>();
+        for (String line : lgipp.split("\n")) {
+            if (line.isBlank() || line.startsWith("No MIG-enabled devices found")) {
+                continue;
+            }
+            Matcher m = LGIPP_ROW.matcher(line);
+            if (!m.find()) {
+                throw new DiscoveryException(source + ": nvidia-smi mig -lgipp line \"" + line.strip()
+                        + "\" is not a profile's placements");
+            }
+            String key = m.group(1) + "/" + m.group(2);
+            List<Integer> s = new ArrayList<>();
+            for (String start : m.group(3).split(",")) {
+                if (!start.isEmpty()) {
+                    s.add(Integer.parseInt(start));
+                }
+            }
+            placements.put(key, new Placements(s, Integer.parseInt(m.group(4))));
+        }
+        Map<Integer, List<GpuInfo.MigProfile>> out = new HashMap<>();
+        String[] lines = lgip.split("\n");
+        for (int i = 0; i < lines.length; i++) {
+            Matcher m = LGIP_ROW.matcher(lines[i]);
+            if (!m.find()) {
+                if (lines[i].matches("\\|\\s+\\d+\\s+MIG\\s.*")) {
+                    throw new DiscoveryException(source + ": nvidia-smi mig -lgip row \"" + lines[i].strip()
+                            + "\" is not a GPU instance profile");
+                }
+                continue;
+            }
+            Matcher engines = i + 1 < lines.length ? LGIP_ENGINES.matcher(lines[i + 1]) : null;
+            if (engines == null || !engines.find()) {
+                throw new DiscoveryException(source + ": nvidia-smi mig -lgip row of profile " + m.group(2)
+                        + " has no second line with copy engines, JPEG and OFA engines");
+            }
+            i++;
+            int gpu = Integer.parseInt(m.group(1));
+            String key = gpu + "/" + m.group(3);
+            if (!placements.containsKey(key)) {
+                throw new DiscoveryException(source + ": profile " + m.group(2) + " (ID " + m.group(3) + ") of GPU "
+                        + gpu + " has no placements in the nvidia-smi mig -lgipp output");
+            }
+            long mib = Math.round(Double.parseDouble(m.group(6)) * 1024);
+            Placements p = placements.get(key);
+            out.computeIfAbsent(gpu, k -> new ArrayList<>()).add(new GpuInfo.MigProfile(Integer.parseInt(m.group(3)),
+                    m.group(2), Integer.parseInt(m.group(5)), mib * 1024 * 1024, Long.parseLong(m.group(8)),
+                    Long.parseLong(engines.group(1)), Long.parseLong(m.group(9)), Long.parseLong(m.group(10)),
+                    Long.parseLong(engines.group(2)), Long.parseLong(engines.group(3)), p.starts(), p.size()));
+        }
+        return out;
     }
 
     /** {@code 00000000:18:00.0} as the extended BDF {@code 0000:18:00.0}. */

@@ -14,13 +14,15 @@ public interface DraDriver {
      * Prepares one claim for use on this node. {@code results} are the allocation results of this driver only (a
      * claim may span drivers); the claim was read from the API server, has the UID the kubelet named and is
      * allocated to this node. Must be deterministic enough to be called again after a crash mid-prepare: the helper
-     * calls {@link #unprepare} first when a previous prepare of the claim did not complete.
+     * calls {@link #unprepare} first when a previous prepare of the claim did not complete, with the claim's
+     * allocated devices (without container edits), so that it can undo whatever that prepare got done.
      */
     PrepareResult prepare(ResourceClaim claim, List<DeviceRequestAllocationResult> results);
 
     /**
-     * Undoes a prepare from what the checkpoint remembers (the claim itself may be deleted by now). Returns null on
-     * success, else the error for the kubelet.
+     * Undoes a prepare from what the checkpoint remembers (the claim itself may be deleted by now): the prepared
+     * devices, or for a prepare that did not complete the allocated devices without container edits. Must succeed
+     * for devices that were never prepared. Returns null on success, else the error for the kubelet.
      */
     String unprepare(PreparedClaim claim);
 

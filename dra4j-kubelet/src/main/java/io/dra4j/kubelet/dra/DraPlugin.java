@@ -221,7 +221,10 @@ public final class DraPlugin implements AutoCloseable {
             }
         }
         try {
-            data[0] = data[0].with(new Checkpoint.Entry(ref, Checkpoint.State.PrepareStarted, List.of()));
+            // The allocated devices go in first, so that undoing an interrupted prepare knows what to undo.
+            List<PreparedDevice> allocated = mine.stream().map(r -> new PreparedDevice(List.of(r.getRequest()),
+                    r.getPool(), r.getDevice(), r.getShareID(), null)).toList();
+            data[0] = data[0].with(new Checkpoint.Entry(ref, Checkpoint.State.PrepareStarted, allocated));
             checkpoint.store(data[0]);
         } catch (IOException e) {
             return ClaimPrepared.failed("claim " + name + ": " + e.getMessage());

@@ -2,6 +2,7 @@ package io.dra4j.kubelet.slices;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.CounterSet;
 import io.fabric8.kubernetes.api.model.resource.v1.Device;
@@ -159,13 +160,13 @@ public final class ResourceSlicePublisher implements AutoCloseable {
     public void sync() {
         synchronized (lock) {
             syncs++;
-            if (nodeUid == null) {
-                Node n = client.nodes().withName(node).get();
-                if (n == null) {
-                    throw new KubernetesClientException("node " + node + " not found: slices are owned by their Node");
-                }
-                nodeUid = n.getMetadata().getUid();
+            // Read on every sync: a Node deleted and created again has a new UID, and slices owned by the old one
+            // would be collected by the garbage collector as soon as they are written.
+            Node n = client.nodes().withName(node).get();
+            if (n == null) {
+                throw new KubernetesClientException("node " + node + " not found: slices are owned by their Node");
             }
+            nodeUid = n.getMetadata().getUid();
             var all = client.resources(ResourceSlice.class);
             List<ResourceSlice> existing = (fieldSelectors
                     ? all.withField("spec.driver", driver).withField("spec.nodeName", node).list() : all.list()).getItems()
@@ -190,6 +191,7 @@ public final class ResourceSlicePublisher implements AutoCloseable {
                 if (s == null) {
                     missing.add(i);
                 } else if (!sameContent(s.getSpec(), i)
+                        || !ownerReferences().equals(s.getMetadata().getOwnerReferences())
                         || s.getSpec().getPool().getResourceSliceCount() != desired.size()) {
                     changed.add(i);
                 }
@@ -210,7 +212,8 @@ public final class ResourceSlicePublisher implements AutoCloseable {
                 if (s == null || (!bump && !changed.contains(i))) {
                     continue;
                 }
-                ResourceSlice next = new ResourceSliceBuilder(s).withSpec(desiredSpec(i, gen)).build();
+                ResourceSlice next = new ResourceSliceBuilder(s).editMetadata().withOwnerReferences(ownerReferences())
+                        .endMetadata().withSpec(desiredSpec(i, gen)).build();
                 checkStored(i, next, client.resource(next).update());
             }
             for (int i : missing) {
@@ -236,9 +239,14 @@ public final class ResourceSlicePublisher implements AutoCloseable {
         String prefix = String.format("%05x-%s-%s-", index, driver, node);
         ObjectMeta m = new ObjectMeta();
         m.setGenerateName(prefix.length() > 200 ? prefix.substring(0, 200) : prefix);
-        m.setOwnerReferences(List.of(new OwnerReferenceBuilder().withApiVersion("v1").withKind("Node").withName(node)
-                .withUid(nodeUid).withController(true).build()));
+        m.setOwnerReferences(ownerReferences());
         return m;
+    }
+
+    /** The Node as controller owner, as upstream's helper sets it: its slices go when the Node goes. */
+    private List<OwnerReference> ownerReferences() {
+        return List.of(new OwnerReferenceBuilder().withApiVersion("v1").withKind("Node").withName(node)
+                .withUid(nodeUid).withController(true).build());
     }
 
     private ResourceSliceSpec desiredSpec(int index, long generation) {

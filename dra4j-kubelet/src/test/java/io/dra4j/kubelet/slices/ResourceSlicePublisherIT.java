@@ -90,6 +90,34 @@ class ResourceSlicePublisherIT {
     }
 
     @Test
+    void aNodeCreatedAgainOwnsTheSlicesOfTheNextSync() {
+        try (ResourceSlicePublisher p = publisher(client, 60_000)) {
+            p.publish(devices(3), List.of());
+            String before = client.nodes().withName(node).get().getMetadata().getUid();
+            // No garbage collector runs here, so the slices outlive their Node: the sync must hand them to the new one.
+            client.nodes().withName(node).delete();
+            await("node " + node + " is gone", Duration.ofSeconds(10), () -> client.nodes().withName(node).get() == null);
+            TestApiServer.node(client, node);
+            String after = client.nodes().withName(node).get().getMetadata().getUid();
+            assertThat(after).isNotEqualTo(before);
+            assertThat(slices()).allSatisfy(sl -> assertThat(sl.getMetadata().getOwnerReferences().get(0).getUid())
+                    .isEqualTo(before));
+            p.sync();
+            assertThat(slices()).singleElement().satisfies(sl -> {
+                assertThat(sl.getMetadata().getOwnerReferences()).singleElement()
+                        .satisfies(o -> assertThat(o.getUid()).isEqualTo(after));
+                assertThat(sl.getSpec().getDevices()).hasSize(3);
+            });
+            // Unchanged afterwards: the next sync writes nothing.
+            String version = slices().get(0).getMetadata().getResourceVersion();
+            p.sync();
+            assertThat(slices().get(0).getMetadata().getResourceVersion()).isEqualTo(version);
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
     void publishesOnePoolOwnedByTheNodeAndBumpsTheGenerationOnlyWhenNeeded() {
         try (ResourceSlicePublisher p = publisher(client, 60_000)) {
             p.publish(devices(130), List.of());
