@@ -138,7 +138,10 @@ func runSnapshot(s *snapshot, emit func(*attempt)) (err error) {
 			claim.Name = generatedName(claim.Namespace, claim.GenerateName, func(n string) bool { return r.claimNames[claim.Namespace+"/"+n] })
 			claim.UID = types.UID("uid-resourceclaim-" + claim.Namespace + "-" + claim.Name)
 			r.claimNames[claim.Namespace+"/"+claim.Name] = true
-			claim.ResourceVersion = ""
+			// A resourceVersion as every other stored object carries (readSnapshot's defaultMeta; the fake tracker
+			// assigns none): without one the claims' assume cache rejects the claim, so its devices never counted
+			// as allocated.
+			claim.ResourceVersion = "1"
 			gvr := action.GetResource()
 			if err := r.client.Tracker().Create(gvr, claim, claim.Namespace); err != nil {
 				return true, nil, err

@@ -104,7 +104,7 @@ public final class Reports {
         });
         List<String> notes = new ArrayList<>(r.notes());
         notes.add("not simulated: volumes, "
-                + "the InterPodAffinity and ImageLocality scores, Services' selectors in topology spreading");
+                + "the ImageLocality score, Services' selectors in topology spreading");
         out.println();
         out.println("Notes:");
         notes.forEach(n -> out.printf("  %s%n", n));

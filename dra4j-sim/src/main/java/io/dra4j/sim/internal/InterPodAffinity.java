@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodAffinityTerm;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -25,7 +26,8 @@ final class InterPodAffinity {
     private final List<PodAffinityTerm> affinity;
     private final List<PodAffinityTerm> antiAffinity;
     private final boolean anyExistingAntiAffinity;
-    private final boolean affinityMatchesNothing;
+    /** Topology pair ({@code key=value}) → pods matching all of the pod's required affinity terms there. */
+    private final Map<String, Integer> affinityCounts = new HashMap<>();
 
     InterPodAffinity(Pod pod, List<NodeInfo> nodes) {
         this.pod = pod;
@@ -36,15 +38,20 @@ final class InterPodAffinity {
         this.antiAffinity = a == null || a.getPodAntiAffinity() == null ? List.of()
                 : Selectors.list(a.getPodAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution());
         this.anyExistingAntiAffinity = nodes.stream().anyMatch(n -> n.withRequiredAntiAffinity > 0);
-        boolean any = false;
-        for (PodAffinityTerm t : affinity) {
-            for (NodeInfo n : nodes) {
-                for (Pod p : n.pods) {
-                    any |= termMatches(t, pod, p);
+        // PreFilter's affinity counts: per topology pair, the pods that match every required affinity term.
+        for (NodeInfo n : affinity.isEmpty() ? List.<NodeInfo>of() : nodes) {
+            Map<String, String> labels = Selectors.labels(n.node);
+            for (Pod p : n.pods) {
+                if (matchesAll(affinity, pod, p)) {
+                    for (PodAffinityTerm t : affinity) {
+                        String v = labels.get(t.getTopologyKey());
+                        if (v != null) {
+                            affinityCounts.merge(t.getTopologyKey() + "=" + v, 1, Integer::sum);
+                        }
+                    }
                 }
             }
         }
-        this.affinityMatchesNothing = !any;
     }
 
     boolean skip() {
@@ -82,27 +89,35 @@ final class InterPodAffinity {
         return null;
     }
 
+    /**
+     * Every term's topology key must be on the node, and the node's domain of each must hold a pod matching all terms;
+     * the first pod of a group that selects itself may go anywhere the keys exist while no pod matches anywhere.
+     */
     private FilterStatus affinity(Map<String, String> labels) {
         if (affinity.isEmpty()) {
             return null;
         }
-        // The first pod of a group that selects itself may go anywhere the topology keys exist.
-        if (affinityMatchesNothing && affinity.stream().allMatch(t -> termMatches(t, pod, pod))) {
-            boolean hasKeys = affinity.stream().allMatch(t -> labels.containsKey(t.getTopologyKey()));
-            return hasKeys ? null : FilterStatus.unresolvable(NAME, AFFINITY);
-        }
+        boolean podsExist = true;
         for (PodAffinityTerm t : affinity) {
-            boolean found = false;
-            for (NodeInfo n : nodes) {
-                for (Pod existing : n.pods) {
-                    found |= termMatches(t, pod, existing) && sameDomain(t.getTopologyKey(), labels, n);
-                }
-            }
-            if (!found) {
+            String v = labels.get(t.getTopologyKey());
+            if (v == null) {
                 return FilterStatus.unresolvable(NAME, AFFINITY);
             }
+            podsExist &= affinityCounts.getOrDefault(t.getTopologyKey() + "=" + v, 0) > 0;
         }
-        return null;
+        if (podsExist || (affinityCounts.isEmpty() && matchesAll(affinity, pod, pod))) {
+            return null;
+        }
+        return FilterStatus.unresolvable(NAME, AFFINITY);
+    }
+
+    private static boolean matchesAll(List<PodAffinityTerm> terms, Pod owner, Pod target) {
+        for (PodAffinityTerm t : terms) {
+            if (!termMatches(t, owner, target)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean sameDomain(String key, Map<String, String> candidate, NodeInfo other) {

@@ -375,8 +375,8 @@ final class Scheduler {
     }
 
     /**
-     * Score with the default profile's weights (TaintToleration 3, NodeAffinity 2, PodTopologySpread 2, DynamicResources
-     * 2, the others 1), normalised as upstream; ties go to the first node evaluated.
+     * Score with the default profile's weights (TaintToleration 3, NodeAffinity 2, PodTopologySpread 2, InterPodAffinity
+     * 2, DynamicResources 2, the others 1), normalised as upstream; ties go to the first node evaluated.
      */
     private NodeInfo best(Pod pod, Resources request, List<NodeInfo> feasible, DynamicResources dra) {
         int n = feasible.size();
@@ -386,6 +386,8 @@ final class Scheduler {
         long[] affinity = new long[n];
         long[] draScore = new long[n];
         long[] spread = new long[n];
+        long[] podAffinity = new long[n];
+        InterPodAffinityScore podAffinityScore = new InterPodAffinityScore(pod, cluster.nodes);
         PodTopologySpreadScore spreading = new PodTopologySpreadScore(pod, feasible, cluster.nodes,
                 controllerSelector.apply(pod));
         for (int i = 0; i < n; i++) {
@@ -394,6 +396,7 @@ final class Scheduler {
             affinity[i] = NodeFilters.nodeAffinityScore(pod, node);
             draScore[i] = dra.skip() ? 0 : dra.score(node);
             spread[i] = spreading.skip() ? 0 : spreading.score(node);
+            podAffinity[i] = podAffinityScore.skip() ? 0 : podAffinityScore.score(node);
             total[i] += NodeFilters.leastAllocatedScore(nonZero, node);
             total[i] += NodeFilters.balancedAllocationScore(request, node);
         }
@@ -403,23 +406,28 @@ final class Scheduler {
         if (!spreading.skip()) {
             PodTopologySpreadScore.normalize(spread);
         }
+        if (!podAffinityScore.skip()) {
+            InterPodAffinityScore.normalize(podAffinity);
+        }
         int bestIndex = 0;
         for (int i = 0; i < n; i++) {
             // Weights of the default profile; DynamicResources' is 2 (applyDynamicResources in default_plugins.go).
-            total[i] += 3 * taint[i] + 2 * affinity[i] + 2 * spread[i] + 2 * draScore[i];
+            total[i] += 3 * taint[i] + 2 * affinity[i] + 2 * spread[i] + 2 * podAffinity[i] + 2 * draScore[i];
             if (total[i] > total[bestIndex]) {
                 bestIndex = i;
             }
         }
         if (trace != null) {
-            recordScores(pod, request, nonZero, feasible, total, taint, affinity, spread, draScore, total[bestIndex]);
+            recordScores(request, nonZero, feasible, total, taint, affinity, spread, podAffinity, draScore,
+                    total[bestIndex]);
         }
         return feasible.get(bestIndex);
     }
 
     /** The trace's per-plugin weighted scores (as upstream's NodePluginScores lists them) and the best nodes. */
-    private void recordScores(Pod pod, Resources request, Resources nonZero, List<NodeInfo> feasible, long[] total,
-                              long[] taint, long[] affinity, long[] spread, long[] draScore, long bestTotal) {
+    private void recordScores(Resources request, Resources nonZero, List<NodeInfo> feasible, long[] total,
+                              long[] taint, long[] affinity, long[] spread, long[] podAffinity, long[] draScore,
+                              long bestTotal) {
         List<String> best = new ArrayList<>();
         for (int i = 0; i < feasible.size(); i++) {
             NodeInfo node = feasible.get(i);
@@ -429,6 +437,7 @@ final class Scheduler {
             perPlugin.put("TaintToleration", 3 * taint[i]);
             perPlugin.put("NodeAffinity", 2 * affinity[i]);
             perPlugin.put("PodTopologySpread", 2 * spread[i]);
+            perPlugin.put(InterPodAffinity.NAME, 2 * podAffinity[i]);
             perPlugin.put("DynamicResources", 2 * draScore[i]);
             trace.scored(node, total[i], perPlugin);
             if (total[i] == bestTotal) {

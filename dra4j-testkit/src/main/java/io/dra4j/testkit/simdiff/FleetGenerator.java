@@ -18,7 +18,7 @@ import java.util.Random;
  * a firstAvailable fallback, a model selector) and shared claims; pods with cpu and memory (some best-effort),
  * claims, the extended resource (served by the device plugin on nodes that have it, else through the class),
  * priorities (values and PriorityClasses), nodeSelector, required and preferred node affinity, tolerations, host
- * ports, topology spread constraints (DoNotSchedule and ScheduleAnyway) and required pod (anti-)affinity; and a
+ * ports, topology spread constraints (DoNotSchedule and ScheduleAnyway), required and preferred pod (anti-)affinity; and a
  * few pods already bound. Fleets stay under 100 nodes, so every node is filtered as upstream does below
  * minFeasibleNodesToFind. Deterministic per (seed, index).
  */
@@ -311,6 +311,17 @@ public final class FleetGenerator {
         } else if (random.nextInt(12) == 0) {
             affinity.put("podAffinity", m("requiredDuringSchedulingIgnoredDuringExecution", List.of(
                     m("labelSelector", m("matchLabels", m("app", app())), "topologyKey", "topology.kubernetes.io/zone"))));
+        }
+        // Preferred terms (InterPodAffinity's score): towards or away from an app, per zone or per node.
+        if (random.nextInt(5) == 0) {
+            boolean anti = random.nextBoolean();
+            Map<String, Object> term = m("weight", 1 + random.nextInt(100), "podAffinityTerm",
+                    m("labelSelector", m("matchLabels", m("app", app())), "topologyKey",
+                            random.nextBoolean() ? "topology.kubernetes.io/zone" : "kubernetes.io/hostname"));
+            @SuppressWarnings("unchecked")
+            Map<String, Object> kind = (Map<String, Object>) affinity.computeIfAbsent(
+                    anti ? "podAntiAffinity" : "podAffinity", k -> m());
+            kind.put("preferredDuringSchedulingIgnoredDuringExecution", List.of(term));
         }
         if (without.contains(Feature.POD_AFFINITY)) {
             affinity.remove("podAffinity");
