@@ -15,6 +15,8 @@ import io.dra4j.sim.SimulationResult;
 import io.dra4j.sim.Simulator;
 import io.dra4j.sim.compare.DevicePluginComparison;
 import io.dra4j.sim.compare.DevicePluginMapping;
+import io.dra4j.sim.report.FleetView;
+import io.dra4j.sim.report.HtmlReport;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -52,7 +54,8 @@ import java.util.stream.Collectors;
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {
                 "0:the simulation ran, whatever became of the pods",
-                "1:an input could not be read or had invalid objects (the others were still simulated)",
+                "1:an input could not be read or had invalid objects (the others were still simulated), or the "
+                        + "--report file could not be written",
                 "2:bad usage"})
 final class SimulateCommand implements Callable<Integer> {
     /** The bundled example, a resource of dra4j-sim. */
@@ -136,6 +139,17 @@ final class SimulateCommand implements Callable<Integer> {
     @CommandLine.Mixin
     private GangOptions gangOptions;
 
+    @Option(names = "--report", paramLabel = "FILE.html",
+            description = "also write a self-contained HTML page of the run (docs/report.md): the fleet as nodes x "
+                    + "devices grouped by node pool, pending pods with their reasons, utilisation charts, and the "
+                    + "comparison or what-if answer when asked")
+    private Path report;
+
+    @Option(names = "--pool-label", paramLabel = "LABEL", defaultValue = "node.kubernetes.io/instance-type",
+            description = "with --report: the node label naming a node's node pool (default: "
+                    + "node.kubernetes.io/instance-type)")
+    private String poolLabel;
+
     @Parameters(arity = "0..*", paramLabel = "INPUT", description = "manifest files, directories, or - for stdin")
     private List<String> inputs;
 
@@ -184,6 +198,15 @@ final class SimulateCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "--save-snapshot, --kubeconfig and --context go with --from-cluster");
         }
+        if (report != null) {
+            String unwritable = ReportFile.problem(report);
+            if (unwritable != null) {
+                err.println("dra4j: --report " + report + ": " + unwritable);
+                err.flush();
+                return CommandLine.ExitCode.SOFTWARE;
+            }
+        }
+        String source = files.isEmpty() ? "bundled fleet" : String.join(" ", files);
         Manifests manifests;
         if (fromCluster) {
             Path config = kubeconfig != null ? kubeconfig
@@ -202,7 +225,8 @@ final class SimulateCommand implements Callable<Integer> {
             if (saveSnapshot != null) {
                 live.write(saveSnapshot);
             }
-            manifests = ManifestReader.parse(live.toYaml().getBytes(StandardCharsets.UTF_8), "cluster " + live.server());
+            source = "cluster " + live.server();
+            manifests = ManifestReader.parse(live.toYaml().getBytes(StandardCharsets.UTF_8), source);
         } else {
             manifests = read(files, validate);
         }
@@ -231,18 +255,8 @@ final class SimulateCommand implements Callable<Integer> {
                 result = new Simulator(options).run(snapshot, bar);
             }
         }
+        String json = output == Format.json || report != null ? json(result, comparison, answer) : null;
         if (output == Format.json) {
-            String json = Reports.json(result, events);
-            if (comparison != null) {
-                json = DevicePluginComparison.json(json, comparison);
-            }
-            if (answer != null) {
-                var mapper = tools.jackson.databind.json.JsonMapper.builder()
-                        .enable(tools.jackson.databind.SerializationFeature.INDENT_OUTPUT).build();
-                var root = (tools.jackson.databind.node.ObjectNode) mapper.readTree(json);
-                root.set("whatIf", answer.json());
-                json = mapper.writeValueAsString(root);
-            }
             out.println(json);
         } else {
             Reports.text(result, out);
@@ -267,8 +281,36 @@ final class SimulateCommand implements Callable<Integer> {
                         StandardCharsets.UTF_8);
             }
         }
+        if (report != null) {
+            String title = source + (comparison != null ? ", compared with device plugins" : "")
+                    + (answer != null ? ", " + answer.json().path("question").asString() : "");
+            try {
+                HtmlReport.write(report, HtmlReport.render(title, json,
+                        FleetView.of(result.finalState(), poolLabel), answer == null ? List.of() : answer.lines()));
+            } catch (IOException e) {
+                err.println("dra4j: --report " + report + ": cannot write: " + ReportFile.describe(e));
+                err.flush();
+                return CommandLine.ExitCode.SOFTWARE;
+            }
+        }
         err.flush();
         return manifests.problems().isEmpty() ? CommandLine.ExitCode.OK : CommandLine.ExitCode.SOFTWARE;
+    }
+
+    /** The --output json document of the run: the simulation, with the comparison or the what-if answer. */
+    private String json(SimulationResult result, DevicePluginComparison.Result comparison, WhatIfOptions.Answer answer) {
+        String json = Reports.json(result, events);
+        if (comparison != null) {
+            json = DevicePluginComparison.json(json, comparison);
+        }
+        if (answer != null) {
+            var mapper = tools.jackson.databind.json.JsonMapper.builder()
+                    .enable(tools.jackson.databind.SerializationFeature.INDENT_OUTPUT).build();
+            var root = (tools.jackson.databind.node.ObjectNode) mapper.readTree(json);
+            root.set("whatIf", answer.json());
+            json = mapper.writeValueAsString(root);
+        }
+        return json;
     }
 
     /** Where --output-state puts the device-plugin run's state: {@code x.yaml} -> {@code x.device-plugins.yaml}. */
