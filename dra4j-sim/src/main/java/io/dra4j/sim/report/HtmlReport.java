@@ -10,6 +10,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Properties;
 import java.util.regex.Matcher;
@@ -71,13 +73,18 @@ public final class HtmlReport {
 
     /**
      * Writes the page atomically: to a temporary file beside {@code file}, then moved over it, so that a reader
-     * never sees half a page and a failed write leaves the old file as it was.
+     * never sees half a page and a failed write leaves the old file as it was. The page gets the permissions of the
+     * file it replaces, or rw-r--r-- (a temporary file starts owner-only).
      */
     public static void write(Path file, String html) throws IOException {
         Path dir = file.toAbsolutePath().getParent();
         Path tmp = Files.createTempFile(dir, "." + file.getFileName(), ".tmp");
         try {
             Files.writeString(tmp, html, StandardCharsets.UTF_8);
+            if (Files.getFileStore(tmp).supportsFileAttributeView(PosixFileAttributeView.class)) {
+                Files.setPosixFilePermissions(tmp, Files.exists(file) ? Files.getPosixFilePermissions(file)
+                        : PosixFilePermissions.fromString("rw-r--r--"));
+            }
             Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } finally {
             Files.deleteIfExists(tmp);

@@ -29,7 +29,7 @@
   function chart(id, categories, series) {
     const c = echarts.init(document.getElementById(id));
     c.setOption({
-      tooltip: {trigger: "axis"}, legend: {top: 0}, grid: {left: 48, right: 16, top: 32, bottom: 48},
+      animation: false, tooltip: {trigger: "axis"}, legend: {top: 0}, grid: {left: 48, right: 16, top: 32, bottom: 48},
       xAxis: {type: "category", data: categories, axisLabel: {interval: 0, rotate: categories.length > 4 ? 20 : 0}},
       yAxis: {type: "value", minInterval: 1},
       series: series.map(s => Object.assign({type: "bar", barMaxWidth: 48}, s))
