@@ -97,6 +97,13 @@ final class SimulateCommand implements Callable<Integer> {
                     + "the binding times out)")
     private long bindingDelay;
 
+    @Option(names = "--filter-timeout", paramLabel = "DURATION", defaultValue = "10s",
+            converter = Inputs.DurationConverter.class,
+            description = "DynamicResources' filterTimeout: the bound on one node's device allocation in Filter "
+                    + "(default 10s, kube-scheduler's); past it the pod's attempt fails with \"node N: timed out "
+                    + "trying to allocate devices\"; 0 for no bound")
+    private java.time.Duration filterTimeout;
+
     @Option(names = "--from-cluster",
             description = "take the snapshot from a live cluster (read-only list of nodes, pods, resource.k8s.io objects "
                     + "and priority classes through the kubeconfig) instead of files")
@@ -240,7 +247,7 @@ final class SimulateCommand implements Callable<Integer> {
         }
         SimulationOptions options = new SimulationOptions(FeatureGates.defaults(kubernetesVersion), percentage,
                 new SimulationOptions.BindingConditions(bindingConditions.equals("fail"),
-                        java.time.Duration.ofSeconds(bindingDelay)), marked);
+                        java.time.Duration.ofSeconds(bindingDelay)), marked, filterTimeout);
         ClusterSnapshot snapshot = ClusterSnapshot.of(manifests);
         WhatIfOptions.Answer answer = whatIf.answer(spec.commandLine(), snapshot, options);
         SimulationResult result;

@@ -11,10 +11,16 @@ import java.util.regex.Pattern;
 /**
  * How to simulate: the feature gates (DRA's and the scheduler's DRAExtendedResource), kube-scheduler's
  * {@code percentageOfNodesToScore} (0: upstream's adaptive default), what the drivers do with devices that have
- * binding conditions, and which sets of pods are gangs besides those that PodGroup objects make.
+ * binding conditions, which sets of pods are gangs besides those that PodGroup objects make, and DynamicResources'
+ * {@code filterTimeout}: the bound on one node's allocation in Filter, applied as kube-scheduler applies it (only with
+ * the DRASchedulerFilterTimeout gate on and a bound above zero; past it the pod's scheduling attempt fails with the
+ * error "node N: timed out trying to allocate devices").
  */
 public record SimulationOptions(FeatureGates gates, int percentageOfNodesToScore, BindingConditions bindingConditions,
-                                List<Gang> gangs) {
+                                List<Gang> gangs, Duration filterTimeout) {
+    /** DynamicResourcesArgs' default filterTimeout in kube-scheduler 1.37. */
+    public static final Duration DEFAULT_FILTER_TIMEOUT = Duration.ofSeconds(10);
+
     /**
      * Pods marked as gangs ({@code simulate --gang}), each placed all or nothing: by a label key, the pods of a
      * namespace sharing a value of that label form one gang per value ({@code batch.kubernetes.io/job-name} makes
@@ -63,10 +69,20 @@ public record SimulationOptions(FeatureGates gates, int percentageOfNodesToScore
         Objects.requireNonNull(gates, "gates");
         Objects.requireNonNull(bindingConditions, "bindingConditions");
         gangs = List.copyOf(gangs);
+        Objects.requireNonNull(filterTimeout, "filterTimeout");
+        if (filterTimeout.isNegative()) {
+            throw new IllegalArgumentException("filterTimeout must not be negative, got " + filterTimeout);
+        }
         if (percentageOfNodesToScore < 0 || percentageOfNodesToScore > 100) {
             throw new IllegalArgumentException("percentageOfNodesToScore must be between 0 and 100, got "
                     + percentageOfNodesToScore);
         }
+    }
+
+    /** kube-scheduler's default filterTimeout. */
+    public SimulationOptions(FeatureGates gates, int percentageOfNodesToScore, BindingConditions bindingConditions,
+                             List<Gang> gangs) {
+        this(gates, percentageOfNodesToScore, bindingConditions, gangs, DEFAULT_FILTER_TIMEOUT);
     }
 
     /** No gangs but those of PodGroup objects. */
@@ -76,7 +92,18 @@ public record SimulationOptions(FeatureGates gates, int percentageOfNodesToScore
 
     /** These options with these gangs. */
     public SimulationOptions withGangs(List<Gang> marked) {
-        return new SimulationOptions(gates, percentageOfNodesToScore, bindingConditions, marked);
+        return new SimulationOptions(gates, percentageOfNodesToScore, bindingConditions, marked, filterTimeout);
+    }
+
+    /** These options with this filterTimeout ({@link Duration#ZERO}: no bound). */
+    public SimulationOptions withFilterTimeout(Duration timeout) {
+        return new SimulationOptions(gates, percentageOfNodesToScore, bindingConditions, gangs, timeout);
+    }
+
+    /** The bound on one node's allocation that kube-scheduler would apply with these options, or null for none. */
+    public Duration effectiveFilterTimeout() {
+        return gates.isEnabled(io.dra4j.allocator.DraFeature.DRASchedulerFilterTimeout) && !filterTimeout.isZero()
+                ? filterTimeout : null;
     }
 
     /** Binding conditions met at once. */

@@ -32,8 +32,8 @@ public final class Diagnosis {
     private final Map<String, Pod> pods = new HashMap<>();
 
     private Diagnosis(SimulationOptions options, ClusterSnapshot state) {
-        this.cluster = new Cluster(options.gates(), null, state.nodes(), state.deviceClasses(), state.resourceSlices(),
-                state.deviceTaintRules(), state.resourceClaims());
+        this.cluster = new Cluster(options.gates(), options.effectiveFilterTimeout(), state.nodes(),
+                state.deviceClasses(), state.resourceSlices(), state.deviceTaintRules(), state.resourceClaims());
         for (Pod p : state.pods()) {
             pods.put(Manifests.namespaceOf(p) + "/" + p.getMetadata().getName(), p);
             String phase = p.getStatus() == null ? null : p.getStatus().getPhase();

@@ -89,16 +89,16 @@ public final class Simulation {
     static final int MAX_EVICTION_ROUNDS = 100;
 
     public Simulation(SimulationOptions options, ClusterSnapshot input) {
-        this(options, input, null, null, null);
+        this(options, input, options.effectiveFilterTimeout(), null, null);
     }
 
     public Simulation(SimulationOptions options, ClusterSnapshot input, io.dra4j.sim.Simulator.Progress progress) {
-        this(options, input, null, null, progress);
+        this(options, input, options.effectiveFilterTimeout(), null, progress);
     }
 
     /** @param trace receives every scheduling attempt, or null */
     public Simulation(SimulationOptions options, ClusterSnapshot input, io.dra4j.sim.SchedulingTrace trace) {
-        this(options, input, null, trace, null);
+        this(options, input, options.effectiveFilterTimeout(), trace, null);
     }
 
     /** @param timeout the bound on each allocation (kube-scheduler's filterTimeout), null for none */
