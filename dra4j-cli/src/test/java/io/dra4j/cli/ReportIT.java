@@ -154,6 +154,41 @@ class ReportIT {
                         .isEqualTo(comparison.get(side).get(metric).asLong());
             }
         }
+        JsonNode decision = comparison.get("decision");
+        assertThat(browser.findElements(By.cssSelector("#decision tr[data-need]"))).hasSize(decision.size());
+        for (JsonNode answer : decision) {
+            WebElement row = browser.findElement(By.cssSelector("#decision tr[data-need=" + answer.get("need")
+                    .asString() + "]"));
+            assertThat(row.findElement(By.cssSelector("td[data-field=needed]")).getText())
+                    .isEqualTo(answer.get("needed").asBoolean() ? "yes" : "no");
+            List<String> workloads = new java.util.ArrayList<>();
+            answer.get("workloads").forEach(w -> workloads.add(w.asString()));
+            assertThat(row.findElement(By.cssSelector("td[data-field=workloads]")).getText())
+                    .isEqualTo(String.join(", ", workloads));
+        }
+    }
+
+    @Test
+    void aGangShowsWhatItMisses(@TempDir Path dir) {
+        Path report = dir.resolve("gang.html");
+        JsonNode json = simulate(report, "--gang", "batch.kubernetes.io/job-name");
+        open(report);
+        assertThat(consoleErrors()).isEmpty();
+        JsonNode gangs = json.get("gangs");
+        assertThat(gangs.size()).as("the bundled fleet's Jobs as gangs").isPositive();
+        List<WebElement> rows = browser.findElements(By.cssSelector("#gangs tr[data-gang]"));
+        assertThat(rows).hasSize(gangs.size());
+        for (int i = 0; i < gangs.size(); i++) {
+            JsonNode gang = gangs.get(i);
+            WebElement row = rows.get(i);
+            assertThat(row.getDomAttribute("data-gang")).isEqualTo(gang.get("name").asString());
+            assertThat(Long.parseLong(row.findElement(By.cssSelector("td[data-field=placed]")).getText()))
+                    .isEqualTo(gang.get("placed").asLong());
+            assertThat(Long.parseLong(row.findElement(By.cssSelector("td[data-field=missing]")).getText()))
+                    .isEqualTo(gang.get("missing").asLong());
+            assertThat(Long.parseLong(row.findElement(By.cssSelector("td[data-field=members]")).getText()))
+                    .isEqualTo(gang.get("members").size());
+        }
     }
 
     @Test

@@ -94,6 +94,33 @@
       el("pre", {text: cmp.mapping.join("\n")})));
   }
 
+  // The migration decision tree of --compare device-plugins: each question, answered from the run's workloads.
+  function decision() {
+    const answers = sim.comparison && sim.comparison.decision;
+    if (!answers) return;
+    const section = document.getElementById("decision");
+    section.hidden = false;
+    section.append(table([{label: "does a workload need"}, {label: "answer"}, {label: "workloads"}, {label: "uses"}],
+      answers.map(a => el("tr", {"data-need": a.need}, el("td", {text: a.question}),
+        el("td", {"data-field": "needed", text: a.needed ? "yes" : "no"}),
+        el("td", {"data-field": "workloads", text: a.workloads.join(", ")}),
+        el("td", {}, el("pre", {text: a.uses.join("\n")}))))));
+  }
+
+  // Gangs, placed all or nothing: whether each fits and, if not, what is missing.
+  function gangs() {
+    if (!sim.gangs || sim.gangs.length === 0) return;
+    const section = document.getElementById("gangs");
+    section.hidden = false;
+    section.append(table([{label: "gang"}, {label: "members", num: 1}, {label: "placed", num: 1},
+      {label: "missing", num: 1}, {label: "why not"}],
+      sim.gangs.map(g => el("tr", {"data-gang": g.name}, el("td", {text: g.name}),
+        num(g.members.length, {"data-field": "members"}), num(g.placed, {"data-field": "placed"}),
+        num(g.missing, {"data-field": "missing"}),
+        el("td", {text: [g.reason, g.firstUnfit && g.firstUnfit + ": " + g.unfitDraReason].filter(x => x)
+          .join("; ")})))));
+  }
+
   function whatIf() {
     if (!sim.whatIf) return;
     const section = document.getElementById("whatif");
@@ -220,6 +247,8 @@
   summary();
   whatIf();
   comparison();
+  decision();
+  gangs();
   utilisation();
   pools();
   pendingPods();
