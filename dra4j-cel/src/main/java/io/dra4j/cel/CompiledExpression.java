@@ -10,6 +10,8 @@ public final class CompiledExpression {
 
   private final String expression;
   private final SelectorCompiler.Compiled compiled;
+  /** The estimate, computed on first use (a benign race: every thread computes the same value). */
+  private volatile EstimatedCost estimate;
 
   CompiledExpression(String expression, SelectorCompiler.Compiled compiled) {
     this.expression = Objects.requireNonNull(expression, "expression");
@@ -48,10 +50,16 @@ public final class CompiledExpression {
    * compile error.
    */
   public Optional<EstimatedCost> estimatedCost() {
-    if (compiled instanceof SelectorCompiler.Compiled.Success success) {
-      return Optional.of(new EstimatedCost(success.estimatedCost().min(), success.estimatedCost().max()));
+    if (!(compiled instanceof SelectorCompiler.Compiled.Success success)) {
+      return Optional.empty();
     }
-    return Optional.empty();
+    EstimatedCost known = estimate;
+    if (known == null) {
+      var range = success.estimatedCost();
+      known = new EstimatedCost(range.min(), range.max());
+      estimate = known;
+    }
+    return Optional.of(known);
   }
 
   /** The compiled program, or empty after a compile error; for tests in this package. */

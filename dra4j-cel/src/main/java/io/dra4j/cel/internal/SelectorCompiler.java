@@ -167,7 +167,7 @@ public final class SelectorCompiler {
       CelAbstractSyntaxTree dispatchable = ConstantSets.select(
           GoIndexing.withDynamicIndex(KubernetesLibraries.resolveDynamicOverloads(ast)));
       return new Compiled.Success(new SelectorProgram(runtime.createProgram(dispatchable), costModel, COST_LIMIT,
-          sites, NoSuchOverloads.of(ast)), CostEstimator.estimate(ast));
+          sites, NoSuchOverloads.of(ast)), ast);
     } catch (CelEvaluationException | RuntimeException e) {
       return new Compiled.Failure("unexpected compilation error: " + e.getMessage());
     } catch (dev.cel.common.CelValidationException e) {
@@ -260,8 +260,15 @@ public final class SelectorCompiler {
 
   /** The result of compiling one expression. */
   public sealed interface Compiled {
-    /** A compiled, type-checked selector and its static cost estimate ({@link CostEstimator}). */
-    record Success(SelectorProgram program, Uint64Range estimatedCost) implements Compiled {
+    /**
+     * A compiled, type-checked selector and its checked AST, from which {@link #estimatedCost()} computes the static
+     * cost estimate on demand: only validation and lint ask for it, so evaluation never depends on the estimator.
+     */
+    record Success(SelectorProgram program, CelAbstractSyntaxTree checkedAst) implements Compiled {
+      /** The static cost estimate ({@link CostEstimator}) that upstream's API validation compares with its limit. */
+      public Uint64Range estimatedCost() {
+        return CostEstimator.estimate(checkedAst);
+      }
     }
 
     /** Upstream's detail text for an expression that does not compile. */
