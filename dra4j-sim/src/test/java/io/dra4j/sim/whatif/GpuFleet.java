@@ -26,16 +26,17 @@ import java.util.Map;
  * A fleet of 8-GPU nodes built as objects (fast at 5,000 nodes): {@code full} nodes whose 8 GPUs are all held by an
  * allocated claim, {@code partial} nodes with 5 held (3 free), {@code tainted} nodes with all 8 free but a node
  * taint {@code xid=79:NoSchedule}, and one pending pod {@code team/train} whose template claim asks for 4 GPUs.
+ * dra4j-bench's ExplainPodBenchmark measures {@code explain pod} on it (through this module's test jar).
  */
-final class GpuFleet {
-    static final String DRIVER = "gpu.example.com";
-    static final String NAMESPACE = "team";
-    static final String POD = "train";
+public final class GpuFleet {
+    public static final String DRIVER = "gpu.example.com";
+    public static final String NAMESPACE = "team";
+    public static final String POD = "train";
 
     private GpuFleet() {
     }
 
-    static ClusterSnapshot of(int full, int partial, int tainted) {
+    public static ClusterSnapshot of(int full, int partial, int tainted) {
         List<Node> nodes = new ArrayList<>();
         List<ResourceSlice> slices = new ArrayList<>();
         List<ResourceClaim> claims = new ArrayList<>();
