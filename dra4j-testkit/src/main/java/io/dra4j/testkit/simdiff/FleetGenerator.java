@@ -267,12 +267,18 @@ public final class FleetGenerator {
                     : String.valueOf(1 + random.nextInt(4)));
             requests.put("memory", (1 + random.nextInt(16)) + "Gi");
         }
-        if (random.nextInt(6) == 0 && !without.contains(Feature.EXTENDED_RESOURCE)) {
+        boolean extended = random.nextInt(6) == 0 && !without.contains(Feature.EXTENDED_RESOURCE);
+        if (extended) {
             requests.put(EXTENDED, "1");
         }
         Map<String, Object> container = m("name", "main", "image", "app");
         if (!requests.isEmpty()) {
-            container.put("resources", m("requests", requests));
+            Map<String, Object> resources = m("requests", requests);
+            if (extended) {
+                // The API server wants a limit equal to the request for a resource that cannot be overcommitted.
+                resources.put("limits", m(EXTENDED, "1"));
+            }
+            container.put("resources", resources);
         }
         if (random.nextInt(10) == 0) {
             container.put("ports", List.of(m("containerPort", 8080, "hostPort", 8080, "protocol", "TCP")));
