@@ -374,8 +374,10 @@ public final class Search {
             }
             EvalResult result = d.evaluate(expr, view.cel, view.shortcuts.fast(text));
             if (result instanceof EvalResult.Failed failed) {
-                throw new AllocationException(selectorOwner(rd, classSelectors) + ": selector #" + i + " on device "
-                        + d.id + ": CEL runtime error: " + failed.message());
+                throw AllocationException.selectorFailed(selectorOwner(rd, classSelectors) + ": selector #" + i
+                        + " on device " + d.id + ": CEL runtime error: " + failed.message(),
+                        new AllocationException.SelectorFailure(rd.claimIndex, rd.fullName(), classSelectors, i, d.id,
+                                text, failed.message()));
             }
             if (!((EvalResult.Matched) result).value()) {
                 return false;
