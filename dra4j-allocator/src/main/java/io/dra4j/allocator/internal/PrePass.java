@@ -101,7 +101,7 @@ final class PrePass {
         for (int i = 0; i < cons.size(); i++) {
             DeviceConstraint c = cons.get(i);
             if (c.getMatchAttribute() != null) {
-                built.add(new Constraint.Match(c.getRequests(), c.getMatchAttribute(), f.listTypeAttributes()));
+                built.add(new Constraint.Match(c.getRequests(), c.getMatchAttribute(), f.listTypeAttributes(), search));
             } else if (c.getDistinctAttribute() != null && !f.stable()) {
                 built.add(new Constraint.Distinct(c.getRequests(), c.getDistinctAttribute(), f.listTypeAttributes()));
             } else {

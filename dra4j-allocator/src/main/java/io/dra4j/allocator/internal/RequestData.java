@@ -44,6 +44,8 @@ final class RequestData {
     List<DeviceInfo> allDevices = List.of();
     /** Positions of {@link #allDevices} among the call's candidates. */
     int[] allDevicePositions = new int[0];
+    /** The call's id for this request's class and selectors (see {@link Search#isSelectable}); -1 until known. */
+    int selectorGroup = -1;
 
     private RequestData(int claimIndex, int requestIndex, int subRequestIndex, int slot, String name, String parentName,
                         String className, List<DeviceSelector> selectors, List<DeviceDerivedAttribute> derived,

@@ -14,6 +14,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /** A ResourceSlice compiled for search: typed node scope, compiled devices, parsed counter sets. */
 public final class SliceInfo {
@@ -34,6 +35,8 @@ public final class SliceInfo {
     private final TaintRules taintRules;
     /** Compiled on first use: most slices of a large cluster are never looked at from a given node. */
     private volatile List<DeviceInfo> devices;
+    /** Interned constraint attribute values of the devices, by attribute name; computed on first use. */
+    private final Map<String, AttributeValues> attributeValues = new ConcurrentHashMap<>();
 
     /** A counter set with exact values. */
     record CounterSetInfo(String name, Map<String, BigDecimal> counters) {
@@ -113,6 +116,15 @@ public final class SliceInfo {
             }
         }
         return d;
+    }
+
+    /** The devices' values of one constraint attribute, interned (see {@link AttributeValues}). */
+    AttributeValues attributeValues(String attribute) {
+        AttributeValues v = attributeValues.get(attribute);
+        if (v == null) {
+            v = attributeValues.computeIfAbsent(attribute, a -> AttributeValues.of(devices(), a));
+        }
+        return v;
     }
 
     boolean hasSharedCounters() {
