@@ -61,7 +61,8 @@ public final class Search {
     private final List<Constraint>[] constraints;
     final List<DeviceResult>[] results;
 
-    private final Map<Long, Boolean> selectable = new HashMap<>();
+    /** The node's view: its candidates and the selectability rows shared by every search on it. */
+    private ClusterView.NodeView nodeView;
     /** Per candidate position: the claims of this call that hold it exclusively. */
     private BitSet[] allocatingClaims;
     /** Candidate positions that some claim of this call holds exclusively. */
@@ -114,10 +115,10 @@ public final class Search {
     /** Gathers pools, lists the candidates and validates the requests, as the search does before its first step. */
     @SuppressWarnings("unchecked")
     void prepareAll() throws AllocationException {
-        ClusterView.NodeView nv = view.nodeView(node);
-        pools = nv.gathered();
-        candidates = nv.candidates();
-        candidatePools = nv.candidatePools();
+        nodeView = view.nodeView(node);
+        pools = nodeView.gathered();
+        candidates = nodeView.candidates();
+        candidatePools = nodeView.candidatePools();
         allocatingClaims = new BitSet[candidates.length];
         if (view.hasAllocations()) {
             PoolAllocations held = null;
@@ -302,7 +303,7 @@ public final class Search {
 
     /** No claim of this call holds the device or a share of it, so it differs from its twins only by name. */
     private boolean untouched(int pos) {
-        return !allocating(pos) && !allocatingCapacity.containsKey(candidates[pos].id);
+        return !allocating(pos) && (allocatingCapacity.isEmpty() || !allocatingCapacity.containsKey(candidates[pos].id));
     }
 
     boolean persistedExclusive(int pos) {
@@ -333,20 +334,48 @@ public final class Search {
     }
 
     // Phase: selectability. Class selectors first, then the request's own, then per-device node selection. The
-    // CEL results themselves are cached per device across calls; this per-call map only skips the selector loop.
+    // CEL results themselves are cached per device; the node view remembers per selector set which candidates pass,
+    // so that a search on a node some earlier search visited with the same selectors skips the selector loop.
     boolean isSelectable(RequestData rd, int pos) throws AllocationException {
         DeviceInfo d = candidates[pos];
         if (!f.bindingAndStatus() && d.hasBindingConditions) {
             return false;
         }
-        long key = (long) rd.slot * candidates.length + pos;
-        Boolean cached = selectable.get(key);
-        if (cached != null) {
-            return cached;
+        byte[] row = selectableRow(rd);
+        if (row[pos] != 0) {
+            return row[pos] == 1;
         }
         boolean ok = selectorsMatch(rd, d, true) && selectorsMatch(rd, d, false) && perDeviceNodeMatches(d);
-        selectable.put(key, ok);
+        row[pos] = ok ? (byte) 1 : (byte) 2;
         return ok;
+    }
+
+    /**
+     * The request's row in the node view, keyed by what decides selectability: the expressions of the class's and of
+     * its own selectors (CEL is a selector's only field). A request with an empty selector gets a row of its own, as
+     * evaluating it fails.
+     */
+    private byte[] selectableRow(RequestData rd) {
+        byte[] row = rd.selectableRow;
+        if (row == null) {
+            List<DeviceSelector> classSelectors = rd.classSelectors();
+            List<Object> key = new ArrayList<>(1 + classSelectors.size() + rd.selectors.size());
+            key.add(classSelectors.size());
+            boolean complete = addExpressions(classSelectors, key) && addExpressions(rd.selectors, key);
+            row = complete ? nodeView.selection(key) : new byte[candidates.length];
+            rd.selectableRow = row;
+        }
+        return row;
+    }
+
+    private static boolean addExpressions(List<DeviceSelector> selectors, List<Object> key) {
+        for (DeviceSelector sel : selectors) {
+            if (sel == null || sel.getCel() == null) {
+                return false;
+            }
+            key.add(sel.getCel().getExpression() == null ? "" : sel.getCel().getExpression());
+        }
+        return true;
     }
 
     private boolean selectorsMatch(RequestData rd, DeviceInfo d, boolean classSelectors) throws AllocationException {
@@ -556,8 +585,8 @@ public final class Search {
 
     private boolean capacityFits(RequestData rd, int pos) throws ConsumableCapacity.CapacityException {
         DeviceInfo d = candidates[pos];
-        return ConsumableCapacity.fits(persistedCapacity(pos), rd.capacityRequests, d, allocatingCapacity.get(d.id),
-                f.fractionalCapacityRange());
+        return ConsumableCapacity.fits(persistedCapacity(pos), rd.capacityRequests, d,
+                allocatingCapacity.isEmpty() ? null : allocatingCapacity.get(d.id), f.fractionalCapacityRange());
     }
 
     /** The capacity check for a device, looked up by identity (for explanations). */
