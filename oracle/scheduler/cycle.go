@@ -8,13 +8,18 @@ package main
 import (
 	"context"
 	"fmt"
+	"maps"
 	"sort"
+	"strconv"
+	"sync"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
 	resourceapi "k8s.io/api/resource/v1"
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/informers"
@@ -130,23 +135,26 @@ func runSnapshot(s *snapshot, emit func(*attempt)) (err error) {
 		objects = append(objects, o)
 	}
 	r.client = fake.NewClientset(objects...)
+	// The API server's resourceVersion: every write stores the object under a new one, as etcd's revision (the fake
+	// tracker keeps whatever the object says). Without it the claims' assume cache, which takes an informer update
+	// only when its version is newer, never saw a claim's allocation written by PreBind: after a failed PreBind
+	// restored the assumed claim, the cache held the unallocated claim and its devices counted as free.
+	versioned := &versionedTracker{ObjectTracker: r.client.Tracker(), next: 1}
+	r.client.PrependReactor("*", "*", k8stesting.ObjectReaction(versioned))
 	// The API server's name generation for created claims (DynamicResources creates the extended-resource claim
 	// with generateName), deterministic as in readSnapshot.
 	r.client.PrependReactor("create", "resourceclaims", func(action k8stesting.Action) (bool, runtime.Object, error) {
 		claim, ok := action.(k8stesting.CreateAction).GetObject().(*resourceapi.ResourceClaim)
 		if ok && claim.Name == "" && claim.GenerateName != "" {
+			claim = claim.DeepCopy()
 			claim.Name = generatedName(claim.Namespace, claim.GenerateName, func(n string) bool { return r.claimNames[claim.Namespace+"/"+n] })
 			claim.UID = types.UID("uid-resourceclaim-" + claim.Namespace + "-" + claim.Name)
 			r.claimNames[claim.Namespace+"/"+claim.Name] = true
-			// A resourceVersion as every other stored object carries (readSnapshot's defaultMeta; the fake tracker
-			// assigns none): without one the claims' assume cache rejects the claim, so its devices never counted
-			// as allocated.
-			claim.ResourceVersion = "1"
 			gvr := action.GetResource()
-			if err := r.client.Tracker().Create(gvr, claim, claim.Namespace); err != nil {
+			if err := versioned.Create(gvr, claim, claim.Namespace); err != nil {
 				return true, nil, err
 			}
-			stored, err := r.client.Tracker().Get(gvr, claim.Namespace, claim.Name)
+			stored, err := versioned.Get(gvr, claim.Namespace, claim.Name)
 			return true, stored, err
 		}
 		return false, nil, nil
@@ -274,6 +282,9 @@ func runSnapshot(s *snapshot, emit func(*attempt)) (err error) {
 			}
 			tried = true
 			a := r.schedule(qpi.Pod)
+			if err := r.syncClaims(); err != nil {
+				return err
+			}
 			emit(a)
 			if a.Node != "" {
 				placements++
@@ -461,9 +472,7 @@ func (r *run) schedule(pod *v1.Pod) *attempt {
 }
 
 // allocations: the claims of a bound pod as the API server holds them now, by the pod's claim name
-// ("<extended-resources>" for the claim DynamicResources made for extended resources). It then waits until the
-// claims' informer has delivered them to the assume cache, as a scheduler between two pods has the events
-// processed, so that the next cycle sees them.
+// ("<extended-resources>" for the claim DynamicResources made for extended resources).
 func (r *run) allocations(pod *v1.Pod) map[string]*resourceapi.AllocationResult {
 	out := map[string]*resourceapi.AllocationResult{}
 	list, err := r.client.ResourceV1().ResourceClaims(pod.Namespace).List(r.ctx, metav1.ListOptions{})
@@ -485,13 +494,8 @@ func (r *run) allocations(pod *v1.Pod) map[string]*resourceapi.AllocationResult 
 			len(c.OwnerReferences) > 0 && c.OwnerReferences[0].UID == pod.UID {
 			key, ok = "<extended-resources>", true
 		}
-		if !ok {
-			continue
-		}
-		out[key] = c.Status.Allocation
-		deadline := time.Now().Add(10 * time.Second)
-		for time.Now().Before(deadline) && !r.seen(c) {
-			time.Sleep(time.Millisecond)
+		if ok {
+			out[key] = c.Status.Allocation
 		}
 	}
 	if len(out) == 0 {
@@ -500,14 +504,78 @@ func (r *run) allocations(pod *v1.Pod) map[string]*resourceapi.AllocationResult 
 	return out
 }
 
-// seen: the assume cache holds the claim as the API server does.
-func (r *run) seen(c *resourceapi.ResourceClaim) bool {
-	obj, err := r.claimCache.Get(c.Namespace + "/" + c.Name)
-	if err != nil {
-		return false
+// syncClaims waits until the claims' informer has delivered every write of the attempt to the assume cache (the
+// claims the API server holds, each in its current version, and no other), as a scheduler between two pods has
+// the events processed, so that the next cycle sees them.
+func (r *run) syncClaims() error {
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		list, err := r.client.ResourceV1().ResourceClaims(metav1.NamespaceAll).List(r.ctx, metav1.ListOptions{})
+		if err != nil {
+			return err
+		}
+		want := map[string]string{}
+		for i := range list.Items {
+			want[list.Items[i].Namespace+"/"+list.Items[i].Name] = list.Items[i].ResourceVersion
+		}
+		have := map[string]string{}
+		for _, obj := range r.claimCache.List(nil) {
+			if c, ok := obj.(*resourceapi.ResourceClaim); ok {
+				have[c.Namespace+"/"+c.Name] = c.ResourceVersion
+			}
+		}
+		if maps.Equal(want, have) {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("the claims' assume cache did not catch up with the API server")
+		}
+		time.Sleep(time.Millisecond)
 	}
-	cached, ok := obj.(*resourceapi.ResourceClaim)
-	return ok && cached.ResourceVersion == c.ResourceVersion
+}
+
+// versionedTracker stores every created, updated or patched object under the next resourceVersion.
+type versionedTracker struct {
+	k8stesting.ObjectTracker
+	mu   sync.Mutex
+	next int64
+}
+
+func (t *versionedTracker) version(obj runtime.Object) (runtime.Object, error) {
+	obj = obj.DeepCopyObject()
+	m, err := apimeta.Accessor(obj)
+	if err != nil {
+		return nil, err
+	}
+	t.mu.Lock()
+	t.next++
+	m.SetResourceVersion(strconv.FormatInt(t.next, 10))
+	t.mu.Unlock()
+	return obj, nil
+}
+
+func (t *versionedTracker) Create(gvr schema.GroupVersionResource, obj runtime.Object, ns string, opts ...metav1.CreateOptions) error {
+	obj, err := t.version(obj)
+	if err != nil {
+		return err
+	}
+	return t.ObjectTracker.Create(gvr, obj, ns, opts...)
+}
+
+func (t *versionedTracker) Update(gvr schema.GroupVersionResource, obj runtime.Object, ns string, opts ...metav1.UpdateOptions) error {
+	obj, err := t.version(obj)
+	if err != nil {
+		return err
+	}
+	return t.ObjectTracker.Update(gvr, obj, ns, opts...)
+}
+
+func (t *versionedTracker) Patch(gvr schema.GroupVersionResource, obj runtime.Object, ns string, opts ...metav1.PatchOptions) error {
+	obj, err := t.version(obj)
+	if err != nil {
+		return err
+	}
+	return t.ObjectTracker.Patch(gvr, obj, ns, opts...)
 }
 
 func sortedList[T interface{ UnsortedList() []string }](s T) []string {

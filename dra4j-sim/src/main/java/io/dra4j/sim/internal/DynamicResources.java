@@ -179,25 +179,32 @@ final class DynamicResources {
         if (extended == null && claims.isEmpty()) {
             return null;
         }
+        // An allocated claim unavailable here rejects the node, but only after the claims still to allocate were
+        // tried: upstream's Filter runs the allocator first, so its failure is the reason a node gets.
+        boolean unavailable = false;
         for (ResourceClaim c : claims) {
             AllocationResult a = allocated(c) ? c.getStatus().getAllocation() : null;
-            if (a != null && a.getNodeSelector() != null && !Selectors.matches(a.getNodeSelector(), n.node)) {
-                return FilterStatus.unresolvable(NAME, "resourceclaim not available on the node");
-            }
+            unavailable |= a != null && a.getNodeSelector() != null && !Selectors.matches(a.getNodeSelector(), n.node);
         }
+        FilterStatus notAvailable = unavailable
+                ? FilterStatus.unresolvable(NAME, "resourceclaim not available on the node") : null;
         List<ResourceClaim> toAllocate = toAllocate(extended);
         if (toAllocate.isEmpty()) {
-            return null;
+            return notAvailable;
         }
         AllocationOutcome outcome = cycle().allocate(n.node, toAllocate);
-        nodeOutcomes.put(n.name, outcome);
         if (outcome instanceof AllocationOutcome.Allocated a) {
+            if (unavailable) {
+                return notAvailable;
+            }
+            nodeOutcomes.put(n.name, outcome);
             nodeAllocations.put(n.name, a.results());
             if (extended != null) {
                 nodeExtendedClaims.put(n.name, extended);
             }
             return null;
         }
+        nodeOutcomes.put(n.name, outcome);
         if (outcome instanceof AllocationOutcome.Unschedulable u) {
             return FilterStatus.unresolvable(NAME, u.reason());
         }
