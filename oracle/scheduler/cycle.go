@@ -57,17 +57,22 @@ type nodeScore struct {
 
 // attempt is one scheduling attempt of one pod.
 type attempt struct {
-	Snapshot  string                                   `json:"snapshot"`
-	Pod       string                                   `json:"pod"`
-	PreFilter *verdict                                 `json:"preFilter,omitempty"`
-	Feasible  []string                                 `json:"feasible"`
-	Rejected  map[string]verdict                       `json:"rejected"`
-	Scores    map[string]nodeScore                     `json:"scores,omitempty"`
-	Best      []string                                 `json:"best"`
-	Node      string                                   `json:"node"`
-	Failure   *verdict                                 `json:"failure,omitempty"`
-	Error     string                                   `json:"error,omitempty"`
-	Claims    map[string]*resourceapi.AllocationResult `json:"claims,omitempty"`
+	Snapshot  string               `json:"snapshot"`
+	Pod       string               `json:"pod"`
+	PreFilter *verdict             `json:"preFilter,omitempty"`
+	Feasible  []string             `json:"feasible"`
+	Rejected  map[string]verdict   `json:"rejected"`
+	Scores    map[string]nodeScore `json:"scores,omitempty"`
+	Best      []string             `json:"best"`
+	Node      string               `json:"node"`
+	Failure   *verdict             `json:"failure,omitempty"`
+	// PostFilter is the message of the PostFilter pass after a FitError (not compared; its effects show in the
+	// attempts that follow).
+	PostFilter string `json:"postFilter,omitempty"`
+	// postFilterWrote: the PostFilter pass changed or deleted a claim.
+	postFilterWrote bool
+	Error           string                                   `json:"error,omitempty"`
+	Claims          map[string]*resourceapi.AllocationResult `json:"claims,omitempty"`
 }
 
 func toVerdict(s *fwk.Status) *verdict {
@@ -94,6 +99,7 @@ type run struct {
 	claimCache *assumecache.AssumeCache
 	nextStart  int
 	claimNames map[string]bool
+	versioned  *versionedTracker
 }
 
 func runSnapshot(s *snapshot, emit func(*attempt)) (err error) {
@@ -140,6 +146,7 @@ func runSnapshot(s *snapshot, emit func(*attempt)) (err error) {
 	// only when its version is newer, never saw a claim's allocation written by PreBind: after a failed PreBind
 	// restored the assumed claim, the cache held the unallocated claim and its devices counted as free.
 	versioned := &versionedTracker{ObjectTracker: r.client.Tracker(), next: 1}
+	r.versioned = versioned
 	r.client.PrependReactor("*", "*", k8stesting.ObjectReaction(versioned))
 	// The API server's name generation for created claims (DynamicResources creates the extended-resource claim
 	// with generateName), deterministic as in readSnapshot.
@@ -264,19 +271,21 @@ func runSnapshot(s *snapshot, emit func(*attempt)) (err error) {
 
 	// The queue as dra4j simulates it (Simulation.scheduleAll): pass after pass in queue order; a pod that failed
 	// is tried again after a binding only when a binding can help it (an error, or a rejection by InterPodAffinity
-	// or PodTopologySpread, which count pods: upstream's queueing hints for an assigned pod's add event).
+	// or PodTopologySpread, which count pods: upstream's queueing hints for an assigned pod's add event), and after
+	// any claim event a PostFilter caused (DynamicResources' hint queues pods on a claim's deallocation).
 	type lastAttempt struct {
 		placements int
+		releases   int
 		helped     bool
 	}
-	placements := 0
+	placements, releases := 0, 0
 	seen := map[types.UID]lastAttempt{}
 	pending := queue
 	for len(pending) > 0 {
 		var still []*framework.QueuedPodInfo
 		tried := false
 		for _, qpi := range pending {
-			if last, ok := seen[qpi.Pod.UID]; ok && (!last.helped || last.placements == placements) {
+			if last, ok := seen[qpi.Pod.UID]; ok && last.releases == releases && (!last.helped || last.placements == placements) {
 				still = append(still, qpi)
 				continue
 			}
@@ -289,7 +298,10 @@ func runSnapshot(s *snapshot, emit func(*attempt)) (err error) {
 			if a.Node != "" {
 				placements++
 			} else {
-				seen[qpi.Pod.UID] = lastAttempt{placements: placements, helped: helpedByBindings(a)}
+				seen[qpi.Pod.UID] = lastAttempt{placements: placements, releases: releases, helped: helpedByBindings(a)}
+				if a.postFilterWrote {
+					releases++
+				}
 				still = append(still, qpi)
 			}
 		}
@@ -344,8 +356,12 @@ func (r *run) schedule(pod *v1.Pod) *attempt {
 			return a
 		}
 		a.PreFilter = toVerdict(s)
+		statuses := framework.NewDefaultNodeToStatus()
+		statuses.SetAbsentNodesStatus(s)
+		r.postFilter(state, pod, statuses, a)
 		return a
 	}
+	statuses := framework.NewDefaultNodeToStatus()
 	nodes := allNodes
 	if !preRes.AllNodes() {
 		// Upstream iterates the PreFilterResult's node set; the oracle keeps the snapshot's node order.
@@ -358,6 +374,8 @@ func (r *run) schedule(pod *v1.Pod) *attempt {
 					Reasons: []string{fmt.Sprintf("node(s) didn't satisfy plugin(s) %v", sortedList(unscheduledPlugins))}}
 			}
 		}
+		statuses.SetAbsentNodesStatus(fwk.NewStatus(fwk.UnschedulableAndUnresolvable,
+			fmt.Sprintf("node(s) didn't satisfy plugin(s) %v", sortedList(unscheduledPlugins))))
 	}
 
 	// findNodesThatPassFilters, one node after another from nextStartNodeIndex (upstream runs them in parallel);
@@ -377,12 +395,14 @@ func (r *run) schedule(pod *v1.Pod) *attempt {
 			a.Feasible = append(a.Feasible, nodeInfo.Node().Name)
 		} else {
 			a.Rejected[nodeInfo.Node().Name] = *toVerdict(status)
+			statuses.Set(nodeInfo.Node().Name, status)
 		}
 	}
 	if len(nodes) > 0 {
 		r.nextStart = (r.nextStart + processed) % len(allNodes)
 	}
 	if len(feasible) == 0 {
+		r.postFilter(state, pod, statuses, a)
 		return a
 	}
 
@@ -471,6 +491,19 @@ func (r *run) schedule(pod *v1.Pod) *attempt {
 	return a
 }
 
+// postFilter: schedulingAlgorithm's PostFilter pass after a FitError (every PostFilter plugin of the profile,
+// DynamicResources' deallocation of an unavailable claim and DefaultPreemption, until one succeeds). Its message goes
+// into the attempt; what it changed in the API server reaches the next cycles through the informers.
+func (r *run) postFilter(state fwk.CycleState, pod *v1.Pod, statuses *framework.NodeToStatus, a *attempt) {
+	if !r.framework.HasPostFilterPlugins() {
+		return
+	}
+	before := r.versioned.claimWrites()
+	_, s := r.framework.RunPostFilterPlugins(r.ctx, state, pod, statuses)
+	a.PostFilter = s.Message()
+	a.postFilterWrote = r.versioned.claimWrites() != before
+}
+
 // allocations: the claims of a bound pod as the API server holds them now, by the pod's claim name
 // ("<extended-resources>" for the claim DynamicResources made for extended resources).
 func (r *run) allocations(pod *v1.Pod) map[string]*resourceapi.AllocationResult {
@@ -534,11 +567,32 @@ func (r *run) syncClaims() error {
 	}
 }
 
-// versionedTracker stores every created, updated or patched object under the next resourceVersion.
+// versionedTracker stores every created, updated or patched object under the next resourceVersion, and counts the
+// writes to claims.
 type versionedTracker struct {
 	k8stesting.ObjectTracker
-	mu   sync.Mutex
-	next int64
+	mu     sync.Mutex
+	next   int64
+	claims int
+}
+
+func (t *versionedTracker) claimWrites() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.claims
+}
+
+func (t *versionedTracker) countClaim(gvr schema.GroupVersionResource) {
+	if gvr.Resource == "resourceclaims" {
+		t.mu.Lock()
+		t.claims++
+		t.mu.Unlock()
+	}
+}
+
+func (t *versionedTracker) Delete(gvr schema.GroupVersionResource, ns, name string, opts ...metav1.DeleteOptions) error {
+	t.countClaim(gvr)
+	return t.ObjectTracker.Delete(gvr, ns, name, opts...)
 }
 
 func (t *versionedTracker) version(obj runtime.Object) (runtime.Object, error) {
@@ -559,6 +613,7 @@ func (t *versionedTracker) Create(gvr schema.GroupVersionResource, obj runtime.O
 	if err != nil {
 		return err
 	}
+	t.countClaim(gvr)
 	return t.ObjectTracker.Create(gvr, obj, ns, opts...)
 }
 
@@ -567,6 +622,7 @@ func (t *versionedTracker) Update(gvr schema.GroupVersionResource, obj runtime.O
 	if err != nil {
 		return err
 	}
+	t.countClaim(gvr)
 	return t.ObjectTracker.Update(gvr, obj, ns, opts...)
 }
 
@@ -575,6 +631,7 @@ func (t *versionedTracker) Patch(gvr schema.GroupVersionResource, obj runtime.Ob
 	if err != nil {
 		return err
 	}
+	t.countClaim(gvr)
 	return t.ObjectTracker.Patch(gvr, obj, ns, opts...)
 }
 
