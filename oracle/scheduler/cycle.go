@@ -79,8 +79,8 @@ func toVerdict(s *fwk.Status) *verdict {
 	return &verdict{Plugin: s.Plugin(), Code: s.Code().String(), Reasons: append([]string{}, s.Reasons()...)}
 }
 
-// noNominations is the PodNominator of a queue without nominated pods: the oracle runs no PostFilter
-// (DefaultPreemption), so no pod is ever nominated.
+// noNominations is the PodNominator of a queue without nominated pods: the oracle does not carry out
+// DefaultPreemption's nomination (the differential runs with preemptionPolicy Never), so no pod is ever nominated.
 type noNominations struct{}
 
 func (noNominations) AddNominatedPod(klog.Logger, fwk.PodInfo, *fwk.NominatingInfo) {}
