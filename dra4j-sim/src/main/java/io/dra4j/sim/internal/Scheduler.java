@@ -388,7 +388,8 @@ final class Scheduler {
 
     /**
      * Score with the default profile's weights (TaintToleration 3, NodeAffinity 2, PodTopologySpread 2, InterPodAffinity
-     * 2, DynamicResources 2, the others 1), normalised as upstream; ties go to the first node evaluated.
+     * 2, DynamicResources 2, the others (NodeResourcesFit, NodeResourcesBalancedAllocation, ImageLocality) 1),
+     * normalised as upstream; ties go to the first node evaluated.
      */
     private NodeInfo best(Pod pod, Resources request, List<NodeInfo> feasible, DynamicResources dra) {
         int n = feasible.size();
@@ -411,6 +412,7 @@ final class Scheduler {
             podAffinity[i] = podAffinityScore.skip() ? 0 : podAffinityScore.score(node);
             total[i] += NodeFilters.leastAllocatedScore(nonZero, node);
             total[i] += NodeFilters.balancedAllocationScore(request, node);
+            total[i] += cluster.images.score(pod, node.name);
         }
         normalize(taint, true);
         normalize(affinity, false);
@@ -430,14 +432,14 @@ final class Scheduler {
             }
         }
         if (trace != null) {
-            recordScores(request, nonZero, feasible, total, taint, affinity, spread, podAffinity, draScore,
+            recordScores(pod, request, nonZero, feasible, total, taint, affinity, spread, podAffinity, draScore,
                     total[bestIndex]);
         }
         return feasible.get(bestIndex);
     }
 
     /** The trace's per-plugin weighted scores (as upstream's NodePluginScores lists them) and the best nodes. */
-    private void recordScores(Resources request, Resources nonZero, List<NodeInfo> feasible, long[] total,
+    private void recordScores(Pod pod, Resources request, Resources nonZero, List<NodeInfo> feasible, long[] total,
                               long[] taint, long[] affinity, long[] spread, long[] podAffinity, long[] draScore,
                               long bestTotal) {
         List<String> best = new ArrayList<>();
@@ -446,6 +448,7 @@ final class Scheduler {
             Map<String, Long> perPlugin = new LinkedHashMap<>();
             perPlugin.put("NodeResourcesFit", NodeFilters.leastAllocatedScore(nonZero, node));
             perPlugin.put("NodeResourcesBalancedAllocation", NodeFilters.balancedAllocationScore(request, node));
+            perPlugin.put("ImageLocality", cluster.images.score(pod, node.name));
             perPlugin.put("TaintToleration", 3 * taint[i]);
             perPlugin.put("NodeAffinity", 2 * affinity[i]);
             perPlugin.put("PodTopologySpread", 2 * spread[i]);
