@@ -52,10 +52,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * best), every claim's allocation on that node, and an unschedulable pod's PodScheduled message.
  *
  * <p>A pod the real scheduler leaves unschedulable is deleted before the next one, so that a later retry of it
- * cannot change the cluster behind the comparison. Left out of the generated fleets: extended resources served by
- * DRA and preemption (no kubelet runs to finish a victim's deletion). The in-process differential test
- * ({@code oracle/sim-difftest}) covers those and many more snapshots; this test shows that the whole path, real
- * server objects included, decides as the real scheduler does.
+ * cannot change the cluster behind the comparison. Left out of the generated fleets: preemption (no kubelet runs to
+ * finish a victim's deletion). The in-process differential test ({@code oracle/sim-difftest}) covers many more
+ * snapshots; this test shows that the whole path, real server objects included, decides as the real scheduler does.
  */
 class RealSchedulerDifferentialIT {
     private static final long SEED = 37;
@@ -227,7 +226,7 @@ class RealSchedulerDifferentialIT {
 
     private static List<HasMetadata> generated(int index) {
         String json = JSON.writeValueAsString(FleetGenerator.generate(SEED, index,
-                EnumSet.of(FleetGenerator.Feature.EXTENDED_RESOURCE, FleetGenerator.Feature.PREEMPTION)));
+                EnumSet.of(FleetGenerator.Feature.PREEMPTION)));
         KubernetesList list = FABRIC8.unmarshal(json, KubernetesList.class);
         return list.getItems();
     }
