@@ -124,13 +124,18 @@ public final class SliceInfo {
     }
 
     static KubeQuantity quantity(io.fabric8.kubernetes.api.model.Quantity q, String where) {
+        return quantity(q, () -> where);
+    }
+
+    /** Like {@link #quantity(io.fabric8.kubernetes.api.model.Quantity, String)}, naming the place only on error. */
+    static KubeQuantity quantity(io.fabric8.kubernetes.api.model.Quantity q, java.util.function.Supplier<String> where) {
         if (q == null) {
-            throw new IllegalArgumentException(where + ": value: Required value");
+            throw new IllegalArgumentException(where.get() + ": value: Required value");
         }
         try {
             return KubeQuantity.fromFabric8(q);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
+            throw new IllegalArgumentException(where.get() + ": " + e.getMessage(), e);
         }
     }
 
