@@ -89,7 +89,7 @@ public final class DeviceInfo {
             for (DeviceCounterConsumption c : device.getConsumesCounters()) {
                 Map<String, BigDecimal> values = new LinkedHashMap<>();
                 if (c.getCounters() != null) {
-                    c.getCounters().forEach((k, v) -> values.put(k, SliceInfo.quantity(v == null ? null : v.getValue(),
+                    c.getCounters().forEach((k, v) -> values.put(k, slice.quantities.parse(v == null ? null : v.getValue(),
                             () -> where.get() + ", consumesCounters " + c.getCounterSet() + ", counter " + k).value()));
                 }
                 cc.add(new CounterConsumption(c.getCounterSet() == null ? "" : c.getCounterSet(),
@@ -101,36 +101,38 @@ public final class DeviceInfo {
         Map<String, CapacityInfo> caps = new LinkedHashMap<>();
         if (device.getCapacity() != null) {
             for (Map.Entry<String, DeviceCapacity> e : device.getCapacity().entrySet()) {
-                caps.put(e.getKey(), capacityInfo(e.getKey(), e.getValue(), () -> where.get() + ", capacity " + e.getKey()));
+                caps.put(e.getKey(), capacityInfo(slice.quantities, e.getKey(), e.getValue(),
+                        () -> where.get() + ", capacity " + e.getKey()));
             }
         }
         this.capacity = Collections.unmodifiableMap(caps);
     }
 
-    private static CapacityInfo capacityInfo(String name, DeviceCapacity c, Supplier<String> where) {
-        KubeQuantity value = SliceInfo.quantity(c == null ? null : c.getValue(), where);
+    private static CapacityInfo capacityInfo(QuantityCache quantities, String name, DeviceCapacity c,
+                                             Supplier<String> where) {
+        KubeQuantity value = quantities.parse(c == null ? null : c.getValue(), where);
         CapacityRequestPolicy p = c.getRequestPolicy();
         if (p == null) {
             return new CapacityInfo(name, value, null, null, null, null, List.of(), false, false);
         }
         KubeQuantity def = p.getDefault() == null ? null
-                : SliceInfo.quantity(p.getDefault(), () -> where.get() + ", requestPolicy.default");
+                : quantities.parse(p.getDefault(), () -> where.get() + ", requestPolicy.default");
         KubeQuantity min = null, max = null, step = null;
         boolean hasRange = p.getValidRange() != null;
         if (hasRange) {
             var r = p.getValidRange();
             min = r.getMin() == null ? null
-                    : SliceInfo.quantity(r.getMin(), () -> where.get() + ", requestPolicy.validRange.min");
+                    : quantities.parse(r.getMin(), () -> where.get() + ", requestPolicy.validRange.min");
             max = r.getMax() == null ? null
-                    : SliceInfo.quantity(r.getMax(), () -> where.get() + ", requestPolicy.validRange.max");
+                    : quantities.parse(r.getMax(), () -> where.get() + ", requestPolicy.validRange.max");
             step = r.getStep() == null ? null
-                    : SliceInfo.quantity(r.getStep(), () -> where.get() + ", requestPolicy.validRange.step");
+                    : quantities.parse(r.getStep(), () -> where.get() + ", requestPolicy.validRange.step");
         }
         List<KubeQuantity> valid = new ArrayList<>();
         if (p.getValidValues() != null) {
             for (int i = 0; i < p.getValidValues().size(); i++) {
                 int index = i;
-                valid.add(SliceInfo.quantity(p.getValidValues().get(i),
+                valid.add(quantities.parse(p.getValidValues().get(i),
                         () -> where.get() + ", requestPolicy.validValues[" + index + "]"));
             }
         }

@@ -32,6 +32,8 @@ public final class SliceInfo {
     final boolean usesCompatibilityGroups;
     final List<String> skipNodeOperations;
     private final TaintRules taintRules;
+    /** Where this slice's and its devices' quantities are parsed. */
+    final QuantityCache quantities;
     /** Compiled on first use: most slices of a large cluster are never looked at from a given node. */
     private volatile List<DeviceInfo> devices;
 
@@ -40,6 +42,11 @@ public final class SliceInfo {
     }
 
     SliceInfo(ResourceSlice slice, TaintRules taintRules) {
+        this(slice, taintRules, new QuantityCache());
+    }
+
+    SliceInfo(ResourceSlice slice, TaintRules taintRules, QuantityCache quantities) {
+        this.quantities = quantities;
         this.slice = slice;
         ResourceSliceSpec spec = slice.getSpec();
         String where = "ResourceSlice " + (slice.getMetadata() == null ? "" : slice.getMetadata().getName());
@@ -65,8 +72,8 @@ public final class SliceInfo {
             for (CounterSet cs : spec.getSharedCounters()) {
                 Map<String, BigDecimal> values = new LinkedHashMap<>();
                 if (cs.getCounters() != null) {
-                    cs.getCounters().forEach((k, v) -> values.put(k, quantity(v == null ? null : v.getValue(),
-                            where + ", counter set " + cs.getName() + ", counter " + k).value()));
+                    cs.getCounters().forEach((k, v) -> values.put(k, quantities.parse(v == null ? null : v.getValue(),
+                            () -> where + ", counter set " + cs.getName() + ", counter " + k).value()));
                 }
                 sets.add(new CounterSetInfo(nz(cs.getName()), Collections.unmodifiableMap(values)));
             }
@@ -124,18 +131,13 @@ public final class SliceInfo {
     }
 
     static KubeQuantity quantity(io.fabric8.kubernetes.api.model.Quantity q, String where) {
-        return quantity(q, () -> where);
-    }
-
-    /** Like {@link #quantity(io.fabric8.kubernetes.api.model.Quantity, String)}, naming the place only on error. */
-    static KubeQuantity quantity(io.fabric8.kubernetes.api.model.Quantity q, java.util.function.Supplier<String> where) {
         if (q == null) {
-            throw new IllegalArgumentException(where.get() + ": value: Required value");
+            throw new IllegalArgumentException(where + ": value: Required value");
         }
         try {
             return KubeQuantity.fromFabric8(q);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(where.get() + ": " + e.getMessage(), e);
+            throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
         }
     }
 
