@@ -59,10 +59,14 @@ public final class ClusterView {
     /** Counters available per pool after earlier allocations; computed lazily, as upstream, once per version. */
     final Map<SliceInfo.PoolId, Map<String, Map<String, BigDecimal>>> availableCounters = new ConcurrentHashMap<>();
 
-    /** What a lineage of versions shares: the CEL environment, stamp and order counters, the per-node views. */
+    /**
+     * What a lineage of versions shares: the CEL environment, stamp and order counters, the per-node views, the
+     * parsed quantities of its slices.
+     */
     private static final class Lineage {
         final AtomicLong clock = new AtomicLong();
         final Map<String, NodeView> nodeViews = new ConcurrentHashMap<>();
+        final QuantityCache quantities = new QuantityCache();
     }
 
     /** A value with its position in the order the objects were given (the order the stable variant uses). */
@@ -82,9 +86,11 @@ public final class ClusterView {
         final SliceInfo.PoolId pool;
         final boolean hasCounters;
         private final TaintRules taintRules;
+        private final QuantityCache quantities;
         private volatile SliceInfo compiled;
 
-        SliceEntry(ResourceSlice raw, String key, long seq, TaintRules taintRules) {
+        SliceEntry(ResourceSlice raw, String key, long seq, TaintRules taintRules, QuantityCache quantities) {
+            this.quantities = quantities;
             this.raw = raw;
             this.key = key;
             this.seq = seq;
@@ -104,7 +110,7 @@ public final class ClusterView {
                 synchronized (this) {
                     s = compiled;
                     if (s == null) {
-                        s = new SliceInfo(raw, taintRules);
+                        s = new SliceInfo(raw, taintRules, quantities);
                         compiled = s;
                     }
                 }
@@ -113,7 +119,7 @@ public final class ClusterView {
         }
 
         SliceEntry withTaintRules(TaintRules rules) {
-            return new SliceEntry(raw, key, seq, rules);
+            return new SliceEntry(raw, key, seq, rules, quantities);
         }
     }
 
@@ -312,7 +318,7 @@ public final class ClusterView {
         for (ResourceSlice s : slices) {
             String name = sliceName(s);
             String key = d.slices.containsKey(name) ? name + "\u0000" + d.lineage.clock.get() : name;
-            d.addSlice(new SliceEntry(s, key, d.tick(), d.taintRules));
+            d.addSlice(new SliceEntry(s, key, d.tick(), d.taintRules, d.lineage.quantities));
         }
         d.base = allocatedState;
         d.applyHoldings(holdingsOf(allocatedState), 1);
@@ -367,7 +373,7 @@ public final class ClusterView {
         if (old != null) {
             d.removeSlice(old);
         }
-        d.addSlice(new SliceEntry(slice, key, seq, taintRules));
+        d.addSlice(new SliceEntry(slice, key, seq, taintRules, lineage.quantities));
         return new ClusterView(d);
     }
 

@@ -33,6 +33,8 @@ public final class SliceInfo {
     final boolean usesCompatibilityGroups;
     final List<String> skipNodeOperations;
     private final TaintRules taintRules;
+    /** Where this slice's and its devices' quantities are parsed. */
+    final QuantityCache quantities;
     /** Compiled on first use: most slices of a large cluster are never looked at from a given node. */
     private volatile List<DeviceInfo> devices;
     /** Interned constraint attribute values of the devices, by attribute name; computed on first use. */
@@ -43,6 +45,11 @@ public final class SliceInfo {
     }
 
     SliceInfo(ResourceSlice slice, TaintRules taintRules) {
+        this(slice, taintRules, new QuantityCache());
+    }
+
+    SliceInfo(ResourceSlice slice, TaintRules taintRules, QuantityCache quantities) {
+        this.quantities = quantities;
         this.slice = slice;
         ResourceSliceSpec spec = slice.getSpec();
         String where = "ResourceSlice " + (slice.getMetadata() == null ? "" : slice.getMetadata().getName());
@@ -68,8 +75,8 @@ public final class SliceInfo {
             for (CounterSet cs : spec.getSharedCounters()) {
                 Map<String, BigDecimal> values = new LinkedHashMap<>();
                 if (cs.getCounters() != null) {
-                    cs.getCounters().forEach((k, v) -> values.put(k, quantity(v == null ? null : v.getValue(),
-                            where + ", counter set " + cs.getName() + ", counter " + k).value()));
+                    cs.getCounters().forEach((k, v) -> values.put(k, quantities.parse(v == null ? null : v.getValue(),
+                            () -> where + ", counter set " + cs.getName() + ", counter " + k).value()));
                 }
                 sets.add(new CounterSetInfo(nz(cs.getName()), Collections.unmodifiableMap(values)));
             }
