@@ -117,9 +117,33 @@ public final class ClusterView {
         }
     }
 
-    /** The pools one node sees and its candidates in search order, with the stamps they were computed from. */
+    /**
+     * The pools one node sees and its candidates in search order, with the stamps they were computed from, and per
+     * selector set (class selectors, request selectors) which candidates it selects, filled in as searches find out.
+     */
     record NodeView(Node node, long nodeStamp, long sharedStamp, long counterStamp, SliceInfo.PoolId[] pools,
-                    long[] stamps, List<Pool> gathered, DeviceInfo[] candidates, Pool[] candidatePools) {
+                    long[] stamps, List<Pool> gathered, DeviceInfo[] candidates, Pool[] candidatePools,
+                    Map<List<Object>, byte[]> selections) {
+        /** Distinct selector sets remembered per node; further ones get a row for one call only. */
+        private static final int MAX_SELECTIONS = 64;
+
+        /**
+         * The selectability row of a selector set: per candidate position 0 (not known yet), 1 (selectable) or 2
+         * (not). A selector's result depends only on the device, the expression and the node's name and labels, all
+         * fixed for this view, so a row is shared by every search on the view; concurrent searches may both fill a
+         * position, always with the same value. Positions whose evaluation fails stay 0, so the error is raised again.
+         */
+        byte[] selection(List<Object> key) {
+            byte[] row = selections.get(key);
+            if (row == null) {
+                row = new byte[candidates.length];
+                if (selections.size() < MAX_SELECTIONS) {
+                    byte[] raced = selections.putIfAbsent(key, row);
+                    row = raced == null ? row : raced;
+                }
+            }
+            return row;
+        }
     }
 
     private ClusterView(Draft d) {
@@ -594,7 +618,7 @@ public final class ClusterView {
             }
         }
         v = new NodeView(node, nodeStamp, shared, counters, g.seen().toArray(new SliceInfo.PoolId[0]), stamps,
-                g.pools(), c.toArray(new DeviceInfo[0]), p.toArray(new Pool[0]));
+                g.pools(), c.toArray(new DeviceInfo[0]), p.toArray(new Pool[0]), new ConcurrentHashMap<>());
         lineage.nodeViews.put(cacheKey, v);
         return v;
     }

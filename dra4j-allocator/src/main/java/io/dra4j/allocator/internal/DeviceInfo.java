@@ -51,6 +51,11 @@ public final class DeviceInfo {
     /** This device's CEL view and selector results, built on first use and dropped with the compiled slice. */
     private volatile CelDevice celView;
     private final Map<CompiledExpression, EvalResult> selectorResults = new ConcurrentHashMap<>();
+    /**
+     * Whether the device's capacities admit one allocation without capacity requests next to nothing else, per
+     * fractional-range flag (bits 0/1: known/fits without it, bits 2/3 with it); computed on first use.
+     */
+    private volatile int fitsAlone;
 
     /** What a device draws from one counter set. */
     record CounterConsumption(String counterSet, Map<String, BigDecimal> counters) {
@@ -193,6 +198,24 @@ public final class DeviceInfo {
             selectorResults.put(expression, r);
         }
         return r;
+    }
+
+    /**
+     * {@link ConsumableCapacity#fits} for a request without capacity requests on this device with nothing consumed:
+     * it depends only on the device, and every search probes it for every candidate. A computation that fails is
+     * not remembered, so its error is raised again.
+     */
+    boolean fitsAlone(boolean fractional) throws ConsumableCapacity.CapacityException {
+        int shift = fractional ? 2 : 0;
+        int known = fitsAlone >>> shift;
+        if ((known & 1) != 0) {
+            return (known & 2) != 0;
+        }
+        boolean fits = ConsumableCapacity.compare(null, null, this, null, fractional);
+        synchronized (this) {
+            fitsAlone |= (fits ? 3 : 1) << shift;
+        }
+        return fits;
     }
 
     SymmetryKey symmetryKey() {

@@ -61,10 +61,10 @@ public final class Search {
     private final List<Constraint>[] constraints;
     final List<DeviceResult>[] results;
 
-    /** Requests with the same class and selectors select the same devices: one group of cached results each. */
+    /** Requests with the same class and selectors select the same devices: one group each (the bounds' probes). */
     private final Map<List<Object>, Integer> selectorGroups = new HashMap<>();
-    /** Per selector group and candidate position: 0 not yet known, 1 selectable, 2 not selectable. */
-    private final List<byte[]> selectable = new ArrayList<>();
+    /** The node's view: its candidates and the selectability rows shared by every search on it. */
+    private ClusterView.NodeView nodeView;
     /** Per candidate position: the claims of this call that hold it exclusively. */
     private BitSet[] allocatingClaims;
     /** Candidate positions that some claim of this call holds exclusively, and per claim those it holds. */
@@ -123,10 +123,10 @@ public final class Search {
     /** Gathers pools, lists the candidates and validates the requests, as the search does before its first step. */
     @SuppressWarnings("unchecked")
     void prepareAll() throws AllocationException {
-        ClusterView.NodeView nv = view.nodeView(node);
-        pools = nv.gathered();
-        candidates = nv.candidates();
-        candidatePools = nv.candidatePools();
+        nodeView = view.nodeView(node);
+        pools = nodeView.gathered();
+        candidates = nodeView.candidates();
+        candidatePools = nodeView.candidatePools();
         allocatingClaims = new BitSet[candidates.length];
         allocatingAny = new long[Bits.words(candidates.length)];
         heldByClaim = new long[claims.size()][Bits.words(candidates.length)];
@@ -411,7 +411,8 @@ public final class Search {
     }
 
     // Phase: selectability. Class selectors first, then the request's own, then per-device node selection. The
-    // CEL results themselves are cached per device across calls; this per-call map only skips the selector loop.
+    // CEL results themselves are cached per device; the node view remembers per selector set which candidates pass,
+    // so that a search on a node some earlier search visited with the same selectors skips the selector loop.
     boolean isSelectable(RequestData rd, int pos) throws AllocationException {
         DeviceInfo d = candidates[pos];
         if (!f.bindingAndStatus() && d.hasBindingConditions) {
@@ -426,20 +427,39 @@ public final class Search {
         return ok;
     }
 
+    /**
+     * The request's row in the node view, keyed by what decides selectability: the expressions of the class's and of
+     * its own selectors (CEL is a selector's only field). A request with an empty selector gets a row of its own, as
+     * evaluating it fails.
+     */
     private byte[] selectableRow(RequestData rd) {
-        return selectable.get(selectorGroup(rd));
+        byte[] row = rd.selectableRow;
+        if (row == null) {
+            List<DeviceSelector> classSelectors = rd.classSelectors();
+            List<Object> key = new ArrayList<>(1 + classSelectors.size() + rd.selectors.size());
+            key.add(classSelectors.size());
+            boolean complete = addExpressions(classSelectors, key) && addExpressions(rd.selectors, key);
+            row = complete ? nodeView.selection(key) : new byte[candidates.length];
+            rd.selectableRow = row;
+        }
+        return row;
+    }
+
+    private static boolean addExpressions(List<DeviceSelector> selectors, List<Object> key) {
+        for (DeviceSelector sel : selectors) {
+            if (sel == null || sel.getCel() == null) {
+                return false;
+            }
+            key.add(sel.getCel().getExpression() == null ? "" : sel.getCel().getExpression());
+        }
+        return true;
     }
 
     /** The selector group of a request: its class and selectors decide selectability (adminAccess does not). */
     int selectorGroup(RequestData rd) {
         if (rd.selectorGroup < 0) {
-            Integer g = selectorGroups.get(List.of(rd.className, rd.selectors));
-            if (g == null) {
-                g = selectable.size();
-                selectorGroups.put(List.of(rd.className, rd.selectors), g);
-                selectable.add(new byte[candidates.length]);
-            }
-            rd.selectorGroup = g;
+            rd.selectorGroup = selectorGroups.computeIfAbsent(List.of(rd.className, rd.selectors),
+                    k -> selectorGroups.size());
         }
         return rd.selectorGroup;
     }
@@ -469,8 +489,10 @@ public final class Search {
             }
             EvalResult result = d.evaluate(expr, view.cel, view.shortcuts.fast(text));
             if (result instanceof EvalResult.Failed failed) {
-                throw new AllocationException(selectorOwner(rd, classSelectors) + ": selector #" + i + " on device "
-                        + d.id + ": CEL runtime error: " + failed.message());
+                throw AllocationException.selectorFailed(selectorOwner(rd, classSelectors) + ": selector #" + i
+                        + " on device " + d.id + ": CEL runtime error: " + failed.message(),
+                        new AllocationException.SelectorFailure(rd.claimIndex, rd.fullName(), classSelectors, i, d.id,
+                                text, failed.message()));
             }
             if (!((EvalResult.Matched) result).value()) {
                 return false;
@@ -651,8 +673,8 @@ public final class Search {
 
     private boolean capacityFits(RequestData rd, int pos) throws ConsumableCapacity.CapacityException {
         DeviceInfo d = candidates[pos];
-        return ConsumableCapacity.fits(persistedCapacity(pos), rd.capacityRequests, d, allocatingCapacity.get(d.id),
-                f.fractionalCapacityRange());
+        return ConsumableCapacity.fits(persistedCapacity(pos), rd.capacityRequests, d,
+                allocatingCapacity.isEmpty() ? null : allocatingCapacity.get(d.id), f.fractionalCapacityRange());
     }
 
     /** The capacity check for a device, looked up by identity (for explanations). */
