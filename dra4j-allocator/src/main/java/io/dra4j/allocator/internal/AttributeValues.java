@@ -1,5 +1,7 @@
 package io.dra4j.allocator.internal;
 
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttribute;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -16,6 +18,8 @@ final class AttributeValues {
     /** One interned value: the element type of its set and the element. */
     record Key(char kind, Object element) {
     }
+
+    private static final String KINDS = "ibsv";
 
     final Key[] keys;
     /** Per device of the slice: its value ids in ascending order, or null when it has no typed set. */
@@ -48,28 +52,36 @@ final class AttributeValues {
     }
 
     static AttributeValues of(List<DeviceInfo> devices, String attribute) {
-        Map<Key, Integer> ids = new HashMap<>();
+        // One map per element type, so that a lookup needs no key object; a list's repeated elements collapse.
+        List<Map<Object, Integer>> ids = List.of(new HashMap<>(), new HashMap<>(), new HashMap<>(), new HashMap<>());
         List<Key> keys = new ArrayList<>();
         int[][] deviceIds = new int[devices.size()][];
         for (int i = 0; i < devices.size(); i++) {
-            Constraint.TypedSet set = devices.get(i).typedSet(attribute);
-            if (set == null) {
+            DeviceAttribute a = Constraint.lookup(devices.get(i), attribute);
+            Constraint.Elements elements = a == null ? null : Constraint.Elements.of(a);
+            if (elements == null) {
                 continue;
             }
-            int[] mine = new int[set.elements().size()];
+            Map<Object, Integer> ofKind = ids.get(KINDS.indexOf(elements.kind()));
+            int[] mine = new int[elements.values().size()];
             int n = 0;
-            for (Object element : set.elements()) {
-                Key key = new Key(set.kind(), element);
-                Integer id = ids.get(key);
+            for (Object element : elements.values()) {
+                Integer id = ofKind.get(element);
                 if (id == null) {
                     id = keys.size();
-                    ids.put(key, id);
-                    keys.add(key);
+                    ofKind.put(element, id);
+                    keys.add(new Key(elements.kind(), element));
                 }
                 mine[n++] = id;
             }
             Arrays.sort(mine);
-            deviceIds[i] = mine;
+            int unique = 0;
+            for (int j = 0; j < mine.length; j++) {
+                if (j == 0 || mine[j] != mine[j - 1]) {
+                    mine[unique++] = mine[j];
+                }
+            }
+            deviceIds[i] = unique == mine.length ? mine : Arrays.copyOf(mine, unique);
         }
         long[][] deviceBits = new long[devices.size()][];
         long[][] valueDevices = new long[keys.size()][];

@@ -281,31 +281,8 @@ abstract sealed class Constraint permits Constraint.Match, Constraint.Distinct {
      */
     record TypedSet(char kind, Set<Object> elements) {
         static TypedSet of(DeviceAttribute a) {
-            if (a.getInts() != null && !a.getInts().isEmpty()) {
-                return new TypedSet('i', new HashSet<>(a.getInts()));
-            }
-            if (a.getBools() != null && !a.getBools().isEmpty()) {
-                return new TypedSet('b', new HashSet<>(a.getBools()));
-            }
-            if (a.getStrings() != null && !a.getStrings().isEmpty()) {
-                return new TypedSet('s', new HashSet<>(a.getStrings()));
-            }
-            if (a.getVersions() != null && !a.getVersions().isEmpty()) {
-                return new TypedSet('v', new HashSet<>(a.getVersions()));
-            }
-            if (a.getInt() != null) {
-                return new TypedSet('i', Set.of(a.getInt()));
-            }
-            if (a.getBool() != null) {
-                return new TypedSet('b', Set.of(a.getBool()));
-            }
-            if (a.getString() != null) {
-                return new TypedSet('s', Set.of(a.getString()));
-            }
-            if (a.getVersion() != null) {
-                return new TypedSet('v', Set.of(a.getVersion()));
-            }
-            return null;
+            Elements e = Elements.of(a);
+            return e == null ? null : new TypedSet(e.kind, new HashSet<>(e.values));
         }
 
         TypedSet intersection(TypedSet other) {
@@ -315,6 +292,37 @@ abstract sealed class Constraint permits Constraint.Match, Constraint.Distinct {
             Set<Object> common = new HashSet<>(elements);
             common.retainAll(other.elements);
             return common.isEmpty() ? null : new TypedSet(kind, common);
+        }
+    }
+
+    /** The element type and elements (possibly repeated) of a {@link TypedSet}, before they become a set. */
+    record Elements(char kind, List<?> values) {
+        static Elements of(DeviceAttribute a) {
+            if (a.getInts() != null && !a.getInts().isEmpty()) {
+                return new Elements('i', a.getInts());
+            }
+            if (a.getBools() != null && !a.getBools().isEmpty()) {
+                return new Elements('b', a.getBools());
+            }
+            if (a.getStrings() != null && !a.getStrings().isEmpty()) {
+                return new Elements('s', a.getStrings());
+            }
+            if (a.getVersions() != null && !a.getVersions().isEmpty()) {
+                return new Elements('v', a.getVersions());
+            }
+            if (a.getInt() != null) {
+                return new Elements('i', List.of(a.getInt()));
+            }
+            if (a.getBool() != null) {
+                return new Elements('b', List.of(a.getBool()));
+            }
+            if (a.getString() != null) {
+                return new Elements('s', List.of(a.getString()));
+            }
+            if (a.getVersion() != null) {
+                return new Elements('v', List.of(a.getVersion()));
+            }
+            return null;
         }
     }
 }
