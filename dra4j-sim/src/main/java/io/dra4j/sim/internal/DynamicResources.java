@@ -228,25 +228,36 @@ final class DynamicResources {
      * PostFilter, for a pod that fit no node: one of the allocated claims Filter found unavailable on some node,
      * reserved for nobody or only for this pod, is deallocated (reservations, allocation and device status cleared),
      * so that a later attempt can allocate it anew where the pod fits. Upstream takes one of them at random; dra4j
-     * takes the first in the pod's order. The PostFilter message, or null when nothing was deallocated.
+     * takes the first in the pod's order. The deallocation, to be carried out by the caller (a pod group's cycle
+     * does it only once the group failed, as PodGroupPostFilter), or null when there is no such claim.
      */
-    String postFilter() {
-        String uid = pod.getMetadata().getUid();
+    Runnable postFilter() {
         for (int i : unavailableClaims) {
             ResourceClaim c = claims.get(i);
-            List<ResourceClaimConsumerReference> reserved = Selectors.list(c.getStatus().getReservedFor());
-            if (reserved.isEmpty() || reserved.size() == 1 && uid.equals(reserved.get(0).getUid())) {
-                // A new object, not a change: earlier cycles' allocator states hold the claim as it was.
-                ResourceClaimStatus status = new io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimStatusBuilder(
-                        c.getStatus()).build();
-                status.setReservedFor(null);
-                status.setAllocation(null);
-                status.setDevices(null);
-                cluster.addClaim(new ResourceClaimBuilder(c).withStatus(status).build());
-                return "deallocation of ResourceClaim completed";
+            if (deallocatable(c)) {
+                return () -> {
+                    // The claim as it is by then (a pod group's cycle may have reserved it meanwhile); a new object,
+                    // not a change: earlier cycles' allocator states hold the claim as it was.
+                    ResourceClaim now = cluster.claim(c.getMetadata().getNamespace(), c.getMetadata().getName());
+                    if (now == null || !allocated(now) || !deallocatable(now)) {
+                        return;
+                    }
+                    ResourceClaimStatus status = new io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimStatusBuilder(
+                            now.getStatus()).build();
+                    status.setReservedFor(null);
+                    status.setAllocation(null);
+                    status.setDevices(null);
+                    cluster.addClaim(new ResourceClaimBuilder(now).withStatus(status).build());
+                };
             }
         }
         return null;
+    }
+
+    /** Reserved for nobody, or only for this pod. */
+    private boolean deallocatable(ResourceClaim c) {
+        List<ResourceClaimConsumerReference> reserved = Selectors.list(c.getStatus().getReservedFor());
+        return reserved.isEmpty() || reserved.size() == 1 && pod.getMetadata().getUid().equals(reserved.get(0).getUid());
     }
 
     private List<ResourceClaim> toAllocate(ResourceClaim extended) {

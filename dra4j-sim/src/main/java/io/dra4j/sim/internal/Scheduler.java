@@ -28,13 +28,13 @@ final class Scheduler {
      * The outcome of one attempt: a node, or the FitError message and dra4j's DRA reason, computed only when asked
      * (the explanation is expensive, and only a pod's last attempt is reported). A failed attempt may carry
      * DefaultPreemption's outcome: {@code nominate} the node to nominate ("" clears the nomination, null leaves it)
-     * and the {@code victims} to delete; {@code deallocated} says that DynamicResources' PostFilter deallocated one
-     * of the pod's claims (a claim event, which requeues pods). A binding carries {@code undo}, which takes it back
-     * (GangScheduling's Unreserve when the gang does not fit); null otherwise.
+     * and the {@code victims} to delete, and DynamicResources' PostFilter {@code deallocate}, the deallocation of one
+     * of the pod's claims (null: none; once carried out, a claim event, which requeues pods). A binding carries
+     * {@code undo}, which takes it back (GangScheduling's Unreserve when the gang does not fit); null otherwise.
      */
     record Attempt(String node, String message, java.util.function.Supplier<String> draReason, boolean error,
                    String nominate, List<Pod> victims, String waitedOnNode, Set<String> rejectors, Runnable undo,
-                   boolean deallocated) {
+                   Runnable deallocate) {
         Attempt {
             victims = List.copyOf(victims);
             rejectors = Set.copyOf(rejectors);
@@ -42,7 +42,7 @@ final class Scheduler {
 
         Attempt(String node, String message, java.util.function.Supplier<String> draReason, boolean error,
                 String nominate, List<Pod> victims, String waitedOnNode, Set<String> rejectors, Runnable undo) {
-            this(node, message, draReason, error, nominate, victims, waitedOnNode, rejectors, undo, false);
+            this(node, message, draReason, error, nominate, victims, waitedOnNode, rejectors, undo, null);
         }
 
         Attempt(String node, String message, java.util.function.Supplier<String> draReason, boolean error,
@@ -324,9 +324,9 @@ final class Scheduler {
             }
         }
         String msg = availability(0, all.size(), statuses.values());
-        String deallocation = dra.postFilter();
-        if (deallocation != null) {
-            msg += " " + deallocation + ",";
+        Runnable deallocate = dra.postFilter();
+        if (deallocate != null) {
+            msg += " deallocation of ResourceClaim completed,";
         }
         Preemption.Outcome preemption = new Preemption(pod, pdbs, filters).postFilter(all, statuses);
         Set<String> rejectors = new HashSet<>();
@@ -339,7 +339,7 @@ final class Scheduler {
             }
         });
         return new Attempt(null, msg, () -> draRejected.isEmpty() ? "" : dra.decisiveReason(draRejected), false,
-                preemption.nominatedNode(), preemption.victims(), null, rejectors, null, deallocation != null);
+                preemption.nominatedNode(), preemption.victims(), null, rejectors, null, deallocate);
     }
 
     /** The message of a pod PreFilter rejected (not with an error): FitError's, with the preemption note if due. */

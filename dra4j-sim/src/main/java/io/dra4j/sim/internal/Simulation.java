@@ -406,6 +406,13 @@ public final class Simulation {
             for (int i = fitted.size() - 1; i >= 0; i--) {
                 fitted.get(i).getValue().undo().run();
             }
+            // PodGroupPostFilter: the claims DynamicResources' PostFilter would free for each member that did not fit.
+            for (Scheduler.Attempt a : failed.values()) {
+                if (a.deallocate() != null) {
+                    a.deallocate().run();
+                    deletions++;
+                }
+            }
         }
         for (Pod p : members) {
             Scheduler.Attempt a = failed.get(p);
@@ -461,8 +468,9 @@ public final class Simulation {
             return true;
         }
         seenAt.put(key(p), new int[] {bindings, deletions, a.helpedByBindings() ? 1 : 0});
-        if (a.deallocated()) {
-            // DynamicResources' PostFilter freed a claim: a claim event, which requeues this pod and others.
+        if (a.deallocate() != null) {
+            // DynamicResources' PostFilter frees a claim: a claim event, which requeues this pod and others.
+            a.deallocate().run();
             deletions++;
         }
         recordFailure(p, a);
