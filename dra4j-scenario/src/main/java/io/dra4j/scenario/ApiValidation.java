@@ -54,12 +54,6 @@ import java.util.regex.Pattern;
  */
 final class ApiValidation {
     private static final FeatureGates DEFAULT_GATES = FeatureGates.defaults(KubernetesVersion.V1_37);
-    /**
-     * Whether list-type attribute values (ints, bools, strings, versions) survive a slice's creation: with the
-     * DRAListTypeAttributes gate off, the slice strategy's PrepareForCreate drops them before validation, so an
-     * attribute that holds only a list is validated as one that holds no value.
-     */
-    private static final boolean LIST_ATTRIBUTES = DEFAULT_GATES.isEnabled(DraFeature.DRAListTypeAttributes);
     static final int DEVICE_REQUESTS_MAX = 32;
     static final int FIRST_AVAILABLE_MAX = 8;
     static final int SELECTORS_MAX = 32;
@@ -845,7 +839,7 @@ final class ApiValidation {
                     || d.getConsumesCounters() != null && !d.getConsumesCounters().isEmpty()) {
                 return true;
             }
-            if (LIST_ATTRIBUTES && d.getAttributes() != null) {
+            if (d.getAttributes() != null) {
                 for (DeviceAttribute a : d.getAttributes().values()) {
                     if (a != null && size(a.getBools()) + size(a.getInts()) + size(a.getStrings())
                             + size(a.getVersions()) > 0) {
@@ -894,8 +888,7 @@ final class ApiValidation {
         }
         int values = 0;
         for (DeviceAttribute a : attributes.values()) {
-            int listed = a == null || !LIST_ATTRIBUTES ? 0
-                    : size(a.getBools()) + size(a.getInts()) + size(a.getStrings()) + size(a.getVersions());
+            int listed = a == null ? 0 : size(a.getBools()) + size(a.getInts()) + size(a.getStrings()) + size(a.getVersions());
             values += listed == 0 ? 1 : listed;
         }
         if (values > ATTRIBUTE_VALUES_MAX) {
@@ -923,12 +916,12 @@ final class ApiValidation {
         if (a.getVersion() != null) {
             versionValue(a.getVersion(), at + ".version");
         }
-        if (LIST_ATTRIBUTES && a.getStrings() != null) {
+        if (a.getStrings() != null) {
             for (int i = 0; i < a.getStrings().size(); i++) {
                 stringValue(a.getStrings().get(i), at + ".strings[" + i + "]");
             }
         }
-        if (LIST_ATTRIBUTES && a.getVersions() != null) {
+        if (a.getVersions() != null) {
             for (int i = 0; i < a.getVersions().size(); i++) {
                 versionValue(a.getVersions().get(i), at + ".versions[" + i + "]");
             }
@@ -947,10 +940,10 @@ final class ApiValidation {
         addIf(set, a.getBool() != null, "bool");
         addIf(set, a.getString() != null, "string");
         addIf(set, a.getVersion() != null, "version");
-        addIf(set, LIST_ATTRIBUTES && size(a.getInts()) > 0, "ints");
-        addIf(set, LIST_ATTRIBUTES && size(a.getBools()) > 0, "bools");
-        addIf(set, LIST_ATTRIBUTES && size(a.getStrings()) > 0, "strings");
-        addIf(set, LIST_ATTRIBUTES && size(a.getVersions()) > 0, "versions");
+        addIf(set, size(a.getInts()) > 0, "ints");
+        addIf(set, size(a.getBools()) > 0, "bools");
+        addIf(set, size(a.getStrings()) > 0, "strings");
+        addIf(set, size(a.getVersions()) > 0, "versions");
         String all = "`int`, `bool`, `string`, `version`, `ints`, `bools`, `strings`, `versions`";
         if (set.isEmpty()) {
             invalid(at, "\"\"", "must specify one of: " + all);
