@@ -115,20 +115,4 @@ class DeclarativeValidationMessagesTest {
                 .containsExactly(error("spec.devices.requests[0].exactly.deviceClassName",
                         "Invalid value: \"" + A254 + "\": must be no more than 253 characters"));
     }
-
-    private static String slice(String attributes) {
-        return "{\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"ResourceSlice\",\"metadata\":{\"name\":\"s\"},"
-                + "\"spec\":{\"driver\":\"gpu.example.com\",\"pool\":{\"name\":\"p\",\"generation\":0,"
-                + "\"resourceSliceCount\":1},\"nodeName\":\"n1\",\"devices\":[{\"name\":\"d\",\"attributes\":"
-                + attributes + "}]}}";
-    }
-
-    /** DRAListTypeAttributes is off by default in 1.37: the slice strategy drops list values before validating. */
-    @Test
-    void listAttributeValuesAreDroppedBeforeValidation() {
-        assertThat(errors(slice("{\"a\":{\"strings\":[\"" + "x".repeat(65) + "\"]}}"))).containsExactly(error(
-                "spec.devices[0].attributes[a]", "Invalid value: \"\": must specify one of: `int`, `bool`, `string`, "
-                        + "`version`, `ints`, `bools`, `strings`, `versions`"));
-        assertThat(errors(slice("{\"a\":{\"string\":\"x\",\"ints\":[1,2]}}"))).isEmpty();
-    }
 }
