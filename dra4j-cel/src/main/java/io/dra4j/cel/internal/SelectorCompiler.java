@@ -116,6 +116,7 @@ public final class SelectorCompiler {
             GoLists.others(),
             new GoLists(),
             new GoSort(),
+            new GoOptionalIndex(),
             CelExtensions.optional(),
             CelExtensions.comprehensions(),
             new GoEquality(),
