@@ -54,6 +54,12 @@ import java.util.regex.Pattern;
  */
 final class ApiValidation {
     private static final FeatureGates DEFAULT_GATES = FeatureGates.defaults(KubernetesVersion.V1_37);
+    /**
+     * Whether list-type attribute values (ints, bools, strings, versions) survive a slice's creation: with the
+     * DRAListTypeAttributes gate off, the slice strategy's PrepareForCreate drops them before validation, so an
+     * attribute that holds only a list is validated as one that holds no value.
+     */
+    private static final boolean LIST_ATTRIBUTES = DEFAULT_GATES.isEnabled(DraFeature.DRAListTypeAttributes);
     static final int DEVICE_REQUESTS_MAX = 32;
     static final int FIRST_AVAILABLE_MAX = 8;
     static final int SELECTORS_MAX = 32;
@@ -142,7 +148,7 @@ final class ApiValidation {
             v.claimSpec(t.getSpec() == null || t.getSpec().getSpec() == null ? null : t.getSpec().getSpec().getDevices(),
                     "spec.spec.devices");
         } else if (object instanceof DeviceClass c) {
-            v.objectName(c.getMetadata(), false);
+            v.className(c.getMetadata());
             if (c.getSpec() != null) {
                 v.classSpec(c.getSpec());
             }
@@ -262,6 +268,41 @@ final class ApiValidation {
         }
     }
 
+    /**
+     * A DeviceClass's name: validate.LongName (+k8s:format=k8s-long-name, authoritative in 1.37), whose length
+     * message counts bytes.
+     */
+    private void className(ObjectMeta meta) {
+        String name = meta == null || meta.getName() == null ? "" : meta.getName();
+        String generateName = meta == null || meta.getGenerateName() == null ? "" : meta.getGenerateName();
+        if (name.isEmpty()) {
+            if (generateName.isEmpty()) {
+                required("metadata.name", "name or generateName is required");
+            }
+            return;
+        }
+        longName(name, "metadata.name", "");
+    }
+
+    /** validate.LongName: content.IsDNS1123Subdomain, with the length in bytes; each detail after detailPrefix. */
+    private void longName(String value, String field, String detailPrefix) {
+        if (value.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > 253) {
+            invalid(field, quote(value), detailPrefix + "must be no more than 253 bytes");
+        }
+        if (!SUBDOMAIN.matcher(value).matches()) {
+            invalid(field, quote(value), detailPrefix + SUBDOMAIN_MSG);
+        }
+    }
+
+    /** A subrequest's deviceClassName: required, then validate.LongName (declarative, authoritative in 1.37). */
+    private void subRequestClass(String name, String field) {
+        if (name == null || name.isEmpty()) {
+            required(field, "");
+        } else {
+            longName(name, field, "");
+        }
+    }
+
     private void dnsLabel(String value, String field) {
         if (value.length() > 63) {
             invalid(field, quote(value), "must be no more than 63 characters");
@@ -326,8 +367,30 @@ final class ApiValidation {
         }
     }
 
+    /**
+     * A constraint's matchAttribute or distinctAttribute: validate.ResourceFullyQualifiedName
+     * (+k8s:format=k8s-resource-fully-qualified-name, authoritative in 1.37; its errors replace the hand-written
+     * ones of every type it reports, and it reports every type those have).
+     */
     private void fullyQualifiedName(String name, String field) {
-        qualifiedName(name, field);
+        String[] parts = name.split("/", -1);
+        if (parts.length == 1) {
+            cIdentifier(parts[0], field);
+        } else if (parts.length == 2) {
+            if (parts[0].isEmpty()) {
+                invalid(field, "\"\"", "prefix must not be empty");
+            } else {
+                if (parts[0].getBytes(java.nio.charset.StandardCharsets.UTF_8).length > 63) {
+                    tooLong(field, 63);
+                }
+                longName(parts[0], field, "prefix: ");
+            }
+            if (parts[1].isEmpty()) {
+                invalid(field, "\"\"", "name must not be empty");
+            } else {
+                cIdentifier(parts[1], field);
+            }
+        }
         if (!name.contains("/")) {
             invalid(field, quote(name), "a fully qualified name must be a domain and a name separated by a slash");
         }
@@ -345,7 +408,8 @@ final class ApiValidation {
             for (int i = 0; i < requests.size(); i++) {
                 request(requests.get(i) == null ? new DeviceRequest() : requests.get(i), at + ".requests[" + i + "]");
             }
-            duplicates(requests, r -> r == null ? null : r.getName(), at + ".requests");
+            duplicateItems(requests, r -> r == null ? null : r.getName(),
+                    r -> GoJson.request(r == null ? new DeviceRequest() : r), at + ".requests");
         }
         List<DeviceConstraint> constraints = devices.getConstraints();
         if (!tooMany(constraints, CONSTRAINTS_MAX, at + ".constraints") && constraints != null) {
@@ -401,9 +465,11 @@ final class ApiValidation {
                     DeviceSubRequest sub = r.getFirstAvailable().get(i) == null ? new DeviceSubRequest()
                             : r.getFirstAvailable().get(i);
                     String field = at + ".firstAvailable[" + i + "]";
-                    deviceClass(sub.getDeviceClassName(), field + ".deviceClassName");
+                    subRequestClass(sub.getDeviceClassName(), field + ".deviceClassName");
                     declarativeOnly(sub.getAllocationMode(), sub.getTolerations(), field);
                 }
+                duplicateItems(r.getFirstAvailable(), s -> s == null ? null : s.getName(), GoJson::subRequest,
+                        at + ".firstAvailable");
             }
             ExactDeviceRequest e = r.getExactly();
             declarativeOnly(e.getAllocationMode(), e.getTolerations(), at + ".exactly");
@@ -414,12 +480,12 @@ final class ApiValidation {
                     DeviceSubRequest s = subs.get(i) == null ? new DeviceSubRequest() : subs.get(i);
                     String field = at + ".firstAvailable[" + i + "]";
                     dnsLabel(s.getName() == null ? "" : s.getName(), field + ".name");
-                    deviceClass(s.getDeviceClassName(), field + ".deviceClassName");
+                    subRequestClass(s.getDeviceClassName(), field + ".deviceClassName");
                     selectors(s.getSelectors(), field + ".selectors");
                     allocationMode(s.getAllocationMode(), s.getCount(), field);
                     tolerations(s.getTolerations(), field + ".tolerations");
                 }
-                duplicates(subs, s -> s == null ? null : s.getName(), at + ".firstAvailable");
+                duplicateItems(subs, s -> s == null ? null : s.getName(), GoJson::subRequest, at + ".firstAvailable");
             }
         } else {
             ExactDeviceRequest e = r.getExactly();
@@ -558,13 +624,17 @@ final class ApiValidation {
             required(field, "");
             return;
         }
-        if (value.length() > DRIVER_NAME_MAX_LENGTH) {
-            errors.add(new FieldError(field, "Too long: may not be more than " + DRIVER_NAME_MAX_LENGTH + " characters"));
+        // validate.LongNameCaseless, then validate.MaxLength (which counts characters).
+        if (value.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > 253) {
+            invalid(field, quote(value), "must be no more than 253 bytes");
         }
         if (!SUBDOMAIN.matcher(value.toLowerCase(java.util.Locale.ROOT)).matches()) {
             invalid(field, quote(value), "an RFC 1123 subdomain must consist of alphanumeric characters, '-' or '.', "
                     + "and must start and end with an alphanumeric character (e.g. 'Example.com', regex used for "
                     + "validation is '" + SUBDOMAIN_FMT + "')");
+        }
+        if (value.codePointCount(0, value.length()) > DRIVER_NAME_MAX_LENGTH) {
+            errors.add(new FieldError(field, "Too long: may not be more than " + DRIVER_NAME_MAX_LENGTH + " characters"));
         }
     }
 
@@ -669,6 +739,20 @@ final class ApiValidation {
         duplicates(refs, Function.identity(), field);
     }
 
+    /**
+     * The declarative uniqueness check of a list of structs keyed by name (+k8s:unique=map), authoritative in 1.37: a
+     * duplicate is reported with the whole (defaulted) item as its value, as Go's encoding/json writes it.
+     */
+    private <T> void duplicateItems(List<T> items, Function<T, String> key, Function<T, String> json, String field) {
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < items.size(); i++) {
+            String k = key.apply(items.get(i));
+            if (!seen.add(k == null ? "" : k)) {
+                errors.add(new FieldError(field + "[" + i + "]", "Duplicate value: " + json.apply(items.get(i))));
+            }
+        }
+    }
+
     private <T> void duplicates(List<T> items, Function<T, String> key, String field) {
         Set<String> seen = new HashSet<>();
         for (int i = 0; i < items.size(); i++) {
@@ -761,7 +845,7 @@ final class ApiValidation {
                     || d.getConsumesCounters() != null && !d.getConsumesCounters().isEmpty()) {
                 return true;
             }
-            if (d.getAttributes() != null) {
+            if (LIST_ATTRIBUTES && d.getAttributes() != null) {
                 for (DeviceAttribute a : d.getAttributes().values()) {
                     if (a != null && size(a.getBools()) + size(a.getInts()) + size(a.getStrings())
                             + size(a.getVersions()) > 0) {
@@ -810,7 +894,8 @@ final class ApiValidation {
         }
         int values = 0;
         for (DeviceAttribute a : attributes.values()) {
-            int listed = a == null ? 0 : size(a.getBools()) + size(a.getInts()) + size(a.getStrings()) + size(a.getVersions());
+            int listed = a == null || !LIST_ATTRIBUTES ? 0
+                    : size(a.getBools()) + size(a.getInts()) + size(a.getStrings()) + size(a.getVersions());
             values += listed == 0 ? 1 : listed;
         }
         if (values > ATTRIBUTE_VALUES_MAX) {
@@ -838,12 +923,12 @@ final class ApiValidation {
         if (a.getVersion() != null) {
             versionValue(a.getVersion(), at + ".version");
         }
-        if (a.getStrings() != null) {
+        if (LIST_ATTRIBUTES && a.getStrings() != null) {
             for (int i = 0; i < a.getStrings().size(); i++) {
                 stringValue(a.getStrings().get(i), at + ".strings[" + i + "]");
             }
         }
-        if (a.getVersions() != null) {
+        if (LIST_ATTRIBUTES && a.getVersions() != null) {
             for (int i = 0; i < a.getVersions().size(); i++) {
                 versionValue(a.getVersions().get(i), at + ".versions[" + i + "]");
             }
@@ -862,10 +947,10 @@ final class ApiValidation {
         addIf(set, a.getBool() != null, "bool");
         addIf(set, a.getString() != null, "string");
         addIf(set, a.getVersion() != null, "version");
-        addIf(set, size(a.getInts()) > 0, "ints");
-        addIf(set, size(a.getBools()) > 0, "bools");
-        addIf(set, size(a.getStrings()) > 0, "strings");
-        addIf(set, size(a.getVersions()) > 0, "versions");
+        addIf(set, LIST_ATTRIBUTES && size(a.getInts()) > 0, "ints");
+        addIf(set, LIST_ATTRIBUTES && size(a.getBools()) > 0, "bools");
+        addIf(set, LIST_ATTRIBUTES && size(a.getStrings()) > 0, "strings");
+        addIf(set, LIST_ATTRIBUTES && size(a.getVersions()) > 0, "versions");
         String all = "`int`, `bool`, `string`, `version`, `ints`, `bools`, `strings`, `versions`";
         if (set.isEmpty()) {
             invalid(at, "\"\"", "must specify one of: " + all);

@@ -27,6 +27,8 @@ final class Cluster {
     final DraAllocation dra;
     final List<NodeInfo> nodes;
     final Map<String, NodeInfo> nodesByName = new HashMap<>();
+    /** The images of the nodes' status, as the scheduler cache's image states (ImageLocality). */
+    final ImageLocality images;
     private final Map<String, ResourceClaim> claims = new LinkedHashMap<>();
     private final Map<String, DeviceClass> classes = new TreeMap<>();
     private final Map<String, DeviceClass> extendedResourceClasses = new HashMap<>();
@@ -40,6 +42,7 @@ final class Cluster {
         this.gates = gates;
         this.dra = new DraAllocation(gates, timeout, classes, slices, rules);
         this.nodes = nodeTreeOrder(nodes);
+        this.images = new ImageLocality(nodes);
         for (NodeInfo n : this.nodes) {
             nodesByName.put(n.name, n);
         }
