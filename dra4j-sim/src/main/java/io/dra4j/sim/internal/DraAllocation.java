@@ -130,6 +130,28 @@ final class DraAllocation {
         return out;
     }
 
+    /** An explanation on a node at a stamp, for one claims' shape. */
+    private record Explained(long stamp, Explanation explanation) {
+    }
+
+    /** The last explanation per node index and claims' shape (at most one per pair, so memory stays bounded). */
+    private final Map<Long, Explained> explained = new HashMap<>();
+
+    /**
+     * The allocator's explanation for claims of this shape on the node at this stamp ({@link NodeVersions}):
+     * the same for every pod of the shape, so {@code compute} runs once per node, stamp and shape in a row.
+     */
+    Explanation explained(int node, long stamp, int shape, java.util.function.Supplier<Explanation> compute) {
+        long key = ((long) node << 32) | (shape & 0xffffffffL);
+        Explained known = explained.get(key);
+        if (known != null && known.stamp() == stamp) {
+            return known.explanation();
+        }
+        Explanation e = compute.get();
+        explained.put(key, new Explained(stamp, e));
+        return e;
+    }
+
     private static String key(ResourceClaim claim) {
         String ns = claim.getMetadata().getNamespace();
         return (ns == null ? "" : ns) + "/" + claim.getMetadata().getName();

@@ -251,8 +251,25 @@ final class DynamicResources {
      * group in evaluation order.
      */
     String decisiveReason(List<NodeInfo> rejected) {
-        Nearest nearest = nearest(rejected);
-        return nearest == null ? "" : nearest.node().name + ": " + nearest.explanation().decisive();
+        return decisiveReasonLater(rejected).get();
+    }
+
+    /**
+     * {@link #decisiveReason}, computed when asked from the state of now: the nodes to explain and their stamps are
+     * taken now; an explanation on a node at a stamp is the same for every pod of the same claims' shape, so the run
+     * explains each (node, stamp, shape) once ({@link DraAllocation#explained}).
+     */
+    java.util.function.Supplier<String> decisiveReasonLater(List<NodeInfo> rejected) {
+        List<NodeInfo> order = explained(rejected);
+        long[] stamps = new long[order.size()];
+        for (int i = 0; i < stamps.length; i++) {
+            stamps[i] = cluster.versions.stamp(order.get(i).index);
+        }
+        int memoShape = filterShape();
+        return () -> {
+            Nearest nearest = nearest(order, memoShape, stamps);
+            return nearest == null ? "" : nearest.node().name + ": " + nearest.explanation().decisive();
+        };
     }
 
     /** The node that came closest and the allocator's explanation there. */
@@ -264,16 +281,36 @@ final class DynamicResources {
      * null when none of them has claims left to allocate.
      */
     Nearest nearest(List<NodeInfo> rejected) {
-        List<NodeInfo> order = new ArrayList<>(rejected);
-        order.sort(java.util.Comparator.comparing(n -> !cluster.hasLocalSlices(n.name)));
+        return nearest(explained(rejected), NO_SHAPE, null);
+    }
+
+    /** The first {@value #EXPLAINED_NODES} of the rejected nodes, those with node-local slices first, in order. */
+    private List<NodeInfo> explained(List<NodeInfo> rejected) {
+        List<NodeInfo> order = new ArrayList<>();
+        for (NodeInfo n : rejected) {
+            if (order.size() < EXPLAINED_NODES && cluster.hasLocalSlices(n.name)) {
+                order.add(n);
+            }
+        }
+        for (NodeInfo n : rejected) {
+            if (order.size() < EXPLAINED_NODES && !cluster.hasLocalSlices(n.name)) {
+                order.add(n);
+            }
+        }
+        return order;
+    }
+
+    private Nearest nearest(List<NodeInfo> order, int memoShape, long[] stamps) {
         Nearest best = null;
         int bestReach = -1;
-        for (NodeInfo n : order.subList(0, Math.min(EXPLAINED_NODES, order.size()))) {
+        for (int i = 0; i < order.size(); i++) {
+            NodeInfo n = order.get(i);
             List<ResourceClaim> toAllocate = toAllocate(extendedClaimFor(n));
             if (toAllocate.isEmpty()) {
                 continue;
             }
-            Explanation e = cycle().explain(n.node, toAllocate);
+            Explanation e = memoShape < 0 ? cycle().explain(n.node, toAllocate)
+                    : cluster.dra.explained(n.index, stamps[i], memoShape, () -> cycle().explain(n.node, toAllocate));
             int reach = reach(e);
             if (reach > bestReach) {
                 bestReach = reach;

@@ -381,7 +381,9 @@ final class Scheduler {
                 draRejected.add(node);
             }
         });
-        return new Attempt(null, msg, () -> draRejected.isEmpty() ? "" : dra.decisiveReason(draRejected), false,
+        java.util.function.Supplier<String> draReason = draRejected.isEmpty() ? () -> ""
+                : dra.decisiveReasonLater(draRejected);
+        return new Attempt(null, msg, draReason, false,
                 preemption.nominatedNode(), preemption.victims(), null, rejectors);
     }
 
