@@ -5,7 +5,8 @@
 //	kubeletwire dra -registration SOCKET [-claim NS/NAME/UID]...
 //	    registers the DRA plugin behind SOCKET as the kubelet does (GetInfo, NotifyRegistrationStatus), then calls
 //	    NodePrepareResources and NodeUnprepareResources for the claims over v1 and v1beta1, and
-//	    v1alpha1.DRAResourceHealth/NodeWatchResources when the plugin advertises it;
+//	    v1.DRAResourceHealth/NodeWatchResources and v1alpha1.DRAResourceHealth/NodeWatchResources, each when the
+//	    plugin advertises it (v1alpha1 read through upstream's V1Alpha1ClientWrapper, as the kubelet reads it);
 //	kubeletwire kubelet -dir DIR
 //	    serves DIR/kubelet.sock (v1beta1.Registration), and for the first device plugin that registers dials it
 //	    back, calls GetDevicePluginOptions, reads the first ListAndWatch list, GetPreferredAllocation (when
@@ -33,6 +34,7 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 
+	healthv1 "k8s.io/kubelet/pkg/apis/dra-health/v1"
 	healthv1alpha1 "k8s.io/kubelet/pkg/apis/dra-health/v1alpha1"
 	drav1 "k8s.io/kubelet/pkg/apis/dra/v1"
 	drav1beta1 "k8s.io/kubelet/pkg/apis/dra/v1beta1"
@@ -197,12 +199,23 @@ func draMode(args []string) error {
 		return v1.NodeUnprepareResources(ctx, &drav1.NodeUnprepareResourcesRequest{Claims: v1Claims})
 	})
 	for _, s := range info.SupportedVersions {
-		if s == "v1alpha1.DRAResourceHealth" {
-			// The first message of the stream the kubelet keeps open (pkg/kubelet/cm/dra/manager.go
-			// HandleWatchResourcesStream).
+		// The first message of the stream the kubelet keeps open (pkg/kubelet/cm/dra/manager.go
+		// HandleWatchResourcesStream), opened as pkg/kubelet/cm/dra/plugin DRAPlugin.NodeWatchResources does for
+		// the version it chose.
+		switch s {
+		case healthv1.DRAResourceHealthService:
+			call("health_v1", func(ctx context.Context) (proto.Message, error) {
+				stream, err := healthv1.NewDRAResourceHealthClient(conn).NodeWatchResources(ctx,
+					&healthv1.NodeWatchResourcesRequest{})
+				if err != nil {
+					return nil, err
+				}
+				return stream.Recv()
+			})
+		case healthv1alpha1.DRAResourceHealthService:
 			call("health_v1alpha1", func(ctx context.Context) (proto.Message, error) {
-				stream, err := healthv1alpha1.NewDRAResourceHealthClient(conn).NodeWatchResources(ctx,
-					&healthv1alpha1.NodeWatchResourcesRequest{})
+				stream, err := healthv1.V1Alpha1ClientWrapper{Client: healthv1alpha1.NewDRAResourceHealthClient(conn)}.
+					NodeWatchResources(ctx, &healthv1.NodeWatchResourcesRequest{})
 				if err != nil {
 					return nil, err
 				}

@@ -8,13 +8,18 @@ package main
 import (
 	"context"
 	"fmt"
+	"maps"
 	"sort"
+	"strconv"
+	"sync"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
 	resourceapi "k8s.io/api/resource/v1"
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/informers"
@@ -52,25 +57,30 @@ type nodeScore struct {
 
 // attempt is one scheduling attempt of one pod.
 type attempt struct {
-	Snapshot  string                                   `json:"snapshot"`
-	Pod       string                                   `json:"pod"`
-	PreFilter *verdict                                 `json:"preFilter,omitempty"`
-	Feasible  []string                                 `json:"feasible"`
-	Rejected  map[string]verdict                       `json:"rejected"`
-	Scores    map[string]nodeScore                     `json:"scores,omitempty"`
-	Best      []string                                 `json:"best"`
-	Node      string                                   `json:"node"`
-	Failure   *verdict                                 `json:"failure,omitempty"`
-	Error     string                                   `json:"error,omitempty"`
-	Claims    map[string]*resourceapi.AllocationResult `json:"claims,omitempty"`
+	Snapshot  string               `json:"snapshot"`
+	Pod       string               `json:"pod"`
+	PreFilter *verdict             `json:"preFilter,omitempty"`
+	Feasible  []string             `json:"feasible"`
+	Rejected  map[string]verdict   `json:"rejected"`
+	Scores    map[string]nodeScore `json:"scores,omitempty"`
+	Best      []string             `json:"best"`
+	Node      string               `json:"node"`
+	Failure   *verdict             `json:"failure,omitempty"`
+	// PostFilter is the message of the PostFilter pass after a FitError (not compared; its effects show in the
+	// attempts that follow).
+	PostFilter string `json:"postFilter,omitempty"`
+	// postFilterWrote: the PostFilter pass changed or deleted a claim.
+	postFilterWrote bool
+	Error           string                                   `json:"error,omitempty"`
+	Claims          map[string]*resourceapi.AllocationResult `json:"claims,omitempty"`
 }
 
 func toVerdict(s *fwk.Status) *verdict {
 	return &verdict{Plugin: s.Plugin(), Code: s.Code().String(), Reasons: append([]string{}, s.Reasons()...)}
 }
 
-// noNominations is the PodNominator of a queue without nominated pods: the oracle runs no PostFilter
-// (DefaultPreemption), so no pod is ever nominated.
+// noNominations is the PodNominator of a queue without nominated pods: the oracle does not carry out
+// DefaultPreemption's nomination (the differential runs with preemptionPolicy Never), so no pod is ever nominated.
 type noNominations struct{}
 
 func (noNominations) AddNominatedPod(klog.Logger, fwk.PodInfo, *fwk.NominatingInfo) {}
@@ -92,6 +102,7 @@ type run struct {
 	// timing: -time mode. Filter stops at numFeasibleNodesToFind as upstream's findNodesThatPassFilters does, and
 	// after a binding only the pod's own claims are waited for; nothing is recorded beyond the outcome.
 	timing bool
+	versioned  *versionedTracker
 }
 
 // timing is the -time result for one snapshot: the scheduling loop's wall time only (informers, caches and the
@@ -149,23 +160,27 @@ func runSnapshotWith(s *snapshot, emit func(*attempt), timed func(timing)) (err 
 		objects = append(objects, o)
 	}
 	r.client = fake.NewClientset(objects...)
+	// The API server's resourceVersion: every write stores the object under a new one, as etcd's revision (the fake
+	// tracker keeps whatever the object says). Without it the claims' assume cache, which takes an informer update
+	// only when its version is newer, never saw a claim's allocation written by PreBind: after a failed PreBind
+	// restored the assumed claim, the cache held the unallocated claim and its devices counted as free.
+	versioned := &versionedTracker{ObjectTracker: r.client.Tracker(), next: 1}
+	r.versioned = versioned
+	r.client.PrependReactor("*", "*", k8stesting.ObjectReaction(versioned))
 	// The API server's name generation for created claims (DynamicResources creates the extended-resource claim
 	// with generateName), deterministic as in readSnapshot.
 	r.client.PrependReactor("create", "resourceclaims", func(action k8stesting.Action) (bool, runtime.Object, error) {
 		claim, ok := action.(k8stesting.CreateAction).GetObject().(*resourceapi.ResourceClaim)
 		if ok && claim.Name == "" && claim.GenerateName != "" {
+			claim = claim.DeepCopy()
 			claim.Name = generatedName(claim.Namespace, claim.GenerateName, func(n string) bool { return r.claimNames[claim.Namespace+"/"+n] })
 			claim.UID = types.UID("uid-resourceclaim-" + claim.Namespace + "-" + claim.Name)
 			r.claimNames[claim.Namespace+"/"+claim.Name] = true
-			// A resourceVersion as every other stored object carries (readSnapshot's defaultMeta; the fake tracker
-			// assigns none): without one the claims' assume cache rejects the claim, so its devices never counted
-			// as allocated.
-			claim.ResourceVersion = "1"
 			gvr := action.GetResource()
-			if err := r.client.Tracker().Create(gvr, claim, claim.Namespace); err != nil {
+			if err := versioned.Create(gvr, claim, claim.Namespace); err != nil {
 				return true, nil, err
 			}
-			stored, err := r.client.Tracker().Get(gvr, claim.Namespace, claim.Name)
+			stored, err := versioned.Get(gvr, claim.Namespace, claim.Name)
 			return true, stored, err
 		}
 		return false, nil, nil
@@ -275,12 +290,14 @@ func runSnapshotWith(s *snapshot, emit func(*attempt), timed func(timing)) (err 
 
 	// The queue as dra4j simulates it (Simulation.scheduleAll): pass after pass in queue order; a pod that failed
 	// is tried again after a binding only when a binding can help it (an error, or a rejection by InterPodAffinity
-	// or PodTopologySpread, which count pods: upstream's queueing hints for an assigned pod's add event).
+	// or PodTopologySpread, which count pods: upstream's queueing hints for an assigned pod's add event), and after
+	// any claim event a PostFilter caused (DynamicResources' hint queues pods on a claim's deallocation).
 	type lastAttempt struct {
 		placements int
+		releases   int
 		helped     bool
 	}
-	placements := 0
+	placements, releases := 0, 0
 	attempts := 0
 	seen := map[types.UID]lastAttempt{}
 	pending := queue
@@ -289,20 +306,26 @@ func runSnapshotWith(s *snapshot, emit func(*attempt), timed func(timing)) (err 
 		var still []*framework.QueuedPodInfo
 		tried := false
 		for _, qpi := range pending {
-			if last, ok := seen[qpi.Pod.UID]; ok && (!last.helped || last.placements == placements) {
+			if last, ok := seen[qpi.Pod.UID]; ok && last.releases == releases && (!last.helped || last.placements == placements) {
 				still = append(still, qpi)
 				continue
 			}
 			tried = true
 			a := r.schedule(qpi.Pod)
 			attempts++
+			if err := r.syncClaims(); err != nil {
+				return err
+			}
 			if !r.timing {
 				emit(a)
 			}
 			if a.Node != "" {
 				placements++
 			} else {
-				seen[qpi.Pod.UID] = lastAttempt{placements: placements, helped: helpedByBindings(a)}
+				seen[qpi.Pod.UID] = lastAttempt{placements: placements, releases: releases, helped: helpedByBindings(a)}
+				if a.postFilterWrote {
+					releases++
+				}
 				still = append(still, qpi)
 			}
 		}
@@ -381,8 +404,12 @@ func (r *run) schedule(pod *v1.Pod) *attempt {
 			return a
 		}
 		a.PreFilter = toVerdict(s)
+		statuses := framework.NewDefaultNodeToStatus()
+		statuses.SetAbsentNodesStatus(s)
+		r.postFilter(state, pod, statuses, a)
 		return a
 	}
+	statuses := framework.NewDefaultNodeToStatus()
 	nodes := allNodes
 	if !preRes.AllNodes() {
 		// Upstream iterates the PreFilterResult's node set; the oracle keeps the snapshot's node order.
@@ -395,6 +422,8 @@ func (r *run) schedule(pod *v1.Pod) *attempt {
 					Reasons: []string{fmt.Sprintf("node(s) didn't satisfy plugin(s) %v", sortedList(unscheduledPlugins))}}
 			}
 		}
+		statuses.SetAbsentNodesStatus(fwk.NewStatus(fwk.UnschedulableAndUnresolvable,
+			fmt.Sprintf("node(s) didn't satisfy plugin(s) %v", sortedList(unscheduledPlugins))))
 	}
 
 	// findNodesThatPassFilters, one node after another from nextStartNodeIndex (upstream runs them in parallel);
@@ -421,12 +450,14 @@ func (r *run) schedule(pod *v1.Pod) *attempt {
 			a.Feasible = append(a.Feasible, nodeInfo.Node().Name)
 		} else {
 			a.Rejected[nodeInfo.Node().Name] = *toVerdict(status)
+			statuses.Set(nodeInfo.Node().Name, status)
 		}
 	}
 	if len(nodes) > 0 {
 		r.nextStart = (r.nextStart + processed) % len(allNodes)
 	}
 	if len(feasible) == 0 {
+		r.postFilter(state, pod, statuses, a)
 		return a
 	}
 
@@ -519,10 +550,21 @@ func (r *run) schedule(pod *v1.Pod) *attempt {
 	return a
 }
 
+// postFilter: schedulingAlgorithm's PostFilter pass after a FitError (every PostFilter plugin of the profile,
+// DynamicResources' deallocation of an unavailable claim and DefaultPreemption, until one succeeds). Its message goes
+// into the attempt; what it changed in the API server reaches the next cycles through the informers.
+func (r *run) postFilter(state fwk.CycleState, pod *v1.Pod, statuses *framework.NodeToStatus, a *attempt) {
+	if !r.framework.HasPostFilterPlugins() {
+		return
+	}
+	before := r.versioned.claimWrites()
+	_, s := r.framework.RunPostFilterPlugins(r.ctx, state, pod, statuses)
+	a.PostFilter = s.Message()
+	a.postFilterWrote = r.versioned.claimWrites() != before
+}
+
 // allocations: the claims of a bound pod as the API server holds them now, by the pod's claim name
-// ("<extended-resources>" for the claim DynamicResources made for extended resources). It then waits until the
-// claims' informer has delivered them to the assume cache, as a scheduler between two pods has the events
-// processed, so that the next cycle sees them.
+// ("<extended-resources>" for the claim DynamicResources made for extended resources).
 func (r *run) allocations(pod *v1.Pod) map[string]*resourceapi.AllocationResult {
 	out := map[string]*resourceapi.AllocationResult{}
 	list, err := r.client.ResourceV1().ResourceClaims(pod.Namespace).List(r.ctx, metav1.ListOptions{})
@@ -544,13 +586,8 @@ func (r *run) allocations(pod *v1.Pod) map[string]*resourceapi.AllocationResult 
 			len(c.OwnerReferences) > 0 && c.OwnerReferences[0].UID == pod.UID {
 			key, ok = "<extended-resources>", true
 		}
-		if !ok {
-			continue
-		}
-		out[key] = c.Status.Allocation
-		deadline := time.Now().Add(10 * time.Second)
-		for time.Now().Before(deadline) && !r.seen(c) {
-			time.Sleep(time.Millisecond)
+		if ok {
+			out[key] = c.Status.Allocation
 		}
 	}
 	if len(out) == 0 {
@@ -589,6 +626,104 @@ func (r *run) seen(c *resourceapi.ResourceClaim) bool {
 	}
 	cached, ok := obj.(*resourceapi.ResourceClaim)
 	return ok && cached.ResourceVersion == c.ResourceVersion
+}
+
+// syncClaims waits until the claims' informer has delivered every write of the attempt to the assume cache (the
+// claims the API server holds, each in its current version, and no other), as a scheduler between two pods has
+// the events processed, so that the next cycle sees them.
+func (r *run) syncClaims() error {
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		list, err := r.client.ResourceV1().ResourceClaims(metav1.NamespaceAll).List(r.ctx, metav1.ListOptions{})
+		if err != nil {
+			return err
+		}
+		want := map[string]string{}
+		for i := range list.Items {
+			want[list.Items[i].Namespace+"/"+list.Items[i].Name] = list.Items[i].ResourceVersion
+		}
+		have := map[string]string{}
+		for _, obj := range r.claimCache.List(nil) {
+			if c, ok := obj.(*resourceapi.ResourceClaim); ok {
+				have[c.Namespace+"/"+c.Name] = c.ResourceVersion
+			}
+		}
+		if maps.Equal(want, have) {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("the claims' assume cache did not catch up with the API server")
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// versionedTracker stores every created, updated or patched object under the next resourceVersion, and counts the
+// writes to claims.
+type versionedTracker struct {
+	k8stesting.ObjectTracker
+	mu     sync.Mutex
+	next   int64
+	claims int
+}
+
+func (t *versionedTracker) claimWrites() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.claims
+}
+
+func (t *versionedTracker) countClaim(gvr schema.GroupVersionResource) {
+	if gvr.Resource == "resourceclaims" {
+		t.mu.Lock()
+		t.claims++
+		t.mu.Unlock()
+	}
+}
+
+func (t *versionedTracker) Delete(gvr schema.GroupVersionResource, ns, name string, opts ...metav1.DeleteOptions) error {
+	t.countClaim(gvr)
+	return t.ObjectTracker.Delete(gvr, ns, name, opts...)
+}
+
+func (t *versionedTracker) version(obj runtime.Object) (runtime.Object, error) {
+	obj = obj.DeepCopyObject()
+	m, err := apimeta.Accessor(obj)
+	if err != nil {
+		return nil, err
+	}
+	t.mu.Lock()
+	t.next++
+	m.SetResourceVersion(strconv.FormatInt(t.next, 10))
+	t.mu.Unlock()
+	return obj, nil
+}
+
+func (t *versionedTracker) Create(gvr schema.GroupVersionResource, obj runtime.Object, ns string, opts ...metav1.CreateOptions) error {
+	obj, err := t.version(obj)
+	if err != nil {
+		return err
+	}
+	t.countClaim(gvr)
+	return t.ObjectTracker.Create(gvr, obj, ns, opts...)
+}
+
+func (t *versionedTracker) Update(gvr schema.GroupVersionResource, obj runtime.Object, ns string, opts ...metav1.UpdateOptions) error {
+	obj, err := t.version(obj)
+	if err != nil {
+		return err
+	}
+	t.countClaim(gvr)
+	return t.ObjectTracker.Update(gvr, obj, ns, opts...)
+}
+
+func (t *versionedTracker) Patch(gvr schema.GroupVersionResource, obj runtime.Object, ns string, opts ...metav1.PatchOptions) error {
+	obj, err := t.version(obj)
+	if err != nil {
+		return err
+	}
+	t.countClaim(gvr)
+	return t.ObjectTracker.Patch(gvr, obj, ns, opts...)
 }
 
 func sortedList[T interface{ UnsortedList() []string }](s T) []string {

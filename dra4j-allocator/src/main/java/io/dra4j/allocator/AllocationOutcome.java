@@ -1,5 +1,6 @@
 package io.dra4j.allocator;
 
+import io.dra4j.allocator.internal.LazyResults;
 import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
 
 import java.util.List;
@@ -10,10 +11,13 @@ import java.util.List;
  */
 public sealed interface AllocationOutcome {
 
-    /** Every claim was allocated; {@code results} holds one AllocationResult per claim, in claim order. */
+    /**
+     * Every claim was allocated; {@code results} holds one AllocationResult per claim, in claim order. The allocator
+     * builds the result objects when they are first read (most outcomes of a Filter pass are never read).
+     */
     record Allocated(List<AllocationResult> results) implements AllocationOutcome {
         public Allocated {
-            results = List.copyOf(results);
+            results = results instanceof LazyResults ? results : List.copyOf(results);
         }
     }
 

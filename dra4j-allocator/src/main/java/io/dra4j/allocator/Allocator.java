@@ -7,10 +7,9 @@ import io.dra4j.allocator.internal.Suggestions;
 import io.dra4j.allocator.internal.ClusterView;
 import io.dra4j.cel.DeviceSelectorEnvironment;
 import io.dra4j.allocator.internal.EngineFeatures;
-import io.dra4j.allocator.internal.ResultAssembler;
+import io.dra4j.allocator.internal.LazyResults;
 import io.dra4j.allocator.internal.Search;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintRule;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
@@ -78,8 +77,7 @@ public final class Allocator {
             if (!search.run()) {
                 return new Attempt(new AllocationOutcome.Unschedulable("cannot allocate all claims"), search.steps());
             }
-            List<AllocationResult> results = ResultAssembler.assemble(search);
-            return new Attempt(new AllocationOutcome.Allocated(results), search.steps());
+            return new Attempt(new AllocationOutcome.Allocated(LazyResults.of(search)), search.steps());
         } catch (AllocationException e) {
             if (e.timedOut()) {
                 // kube-scheduler's words (statusError: the pod is retried, not marked unschedulable), plus the work done.

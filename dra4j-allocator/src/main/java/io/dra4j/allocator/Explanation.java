@@ -125,6 +125,13 @@ public record Explanation(AllocationOutcome outcome,
         record DropSelector(int claim, String request, int index) implements Change {
         }
 
+        /**
+         * Replace one selector of a request or subrequest by {@code expression}: the same selector with a guard in
+         * front, so that a device lacking what it reads does not match instead of failing the allocation.
+         */
+        record GuardSelector(int claim, String request, int index, String expression) implements Change {
+        }
+
         /** Add to the pool's shared counters what one device consumes. */
         record RaiseCounters(DeviceId device) implements Change {
         }

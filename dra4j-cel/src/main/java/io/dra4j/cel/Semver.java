@@ -150,6 +150,9 @@ public final class Semver implements Comparable<Semver> {
 
     /** Whether {@link #parse} accepts the string. */
     public static boolean isValid(String s) {
+        if (isPlainCore(s)) {
+            return true;
+        }
         try {
             parse(s);
             return true;
@@ -273,8 +276,42 @@ public final class Semver implements Comparable<Semver> {
         return s.substring(i);
     }
 
+    /**
+     * Whether the string is MAJOR.MINOR.PATCH of at most 18 digits each without leading zeroes and nothing else, the
+     * common form, which {@link #parse} always accepts; answered without building the parts.
+     */
+    private static boolean isPlainCore(String s) {
+        int parts = 0;
+        int i = 0;
+        int n = s.length();
+        while (true) {
+            int start = i;
+            while (i < n && s.charAt(i) >= '0' && s.charAt(i) <= '9') {
+                i++;
+            }
+            int digits = i - start;
+            if (digits == 0 || digits > 18 || (digits > 1 && s.charAt(start) == '0')) {
+                return false;
+            }
+            parts++;
+            if (i == n) {
+                return parts == 3;
+            }
+            if (s.charAt(i) != '.' || parts == 3) {
+                return false;
+            }
+            i++;
+        }
+    }
+
     private static boolean containsOnly(String s, String set) {
-        return s.codePoints().allMatch(cp -> cp < 128 && set.indexOf(cp) >= 0);
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c >= 128 || set.indexOf(c) < 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean hasLeadingZeroes(String s) {

@@ -89,4 +89,23 @@ class SemverTest {
         assertThat(big.compareTo(Semver.parse("1.0.0"))).isEqualTo(1);
         assertThat(Semver.parse("1.0.0-18446744073709551615").compareTo(Semver.parse("1.0.0-2"))).isEqualTo(1);
     }
+
+    /** isValid answers plain versions without parsing; it must agree with parse on them and on their near misses. */
+    @Test
+    void isValidAgreesWithParse() {
+        List<String> inputs = List.of("1.2.3", "0.0.0", "10.20.30", "123456789012345678.0.1", "1234567890123456789.0.1",
+                "18446744073709551615.0.0", "18446744073709551616.0.0", "01.2.3", "1.02.3", "1.2.03", "1.2", "1.2.3.4",
+                "1..3", ".1.2", "1.2.", "1.2.3-rc.1", "1.2.3+build", "v1.2.3", "1.2.3 ", "", "1.2.x", "1.2.3-",
+                "1.2.\u0663");
+        for (String s : inputs) {
+            boolean parses;
+            try {
+                Semver.parse(s);
+                parses = true;
+            } catch (IllegalArgumentException e) {
+                parses = false;
+            }
+            assertThat(Semver.isValid(s)).as(s).isEqualTo(parses);
+        }
+    }
 }

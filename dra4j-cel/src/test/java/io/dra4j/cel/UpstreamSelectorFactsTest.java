@@ -72,8 +72,11 @@ class UpstreamSelectorFactsTest {
       return;
     }
     assertThat(result).isEqualTo(new EvalResult.Matched(expect.get("match").asBoolean()));
-    SelectorProgram program = compiled.program().orElseThrow();
-    assertThat(program.cost(device.view())).as("actual cost").isEqualTo(expect.get("cost").asLong());
+    if (expect.has("cost")) {
+      // A fact leaves the cost out only where it differs by a cost difference the README lists as known.
+      SelectorProgram program = compiled.program().orElseThrow();
+      assertThat(program.cost(device.view())).as("actual cost").isEqualTo(expect.get("cost").asLong());
+    }
   }
 
   static Device device(JsonNode fact) {

@@ -123,7 +123,8 @@ class KubeletWireIT {
         assertThat(out.path("info").path("name").asString()).isEqualTo("wire.dra4j.io");
         assertThat(out.path("info").path("endpoint").asString()).isEqualTo(o.draSocket().toString());
         assertThat(out.path("info").path("supported_versions").valueStream().map(JsonNode::asString).toList())
-                .containsExactly("v1.DRAPlugin", "v1beta1.DRAPlugin", "v1alpha1.DRAResourceHealth");
+                .containsExactly("v1.DRAPlugin", "v1beta1.DRAPlugin", "v1.DRAResourceHealth",
+                        "v1alpha1.DRAResourceHealth");
         assertThat(out.path("notify").isObject()).as(out.toString()).isTrue();
 
         JsonNode v1 = out.path("v1_prepare").path("claims");
@@ -155,13 +156,16 @@ class KubeletWireIT {
         }
         assertThat(driver.calls).containsExactly("prepare c1", "unprepare c1");
 
-        // The first message of the health stream the kubelet keeps open: the last complete report.
-        JsonNode health = out.path("health_v1alpha1").path("devices");
-        assertThat(health.valueStream().map(d -> d.path("device").path("pool_name").asString() + "/"
-                + d.path("device").path("device_name").asString() + ":" + d.path("health").asString() + ":"
-                + d.path("last_updated_time").asString() + ":" + d.path("health_check_timeout_seconds").asString()
-                + ":" + d.path("message").asString()).toList()).as(out.toString()).containsExactly(
-                "node-a/dev-0:HEALTHY:1800000000:0:", "node-a/dev-1:UNHEALTHY:1800000001:60:XID 79");
+        // The first message of the health stream the kubelet keeps open: the last complete report, the same over v1
+        // (the kubelet's choice) and over v1alpha1 read through upstream's client wrapper.
+        for (String key : List.of("health_v1", "health_v1alpha1")) {
+            JsonNode health = out.path(key).path("devices");
+            assertThat(health.valueStream().map(d -> d.path("device").path("pool_name").asString() + "/"
+                    + d.path("device").path("device_name").asString() + ":" + d.path("health").asString() + ":"
+                    + d.path("last_updated_time").asString() + ":" + d.path("health_check_timeout_seconds").asString()
+                    + ":" + d.path("message").asString()).toList()).as(key + " in " + out).containsExactly(
+                    "node-a/dev-0:HEALTHY:1800000000:0:", "node-a/dev-1:UNHEALTHY:1800000001:60:XID 79");
+        }
     }
 
     @Test

@@ -58,6 +58,63 @@ class LintTest {
     }
 
     @Test
+    void daemonSetsChargeTheirTemplatesOncePerNodeTheyRunOn() throws IOException {
+        String text = """
+                apiVersion: resource.k8s.io/v1
+                kind: ResourceClaimTemplate
+                metadata: {name: one-gpu, namespace: team-b}
+                spec:
+                  spec:
+                    devices:
+                      requests:
+                      - name: gpu
+                        exactly: {deviceClassName: gpu.nvidia.com}
+                ---
+                apiVersion: apps/v1
+                kind: DaemonSet
+                metadata: {name: everywhere, namespace: team-b}
+                spec:
+                  selector: {matchLabels: {app: e}}
+                  template:
+                    metadata: {labels: {app: e}}
+                    spec:
+                      containers:
+                      - {name: c, image: x, resources: {claims: [{name: gpu}]}}
+                      resourceClaims:
+                      - {name: gpu, resourceClaimTemplateName: one-gpu}
+                ---
+                apiVersion: apps/v1
+                kind: DaemonSet
+                metadata: {name: only-b, namespace: team-b}
+                spec:
+                  selector: {matchLabels: {app: b}}
+                  template:
+                    metadata: {labels: {app: b}}
+                    spec:
+                      nodeSelector: {kubernetes.io/hostname: gpu-b}
+                      containers:
+                      - {name: c, image: x, resources: {claims: [{name: gpu}]}}
+                      resourceClaims:
+                      - {name: gpu, resourceClaimTemplateName: one-gpu}
+                ---
+                apiVersion: v1
+                kind: ResourceQuota
+                metadata: {name: gpus, namespace: team-b}
+                spec:
+                  hard:
+                    requests.nvidia.com/gpu: "8"
+                """;
+        List<Finding> quota = lint("1.37", Map.of(), text, true).stream()
+                .filter(f -> f.rule().equals("quota-no-longer-limits")).toList();
+        // The snapshot's two nodes run a pod of "everywhere" each, and gpu-b one of "only-b".
+        assertThat(quota).singleElement().satisfies(f -> assertThat(f.message())
+                .contains("gpu.nvidia.com.deviceclass.resource.k8s.io/devices", "charge 3"));
+        // Without the nodes a DaemonSet's pods are unknown: nothing charged.
+        assertThat(lint("1.37", Map.of(), text, false)).filteredOn(f -> f.rule().equals("quota-no-longer-limits"))
+                .singleElement().satisfies(f -> assertThat(f.message()).doesNotContain("claims charge"));
+    }
+
+    @Test
     void selectorsOverTheEstimatedCostLimitAreReportedOnce() throws IOException {
         String text = """
                 apiVersion: resource.k8s.io/v1

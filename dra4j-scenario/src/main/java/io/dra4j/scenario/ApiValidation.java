@@ -47,9 +47,15 @@ import java.util.regex.Pattern;
  * reaches the allocator. Covered: object names, requests (names, uniqueness, exactly/firstAvailable, device class,
  * selectors and their CEL length, allocation mode and count), constraints and config (request references, limits),
  * slices (driver, pool, node selection, devices, attributes and their value types, limits), CEL compilation, opaque
- * configuration, tolerations, DeviceTaintRules, extended resource names and the CEL cost estimate. Not covered:
- * capacity request policies, device taints in slices, binding conditions, node selectors' label syntax, status.
- * oracle/validate/difftest compares it with the API server's own code. Over 800 lines: one class holds the one
+ * configuration, tolerations, DeviceTaintRules, extended resource names and the CEL cost estimate. Where 1.37's
+ * declarative validation is authoritative, the messages are the declarative ones (the API server drops the covered
+ * hand-written errors and appends the declarative ones; here they stay in the hand-written order, so the first error
+ * of an object can differ from the API server's first). Not covered (accepted here, rejected upstream): shared
+ * counters and counter consumption in slices (names, uniqueness), device taints in slices, binding conditions (at most
+ * 4), node selectors' label syntax, capacity request policies, status; and list-type attribute values, which the API
+ * server's slice strategy drops before validating while DRAListTypeAttributes is off (1.37's default) but which are
+ * checked here as if the gate were on (this validation does not know the scenario's or cluster's gates). oracle/validate/difftest compares it with the
+ * API server's own code. Over 800 lines: one class holds the one
  * error list the API server's validation functions append to, in their order.
  */
 final class ApiValidation {
@@ -142,7 +148,7 @@ final class ApiValidation {
             v.claimSpec(t.getSpec() == null || t.getSpec().getSpec() == null ? null : t.getSpec().getSpec().getDevices(),
                     "spec.spec.devices");
         } else if (object instanceof DeviceClass c) {
-            v.objectName(c.getMetadata(), false);
+            v.className(c.getMetadata());
             if (c.getSpec() != null) {
                 v.classSpec(c.getSpec());
             }
@@ -262,6 +268,41 @@ final class ApiValidation {
         }
     }
 
+    /**
+     * A DeviceClass's name: validate.LongName (+k8s:format=k8s-long-name, authoritative in 1.37), whose length
+     * message counts bytes.
+     */
+    private void className(ObjectMeta meta) {
+        String name = meta == null || meta.getName() == null ? "" : meta.getName();
+        String generateName = meta == null || meta.getGenerateName() == null ? "" : meta.getGenerateName();
+        if (name.isEmpty()) {
+            if (generateName.isEmpty()) {
+                required("metadata.name", "name or generateName is required");
+            }
+            return;
+        }
+        longName(name, "metadata.name", "");
+    }
+
+    /** validate.LongName: content.IsDNS1123Subdomain, with the length in bytes; each detail after detailPrefix. */
+    private void longName(String value, String field, String detailPrefix) {
+        if (value.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > 253) {
+            invalid(field, quote(value), detailPrefix + "must be no more than 253 bytes");
+        }
+        if (!SUBDOMAIN.matcher(value).matches()) {
+            invalid(field, quote(value), detailPrefix + SUBDOMAIN_MSG);
+        }
+    }
+
+    /** A subrequest's deviceClassName: required, then validate.LongName (declarative, authoritative in 1.37). */
+    private void subRequestClass(String name, String field) {
+        if (name == null || name.isEmpty()) {
+            required(field, "");
+        } else {
+            longName(name, field, "");
+        }
+    }
+
     private void dnsLabel(String value, String field) {
         if (value.length() > 63) {
             invalid(field, quote(value), "must be no more than 63 characters");
@@ -326,8 +367,30 @@ final class ApiValidation {
         }
     }
 
+    /**
+     * A constraint's matchAttribute or distinctAttribute: validate.ResourceFullyQualifiedName
+     * (+k8s:format=k8s-resource-fully-qualified-name, authoritative in 1.37; its errors replace the hand-written
+     * ones of every type it reports, and it reports every type those have).
+     */
     private void fullyQualifiedName(String name, String field) {
-        qualifiedName(name, field);
+        String[] parts = name.split("/", -1);
+        if (parts.length == 1) {
+            cIdentifier(parts[0], field);
+        } else if (parts.length == 2) {
+            if (parts[0].isEmpty()) {
+                invalid(field, "\"\"", "prefix must not be empty");
+            } else {
+                if (parts[0].getBytes(java.nio.charset.StandardCharsets.UTF_8).length > 63) {
+                    tooLong(field, 63);
+                }
+                longName(parts[0], field, "prefix: ");
+            }
+            if (parts[1].isEmpty()) {
+                invalid(field, "\"\"", "name must not be empty");
+            } else {
+                cIdentifier(parts[1], field);
+            }
+        }
         if (!name.contains("/")) {
             invalid(field, quote(name), "a fully qualified name must be a domain and a name separated by a slash");
         }
@@ -345,7 +408,8 @@ final class ApiValidation {
             for (int i = 0; i < requests.size(); i++) {
                 request(requests.get(i) == null ? new DeviceRequest() : requests.get(i), at + ".requests[" + i + "]");
             }
-            duplicates(requests, r -> r == null ? null : r.getName(), at + ".requests");
+            duplicateItems(requests, r -> r == null ? null : r.getName(),
+                    r -> GoJson.request(r == null ? new DeviceRequest() : r), at + ".requests");
         }
         List<DeviceConstraint> constraints = devices.getConstraints();
         if (!tooMany(constraints, CONSTRAINTS_MAX, at + ".constraints") && constraints != null) {
@@ -401,9 +465,11 @@ final class ApiValidation {
                     DeviceSubRequest sub = r.getFirstAvailable().get(i) == null ? new DeviceSubRequest()
                             : r.getFirstAvailable().get(i);
                     String field = at + ".firstAvailable[" + i + "]";
-                    deviceClass(sub.getDeviceClassName(), field + ".deviceClassName");
+                    subRequestClass(sub.getDeviceClassName(), field + ".deviceClassName");
                     declarativeOnly(sub.getAllocationMode(), sub.getTolerations(), field);
                 }
+                duplicateItems(r.getFirstAvailable(), s -> s == null ? null : s.getName(), GoJson::subRequest,
+                        at + ".firstAvailable");
             }
             ExactDeviceRequest e = r.getExactly();
             declarativeOnly(e.getAllocationMode(), e.getTolerations(), at + ".exactly");
@@ -414,12 +480,12 @@ final class ApiValidation {
                     DeviceSubRequest s = subs.get(i) == null ? new DeviceSubRequest() : subs.get(i);
                     String field = at + ".firstAvailable[" + i + "]";
                     dnsLabel(s.getName() == null ? "" : s.getName(), field + ".name");
-                    deviceClass(s.getDeviceClassName(), field + ".deviceClassName");
+                    subRequestClass(s.getDeviceClassName(), field + ".deviceClassName");
                     selectors(s.getSelectors(), field + ".selectors");
                     allocationMode(s.getAllocationMode(), s.getCount(), field);
                     tolerations(s.getTolerations(), field + ".tolerations");
                 }
-                duplicates(subs, s -> s == null ? null : s.getName(), at + ".firstAvailable");
+                duplicateItems(subs, s -> s == null ? null : s.getName(), GoJson::subRequest, at + ".firstAvailable");
             }
         } else {
             ExactDeviceRequest e = r.getExactly();
@@ -558,13 +624,17 @@ final class ApiValidation {
             required(field, "");
             return;
         }
-        if (value.length() > DRIVER_NAME_MAX_LENGTH) {
-            errors.add(new FieldError(field, "Too long: may not be more than " + DRIVER_NAME_MAX_LENGTH + " characters"));
+        // validate.LongNameCaseless, then validate.MaxLength (which counts characters).
+        if (value.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > 253) {
+            invalid(field, quote(value), "must be no more than 253 bytes");
         }
         if (!SUBDOMAIN.matcher(value.toLowerCase(java.util.Locale.ROOT)).matches()) {
             invalid(field, quote(value), "an RFC 1123 subdomain must consist of alphanumeric characters, '-' or '.', "
                     + "and must start and end with an alphanumeric character (e.g. 'Example.com', regex used for "
                     + "validation is '" + SUBDOMAIN_FMT + "')");
+        }
+        if (value.codePointCount(0, value.length()) > DRIVER_NAME_MAX_LENGTH) {
+            errors.add(new FieldError(field, "Too long: may not be more than " + DRIVER_NAME_MAX_LENGTH + " characters"));
         }
     }
 
@@ -667,6 +737,20 @@ final class ApiValidation {
             }
         }
         duplicates(refs, Function.identity(), field);
+    }
+
+    /**
+     * The declarative uniqueness check of a list of structs keyed by name (+k8s:unique=map), authoritative in 1.37: a
+     * duplicate is reported with the whole (defaulted) item as its value, as Go's encoding/json writes it.
+     */
+    private <T> void duplicateItems(List<T> items, Function<T, String> key, Function<T, String> json, String field) {
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < items.size(); i++) {
+            String k = key.apply(items.get(i));
+            if (!seen.add(k == null ? "" : k)) {
+                errors.add(new FieldError(field + "[" + i + "]", "Duplicate value: " + json.apply(items.get(i))));
+            }
+        }
     }
 
     private <T> void duplicates(List<T> items, Function<T, String> key, String field) {

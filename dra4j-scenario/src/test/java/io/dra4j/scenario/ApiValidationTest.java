@@ -148,7 +148,8 @@ class ApiValidationTest {
     @Test
     void duplicateRequestNames() throws IOException {
         assertThat(failure("          count: 1\n", "          count: 1\n      - name: req-0\n        exactly: {deviceClassName: gpu}\n"))
-                .contains("spec.devices.requests[1]: Duplicate value: \"req-0\"");
+                .contains("spec.devices.requests[1]: Duplicate value: {\"name\":\"req-0\",\"exactly\":{\"deviceClassName\":"
+                        + "\"gpu\",\"allocationMode\":\"ExactCount\",\"count\":1}}");
     }
 
     @Test

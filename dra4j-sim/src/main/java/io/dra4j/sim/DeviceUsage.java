@@ -1,6 +1,7 @@
 package io.dra4j.sim;
 
 import io.dra4j.scenario.QuotaCounting;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceSubRequest;
@@ -15,8 +16,9 @@ import java.util.TreeMap;
  * Devices in use in a cluster state: allocated devices per device class (the class of the request or subrequest
  * they were allocated for; admin-access allocations counted apart, they do not take the device), per node pool
  * (driver/pool, with the pool's device count), and per namespace what ResourceQuota charges for the claims
- * ({@link QuotaCounting#resourceQuota}: {@code count/resourceclaims.resource.k8s.io} and
- * {@code <class>.deviceclass.resource.k8s.io/devices}).
+ * ({@link QuotaCounting#resourceQuota(ResourceClaim, QuotaCounting.ExtendedResourceClasses, Pod, java.util.Collection)}:
+ * {@code count/resourceclaims.resource.k8s.io}, {@code <class>.deviceclass.resource.k8s.io/devices}, and the
+ * classes' extended resource names less what the owning pod of an extended-resource claim already charges).
  */
 public record DeviceUsage(Map<String, Long> perClass, Map<String, Long> adminAccessPerClass,
                           Map<String, Pool> perPool, Map<String, Map<String, Long>> quotaPerNamespace) {
@@ -48,8 +50,16 @@ public record DeviceUsage(Map<String, Long> perClass, Map<String, Long> adminAcc
             p[1] += s.getSpec().getDevices() == null ? 0 : s.getSpec().getDevices().size();
         }
         Map<String, Map<String, Long>> quota = new TreeMap<>();
+        QuotaCounting.ExtendedResourceClasses classes = QuotaCounting.ExtendedResourceClasses.of(state.deviceClasses());
+        Map<String, Pod> pods = new java.util.HashMap<>();
+        state.pods().forEach(p -> pods.put(p.getMetadata().getNamespace() + "/" + p.getMetadata().getName(), p));
+        Map<String, List<ResourceClaim>> claimsPerNamespace = new java.util.HashMap<>();
+        state.resourceClaims().forEach(c -> claimsPerNamespace.computeIfAbsent(c.getMetadata().getNamespace(),
+                k -> new java.util.ArrayList<>()).add(c));
         for (ResourceClaim c : state.resourceClaims()) {
-            quota(c, quota.computeIfAbsent(c.getMetadata().getNamespace(), k -> new TreeMap<>()));
+            String ns = c.getMetadata().getNamespace();
+            QuotaCounting.resourceQuota(c, classes, owner(c, pods), claimsPerNamespace.get(ns))
+                    .forEach((k, v) -> quota.computeIfAbsent(ns, x -> new TreeMap<>()).merge(k, v, Long::sum));
             if (c.getStatus() == null || c.getStatus().getAllocation() == null
                     || c.getStatus().getAllocation().getDevices() == null) {
                 continue;
@@ -70,8 +80,14 @@ public record DeviceUsage(Map<String, Long> perClass, Map<String, Long> adminAcc
         return new DeviceUsage(perClass, admin, perPool, quota);
     }
 
-    private static void quota(ResourceClaim c, Map<String, Long> out) {
-        QuotaCounting.resourceQuota(c.getSpec()).forEach((k, v) -> out.merge(k, v, Long::sum));
+    /** The pod the claim's controller reference names, if the state has it. */
+    private static Pod owner(ResourceClaim c, Map<String, Pod> pods) {
+        for (var r : list(c.getMetadata().getOwnerReferences())) {
+            if (Boolean.TRUE.equals(r.getController()) && "Pod".equals(r.getKind())) {
+                return pods.get(c.getMetadata().getNamespace() + "/" + r.getName());
+            }
+        }
+        return null;
     }
 
     /** The class of a request ({@code gpu}) or subrequest ({@code gpu/h100}) of the claim. */

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.Map;
 
 import static io.dra4j.sim.Snapshots.GPU_CLASS;
 import static io.dra4j.sim.Snapshots.node;
@@ -198,6 +199,11 @@ class SimulatorTest {
         Pod onDra = r.finalState().pods().stream().filter(p -> p.getMetadata().getName().equals("on-dra")).findFirst().orElseThrow();
         assertThat(onDra.getStatus().getExtendedResourceClaimStatus().getResourceClaimName())
                 .isEqualTo(claims.get(0).getMetadata().getName());
+        // Quota: the pod already charges requests.example.com/gpu; its claim charges the class's devices and the
+        // implicit name only (kube-apiserver's claimEvaluator subtracts the owner's usage).
+        assertThat(DeviceUsage.of(r.finalState()).quotaPerNamespace().get("ns")).containsExactly(
+                Map.entry("count/resourceclaims.resource.k8s.io", 1L), Map.entry("gpu.deviceclass.resource.k8s.io/devices", 1L),
+                Map.entry("requests.deviceclass.resource.kubernetes.io/gpu", 1L));
     }
 
     @Test

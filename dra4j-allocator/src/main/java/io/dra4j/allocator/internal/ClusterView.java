@@ -59,10 +59,14 @@ public final class ClusterView {
     /** Counters available per pool after earlier allocations; computed lazily, as upstream, once per version. */
     final Map<SliceInfo.PoolId, Map<String, Map<String, BigDecimal>>> availableCounters = new ConcurrentHashMap<>();
 
-    /** What a lineage of versions shares: the CEL environment, stamp and order counters, the per-node views. */
+    /**
+     * What a lineage of versions shares: the CEL environment, stamp and order counters, the per-node views, the
+     * parsed quantities of its slices.
+     */
     private static final class Lineage {
         final AtomicLong clock = new AtomicLong();
         final Map<String, NodeView> nodeViews = new ConcurrentHashMap<>();
+        final QuantityCache quantities = new QuantityCache();
     }
 
     /** A value with its position in the order the objects were given (the order the stable variant uses). */
@@ -82,9 +86,11 @@ public final class ClusterView {
         final SliceInfo.PoolId pool;
         final boolean hasCounters;
         private final TaintRules taintRules;
+        private final QuantityCache quantities;
         private volatile SliceInfo compiled;
 
-        SliceEntry(ResourceSlice raw, String key, long seq, TaintRules taintRules) {
+        SliceEntry(ResourceSlice raw, String key, long seq, TaintRules taintRules, QuantityCache quantities) {
+            this.quantities = quantities;
             this.raw = raw;
             this.key = key;
             this.seq = seq;
@@ -104,7 +110,7 @@ public final class ClusterView {
                 synchronized (this) {
                     s = compiled;
                     if (s == null) {
-                        s = new SliceInfo(raw, taintRules);
+                        s = new SliceInfo(raw, taintRules, quantities);
                         compiled = s;
                     }
                 }
@@ -113,13 +119,37 @@ public final class ClusterView {
         }
 
         SliceEntry withTaintRules(TaintRules rules) {
-            return new SliceEntry(raw, key, seq, rules);
+            return new SliceEntry(raw, key, seq, rules, quantities);
         }
     }
 
-    /** The pools one node sees and its candidates in search order, with the stamps they were computed from. */
+    /**
+     * The pools one node sees and its candidates in search order, with the stamps they were computed from, and per
+     * selector set (class selectors, request selectors) which candidates it selects, filled in as searches find out.
+     */
     record NodeView(Node node, long nodeStamp, long sharedStamp, long counterStamp, SliceInfo.PoolId[] pools,
-                    long[] stamps, List<Pool> gathered, DeviceInfo[] candidates, Pool[] candidatePools) {
+                    long[] stamps, List<Pool> gathered, DeviceInfo[] candidates, Pool[] candidatePools,
+                    Map<List<Object>, byte[]> selections) {
+        /** Distinct selector sets remembered per node; further ones get a row for one call only. */
+        private static final int MAX_SELECTIONS = 64;
+
+        /**
+         * The selectability row of a selector set: per candidate position 0 (not known yet), 1 (selectable) or 2
+         * (not). A selector's result depends only on the device, the expression and the node's name and labels, all
+         * fixed for this view, so a row is shared by every search on the view; concurrent searches may both fill a
+         * position, always with the same value. Positions whose evaluation fails stay 0, so the error is raised again.
+         */
+        byte[] selection(List<Object> key) {
+            byte[] row = selections.get(key);
+            if (row == null) {
+                row = new byte[candidates.length];
+                if (selections.size() < MAX_SELECTIONS) {
+                    byte[] raced = selections.putIfAbsent(key, row);
+                    row = raced == null ? row : raced;
+                }
+            }
+            return row;
+        }
     }
 
     private ClusterView(Draft d) {
@@ -288,7 +318,7 @@ public final class ClusterView {
         for (ResourceSlice s : slices) {
             String name = sliceName(s);
             String key = d.slices.containsKey(name) ? name + "\u0000" + d.lineage.clock.get() : name;
-            d.addSlice(new SliceEntry(s, key, d.tick(), d.taintRules));
+            d.addSlice(new SliceEntry(s, key, d.tick(), d.taintRules, d.lineage.quantities));
         }
         d.base = allocatedState;
         d.applyHoldings(holdingsOf(allocatedState), 1);
@@ -343,7 +373,7 @@ public final class ClusterView {
         if (old != null) {
             d.removeSlice(old);
         }
-        d.addSlice(new SliceEntry(slice, key, seq, taintRules));
+        d.addSlice(new SliceEntry(slice, key, seq, taintRules, lineage.quantities));
         return new ClusterView(d);
     }
 
@@ -594,7 +624,7 @@ public final class ClusterView {
             }
         }
         v = new NodeView(node, nodeStamp, shared, counters, g.seen().toArray(new SliceInfo.PoolId[0]), stamps,
-                g.pools(), c.toArray(new DeviceInfo[0]), p.toArray(new Pool[0]));
+                g.pools(), c.toArray(new DeviceInfo[0]), p.toArray(new Pool[0]), new ConcurrentHashMap<>());
         lineage.nodeViews.put(cacheKey, v);
         return v;
     }

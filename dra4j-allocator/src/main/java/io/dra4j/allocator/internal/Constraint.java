@@ -3,6 +3,7 @@ package io.dra4j.allocator.internal;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttribute;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -35,7 +36,8 @@ abstract sealed class Constraint permits Constraint.Match, Constraint.Distinct {
         return requestNames.contains(request.parentName) || requestNames.contains(request.fullName());
     }
 
-    abstract boolean add(RequestData request, DeviceInfo device);
+    /** Adds the device at a candidate position; false when the constraint would no longer hold. */
+    abstract boolean add(RequestData request, int pos, DeviceInfo device);
 
     abstract void remove(RequestData request, DeviceInfo device);
 
@@ -52,38 +54,55 @@ abstract sealed class Constraint permits Constraint.Match, Constraint.Distinct {
         return device.attributes.get(fullyQualifiedName.substring(slash + 1));
     }
 
-    /** matchAttribute: every device of the covered requests has the same value. */
+    /**
+     * matchAttribute: every device of the covered requests has the same value. With set semantics the values are
+     * the call's interned ids ({@link ValueIndex}): the stack holds the intersection after each added device (ids
+     * ascending), and for each entry, once asked, the positions whose devices share a value with it, so that a device
+     * that cannot match is rejected with one bit test and the search can skip such devices altogether.
+     */
     static final class Match extends Constraint {
+        private final Search search;
         private DeviceAttribute reference;
-        private final List<TypedSet> intersections = new ArrayList<>();
+        private ValueIndex index;
+        private int[][] intersections = new int[8][];
+        private long[][] compatible = new long[8][];
         private int numDevices;
 
-        Match(List<String> requestNames, String attributeName, boolean setSemantics) {
+        Match(List<String> requestNames, String attributeName, boolean setSemantics, Search search) {
             super(requestNames, attributeName, setSemantics);
+            this.search = search;
         }
 
         @Override
-        boolean add(RequestData request, DeviceInfo device) {
+        boolean add(RequestData request, int pos, DeviceInfo device) {
             if (!appliesTo(request)) {
+                return true;
+            }
+            if (setSemantics) {
+                int[] ids = index().ids(pos);
+                if (ids == null) {
+                    return false;
+                }
+                if (numDevices > 0) {
+                    if (!Bits.get(compatible(), pos)) {
+                        return false;
+                    }
+                    ids = index.intersect(intersections[numDevices - 1], pos);
+                }
+                if (numDevices == intersections.length) {
+                    intersections = Arrays.copyOf(intersections, numDevices * 2);
+                    compatible = Arrays.copyOf(compatible, numDevices * 2);
+                }
+                intersections[numDevices] = ids;
+                compatible[numDevices] = null;
+                numDevices++;
                 return true;
             }
             DeviceAttribute attribute = lookup(device, attributeName);
             if (attribute == null) {
                 return false;
             }
-            if (setSemantics) {
-                TypedSet set = device.typedSet(attributeName);
-                if (set == null) {
-                    return false;
-                }
-                if (numDevices > 0) {
-                    set = intersections.get(numDevices - 1).intersection(set);
-                    if (set == null) {
-                        return false;
-                    }
-                }
-                intersections.add(set);
-            } else if (numDevices == 0) {
+            if (numDevices == 0) {
                 reference = attribute;
             } else if (!sameScalar(attribute, reference)) {
                 return false;
@@ -99,8 +118,38 @@ abstract sealed class Constraint permits Constraint.Match, Constraint.Distinct {
             }
             numDevices--;
             if (setSemantics) {
-                intersections.remove(intersections.size() - 1);
+                intersections[numDevices] = null;
+                compatible[numDevices] = null;
             }
+        }
+
+        /**
+         * The positions that {@link #add} may accept for a covered request (set semantics): those with values before
+         * the first covered device, then those sharing a value with the intersection.
+         */
+        long[] acceptable() {
+            return numDevices == 0 ? index().withValues() : compatible();
+        }
+
+        /** The current intersection's value ids (set semantics), or null before the first covered device. */
+        int[] intersection() {
+            return numDevices == 0 ? null : intersections[numDevices - 1];
+        }
+
+        ValueIndex index() {
+            if (index == null) {
+                index = search.valueIndex(attributeName);
+            }
+            return index;
+        }
+
+        private long[] compatible() {
+            long[] c = compatible[numDevices - 1];
+            if (c == null) {
+                c = index.positionsWithAny(intersections[numDevices - 1]);
+                compatible[numDevices - 1] = c;
+            }
+            return c;
         }
 
         /** Compared by the kind of the new value; a list or unknown value never matches. */
@@ -165,7 +214,7 @@ abstract sealed class Constraint permits Constraint.Match, Constraint.Distinct {
         }
 
         @Override
-        boolean add(RequestData request, DeviceInfo device) {
+        boolean add(RequestData request, int pos, DeviceInfo device) {
             if (!appliesTo(request)) {
                 return true;
             }
@@ -232,31 +281,8 @@ abstract sealed class Constraint permits Constraint.Match, Constraint.Distinct {
      */
     record TypedSet(char kind, Set<Object> elements) {
         static TypedSet of(DeviceAttribute a) {
-            if (a.getInts() != null && !a.getInts().isEmpty()) {
-                return new TypedSet('i', new HashSet<>(a.getInts()));
-            }
-            if (a.getBools() != null && !a.getBools().isEmpty()) {
-                return new TypedSet('b', new HashSet<>(a.getBools()));
-            }
-            if (a.getStrings() != null && !a.getStrings().isEmpty()) {
-                return new TypedSet('s', new HashSet<>(a.getStrings()));
-            }
-            if (a.getVersions() != null && !a.getVersions().isEmpty()) {
-                return new TypedSet('v', new HashSet<>(a.getVersions()));
-            }
-            if (a.getInt() != null) {
-                return new TypedSet('i', Set.of(a.getInt()));
-            }
-            if (a.getBool() != null) {
-                return new TypedSet('b', Set.of(a.getBool()));
-            }
-            if (a.getString() != null) {
-                return new TypedSet('s', Set.of(a.getString()));
-            }
-            if (a.getVersion() != null) {
-                return new TypedSet('v', Set.of(a.getVersion()));
-            }
-            return null;
+            Elements e = Elements.of(a);
+            return e == null ? null : new TypedSet(e.kind, new HashSet<>(e.values));
         }
 
         TypedSet intersection(TypedSet other) {
@@ -266,6 +292,37 @@ abstract sealed class Constraint permits Constraint.Match, Constraint.Distinct {
             Set<Object> common = new HashSet<>(elements);
             common.retainAll(other.elements);
             return common.isEmpty() ? null : new TypedSet(kind, common);
+        }
+    }
+
+    /** The element type and elements (possibly repeated) of a {@link TypedSet}, before they become a set. */
+    record Elements(char kind, List<?> values) {
+        static Elements of(DeviceAttribute a) {
+            if (a.getInts() != null && !a.getInts().isEmpty()) {
+                return new Elements('i', a.getInts());
+            }
+            if (a.getBools() != null && !a.getBools().isEmpty()) {
+                return new Elements('b', a.getBools());
+            }
+            if (a.getStrings() != null && !a.getStrings().isEmpty()) {
+                return new Elements('s', a.getStrings());
+            }
+            if (a.getVersions() != null && !a.getVersions().isEmpty()) {
+                return new Elements('v', a.getVersions());
+            }
+            if (a.getInt() != null) {
+                return new Elements('i', List.of(a.getInt()));
+            }
+            if (a.getBool() != null) {
+                return new Elements('b', List.of(a.getBool()));
+            }
+            if (a.getString() != null) {
+                return new Elements('s', List.of(a.getString()));
+            }
+            if (a.getVersion() != null) {
+                return new Elements('v', List.of(a.getVersion()));
+            }
+            return null;
         }
     }
 }

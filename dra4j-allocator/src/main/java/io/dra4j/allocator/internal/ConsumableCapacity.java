@@ -34,6 +34,15 @@ final class ConsumableCapacity {
      */
     static boolean fits(Map<String, BigDecimal> persisted, Map<String, KubeQuantity> requests, DeviceInfo device,
                         Map<String, BigDecimal> allocating, boolean fractional) throws CapacityException {
+        if (requests == null && persisted == null && allocating == null) {
+            return device.fitsAlone(fractional);
+        }
+        return compare(persisted, requests, device, allocating, fractional);
+    }
+
+    /** {@link #fits} computed from scratch. */
+    static boolean compare(Map<String, BigDecimal> persisted, Map<String, KubeQuantity> requests, DeviceInfo device,
+                           Map<String, BigDecimal> allocating, boolean fractional) throws CapacityException {
         if (requests != null) {
             for (String name : requests.keySet()) {
                 if (!device.capacity.containsKey(name)) {

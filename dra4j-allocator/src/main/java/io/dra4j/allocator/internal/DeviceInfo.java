@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 /**
  * A device compiled once per slice object: identity, parsed counters and capacities, effective taints (its own plus
@@ -51,6 +52,11 @@ public final class DeviceInfo {
     /** This device's CEL view and selector results, built on first use and dropped with the compiled slice. */
     private volatile CelDevice celView;
     private final Map<CompiledExpression, EvalResult> selectorResults = new ConcurrentHashMap<>();
+    /**
+     * Whether the device's capacities admit one allocation without capacity requests next to nothing else, per
+     * fractional-range flag (bits 0/1: known/fits without it, bits 2/3 with it); computed on first use.
+     */
+    private volatile int fitsAlone;
 
     /** What a device draws from one counter set. */
     record CounterConsumption(String counterSet, Map<String, BigDecimal> counters) {
@@ -76,15 +82,15 @@ public final class DeviceInfo {
         this.taints = List.copyOf(t);
         this.allowMultipleAllocations = Boolean.TRUE.equals(device.getAllowMultipleAllocations());
         this.hasBindingConditions = device.getBindingConditions() != null && !device.getBindingConditions().isEmpty();
-        String where = "ResourceSlice " + slice.name + ", device " + name;
+        Supplier<String> where = () -> "ResourceSlice " + slice.name + ", device " + name;
 
         List<CounterConsumption> cc = new ArrayList<>();
         if (device.getConsumesCounters() != null) {
             for (DeviceCounterConsumption c : device.getConsumesCounters()) {
                 Map<String, BigDecimal> values = new LinkedHashMap<>();
                 if (c.getCounters() != null) {
-                    c.getCounters().forEach((k, v) -> values.put(k, SliceInfo.quantity(v == null ? null : v.getValue(),
-                            where + ", consumesCounters " + c.getCounterSet() + ", counter " + k).value()));
+                    c.getCounters().forEach((k, v) -> values.put(k, slice.quantities.parse(v == null ? null : v.getValue(),
+                            () -> where.get() + ", consumesCounters " + c.getCounterSet() + ", counter " + k).value()));
                 }
                 cc.add(new CounterConsumption(c.getCounterSet() == null ? "" : c.getCounterSet(),
                         Collections.unmodifiableMap(values)));
@@ -95,31 +101,39 @@ public final class DeviceInfo {
         Map<String, CapacityInfo> caps = new LinkedHashMap<>();
         if (device.getCapacity() != null) {
             for (Map.Entry<String, DeviceCapacity> e : device.getCapacity().entrySet()) {
-                caps.put(e.getKey(), capacityInfo(e.getKey(), e.getValue(), where + ", capacity " + e.getKey()));
+                caps.put(e.getKey(), capacityInfo(slice.quantities, e.getKey(), e.getValue(),
+                        () -> where.get() + ", capacity " + e.getKey()));
             }
         }
         this.capacity = Collections.unmodifiableMap(caps);
     }
 
-    private static CapacityInfo capacityInfo(String name, DeviceCapacity c, String where) {
-        KubeQuantity value = SliceInfo.quantity(c == null ? null : c.getValue(), where);
+    private static CapacityInfo capacityInfo(QuantityCache quantities, String name, DeviceCapacity c,
+                                             Supplier<String> where) {
+        KubeQuantity value = quantities.parse(c == null ? null : c.getValue(), where);
         CapacityRequestPolicy p = c.getRequestPolicy();
         if (p == null) {
             return new CapacityInfo(name, value, null, null, null, null, List.of(), false, false);
         }
-        KubeQuantity def = p.getDefault() == null ? null : SliceInfo.quantity(p.getDefault(), where + ", requestPolicy.default");
+        KubeQuantity def = p.getDefault() == null ? null
+                : quantities.parse(p.getDefault(), () -> where.get() + ", requestPolicy.default");
         KubeQuantity min = null, max = null, step = null;
         boolean hasRange = p.getValidRange() != null;
         if (hasRange) {
             var r = p.getValidRange();
-            min = r.getMin() == null ? null : SliceInfo.quantity(r.getMin(), where + ", requestPolicy.validRange.min");
-            max = r.getMax() == null ? null : SliceInfo.quantity(r.getMax(), where + ", requestPolicy.validRange.max");
-            step = r.getStep() == null ? null : SliceInfo.quantity(r.getStep(), where + ", requestPolicy.validRange.step");
+            min = r.getMin() == null ? null
+                    : quantities.parse(r.getMin(), () -> where.get() + ", requestPolicy.validRange.min");
+            max = r.getMax() == null ? null
+                    : quantities.parse(r.getMax(), () -> where.get() + ", requestPolicy.validRange.max");
+            step = r.getStep() == null ? null
+                    : quantities.parse(r.getStep(), () -> where.get() + ", requestPolicy.validRange.step");
         }
         List<KubeQuantity> valid = new ArrayList<>();
         if (p.getValidValues() != null) {
             for (int i = 0; i < p.getValidValues().size(); i++) {
-                valid.add(SliceInfo.quantity(p.getValidValues().get(i), where + ", requestPolicy.validValues[" + i + "]"));
+                int index = i;
+                valid.add(quantities.parse(p.getValidValues().get(i),
+                        () -> where.get() + ", requestPolicy.validValues[" + index + "]"));
             }
         }
         return new CapacityInfo(name, value, def, min, max, step, List.copyOf(valid), true, hasRange);
@@ -193,6 +207,24 @@ public final class DeviceInfo {
             selectorResults.put(expression, r);
         }
         return r;
+    }
+
+    /**
+     * {@link ConsumableCapacity#fits} for a request without capacity requests on this device with nothing consumed:
+     * it depends only on the device, and every search probes it for every candidate. A computation that fails is
+     * not remembered, so its error is raised again.
+     */
+    boolean fitsAlone(boolean fractional) throws ConsumableCapacity.CapacityException {
+        int shift = fractional ? 2 : 0;
+        int known = fitsAlone >>> shift;
+        if ((known & 1) != 0) {
+            return (known & 2) != 0;
+        }
+        boolean fits = ConsumableCapacity.compare(null, null, this, null, fractional);
+        synchronized (this) {
+            fitsAlone |= (fits ? 3 : 1) << shift;
+        }
+        return fits;
     }
 
     SymmetryKey symmetryKey() {

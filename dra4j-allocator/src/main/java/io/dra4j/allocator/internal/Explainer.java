@@ -19,6 +19,7 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Computes the candidate funnel of every request on a node, after the fact and apart from the search: explaining
@@ -47,13 +48,18 @@ public final class Explainer {
         try {
             search.prepareAll();
         } catch (AllocationException e) {
-            return new Analysis(search, List.of(), poolNotes(search), e.getMessage());
+            return new Analysis(search, List.of(), poolNotes(search), e.getMessage(), e.selectorFailure());
         }
         return new Explainer(search, outcome).run();
     }
 
     /** The funnels of all requests plus the decisive reason. */
-    public record Analysis(Search search, List<List<List<Funnel>>> funnels, List<Explanation.PoolNote> pools, String decisive) {
+    /**
+     * @param preparationFailure why the search could not even be prepared (then there are no funnels), when it was a
+     *                           selector that failed on a device
+     */
+    public record Analysis(Search search, List<List<List<Funnel>>> funnels, List<Explanation.PoolNote> pools, String decisive,
+                           Optional<AllocationException.SelectorFailure> preparationFailure) {
     }
 
     private Analysis run() {
@@ -97,7 +103,7 @@ public final class Explainer {
             decisive = "every request has enough usable devices on its own, but not all together: requests compete "
                     + "for the same devices, shared counters or capacity, or a constraint across requests cannot be met";
         }
-        return new Analysis(search, all, poolNotes(search), decisive);
+        return new Analysis(search, all, poolNotes(search), decisive, Optional.empty());
     }
 
     static List<Explanation.PoolNote> poolNotes(Search search) {

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * The pre-pass of one allocation call. Validates every request and subrequest, fixes the device lists of All
@@ -45,15 +46,15 @@ final class PrePass {
             int minPerClaim = 0;
             for (int qi = 0; qi < reqs.size(); qi++) {
                 DeviceRequest request = reqs.get(qi);
-                String where = "claim " + ref + ", request " + request.getName();
+                Supplier<String> where = () -> "claim " + ref + ", request " + request.getName();
                 List<DeviceSubRequest> subs = request.getFirstAvailable() == null ? List.of() : request.getFirstAvailable();
                 boolean hasSubs = !subs.isEmpty();
                 if (!f.prioritizedList() && hasSubs) {
-                    throw new AllocationException(where + ": has subrequests, but the DRAPrioritizedList feature is disabled");
+                    throw new AllocationException(where.get() + ": has subrequests, but the DRAPrioritizedList feature is disabled");
                 }
                 if (!f.consumableCapacity() && !f.stable()) {
                     if (request.getExactly() != null && request.getExactly().getCapacity() != null) {
-                        throw new AllocationException(where + ": has capacity requests, but the DRAConsumableCapacity feature is disabled");
+                        throw new AllocationException(where.get() + ": has capacity requests, but the DRAConsumableCapacity feature is disabled");
                     }
                     for (DeviceSubRequest sub : subs) {
                         if (sub.getCapacity() != null) {
@@ -67,15 +68,16 @@ final class PrePass {
                     table[qi] = new RequestData[subs.size()];
                     minPerRequest = Integer.MAX_VALUE;
                     for (int si = 0; si < subs.size(); si++) {
-                        RequestData rd = RequestData.sub(ci, qi, si, slot++, request.getName(), subs.get(si),
-                                "claim " + ref + ", request " + request.getName() + "/" + subs.get(si).getName());
+                        DeviceSubRequest sub = subs.get(si);
+                        RequestData rd = RequestData.sub(ci, qi, si, slot++, request.getName(), sub,
+                                () -> "claim " + ref + ", request " + request.getName() + "/" + sub.getName());
                         validate(rd, claim);
                         table[qi][si] = rd;
                         minPerRequest = Math.min(minPerRequest, rd.numDevices);
                     }
                 } else {
                     if (request.getExactly() == null) {
-                        throw new AllocationException(where + ": unknown request type (neither exactly nor firstAvailable is set)");
+                        throw new AllocationException(where.get() + ": unknown request type (neither exactly nor firstAvailable is set)");
                     }
                     RequestData rd = RequestData.exact(ci, qi, slot++, request.getName(), request.getExactly(), where);
                     validate(rd, claim);
@@ -83,7 +85,7 @@ final class PrePass {
                     minPerRequest = rd.numDevices;
                 }
                 if (minPerRequest > Search.MAX_RESULTS - minPerClaim) {
-                    throw new AllocationException(where + ": adding " + minPerRequest + " devices exceeds the claim limit of "
+                    throw new AllocationException(where.get() + ": adding " + minPerRequest + " devices exceeds the claim limit of "
                             + Search.MAX_RESULTS + ", with " + minPerClaim + " already accounted for");
                 }
                 minPerClaim += minPerRequest;
@@ -101,7 +103,7 @@ final class PrePass {
         for (int i = 0; i < cons.size(); i++) {
             DeviceConstraint c = cons.get(i);
             if (c.getMatchAttribute() != null) {
-                built.add(new Constraint.Match(c.getRequests(), c.getMatchAttribute(), f.listTypeAttributes()));
+                built.add(new Constraint.Match(c.getRequests(), c.getMatchAttribute(), f.listTypeAttributes(), search));
             } else if (c.getDistinctAttribute() != null && !f.stable()) {
                 built.add(new Constraint.Distinct(c.getRequests(), c.getDistinctAttribute(), f.listTypeAttributes()));
             } else {
@@ -112,49 +114,49 @@ final class PrePass {
     }
 
     private void validate(RequestData rd, ResourceClaim claim) throws AllocationException {
-        String where = "claim " + Search.claimRef(claim) + ", request " + rd.name;
+        Supplier<String> where = () -> "claim " + Search.claimRef(claim) + ", request " + rd.name;
         if (!rd.derivedAttributes.isEmpty()) {
-            throw new AllocationException(where + (f.derivedAttributes()
+            throw new AllocationException(where.get() + (f.derivedAttributes()
                     ? ": derived attributes (DRADerivedAttributes, alpha) are not implemented by dra4j"
                     : ": cannot handle request with derived attributes, the feature is disabled"));
         }
         for (int i = 0; i < rd.selectors.size(); i++) {
             DeviceSelector s = rd.selectors.get(i);
             if (s == null || s.getCel() == null) {
-                throw new AllocationException(where + ", selector #" + i + ": CEL expression empty (unsupported selector type?)");
+                throw new AllocationException(where.get() + ", selector #" + i + ": CEL expression empty (unsupported selector type?)");
             }
         }
         if (!f.adminAccess() && rd.adminAccessSet) {
-            throw new AllocationException(where + ": admin access is requested, but the feature is disabled");
+            throw new AllocationException(where.get() + ": admin access is requested, but the feature is disabled");
         }
         if (rd.className.isEmpty()) {
-            throw new AllocationException(where + ": missing device class name (unsupported request type?)");
+            throw new AllocationException(where.get() + ": missing device class name (unsupported request type?)");
         }
         rd.deviceClass = search.view.deviceClass(rd.className);
         if (rd.deviceClass == null) {
-            throw new AllocationException(where + ": could not retrieve device class " + rd.className
+            throw new AllocationException(where.get() + ": could not retrieve device class " + rd.className
                     + ": deviceclass.resource.k8s.io \"" + rd.className + "\" not found");
         }
         switch (rd.mode) {
             case RequestData.EXACT_COUNT -> rd.numDevices = (int) Math.min(Integer.MAX_VALUE, rd.count);
             case RequestData.ALL -> enumerateAll(rd, where);
-            default -> throw new AllocationException(where + ": unsupported count mode " + rd.mode);
+            default -> throw new AllocationException(where.get() + ": unsupported count mode " + rd.mode);
         }
     }
 
     // All-mode requests get their device list once, before the search: every selectable device of every complete,
     // valid pool that passes the capacity check against the static capacity only. The candidates list the devices of
     // usable pools in the same order, so a device's position there is counted along.
-    private void enumerateAll(RequestData rd, String where) throws AllocationException {
+    private void enumerateAll(RequestData rd, Supplier<String> where) throws AllocationException {
         List<DeviceInfo> all = new ArrayList<>();
         List<Integer> positions = new ArrayList<>();
         int pos = 0;
         for (Pool pool : search.pools) {
             if (pool.incomplete()) {
-                throw new AllocationException(where + ": asks for all devices, but resource pool " + pool.id() + " is currently being updated");
+                throw new AllocationException(where.get() + ": asks for all devices, but resource pool " + pool.id() + " is currently being updated");
             }
             if (pool.invalid()) {
-                throw new AllocationException(where + ": asks for all devices, but resource pool " + pool.id() + " is currently invalid");
+                throw new AllocationException(where.get() + ": asks for all devices, but resource pool " + pool.id() + " is currently invalid");
             }
             for (SliceInfo s : pool.targeting()) {
                 for (DeviceInfo d : s.devices()) {
@@ -168,7 +170,7 @@ final class PrePass {
                                 continue;
                             }
                         } catch (ConsumableCapacity.CapacityException e) {
-                            throw new AllocationException(where + ": checking capacity for device " + d.name + ": " + e.getMessage());
+                            throw new AllocationException(where.get() + ": checking capacity for device " + d.name + ": " + e.getMessage());
                         }
                     }
                     all.add(d);

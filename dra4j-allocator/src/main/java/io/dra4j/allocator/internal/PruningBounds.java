@@ -1,10 +1,13 @@
 package io.dra4j.allocator.internal;
 
+import io.dra4j.cel.KubeQuantity;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttribute;
 
-import java.util.BitSet;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -15,14 +18,14 @@ import java.util.Set;
 final class PruningBounds {
     private final Search search;
     private final EngineFeatures f;
-    /** Per request slot, the suffix counts of {@link #usableBound}; computed on first use. */
-    private final int[][] usableSuffix;
-    /** Per claim and request, the static part of the pigeonhole bound; computed on first use. */
+    private final int words;
+    /** Per claim, the static part of the pigeonhole bound for each request; computed on first use. */
     private final RemainingDemand[][] remainingDemand;
-
     /** Static part of the pigeonhole bound for the requests q.. of claim c; demand 0 means "no bound". */
-    private record RemainingDemand(int demand, BitSet usable) {
+    private record RemainingDemand(int demand, long[] usable) {
     }
+
+    private static final RemainingDemand NO_DEMAND = new RemainingDemand(0, new long[0]);
 
     /** Per claim, request and constraint, the static part of the distinct-values bound; computed on first use. */
     private final DistinctSupply[][][] distinctSupply;
@@ -36,46 +39,86 @@ final class PruningBounds {
 
     private static final DistinctSupply NO_BOUND = new DistinctSupply(0, Set.of());
 
+    /**
+     * Per claim and constraint, for each request q, the static part of the support bound over the requests after
+     * q (null where the bound is off); computed on first use.
+     */
+    private final MatchSupply[][][] matchSupply;
+
+    /** How many devices the covered requests after some request need at least, and where they may come from. */
+    private record MatchSupply(int demand, long[] supply) {
+    }
+
+    /** Per claim: whether the support bound may apply at all (null until known). */
+    private final Boolean[] supportApplies;
+
     /** What {@link #probe} finds out about a device for a request without searching. */
     enum Probe { NEVER, MAYBE, FAILS }
+
+    /**
+     * {@link #probe} over every candidate for requests that probe alike: the positions that may serve, those whose
+     * checks fail, and (on first use) the number of usable positions from each position on.
+     */
+    private static final class ProbeRow {
+        final long[] usable;
+        final long[] fails;
+        final int lastFail;
+        int[] suffix;
+
+        ProbeRow(long[] usable, long[] fails, int lastFail) {
+            this.usable = usable;
+            this.fails = fails;
+            this.lastFail = lastFail;
+        }
+    }
+
+    /** What a probe depends on besides the device: selectors (with the class), admin access, capacity requests. */
+    private record ProbeKey(int selectorGroup, boolean adminAccess, Map<String, KubeQuantity> capacity) {
+    }
+
+    private final Map<ProbeKey, ProbeRow> rows = new HashMap<>();
+    private final ProbeRow[] rowBySlot;
+    /** Positions of multi-allocatable devices under DRAConsumableCapacity (null when the gate is off). */
+    private long[] multi;
 
     PruningBounds(Search search) {
         this.search = search;
         this.f = search.f;
-        this.usableSuffix = new int[search.slots][];
+        this.words = Bits.words(search.candidates().length);
+        this.rowBySlot = new ProbeRow[search.slots];
         this.remainingDemand = new RemainingDemand[search.claims.size()][];
         this.distinctSupply = new DistinctSupply[search.claims.size()][][];
+        this.matchSupply = new MatchSupply[search.claims.size()][][];
+        this.supportApplies = new Boolean[search.claims.size()];
         for (int c = 0; c < remainingDemand.length; c++) {
-            remainingDemand[c] = new RemainingDemand[search.requests[c].length];
             distinctSupply[c] = new DistinctSupply[search.requests[c].length][];
         }
     }
 
     // Phase: pruning by counting. A slot that needs n more devices fails when fewer than n candidates from its
     // start position are selectable and not taken by earlier allocations: the search would try each of them and
-    // fail. The count is an upper bound computed once per request; positions whose selectors or capacity
+    // fail. The count is an upper bound computed once per probe row; positions whose selectors or capacity
     // computation fail are never pruned past, so every error upstream would report is still reported.
     int usableBound(RequestData rd, int from) {
-        int[] suffix = usableSuffix[rd.slot];
+        ProbeRow row = row(rd);
+        int[] suffix = row.suffix;
         if (suffix == null) {
             int n = search.candidates().length;
             suffix = new int[n + 1];
-            int lastError = -1;
             for (int p = n - 1; p >= 0; p--) {
-                int usable = 0;
-                switch (probe(rd, p)) {
-                    case MAYBE -> usable = 1;
-                    case FAILS -> lastError = Math.max(lastError, p);
-                    default -> { }
-                }
-                suffix[p] = suffix[p + 1] + usable;
+                suffix[p] = suffix[p + 1] + (Bits.get(row.usable, p) ? 1 : 0);
             }
-            for (int p = 0; p <= lastError; p++) {
+            for (int p = 0; p <= row.lastFail; p++) {
                 suffix[p] = Integer.MAX_VALUE;
             }
-            usableSuffix[rd.slot] = suffix;
+            row.suffix = suffix;
         }
         return suffix[from];
+    }
+
+    /** Whether the selectors or capacity computation of this request fail on some candidate. */
+    boolean mayFail(RequestData rd) {
+        return row(rd).lastFail >= 0;
     }
 
     // Phase: pruning by pigeonhole. The requests from q to the end of claim c need at least `demand` distinct
@@ -83,60 +126,212 @@ final class PruningBounds {
     // smaller, no combination exists. Admin-access requests are left out (they may use taken devices), shared
     // devices disable the bound (one device can serve several requests), and so do any device whose selectors
     // or capacity computation fail and any All request under a constraint, so that the search still reaches and
-    // reports those errors as upstream does.
-    boolean cannotFitRemainingRequests(int c, int q, BitSet allocatingAny) {
-        RemainingDemand rem = remainingDemand[c][q];
-        if (rem == null) {
-            rem = remainingDemand(c, q);
-            remainingDemand[c][q] = rem;
+    // reports those errors as upstream does. The sums for every q are computed once, from the last request back.
+    boolean cannotFitRemainingRequests(int c, int q) {
+        RemainingDemand[] perRequest = remainingDemand[c];
+        if (perRequest == null) {
+            perRequest = remainingDemands(c);
+            remainingDemand[c] = perRequest;
         }
-        if (rem.demand == 0) {
-            return false;
-        }
-        BitSet free = (BitSet) rem.usable.clone();
-        free.andNot(allocatingAny);
-        return free.cardinality() < rem.demand;
+        RemainingDemand rem = perRequest[q];
+        return rem.demand != 0 && Bits.countAndNot(rem.usable, search.allocatingAny()) < rem.demand;
     }
 
-    private RemainingDemand remainingDemand(int c, int q) {
-        int demand = 0;
-        BitSet usable = new BitSet();
+    private RemainingDemand[] remainingDemands(int c) {
         RequestData[][] requests = search.requests[c];
+        RemainingDemand[] out = new RemainingDemand[requests.length];
+        Arrays.fill(out, NO_DEMAND);
         boolean constrained = !search.constraints(c).isEmpty();
-        int candidates = search.candidates().length;
-        for (int qi = q; qi < requests.length; qi++) {
+        int demand = 0;
+        long[] usable = new long[words];
+        for (int qi = requests.length - 1; qi >= 0; qi--) {
             RequestData[] alternatives = requests[qi];
             int min = Integer.MAX_VALUE;
-            BitSet mine = new BitSet();
+            long[] mine = new long[words];
             for (RequestData rd : alternatives) {
                 if (rd.allMode() && constrained) {
                     // An All device that breaks a constraint is an error, which the search must reach first.
-                    return new RemainingDemand(0, usable);
+                    return out;
                 }
                 min = Math.min(min, rd.numDevices);
-                int n = rd.allMode() ? rd.allDevicePositions.length : candidates;
-                for (int i = 0; i < n; i++) {
-                    int pos = rd.allMode() ? rd.allDevicePositions[i] : i;
-                    switch (probe(rd, pos)) {
-                        case MAYBE -> {
-                            if (f.consumableCapacity() && search.candidates()[pos].allowMultipleAllocations) {
-                                return new RemainingDemand(0, usable);
-                            }
-                            mine.set(pos);
+                ProbeRow row = row(rd);
+                if (rd.allMode()) {
+                    for (int pos : rd.allDevicePositions) {
+                        if (Bits.get(row.fails, pos)) {
+                            return out;
                         }
-                        case FAILS -> {
-                            return new RemainingDemand(0, usable);
+                        if (Bits.get(row.usable, pos)) {
+                            Bits.set(mine, pos);
                         }
-                        default -> { }
                     }
+                } else {
+                    if (row.lastFail >= 0) {
+                        return out;
+                    }
+                    for (int w = 0; w < words; w++) {
+                        mine[w] |= row.usable[w];
+                    }
+                }
+                if (sharesDevices(mine)) {
+                    return out;
                 }
             }
             if (!alternatives[0].adminAccess) {
                 demand += min;
-                usable.or(mine);
+                for (int w = 0; w < words; w++) {
+                    usable[w] |= mine[w];
+                }
+            }
+            out[qi] = new RemainingDemand(demand, usable.clone());
+        }
+        return out;
+    }
+
+    /** Whether some of the positions hold a device that may be allocated several times (DRAConsumableCapacity). */
+    private boolean sharesDevices(long[] positions) {
+        if (!f.consumableCapacity()) {
+            return false;
+        }
+        if (multi == null) {
+            multi = new long[words];
+            DeviceInfo[] candidates = search.candidates();
+            for (int pos = 0; pos < candidates.length; pos++) {
+                if (candidates[pos].allowMultipleAllocations) {
+                    Bits.set(multi, pos);
+                }
             }
         }
-        return new RemainingDemand(demand, usable);
+        for (int w = 0; w < words; w++) {
+            if ((positions[w] & multi[w]) != 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // Phase: pruning by support (list-type matchAttribute). Once a device of the claim joined the constraint, the
+    // values every later device must share lie in the current intersection, so some value of it must be carried by
+    // as many devices as the covered requests still need: usable for them, and not already in the claim (a claim
+    // never takes one device twice unless it is shared, which turns the bound off). When no value is, the subtree
+    // holds no solution. It never hides an error or a changed control flow: off when a remaining request has a
+    // failing selector or capacity computation, is an All request, or when the claim could reach the 32-results
+    // limit (whose signal makes the search stop sibling candidates, where "not found" would continue).
+    boolean supportApplies(int c) {
+        Boolean applies = supportApplies[c];
+        if (applies == null) {
+            int most = 0;
+            for (RequestData[] alternatives : search.requests[c]) {
+                int max = 0;
+                for (RequestData rd : alternatives) {
+                    max = Math.max(max, rd.numDevices);
+                }
+                most += max;
+            }
+            applies = most <= Search.MAX_RESULTS;
+            supportApplies[c] = applies;
+        }
+        return applies;
+    }
+
+    /**
+     * Whether, after the device at pos joined for rd (request q of claim c), with `remaining` devices of rd still to
+     * pick, some list-type matchAttribute constraint of the claim can no longer be met by any choice below.
+     */
+    boolean unsupported(int c, int q, RequestData rd, int remaining, int pos) {
+        List<Constraint> cons = search.constraints(c);
+        ProbeRow own = remaining > 0 ? row(rd) : null;
+        if (own != null && own.lastFail >= 0) {
+            return false;
+        }
+        long[] held = search.heldByClaim(c);
+        for (int i = 0; i < cons.size(); i++) {
+            if (!(cons.get(i) instanceof Constraint.Match m) || !m.setSemantics) {
+                continue;
+            }
+            int[] current = m.intersection();
+            if (current == null) {
+                continue;
+            }
+            MatchSupply after = matchSupply(c, i, m)[q];
+            if (after == null) {
+                continue;
+            }
+            boolean covers = own != null && m.appliesTo(rd);
+            if (covers && sharesDevices(own.usable)) {
+                continue;
+            }
+            int demand = after.demand + (covers ? remaining : 0);
+            if (demand == 0) {
+                continue;
+            }
+            ValueIndex index = m.index();
+            if (m.appliesTo(rd) && index.maxCarriers(pos) - 1 < demand) {
+                // The intersection lies within the values of the device just added, which is held by the claim.
+                return true;
+            }
+            boolean supported = false;
+            for (int v : current) {
+                long[] with = index.positionsWith(v);
+                int n = 0;
+                for (int w = 0; w < with.length; w++) {
+                    long supply = covers ? after.supply[w] | own.usable[w] : after.supply[w];
+                    n += Long.bitCount(with[w] & supply & ~held[w]);
+                }
+                if (n >= demand) {
+                    supported = true;
+                    break;
+                }
+            }
+            if (!supported) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private MatchSupply[] matchSupply(int c, int i, Constraint.Match m) {
+        MatchSupply[][] perConstraint = matchSupply[c];
+        if (perConstraint == null) {
+            perConstraint = new MatchSupply[search.constraints(c).size()][];
+            matchSupply[c] = perConstraint;
+        }
+        MatchSupply[] perRequest = perConstraint[i];
+        if (perRequest == null) {
+            perRequest = matchSupplies(c, m);
+            perConstraint[i] = perRequest;
+        }
+        return perRequest;
+    }
+
+    /** For each request q of claim c, the support the requests after q offer, summed from the last request back. */
+    private MatchSupply[] matchSupplies(int c, Constraint.Match m) {
+        RequestData[][] requests = search.requests[c];
+        MatchSupply[] out = new MatchSupply[requests.length];
+        MatchSupply from = new MatchSupply(0, new long[words]);
+        for (int qi = requests.length - 1; qi >= 0; qi--) {
+            out[qi] = from;
+            int min = Integer.MAX_VALUE;
+            long[] supply = from.supply.clone();
+            for (RequestData rd : requests[qi]) {
+                ProbeRow row = rd.allMode() ? null : row(rd);
+                if (row == null || row.lastFail >= 0) {
+                    return out;
+                }
+                if (!m.appliesTo(rd)) {
+                    min = 0;
+                    continue;
+                }
+                if (sharesDevices(row.usable)) {
+                    return out;
+                }
+                min = Math.min(min, rd.numDevices);
+                for (int w = 0; w < words; w++) {
+                    supply[w] |= row.usable[w];
+                }
+            }
+            from = new MatchSupply(from.demand + min, supply);
+        }
+        return out;
     }
 
     // Phase: pruning by distinct values. Under a distinctAttribute constraint (scalar values), the covered requests
@@ -195,8 +390,11 @@ final class PruningBounds {
                 }
                 covered &= d.appliesTo(rd);
                 min = Math.min(min, rd.numDevices);
+                ProbeRow row = row(rd);
                 for (int pos = 0; pos < candidates.length; pos++) {
-                    switch (probe(rd, pos)) {
+                    Probe probe = Bits.get(row.fails, pos) ? Probe.FAILS
+                            : Bits.get(row.usable, pos) ? Probe.MAYBE : Probe.NEVER;
+                    switch (probe) {
                         case FAILS -> {
                             return NO_BOUND;
                         }
@@ -227,6 +425,36 @@ final class PruningBounds {
             }
         }
         return new DistinctSupply(demand, values);
+    }
+
+    /** The probe row of a request, shared with every request that probes alike. */
+    private ProbeRow row(RequestData rd) {
+        ProbeRow row = rowBySlot[rd.slot];
+        if (row == null) {
+            ProbeKey key = new ProbeKey(search.selectorGroup(rd), rd.adminAccess,
+                    f.consumableCapacity() ? rd.capacityRequests : null);
+            row = rows.get(key);
+            if (row == null) {
+                int n = search.candidates().length;
+                long[] usable = new long[words];
+                long[] fails = new long[words];
+                int lastFail = -1;
+                for (int pos = 0; pos < n; pos++) {
+                    switch (probe(rd, pos)) {
+                        case MAYBE -> Bits.set(usable, pos);
+                        case FAILS -> {
+                            Bits.set(fails, pos);
+                            lastFail = pos;
+                        }
+                        default -> { }
+                    }
+                }
+                row = new ProbeRow(usable, fails, lastFail);
+                rows.put(key, row);
+            }
+            rowBySlot[rd.slot] = row;
+        }
+        return row;
     }
 
     /** Whether the device at a candidate position may serve the request, never can, or fails to be evaluated. */

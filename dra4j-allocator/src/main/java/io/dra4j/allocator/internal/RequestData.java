@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * One request without subrequests, or one subrequest of a firstAvailable request, with everything the search
@@ -44,11 +45,15 @@ final class RequestData {
     List<DeviceInfo> allDevices = List.of();
     /** Positions of {@link #allDevices} among the call's candidates. */
     int[] allDevicePositions = new int[0];
+    /** The call's id for this request's class and selectors (see {@link Search#isSelectable}); -1 until known. */
+    int selectorGroup = -1;
+    /** Which candidates of the call's node pass this request's selectors, as far as known (see ClusterView.NodeView). */
+    byte[] selectableRow;
 
     private RequestData(int claimIndex, int requestIndex, int subRequestIndex, int slot, String name, String parentName,
                         String className, List<DeviceSelector> selectors, List<DeviceDerivedAttribute> derived,
                         String mode, Long count, Boolean adminAccess, List<DeviceToleration> tolerations,
-                        CapacityRequirements capacity, String where) {
+                        CapacityRequirements capacity, Supplier<String> where) {
         this.claimIndex = claimIndex;
         this.requestIndex = requestIndex;
         this.subRequestIndex = subRequestIndex;
@@ -67,21 +72,22 @@ final class RequestData {
         this.capacitySet = capacity != null;
         if (capacity != null && capacity.getRequests() != null) {
             Map<String, KubeQuantity> caps = new LinkedHashMap<>();
-            capacity.getRequests().forEach((k, v) -> caps.put(k, SliceInfo.quantity(v, where + ", capacity.requests[" + k + "]")));
+            capacity.getRequests().forEach((k, v) -> caps.put(k, SliceInfo.quantity(v, where.get() + ", capacity.requests[" + k + "]")));
             this.capacityRequests = caps;
         } else {
             this.capacityRequests = null;
         }
     }
 
-    static RequestData exact(int claimIndex, int requestIndex, int slot, String name, ExactDeviceRequest r, String where) {
+    static RequestData exact(int claimIndex, int requestIndex, int slot, String name, ExactDeviceRequest r,
+                             Supplier<String> where) {
         return new RequestData(claimIndex, requestIndex, 0, slot, name, null, r.getDeviceClassName(), r.getSelectors(),
                 r.getDerivedAttributes(), r.getAllocationMode(), r.getCount(), r.getAdminAccess(), r.getTolerations(),
                 r.getCapacity(), where);
     }
 
     static RequestData sub(int claimIndex, int requestIndex, int subIndex, int slot, String parentName,
-                           DeviceSubRequest r, String where) {
+                           DeviceSubRequest r, Supplier<String> where) {
         return new RequestData(claimIndex, requestIndex, subIndex, slot, r.getName(), parentName, r.getDeviceClassName(),
                 r.getSelectors(), r.getDerivedAttributes(), r.getAllocationMode(), r.getCount(), null,
                 r.getTolerations(), r.getCapacity(), where);

@@ -31,6 +31,18 @@ public final class ResultAssembler {
     private ResultAssembler() {
     }
 
+    /** Fails with the error {@link #assemble} would report, without building anything. */
+    static void check(Search search) throws AllocationException {
+        for (int ci = 0; ci < search.claims.size(); ci++) {
+            try {
+                nodeSelector(search, search.results[ci], false);
+            } catch (AllocationException e) {
+                throw new AllocationException("create NodeSelector for claim " + claimName(search.claims.get(ci)) + ": "
+                        + e.getMessage());
+            }
+        }
+    }
+
     public static List<AllocationResult> assemble(Search search) throws AllocationException {
         List<AllocationResult> out = new ArrayList<>();
         for (int ci = 0; ci < search.claims.size(); ci++) {
@@ -45,7 +57,7 @@ public final class ResultAssembler {
             devices.setConfig(configs(search, ci, claim));
             result.setDevices(devices);
             try {
-                result.setNodeSelector(nodeSelector(search, search.results[ci]));
+                result.setNodeSelector(nodeSelector(search, search.results[ci], true));
             } catch (AllocationException e) {
                 throw new AllocationException("create NodeSelector for claim " + claimName(claim) + ": " + e.getMessage());
             }
@@ -168,11 +180,15 @@ public final class ResultAssembler {
     }
 
     // A node-local device pins the whole allocation to the node; node selectors of network-attached devices are
-    // merged into one term (requirements ANDed, duplicates dropped); allNodes adds nothing.
-    private static NodeSelector nodeSelector(Search search, List<Search.DeviceResult> results) throws AllocationException {
-        NodeSelectorTerm term = new NodeSelectorTerm();
-        term.setMatchExpressions(new ArrayList<>());
-        term.setMatchFields(new ArrayList<>());
+    // merged into one term (requirements ANDed, duplicates dropped); allNodes adds nothing. Without build, only the
+    // error is looked for (null is returned).
+    private static NodeSelector nodeSelector(Search search, List<Search.DeviceResult> results, boolean build)
+            throws AllocationException {
+        NodeSelectorTerm term = build ? new NodeSelectorTerm() : null;
+        if (build) {
+            term.setMatchExpressions(new ArrayList<>());
+            term.setMatchFields(new ArrayList<>());
+        }
         for (Search.DeviceResult r : results) {
             DeviceInfo d = r.device();
             String nodeName;
@@ -185,6 +201,9 @@ public final class ResultAssembler {
                 selector = d.slice.nodeSelector;
             }
             boolean bindsToNode = !search.f.stable() && Boolean.TRUE.equals(d.device.getBindsToNode());
+            if ((nodeName != null || bindsToNode) && !build) {
+                return null;
+            }
             if (nodeName != null || bindsToNode) {
                 String pinned = search.f.stable() ? nodeName : search.nodeName;
                 NodeSelectorRequirement req = new NodeSelectorRequirementBuilder()
@@ -197,7 +216,7 @@ public final class ResultAssembler {
             }
             if (selector != null && selector.getNodeSelectorTerms() != null) {
                 List<NodeSelectorTerm> terms = selector.getNodeSelectorTerms();
-                if (terms.size() == 1) {
+                if (terms.size() == 1 && build) {
                     addNew(terms.get(0).getMatchFields(), term.getMatchFields());
                     addNew(terms.get(0).getMatchExpressions(), term.getMatchExpressions());
                 } else if (terms.size() > 1) {
@@ -205,7 +224,7 @@ public final class ResultAssembler {
                 }
             }
         }
-        if (term.getMatchFields().isEmpty() && term.getMatchExpressions().isEmpty()) {
+        if (!build || (term.getMatchFields().isEmpty() && term.getMatchExpressions().isEmpty())) {
             return null;
         }
         NodeSelector ns = new NodeSelector();

@@ -61,11 +61,20 @@ public final class Search {
     private final List<Constraint>[] constraints;
     final List<DeviceResult>[] results;
 
-    private final Map<Long, Boolean> selectable = new HashMap<>();
+    /** Requests with the same class and selectors select the same devices: one group each (the bounds' probes). */
+    private final Map<List<Object>, Integer> selectorGroups = new HashMap<>();
+    /** The node's view: its candidates and the selectability rows shared by every search on it. */
+    private ClusterView.NodeView nodeView;
     /** Per candidate position: the claims of this call that hold it exclusively. */
     private BitSet[] allocatingClaims;
-    /** Candidate positions that some claim of this call holds exclusively. */
-    private final BitSet allocatingAny = new BitSet();
+    /** Candidate positions that some claim of this call holds exclusively, and per claim those it holds. */
+    private long[] allocatingAny;
+    private long[][] heldByClaim;
+    /** Per claim: whether it has a matchAttribute constraint with set semantics (list-type attributes). */
+    private boolean[] setMatch;
+    private final Map<String, ValueIndex> valueIndexes = new HashMap<>();
+    /** Whether the list-type matchAttribute skips and support bound apply (off only in a test of exactly that). */
+    private boolean listBounds = true;
     private PruningBounds bounds;
     private Counters counters;
     private final Map<DeviceId, Map<String, BigDecimal>> allocatingCapacity = new HashMap<>();
@@ -114,11 +123,13 @@ public final class Search {
     /** Gathers pools, lists the candidates and validates the requests, as the search does before its first step. */
     @SuppressWarnings("unchecked")
     void prepareAll() throws AllocationException {
-        ClusterView.NodeView nv = view.nodeView(node);
-        pools = nv.gathered();
-        candidates = nv.candidates();
-        candidatePools = nv.candidatePools();
+        nodeView = view.nodeView(node);
+        pools = nodeView.gathered();
+        candidates = nodeView.candidates();
+        candidatePools = nodeView.candidatePools();
         allocatingClaims = new BitSet[candidates.length];
+        allocatingAny = new long[Bits.words(candidates.length)];
+        heldByClaim = new long[claims.size()][Bits.words(candidates.length)];
         if (view.hasAllocations()) {
             PoolAllocations held = null;
             Pool heldFor = null;
@@ -142,6 +153,12 @@ public final class Search {
             }
         }
         PrePass.run(this);
+        setMatch = new boolean[claims.size()];
+        for (int c = 0; c < claims.size(); c++) {
+            for (Constraint con : constraints[c]) {
+                setMatch[c] |= con instanceof Constraint.Match && con.setSemantics;
+            }
+        }
         bounds = new PruningBounds(this);
         counters = new Counters(view);
     }
@@ -158,8 +175,31 @@ public final class Search {
         return constraints[claim];
     }
 
+    /** The candidates' interned values of a constraint attribute, built on first use in this call. */
+    ValueIndex valueIndex(String attribute) {
+        ValueIndex v = valueIndexes.get(attribute);
+        if (v == null) {
+            v = ValueIndex.of(candidates, attribute);
+            valueIndexes.put(attribute, v);
+        }
+        return v;
+    }
+
+    long[] allocatingAny() {
+        return allocatingAny;
+    }
+
+    long[] heldByClaim(int claim) {
+        return heldByClaim[claim];
+    }
+
     public long steps() {
         return steps;
+    }
+
+    /** Turns off the list-type matchAttribute skips and support bound, for a test that they decide nothing. */
+    void withoutListBounds() {
+        listBounds = false;
     }
 
     static String claimRef(ResourceClaim claim) {
@@ -190,7 +230,7 @@ public final class Search {
             return r == StepResult.MAX_EXCEEDED ? StepResult.NOT_FOUND : r;
         }
         RequestData[] alternatives = requests[c][q];
-        if (k == 0 && !inSubRequest && (bounds.cannotFitRemainingRequests(c, q, allocatingAny)
+        if (k == 0 && !inSubRequest && (bounds.cannotFitRemainingRequests(c, q)
                 || bounds.cannotMeetDistinctValues(c, q))) {
             return StepResult.NOT_FOUND;
         }
@@ -237,7 +277,20 @@ public final class Search {
         }
         int[] failedTwins = null;
         int failed = 0;
+        // With list-type matchAttribute, devices whose values cannot intersect are skipped before their checks, as
+        // allocateDevice would reject them without an error; only where no selector or capacity check of this
+        // request can fail, so that every error upstream reports on the way is still reported. The constraints are
+        // back in the same state after each candidate's subtree, so the acceptable positions hold for the loop.
+        boolean listMatch = listBounds && setMatch[c];
+        long[] acceptable = listMatch && !bounds.mayFail(rd) ? acceptable(c, rd) : null;
+        boolean support = listMatch && bounds.supportApplies(c);
         for (int pos = from; pos < candidates.length; pos++) {
+            if (acceptable != null) {
+                pos = Bits.nextSet(acceptable, pos);
+                if (pos < 0) {
+                    break;
+                }
+            }
             DeviceInfo d = candidates[pos];
             if (rd.adminAccess ? isAllocatingForClaim(pos, c) : inUse(pos)) {
                 continue;
@@ -263,7 +316,8 @@ public final class Search {
             if (undo == null) {
                 continue;
             }
-            StepResult r = allocateOne(c, q, s, k + 1, inSubRequest, pos + 1);
+            StepResult r = support && bounds.unsupported(c, q, rd, rd.numDevices - k - 1, pos) ? StepResult.NOT_FOUND
+                    : allocateOne(c, q, s, k + 1, inSubRequest, pos + 1);
             if (r == StepResult.FOUND) {
                 return StepResult.FOUND;
             }
@@ -281,6 +335,30 @@ public final class Search {
             }
         }
         return StepResult.NOT_FOUND;
+    }
+
+    /** The positions every list-type matchAttribute constraint covering rd may accept; null when none covers it. */
+    private long[] acceptable(int c, RequestData rd) {
+        long[] out = null;
+        boolean copied = false;
+        for (Constraint con : constraints[c]) {
+            if (!(con instanceof Constraint.Match m) || !m.setSemantics || !m.appliesTo(rd)) {
+                continue;
+            }
+            long[] mine = m.acceptable();
+            if (out == null) {
+                out = mine;
+            } else {
+                if (!copied) {
+                    out = out.clone();
+                    copied = true;
+                }
+                for (int w = 0; w < out.length; w++) {
+                    out[w] &= mine[w];
+                }
+            }
+        }
+        return out;
     }
 
     /**
@@ -302,7 +380,7 @@ public final class Search {
 
     /** No claim of this call holds the device or a share of it, so it differs from its twins only by name. */
     private boolean untouched(int pos) {
-        return !allocating(pos) && !allocatingCapacity.containsKey(candidates[pos].id);
+        return !allocating(pos) && (allocatingCapacity.isEmpty() || !allocatingCapacity.containsKey(candidates[pos].id));
     }
 
     boolean persistedExclusive(int pos) {
@@ -333,20 +411,57 @@ public final class Search {
     }
 
     // Phase: selectability. Class selectors first, then the request's own, then per-device node selection. The
-    // CEL results themselves are cached per device across calls; this per-call map only skips the selector loop.
+    // CEL results themselves are cached per device; the node view remembers per selector set which candidates pass,
+    // so that a search on a node some earlier search visited with the same selectors skips the selector loop.
     boolean isSelectable(RequestData rd, int pos) throws AllocationException {
         DeviceInfo d = candidates[pos];
         if (!f.bindingAndStatus() && d.hasBindingConditions) {
             return false;
         }
-        long key = (long) rd.slot * candidates.length + pos;
-        Boolean cached = selectable.get(key);
-        if (cached != null) {
-            return cached;
+        byte[] row = selectableRow(rd);
+        if (row[pos] != 0) {
+            return row[pos] == 1;
         }
         boolean ok = selectorsMatch(rd, d, true) && selectorsMatch(rd, d, false) && perDeviceNodeMatches(d);
-        selectable.put(key, ok);
+        row[pos] = ok ? (byte) 1 : (byte) 2;
         return ok;
+    }
+
+    /**
+     * The request's row in the node view, keyed by what decides selectability: the expressions of the class's and of
+     * its own selectors (CEL is a selector's only field). A request with an empty selector gets a row of its own, as
+     * evaluating it fails.
+     */
+    private byte[] selectableRow(RequestData rd) {
+        byte[] row = rd.selectableRow;
+        if (row == null) {
+            List<DeviceSelector> classSelectors = rd.classSelectors();
+            List<Object> key = new ArrayList<>(1 + classSelectors.size() + rd.selectors.size());
+            key.add(classSelectors.size());
+            boolean complete = addExpressions(classSelectors, key) && addExpressions(rd.selectors, key);
+            row = complete ? nodeView.selection(key) : new byte[candidates.length];
+            rd.selectableRow = row;
+        }
+        return row;
+    }
+
+    private static boolean addExpressions(List<DeviceSelector> selectors, List<Object> key) {
+        for (DeviceSelector sel : selectors) {
+            if (sel == null || sel.getCel() == null) {
+                return false;
+            }
+            key.add(sel.getCel().getExpression() == null ? "" : sel.getCel().getExpression());
+        }
+        return true;
+    }
+
+    /** The selector group of a request: its class and selectors decide selectability (adminAccess does not). */
+    int selectorGroup(RequestData rd) {
+        if (rd.selectorGroup < 0) {
+            rd.selectorGroup = selectorGroups.computeIfAbsent(List.of(rd.className, rd.selectors),
+                    k -> selectorGroups.size());
+        }
+        return rd.selectorGroup;
     }
 
     private boolean selectorsMatch(RequestData rd, DeviceInfo d, boolean classSelectors) throws AllocationException {
@@ -374,8 +489,10 @@ public final class Search {
             }
             EvalResult result = d.evaluate(expr, view.cel, view.shortcuts.fast(text));
             if (result instanceof EvalResult.Failed failed) {
-                throw new AllocationException(selectorOwner(rd, classSelectors) + ": selector #" + i + " on device "
-                        + d.id + ": CEL runtime error: " + failed.message());
+                throw AllocationException.selectorFailed(selectorOwner(rd, classSelectors) + ": selector #" + i
+                        + " on device " + d.id + ": CEL runtime error: " + failed.message(),
+                        new AllocationException.SelectorFailure(rd.claimIndex, rd.fullName(), classSelectors, i, d.id,
+                                text, failed.message()));
             }
             if (!((EvalResult.Matched) result).value()) {
                 return false;
@@ -433,7 +550,7 @@ public final class Search {
             return null;
         }
         for (Constraint con : constraints[c]) {
-            if (!con.add(rd, d)) {
+            if (!con.add(rd, pos, d)) {
                 log.undo();
                 if (must) {
                     throw new AllocationException("claim " + claimRef(claims.get(c)) + ", request " + rd.name + ": cannot add device "
@@ -556,8 +673,8 @@ public final class Search {
 
     private boolean capacityFits(RequestData rd, int pos) throws ConsumableCapacity.CapacityException {
         DeviceInfo d = candidates[pos];
-        return ConsumableCapacity.fits(persistedCapacity(pos), rd.capacityRequests, d, allocatingCapacity.get(d.id),
-                f.fractionalCapacityRange());
+        return ConsumableCapacity.fits(persistedCapacity(pos), rd.capacityRequests, d,
+                allocatingCapacity.isEmpty() ? null : allocatingCapacity.get(d.id), f.fractionalCapacityRange());
     }
 
     /** The capacity check for a device, looked up by identity (for explanations). */
@@ -628,14 +745,16 @@ public final class Search {
             allocatingClaims[pos] = claims;
         }
         claims.set(claim);
-        allocatingAny.set(pos);
+        Bits.set(allocatingAny, pos);
+        Bits.set(heldByClaim[claim], pos);
     }
 
     private void unmarkAllocating(int pos, int claim) {
         BitSet claims = allocatingClaims[pos];
         claims.clear(claim);
+        Bits.clear(heldByClaim[claim], pos);
         if (claims.isEmpty()) {
-            allocatingAny.clear(pos);
+            Bits.clear(allocatingAny, pos);
         }
     }
 

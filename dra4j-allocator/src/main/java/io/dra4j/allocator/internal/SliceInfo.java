@@ -14,6 +14,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /** A ResourceSlice compiled for search: typed node scope, compiled devices, parsed counter sets. */
 public final class SliceInfo {
@@ -32,14 +33,23 @@ public final class SliceInfo {
     final boolean usesCompatibilityGroups;
     final List<String> skipNodeOperations;
     private final TaintRules taintRules;
+    /** Where this slice's and its devices' quantities are parsed. */
+    final QuantityCache quantities;
     /** Compiled on first use: most slices of a large cluster are never looked at from a given node. */
     private volatile List<DeviceInfo> devices;
+    /** Interned constraint attribute values of the devices, by attribute name; computed on first use. */
+    private final Map<String, AttributeValues> attributeValues = new ConcurrentHashMap<>();
 
     /** A counter set with exact values. */
     record CounterSetInfo(String name, Map<String, BigDecimal> counters) {
     }
 
     SliceInfo(ResourceSlice slice, TaintRules taintRules) {
+        this(slice, taintRules, new QuantityCache());
+    }
+
+    SliceInfo(ResourceSlice slice, TaintRules taintRules, QuantityCache quantities) {
+        this.quantities = quantities;
         this.slice = slice;
         ResourceSliceSpec spec = slice.getSpec();
         String where = "ResourceSlice " + (slice.getMetadata() == null ? "" : slice.getMetadata().getName());
@@ -65,8 +75,8 @@ public final class SliceInfo {
             for (CounterSet cs : spec.getSharedCounters()) {
                 Map<String, BigDecimal> values = new LinkedHashMap<>();
                 if (cs.getCounters() != null) {
-                    cs.getCounters().forEach((k, v) -> values.put(k, quantity(v == null ? null : v.getValue(),
-                            where + ", counter set " + cs.getName() + ", counter " + k).value()));
+                    cs.getCounters().forEach((k, v) -> values.put(k, quantities.parse(v == null ? null : v.getValue(),
+                            () -> where + ", counter set " + cs.getName() + ", counter " + k).value()));
                 }
                 sets.add(new CounterSetInfo(nz(cs.getName()), Collections.unmodifiableMap(values)));
             }
@@ -113,6 +123,15 @@ public final class SliceInfo {
             }
         }
         return d;
+    }
+
+    /** The devices' values of one constraint attribute, interned (see {@link AttributeValues}). */
+    AttributeValues attributeValues(String attribute) {
+        AttributeValues v = attributeValues.get(attribute);
+        if (v == null) {
+            v = attributeValues.computeIfAbsent(attribute, a -> AttributeValues.of(devices(), a));
+        }
+        return v;
     }
 
     boolean hasSharedCounters() {

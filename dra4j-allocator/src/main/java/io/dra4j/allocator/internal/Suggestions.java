@@ -8,7 +8,10 @@ import io.dra4j.allocator.Explanation;
 import io.dra4j.allocator.Explanation.Change;
 import io.dra4j.allocator.Explanation.Reason;
 import io.dra4j.allocator.FeatureGates;
+import io.dra4j.cel.CompiledExpression;
+import io.dra4j.cel.EvalResult;
 import io.dra4j.cel.KubeQuantity;
+import io.dra4j.cel.SelectorGuard;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -23,6 +26,7 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceConstraint;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceCounterConsumption;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceSelector;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceSelectorBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceSubRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaint;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceToleration;
@@ -61,10 +65,12 @@ public final class Suggestions {
             Set.of(DraFeature.DRAListTypeAttributes));
 
     private final AllocatorInputs inputs;
+    private final Search search;
     private final Map<String, Change> candidates = new LinkedHashMap<>();
 
-    private Suggestions(AllocatorInputs inputs) {
+    private Suggestions(AllocatorInputs inputs, Search search) {
         this.inputs = inputs;
+        this.search = search;
     }
 
     public static List<Explanation.Suggestion> find(Explainer.Analysis analysis, AllocationOutcome outcome, AllocatorInputs inputs,
@@ -72,10 +78,11 @@ public final class Suggestions {
         if (outcome instanceof AllocationOutcome.Allocated) {
             return List.of();
         }
-        Suggestions s = new Suggestions(inputs);
+        Suggestions s = new Suggestions(inputs, analysis.search());
         if (outcome instanceof AllocationOutcome.Failed failed) {
             s.gateFixes(failed.message());
         }
+        analysis.preparationFailure().ifPresent(s::guardFix);
         for (int ci = 0; ci < analysis.funnels().size(); ci++) {
             for (List<Explainer.Funnel> alternatives : analysis.funnels().get(ci)) {
                 for (Explainer.Funnel f : alternatives) {
@@ -168,6 +175,9 @@ public final class Suggestions {
             candidates.put(where + ": tolerate taint " + String.join(", ", texts) + " (device " + tainted.get(0).id
                     + " would then fit)", new Change.Tolerate(ci, rd.fullName(), tolerations));
         }
+        for (DeviceInfo d : rejected.getOrDefault(Reason.SELECTOR_ERROR, List.of())) {
+            guardFix(ci, rd, where, d);
+        }
         List<DeviceInfo> inUse = rejected.getOrDefault(Reason.IN_USE, List.of());
         if (!inUse.isEmpty()) {
             int n = rd.allMode() ? inUse.size() : Math.max(1, Math.min(inUse.size(), missing));
@@ -216,6 +226,49 @@ public final class Suggestions {
                 }
             }
         }
+    }
+
+    /**
+     * A request selector that fails on a device (a CEL runtime error, which upstream makes an error of the whole
+     * allocation): the same selector with the guard kube-scheduler's error text advises, so that such a device does
+     * not match. Class selectors are the class author's and stay; selectors after a false one are not reached.
+     */
+    private void guardFix(int ci, RequestData rd, String where, DeviceInfo d) {
+        for (int i = 0; i < rd.selectors.size(); i++) {
+            DeviceSelector sel = rd.selectors.get(i);
+            if (sel == null || sel.getCel() == null || sel.getCel().getExpression() == null) {
+                return;
+            }
+            String text = sel.getCel().getExpression();
+            CompiledExpression expr = search.view.cel.compile(text);
+            if (expr.compileError().isPresent()) {
+                return;
+            }
+            EvalResult result = d.evaluate(expr, search.view.cel);
+            if (result instanceof EvalResult.Failed failed) {
+                guard(ci, rd.fullName(), where, i, d.id, text, failed.message());
+                return;
+            }
+            if (!((EvalResult.Matched) result).value()) {
+                return;
+            }
+        }
+    }
+
+    /** The same when the search could not be prepared because of that error (allocation mode All evaluates early). */
+    private void guardFix(AllocationException.SelectorFailure failure) {
+        if (!failure.classSelector()) {
+            guard(failure.claim(), failure.request(), "claim " + Search.claimRef(inputs.claims().get(failure.claim()))
+                    + ", request " + failure.request(), failure.index(), failure.device(), failure.expression(),
+                    failure.error());
+        }
+    }
+
+    private void guard(int ci, String request, String where, int index, DeviceId device, String expression, String error) {
+        SelectorGuard.forRuntimeError(expression, error, device.driver()).ifPresent(g -> candidates.putIfAbsent(
+                where + ": guard selector #" + index + " with `" + g.guard() + "`, so that device " + device
+                        + " and others like it do not match instead of failing: `" + g.expression() + "`",
+                new Change.GuardSelector(ci, request, index, g.expression())));
     }
 
     /** A selector that restricts the driver (device.driver) states what kind of device the request wants. */
@@ -356,6 +409,10 @@ public final class Suggestions {
         }
         if (change instanceof Change.DropSelector d) {
             return editRequest(in, d.claim(), d.request(), r -> r.selectors.remove(d.index()));
+        }
+        if (change instanceof Change.GuardSelector g) {
+            return editRequest(in, g.claim(), g.request(), r -> r.selectors.set(g.index(),
+                    new DeviceSelectorBuilder().withNewCel().withExpression(g.expression()).endCel().build()));
         }
         if (change instanceof Change.DropConstraint d) {
             return editClaim(in, d.claim(), claim -> claim.getSpec().getDevices().getConstraints().remove(d.index()));

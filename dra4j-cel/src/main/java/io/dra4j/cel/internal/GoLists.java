@@ -16,11 +16,24 @@ import java.util.List;
  */
 final class GoLists implements CelRuntimeLibrary {
 
-  /** cel-java's lists extension without the functions this library binds, for the runtime. */
+  /**
+   * cel-java's lists extension without sort and sortBy ({@link GoSort} declares cel-go's), for the compiler. Built from
+   * a function set it registers no macros, so cel-java's sortBy macro is left out too.
+   */
+  static CelListsExtensions compilerDeclarations() {
+    EnumSet<CelListsExtensions.Function> functions = EnumSet.allOf(CelListsExtensions.Function.class);
+    functions.remove(CelListsExtensions.Function.SORT);
+    functions.remove(CelListsExtensions.Function.SORT_BY);
+    return CelExtensions.lists(functions);
+  }
+
+  /** cel-java's lists extension without the functions this library and {@link GoSort} bind, for the runtime. */
   static CelRuntimeLibrary others() {
     EnumSet<CelListsExtensions.Function> functions = EnumSet.allOf(CelListsExtensions.Function.class);
     functions.remove(CelListsExtensions.Function.SLICE);
     functions.remove(CelListsExtensions.Function.RANGE);
+    functions.remove(CelListsExtensions.Function.SORT);
+    functions.remove(CelListsExtensions.Function.SORT_BY);
     return CelExtensions.lists(functions);
   }
 

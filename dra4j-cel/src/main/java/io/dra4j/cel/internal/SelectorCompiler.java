@@ -97,7 +97,8 @@ public final class SelectorCompiler {
                 dev.cel.common.types.SimpleType.INT, dev.cel.common.types.SimpleType.DURATION)))
         .addLibraries(
             CelExtensions.sets(OPTIONS),
-            CelExtensions.lists(),
+            GoLists.compilerDeclarations(),
+            new GoSort(),
             CelExtensions.optional(),
             CelExtensions.bindings(),
             CelExtensions.comprehensions())
@@ -114,6 +115,8 @@ public final class SelectorCompiler {
             CelExtensions.sets(OPTIONS),
             GoLists.others(),
             new GoLists(),
+            new GoSort(),
+            new GoOptionalIndex(),
             CelExtensions.optional(),
             CelExtensions.comprehensions(),
             new GoEquality(),
@@ -165,7 +168,7 @@ public final class SelectorCompiler {
       }
       // The cost model keeps the checker's overload candidates: cel-go prices ambiguous calls by function name.
       CelAbstractSyntaxTree dispatchable = ConstantSets.select(
-          GoIndexing.withDynamicIndex(KubernetesLibraries.resolveDynamicOverloads(ast)));
+          GoIndexing.withDynamicIndex(GoSort.resolve(KubernetesLibraries.resolveDynamicOverloads(ast))));
       return new Compiled.Success(new SelectorProgram(runtime.createProgram(dispatchable), costModel, COST_LIMIT,
           sites, NoSuchOverloads.of(ast)), ast);
     } catch (CelEvaluationException | RuntimeException e) {

@@ -41,7 +41,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * recorded answer (and re-creates a CDI spec lost to a reboot); unprepare works from the checkpoint, so a deleted
  * claim is still unprepared. All prepare and unprepare calls are serialised (across instances with a file lock in
  * rolling-update mode, where the checkpoint is also re-read on every call). With health on it also serves
- * {@code v1alpha1.DRAResourceHealth}, streaming what the driver reports through {@link #reportHealth}.
+ * {@code v1.DRAResourceHealth} and {@code v1alpha1.DRAResourceHealth} (advertised in that order, the kubelet picks
+ * the newest it knows), streaming what the driver reports through {@link #reportHealth}.
  */
 public final class DraPlugin implements AutoCloseable {
     private final DraDriver driver;
@@ -88,6 +89,7 @@ public final class DraPlugin implements AutoCloseable {
             versions.add(PluginInfo.DRA_V1BETA1);
         }
         if (options.serveHealth()) {
+            versions.add(PluginInfo.HEALTH_V1);
             versions.add(PluginInfo.HEALTH_V1ALPHA1);
         }
         try {

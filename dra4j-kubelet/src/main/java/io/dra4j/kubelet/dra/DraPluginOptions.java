@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
  * {@code <root> = /var/lib/kubelet}, CDI specs in {@code /var/run/cdi} with vendor {@code k8s.<driver>} and class
  * {@code claim}. With a rolling-update pod UID the sockets get the UID in their names and calls are serialised with
  * a file lock shared with the other instance. With {@code serveHealth} the plugin also serves and advertises
- * {@code v1alpha1.DRAResourceHealth} (the driver reports through {@link DraPlugin#reportHealth}).
+ * {@code v1.DRAResourceHealth} and {@code v1alpha1.DRAResourceHealth} (the driver reports through {@link DraPlugin#reportHealth}).
  */
 public record DraPluginOptions(String driverName, String nodeName, Map<String, String> nodeLabels,
                                Path registrarDirectory, Path pluginDataDirectory, Path cdiDirectory,

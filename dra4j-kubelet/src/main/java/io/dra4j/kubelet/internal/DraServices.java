@@ -22,7 +22,7 @@ import java.util.Map;
 
 /**
  * The gRPC faces of a {@link DraPlugin}: one implementation under v1 and v1beta1 (v1beta1 has no share ID), plus the
- * health service when the plugin reports health.
+ * health service (v1 and v1alpha1) when the plugin reports health.
  */
 public final class DraServices {
     private DraServices() {
@@ -36,7 +36,7 @@ public final class DraServices {
             services.add(new V1beta1(plugin));
         }
         if (health != null) {
-            services.add(health);
+            services.addAll(health.services());
         }
         return services;
     }

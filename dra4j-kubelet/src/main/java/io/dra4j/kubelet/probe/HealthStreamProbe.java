@@ -1,11 +1,12 @@
 package io.dra4j.kubelet.probe;
 
 import io.dra4j.kubelet.UnixSocketChannel;
-import io.dra4j.kubelet.proto.health.v1alpha1.DRAResourceHealthGrpc;
-import io.dra4j.kubelet.proto.health.v1alpha1.DeviceHealth;
-import io.dra4j.kubelet.proto.health.v1alpha1.HealthStatus;
-import io.dra4j.kubelet.proto.health.v1alpha1.NodeWatchResourcesRequest;
-import io.dra4j.kubelet.proto.health.v1alpha1.NodeWatchResourcesResponse;
+import io.dra4j.kubelet.registration.PluginInfo;
+import io.dra4j.kubelet.proto.health.v1.DRAResourceHealthGrpc;
+import io.dra4j.kubelet.proto.health.v1.DeviceHealth;
+import io.dra4j.kubelet.proto.health.v1.HealthStatus;
+import io.dra4j.kubelet.proto.health.v1.NodeWatchResourcesRequest;
+import io.dra4j.kubelet.proto.health.v1.NodeWatchResourcesResponse;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -20,8 +21,10 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The DRA resource health stream (v1alpha1.DRAResourceHealth) of a driver that advertises it, read as the kubelet
- * reads it ({@code pkg/kubelet/cm/dra/manager.go} HandleWatchResourcesStream and buildDeviceHealth,
+ * The DRA resource health stream of a driver that advertises it, read as the kubelet reads it: over the newest
+ * version both sides know ({@code v1.DRAResourceHealth}, else {@code v1alpha1.DRAResourceHealth}, as
+ * {@code pkg/kubelet/cm/dra/plugin} pickHealthService; v1alpha1 messages read as v1, field for field), and as
+ * ({@code pkg/kubelet/cm/dra/manager.go} HandleWatchResourcesStream and buildDeviceHealth,
  * {@code healthinfo.go} updateHealthInfo): the first update must come within the kubelet's default health timeout
  * (30 s; later, devices not reported decay to Unknown), and every entry must be something the kubelet takes as
  * meant: a pool and device name, each device once, a status it knows (anything but HEALTHY and UNHEALTHY reads as
@@ -30,7 +33,8 @@ import java.util.concurrent.TimeUnit;
  * all of them (a report is meant to be the complete list).
  */
 final class HealthStreamProbe {
-    static final String SERVICE = "v1alpha1.DRAResourceHealth";
+    /** The versions the kubelet knows, the one it prefers first ({@code healthServicesSupportedByKubelet}). */
+    static final List<String> SERVICES = List.of(PluginInfo.HEALTH_V1, PluginInfo.HEALTH_V1ALPHA1);
     /** {@code DefaultHealthTimeout}. */
     static final long FIRST_UPDATE_TIMEOUT_MS = 30_000;
     /** {@code v1.ResourceHealthMessageMaxLength}. */
@@ -44,15 +48,14 @@ final class HealthStreamProbe {
     /** Runs the checks when {@code supportedVersions} advertises the service; does nothing otherwise. */
     static void run(ProbeReport report, String suite, UnixSocketChannel ch, List<String> supportedVersions,
                     String driver, String nodeName, List<ResourceSlice> slices) {
-        if (!supportedVersions.contains(SERVICE)) {
+        String service = SERVICES.stream().filter(supportedVersions::contains).findFirst().orElse(null);
+        if (service == null) {
             return;
         }
         NodeWatchResourcesResponse first;
         long t0 = System.nanoTime();
         try {
-            Iterator<NodeWatchResourcesResponse> stream = DRAResourceHealthGrpc.newBlockingStub(ch.channel())
-                    .withDeadlineAfter(FIRST_UPDATE_TIMEOUT_MS, TimeUnit.MILLISECONDS)
-                    .nodeWatchResources(NodeWatchResourcesRequest.getDefaultInstance());
+            Iterator<NodeWatchResourcesResponse> stream = open(ch, service);
             if (!stream.hasNext()) {
                 record(report, suite, "health stream sends an update within 30 s", false,
                         "the stream ended without an update; the kubelet clears the driver's health when it ends");
@@ -69,7 +72,8 @@ final class HealthStreamProbe {
             return;
         }
         record(report, suite, "health stream sends an update within 30 s", true,
-                first.getDevicesCount() + " device(s) after " + (System.nanoTime() - t0) / 1_000_000 + " ms");
+                service + ": " + first.getDevicesCount() + " device(s) after " + (System.nanoTime() - t0) / 1_000_000
+                        + " ms: " + String.join(", ", shown(first)));
         List<String> malformed = malformed(first);
         record(report, suite, "health update is well-formed", malformed.isEmpty(), String.join("; ", malformed));
         List<String> rejected = notAsMeant(first);
@@ -88,6 +92,52 @@ final class HealthStreamProbe {
             record(report, suite, "health update covers every published device", missing.isEmpty(),
                     missing.isEmpty() ? "" : "missing (they decay to Unknown after 30 s): " + missing);
         }
+    }
+
+    /** The stream over {@code service}; v1alpha1 messages come back as the v1 messages with the same bytes. */
+    private static Iterator<NodeWatchResourcesResponse> open(UnixSocketChannel ch, String service) {
+        if (service.equals(PluginInfo.HEALTH_V1)) {
+            return DRAResourceHealthGrpc.newBlockingStub(ch.channel())
+                    .withDeadlineAfter(FIRST_UPDATE_TIMEOUT_MS, TimeUnit.MILLISECONDS)
+                    .nodeWatchResources(NodeWatchResourcesRequest.getDefaultInstance());
+        }
+        Iterator<io.dra4j.kubelet.proto.health.v1alpha1.NodeWatchResourcesResponse> alpha =
+                io.dra4j.kubelet.proto.health.v1alpha1.DRAResourceHealthGrpc.newBlockingStub(ch.channel())
+                        .withDeadlineAfter(FIRST_UPDATE_TIMEOUT_MS, TimeUnit.MILLISECONDS)
+                        .nodeWatchResources(io.dra4j.kubelet.proto.health.v1alpha1.NodeWatchResourcesRequest
+                                .getDefaultInstance());
+        return new Iterator<>() {
+            @Override
+            public boolean hasNext() {
+                return alpha.hasNext();
+            }
+
+            @Override
+            public NodeWatchResourcesResponse next() {
+                try {
+                    return NodeWatchResourcesResponse.parseFrom(alpha.next().toByteString());
+                } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+                    throw new IllegalStateException("v1 and v1alpha1 health messages differ", e);
+                }
+            }
+        };
+    }
+
+    /**
+     * Each device's health as the kubelet shows it in a pod's {@code allocatedResourcesStatus}
+     * ({@code toResourceHealthStatus}: Healthy, Unhealthy, anything else Unknown), with the message.
+     */
+    static List<String> shown(NodeWatchResourcesResponse r) {
+        List<String> out = new ArrayList<>();
+        for (DeviceHealth d : r.getDevicesList()) {
+            String health = switch (d.getHealth()) {
+                case HEALTHY -> "Healthy";
+                case UNHEALTHY -> "Unhealthy";
+                default -> "Unknown";
+            };
+            out.add(key(d) + " " + health + (d.getMessage().isEmpty() ? "" : " (" + d.getMessage() + ")"));
+        }
+        return out;
     }
 
     /** Entries without a pool or device name, and devices named twice. */

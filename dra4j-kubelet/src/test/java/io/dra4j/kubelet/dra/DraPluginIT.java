@@ -1,6 +1,10 @@
 package io.dra4j.kubelet.dra;
 
 import io.dra4j.kubelet.TestClaims;
+import io.dra4j.kubelet.UnixSocketChannel;
+import io.dra4j.kubelet.proto.health.v1.DRAResourceHealthGrpc;
+import io.dra4j.kubelet.proto.health.v1.NodeWatchResourcesRequest;
+import io.dra4j.kubelet.proto.health.v1.NodeWatchResourcesResponse;
 import io.dra4j.kubelet.probe.KubeletProbe;
 import io.dra4j.kubelet.probe.ProbeOptions;
 import io.dra4j.kubelet.probe.ProbeReport;
@@ -14,10 +18,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -70,6 +77,39 @@ class DraPluginIT {
         }
         assertThat(Files.exists(o.draSocket())).isFalse();
         assertThat(Files.exists(o.registrationSocket())).isFalse();
+    }
+
+    @Test
+    void healthIsStreamedOverV1AndTheProbeShowsItPerDevice() throws Exception {
+        DraPluginOptions o = options().withHealth(true);
+        ResourceClaim claim = TestClaims.allocated("default", "c1", "uid-1", NODE,
+                List.of(TestClaims.result("gpu", DRIVER, NODE, "dev-1")));
+        try (DraPlugin plugin = DraPlugin.start(new RecordingDriver(Set.of("dev-0", "dev-1")),
+                (ns, n) -> "default/c1".equals(ns + "/" + n) ? claim : null, o)) {
+            Instant at = Instant.ofEpochSecond(1_800_000_000L);
+            plugin.reportHealth(List.of(DeviceHealth.of(NODE, "dev-0", true, at, ""),
+                    DeviceHealth.of(NODE, "dev-1", false, at, "XID 79")));
+            ProbeReport report = probe(o, List.of(claim));
+            assertThat(report.failures()).as(text(report)).isEmpty();
+            assertThat(report.checks()).filteredOn(c -> c.name().equals("health stream sends an update within 30 s"))
+                    .singleElement().extracting(ProbeReport.Check::detail).asString()
+                    .startsWith("v1.DRAResourceHealth: 2 device(s) after ")
+                    .endsWith(": node-a/dev-0 Healthy, node-a/dev-1 Unhealthy (XID 79)");
+
+            // An open stream gets every later report, complete.
+            try (UnixSocketChannel ch = UnixSocketChannel.dial(o.draSocket())) {
+                Iterator<NodeWatchResourcesResponse> stream = DRAResourceHealthGrpc.newBlockingStub(ch.channel())
+                        .withDeadlineAfter(10, TimeUnit.SECONDS)
+                        .nodeWatchResources(NodeWatchResourcesRequest.getDefaultInstance());
+                assertThat(stream.next().getDevices(1).getMessage()).isEqualTo("XID 79");
+                plugin.reportHealth(List.of(DeviceHealth.of(NODE, "dev-0", true, at.plusSeconds(10), ""),
+                        DeviceHealth.of(NODE, "dev-1", true, at.plusSeconds(10), "")));
+                NodeWatchResourcesResponse next = stream.next();
+                assertThat(next.getDevicesList()).extracting(d -> d.getDevice().getDeviceName() + ":" + d.getHealth()
+                        + ":" + d.getLastUpdatedTime()).containsExactly("dev-0:HEALTHY:1800000010",
+                        "dev-1:HEALTHY:1800000010");
+            }
+        }
     }
 
     @Test

@@ -1,9 +1,9 @@
 package io.dra4j.kubelet.probe;
 
-import io.dra4j.kubelet.proto.health.v1alpha1.DeviceHealth;
-import io.dra4j.kubelet.proto.health.v1alpha1.DeviceIdentifier;
-import io.dra4j.kubelet.proto.health.v1alpha1.HealthStatus;
-import io.dra4j.kubelet.proto.health.v1alpha1.NodeWatchResourcesResponse;
+import io.dra4j.kubelet.proto.health.v1.DeviceHealth;
+import io.dra4j.kubelet.proto.health.v1.DeviceIdentifier;
+import io.dra4j.kubelet.proto.health.v1.HealthStatus;
+import io.dra4j.kubelet.proto.health.v1.NodeWatchResourcesResponse;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -55,5 +55,17 @@ class HealthStreamProbeTest {
                 "devices[1] (node-a/gpu-1).health_check_timeout_seconds: -5 is negative, the kubelet ignores it "
                         + "and uses 30 s",
                 "devices[2] (node-a/gpu-2).message: 1026 bytes, the kubelet cuts it to 1024");
+    }
+
+    @Test
+    void healthIsShownAsInThePodStatus() {
+        NodeWatchResourcesResponse r = NodeWatchResourcesResponse.newBuilder()
+                .addDevices(device("node-a", "gpu-0"))
+                .addDevices(device("node-a", "gpu-1").setHealth(HealthStatus.UNHEALTHY).setMessage("XID 79"))
+                .addDevices(device("node-a", "gpu-2").setHealth(HealthStatus.UNKNOWN))
+                .addDevices(device("node-a", "gpu-3").setHealthValue(9))
+                .build();
+        assertThat(HealthStreamProbe.shown(r)).containsExactly("node-a/gpu-0 Healthy",
+                "node-a/gpu-1 Unhealthy (XID 79)", "node-a/gpu-2 Unknown", "node-a/gpu-3 Unknown");
     }
 }

@@ -11,10 +11,12 @@ import io.dra4j.cel.EvalResult;
 import io.dra4j.migrate.Finding;
 import io.dra4j.migrate.ResourceMapping;
 import io.dra4j.scenario.QuotaCounting;
+import io.dra4j.sim.DaemonSetNodes;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.resource.v1.Device;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest;
@@ -448,22 +450,30 @@ public final class ClusterRules {
     }
 
     /**
-     * What the manifests' claims charge per namespace ({@link QuotaCounting#resourceQuota}): each ResourceClaim once,
-     * each template once per pod of the workloads that use it.
+     * What the manifests' claims charge per namespace ({@link QuotaCounting#resourceQuota}, with the extended-resource
+     * names when DRAExtendedResource is on): each ResourceClaim once, each template once per pod of the workloads that
+     * use it; a DaemonSet's pods are one per snapshot node the DaemonSet controller would run one on
+     * ({@link DaemonSetNodes}), none without a snapshot.
      */
     public Map<String, Map<String, Long>> chargedPerNamespace() {
+        boolean extended = gates.enabled("DRAExtendedResource");
+        QuotaCounting.ExtendedResourceClasses extendedClasses = QuotaCounting.ExtendedResourceClasses.of(classes.values());
+        java.util.function.Function<ResourceClaimSpec, Map<String, Long>> usage = spec -> extended
+                ? QuotaCounting.resourceQuota(spec, extendedClasses, Map.of()) : QuotaCounting.resourceQuota(spec);
         Map<String, Map<String, Long>> out = new TreeMap<>();
         Map<String, ResourceClaimSpec> templates = new TreeMap<>();
         for (LintObjects.LintObject o : manifests) {
             if (o.typed() instanceof ResourceClaim c) {
-                add(out, o.namespace(), QuotaCounting.resourceQuota(c.getSpec()));
+                add(out, o.namespace(), usage.apply(c.getSpec()));
             } else if (o.typed() instanceof ResourceClaimTemplate t && t.getSpec() != null) {
                 templates.put(o.namespace() + "/" + o.name(), t.getSpec().getSpec());
             }
         }
+        List<Node> snapshotNodes = nodes.stream().map(n -> (Node) n.typed()).toList();
         for (LintObjects.LintObject o : manifests) {
             Optional<List<String>> path = PodSpecs.podSpecPath(o.kind());
-            Optional<Long> pods = PodSpecs.pods(o.kind(), o.original());
+            Optional<Long> pods = o.typed() instanceof DaemonSet ds && !snapshotNodes.isEmpty()
+                    ? Optional.of((long) DaemonSetNodes.of(ds, snapshotNodes).size()) : PodSpecs.pods(o.kind(), o.original());
             if (path.isEmpty() || pods.isEmpty()) {
                 continue;
             }
@@ -475,7 +485,7 @@ public final class ClusterRules {
                 ResourceClaimSpec t = templates.get(o.namespace() + "/"
                         + rc.path("resourceClaimTemplateName").asString(""));
                 if (t != null) {
-                    add(out, o.namespace(), QuotaCounting.times(QuotaCounting.resourceQuota(t), pods.get()));
+                    add(out, o.namespace(), QuotaCounting.times(usage.apply(t), pods.get()));
                 }
             }
         }

@@ -29,6 +29,8 @@ final class Cluster {
     /** What Filter reads about each node, versioned: pods and the pools it sees. */
     final NodeVersions versions;
     final Map<String, NodeInfo> nodesByName = new HashMap<>();
+    /** The images of the nodes' status, as the scheduler cache's image states (ImageLocality). */
+    final ImageLocality images;
     private final Map<String, ResourceClaim> claims = new LinkedHashMap<>();
     private final Map<String, DeviceClass> classes = new TreeMap<>();
     private final Map<String, DeviceClass> extendedResourceClasses = new HashMap<>();
@@ -44,6 +46,7 @@ final class Cluster {
         this.versions = new NodeVersions(this.nodes, slices);
         this.nodes.forEach(n -> n.versions = versions);
         this.dra = new DraAllocation(gates, timeout, classes, slices, rules, versions, this.nodes.size());
+        this.images = new ImageLocality(nodes);
         for (NodeInfo n : this.nodes) {
             nodesByName.put(n.name, n);
         }

@@ -63,6 +63,8 @@ final class DynamicResources {
     private AllocationOutcome[] nodeOutcomes;
     /** Whether some claim to allocate has a firstAvailable request (Score is 0 everywhere otherwise); null until asked. */
     private Boolean prioritized;
+    /** Indexes into {@link #claims} of the allocated claims Filter found unavailable on a node, for PostFilter. */
+    private final Set<Integer> unavailableClaims = new java.util.TreeSet<>();
     /** The pod's claims as {@link #bind} left them, the special claim for extended resources included. */
     private final List<ResourceClaim> bound = new ArrayList<>();
     private ResourceClaim boundExtended;
@@ -184,15 +186,19 @@ final class DynamicResources {
         if (extended == null && claims.isEmpty()) {
             return null;
         }
-        for (ResourceClaim c : claims) {
+        // An allocated claim unavailable here rejects the node, but only after the claims still to allocate were
+        // tried: upstream's Filter runs the allocator first, so its failure is the reason a node gets.
+        List<Integer> unavailable = new ArrayList<>();
+        for (int i = 0; i < claims.size(); i++) {
+            ResourceClaim c = claims.get(i);
             AllocationResult a = allocated(c) ? c.getStatus().getAllocation() : null;
             if (a != null && a.getNodeSelector() != null && !Selectors.matches(a.getNodeSelector(), n.node)) {
-                return FilterStatus.unresolvable(NAME, "resourceclaim not available on the node");
+                unavailable.add(i);
             }
         }
         List<ResourceClaim> toAllocate = toAllocate(extended);
         if (toAllocate.isEmpty()) {
-            return null;
+            return notAvailable(unavailable);
         }
         AllocationOutcome outcome;
         if (extended == null) {
@@ -204,21 +210,67 @@ final class DynamicResources {
         } else {
             outcome = cycle().allocate(n.node, toAllocate);
         }
-        if (nodeOutcomes == null) {
-            nodeOutcomes = new AllocationOutcome[cluster.nodes.size()];
-        }
-        nodeOutcomes[n.index] = outcome;
         if (outcome instanceof AllocationOutcome.Allocated) {
+            if (!unavailable.isEmpty()) {
+                return notAvailable(unavailable);
+            }
+            remember(n, outcome);
             if (extended != null) {
                 nodeExtendedClaims.put(n.name, extended);
             }
             return null;
         }
+        remember(n, outcome);
         if (outcome instanceof AllocationOutcome.Unschedulable u) {
             return FilterStatus.unresolvable(NAME, u.reason());
         }
         AllocationOutcome.Failed f = (AllocationOutcome.Failed) outcome;
         return f.perNode() ? FilterStatus.unresolvable(NAME, f.message()) : FilterStatus.error(NAME, f.message());
+    }
+
+    /** The rejection for allocated claims unavailable on a node; they are remembered for PostFilter. */
+    private FilterStatus notAvailable(List<Integer> unavailable) {
+        if (unavailable.isEmpty()) {
+            return null;
+        }
+        unavailableClaims.addAll(unavailable);
+        return FilterStatus.unresolvable(NAME, "resourceclaim not available on the node");
+    }
+
+    /**
+     * PostFilter, for a pod that fit no node: one of the allocated claims Filter found unavailable on some node,
+     * reserved for nobody or only for this pod, is deallocated (reservations, allocation and device status cleared),
+     * so that a later attempt can allocate it anew where the pod fits. Upstream takes one of them at random; dra4j
+     * takes the first in the pod's order. The deallocation, to be carried out by the caller (a pod group's cycle
+     * does it only once the group failed, as PodGroupPostFilter), or null when there is no such claim.
+     */
+    Runnable postFilter() {
+        for (int i : unavailableClaims) {
+            ResourceClaim c = claims.get(i);
+            if (deallocatable(c)) {
+                return () -> {
+                    // The claim as it is by then (a pod group's cycle may have reserved it meanwhile); a new object,
+                    // not a change: earlier cycles' allocator states hold the claim as it was.
+                    ResourceClaim now = cluster.claim(c.getMetadata().getNamespace(), c.getMetadata().getName());
+                    if (now == null || !allocated(now) || !deallocatable(now)) {
+                        return;
+                    }
+                    ResourceClaimStatus status = new io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimStatusBuilder(
+                            now.getStatus()).build();
+                    status.setReservedFor(null);
+                    status.setAllocation(null);
+                    status.setDevices(null);
+                    cluster.addClaim(new ResourceClaimBuilder(now).withStatus(status).build());
+                };
+            }
+        }
+        return null;
+    }
+
+    /** Reserved for nobody, or only for this pod. */
+    private boolean deallocatable(ResourceClaim c) {
+        List<ResourceClaimConsumerReference> reserved = Selectors.list(c.getStatus().getReservedFor());
+        return reserved.isEmpty() || reserved.size() == 1 && pod.getMetadata().getUid().equals(reserved.get(0).getUid());
     }
 
     private List<ResourceClaim> toAllocate(ResourceClaim extended) {

@@ -29,14 +29,21 @@ final class Scheduler {
      * The outcome of one attempt: a node, or the FitError message and dra4j's DRA reason, computed only when asked
      * (the explanation is expensive, and only a pod's last attempt is reported). A failed attempt may carry
      * DefaultPreemption's outcome: {@code nominate} the node to nominate ("" clears the nomination, null leaves it)
-     * and the {@code victims} to delete. A binding carries {@code undo}, which takes it back (GangScheduling's
-     * Unreserve when the gang does not fit); null otherwise.
+     * and the {@code victims} to delete, and DynamicResources' PostFilter {@code deallocate}, the deallocation of one
+     * of the pod's claims (null: none; once carried out, a claim event, which requeues pods). A binding carries
+     * {@code undo}, which takes it back (GangScheduling's Unreserve when the gang does not fit); null otherwise.
      */
     record Attempt(String node, String message, java.util.function.Supplier<String> draReason, boolean error,
-                   String nominate, List<Pod> victims, String waitedOnNode, Set<String> rejectors, Runnable undo) {
+                   String nominate, List<Pod> victims, String waitedOnNode, Set<String> rejectors, Runnable undo,
+                   Runnable deallocate) {
         Attempt {
             victims = List.copyOf(victims);
             rejectors = Set.copyOf(rejectors);
+        }
+
+        Attempt(String node, String message, java.util.function.Supplier<String> draReason, boolean error,
+                String nominate, List<Pod> victims, String waitedOnNode, Set<String> rejectors, Runnable undo) {
+            this(node, message, draReason, error, nominate, victims, waitedOnNode, rejectors, undo, null);
         }
 
         Attempt(String node, String message, java.util.function.Supplier<String> draReason, boolean error,
@@ -355,7 +362,8 @@ final class Scheduler {
 
     /**
      * FitError's message: {@code 0/N nodes are available: <count> <reason>, ...} with the reasons sorted as
-     * strings, then the message of the PostFilter plugin DefaultPreemption.
+     * strings, then the messages of the PostFilter plugins in the profile's order, DynamicResources (when it
+     * deallocated a claim) and DefaultPreemption, joined by ", " as the framework joins them.
      */
     private Attempt fitError(Pod pod, List<NodeInfo> all, List<NodeInfo> filtered, Map<NodeInfo, FilterStatus> rejected,
                              DynamicResources dra, CycleFilters filters) {
@@ -371,6 +379,10 @@ final class Scheduler {
             }
         }
         String msg = availability(0, all.size(), statuses.values());
+        Runnable deallocate = dra.postFilter();
+        if (deallocate != null) {
+            msg += " deallocation of ResourceClaim completed,";
+        }
         Preemption.Outcome preemption = new Preemption(pod, pdbs, filters).postFilter(all, statuses);
         Set<String> rejectors = new HashSet<>();
         statuses.values().forEach(st -> rejectors.add(st.plugin()));
@@ -384,7 +396,7 @@ final class Scheduler {
         java.util.function.Supplier<String> draReason = draRejected.isEmpty() ? () -> ""
                 : dra.decisiveReasonLater(draRejected);
         return new Attempt(null, msg, draReason, false,
-                preemption.nominatedNode(), preemption.victims(), null, rejectors);
+                preemption.nominatedNode(), preemption.victims(), null, rejectors, null, deallocate);
     }
 
     /** The message of a pod PreFilter rejected (not with an error): FitError's, with the preemption note if due. */
@@ -433,7 +445,8 @@ final class Scheduler {
 
     /**
      * Score with the default profile's weights (TaintToleration 3, NodeAffinity 2, PodTopologySpread 2, InterPodAffinity
-     * 2, DynamicResources 2, the others 1), normalised as upstream; ties go to the first node evaluated.
+     * 2, DynamicResources 2, the others (NodeResourcesFit, NodeResourcesBalancedAllocation, ImageLocality) 1),
+     * normalised as upstream; ties go to the first node evaluated.
      */
     private NodeInfo best(Pod pod, Resources request, List<NodeInfo> feasible, DynamicResources dra,
                           FilterMemo.Entry memo) {
@@ -452,6 +465,8 @@ final class Scheduler {
             NodeInfo node = feasible.get(i);
             spread[i] = spreading.skip() ? 0 : spreading.score(node);
             podAffinity[i] = podAffinityScore.skip() ? 0 : podAffinityScore.score(node);
+            // ImageLocality depends on the pod's images, which its shape does not hold: never remembered.
+            total[i] += cluster.images.score(pod, node.name);
             // The node-local raw scores, as a pod of the same shape got them at the node's current stamp.
             long stamp = memo == null ? -1 : cluster.versions.stamp(node.index);
             if (memo != null && memo.scoreStamps[node.index] == stamp) {
@@ -492,14 +507,14 @@ final class Scheduler {
             }
         }
         if (trace != null) {
-            recordScores(request, nonZero, feasible, total, taint, affinity, spread, podAffinity, draScore,
+            recordScores(pod, request, nonZero, feasible, total, taint, affinity, spread, podAffinity, draScore,
                     total[bestIndex]);
         }
         return feasible.get(bestIndex);
     }
 
     /** The trace's per-plugin weighted scores (as upstream's NodePluginScores lists them) and the best nodes. */
-    private void recordScores(Resources request, Resources nonZero, List<NodeInfo> feasible, long[] total,
+    private void recordScores(Pod pod, Resources request, Resources nonZero, List<NodeInfo> feasible, long[] total,
                               long[] taint, long[] affinity, long[] spread, long[] podAffinity, long[] draScore,
                               long bestTotal) {
         List<String> best = new ArrayList<>();
@@ -508,6 +523,7 @@ final class Scheduler {
             Map<String, Long> perPlugin = new LinkedHashMap<>();
             perPlugin.put("NodeResourcesFit", NodeFilters.leastAllocatedScore(nonZero, node));
             perPlugin.put("NodeResourcesBalancedAllocation", NodeFilters.balancedAllocationScore(request, node));
+            perPlugin.put("ImageLocality", cluster.images.score(pod, node.name));
             perPlugin.put("TaintToleration", 3 * taint[i]);
             perPlugin.put("NodeAffinity", 2 * affinity[i]);
             perPlugin.put("PodTopologySpread", 2 * spread[i]);

@@ -78,7 +78,10 @@ public final class Simulation {
     private final Map<String, Integer> sequence = new HashMap<>();
     /** Per failed pod: the bindings and deletions counted at its last attempt, and whether bindings may help it. */
     private final Map<String, int[]> seenAt = new HashMap<>();
-    /** Bindings and deletions (with their claims' deallocation) so far: the cluster events that requeue a pod. */
+    /**
+     * Bindings and deletions (with their claims' deallocation, and claims DynamicResources' PostFilter deallocated) so
+     * far: the cluster events that requeue a pod.
+     */
     private int bindings;
     private int deletions;
     private int replacements;
@@ -403,6 +406,13 @@ public final class Simulation {
             for (int i = fitted.size() - 1; i >= 0; i--) {
                 fitted.get(i).getValue().undo().run();
             }
+            // PodGroupPostFilter: the claims DynamicResources' PostFilter would free for each member that did not fit.
+            for (Scheduler.Attempt a : failed.values()) {
+                if (a.deallocate() != null) {
+                    a.deallocate().run();
+                    deletions++;
+                }
+            }
         }
         for (Pod p : members) {
             Scheduler.Attempt a = failed.get(p);
@@ -458,6 +468,11 @@ public final class Simulation {
             return true;
         }
         seenAt.put(key(p), new int[] {bindings, deletions, a.helpedByBindings() ? 1 : 0});
+        if (a.deallocate() != null) {
+            // DynamicResources' PostFilter frees a claim: a claim event, which requeues this pod and others.
+            a.deallocate().run();
+            deletions++;
+        }
         recordFailure(p, a);
         if (a.nominate() != null) {
             p.getStatus().setNominatedNodeName(a.nominate().isEmpty() ? null : a.nominate());

@@ -9,7 +9,6 @@ import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
-import io.fabric8.kubernetes.api.model.Toleration;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
@@ -153,8 +152,8 @@ final class WorkloadExpander {
     }
 
     /**
-     * One pod per node that the daemon controller would run it on (its node selector and affinity, and the taints
-     * its tolerations and the controller's added tolerations allow), pinned by node affinity on metadata.name.
+     * One pod per node that the daemon controller would run it on ({@link DaemonNodes}), pinned by node affinity on
+     * metadata.name.
      */
     List<Pod> daemonSet(DaemonSet ds, List<NodeInfo> nodes) {
         String ns = Manifests.namespaceOf(ds);
@@ -163,16 +162,13 @@ final class WorkloadExpander {
         for (NodeInfo n : nodes) {
             boolean running = existing.stream().anyMatch(p -> Manifests.namespaceOf(p).equals(ns)
                     && ownedBy(p, "DaemonSet", ds.getMetadata().getName()) && targets(p, n.name));
-            if (running) {
+            if (running || !DaemonNodes.shouldRun(ds, n.node)) {
                 continue;
             }
             String base = ds.getMetadata().getName() + "-";
             String name = Names.generate(ns, base, x -> taken.test(ns + "/" + x) || named(out, x));
             Pod p = pod(ns, name, base, ds.getSpec().getTemplate(), Map.of(), owner, ds);
-            addDaemonTolerations(p);
-            if (!NodeFilters.matchesNodeAffinity(p, n.node) || NodeFilters.taintToleration(p, n) != null) {
-                continue;
-            }
+            DaemonNodes.addDaemonTolerations(p);
             pinToNode(p, n.name);
             out.add(p);
         }
@@ -196,21 +192,6 @@ final class WorkloadExpander {
             }
         }
         return false;
-    }
-
-    /** The tolerations the DaemonSet controller adds (pkg/controller/daemon/util). */
-    private static void addDaemonTolerations(Pod p) {
-        List<Toleration> t = new ArrayList<>(Selectors.list(p.getSpec().getTolerations()));
-        t.add(new Toleration("NoExecute", "node.kubernetes.io/not-ready", "Exists", null, null));
-        t.add(new Toleration("NoExecute", "node.kubernetes.io/unreachable", "Exists", null, null));
-        t.add(new Toleration("NoSchedule", "node.kubernetes.io/disk-pressure", "Exists", null, null));
-        t.add(new Toleration("NoSchedule", "node.kubernetes.io/memory-pressure", "Exists", null, null));
-        t.add(new Toleration("NoSchedule", "node.kubernetes.io/pid-pressure", "Exists", null, null));
-        t.add(new Toleration("NoSchedule", NodeFilters.UNSCHEDULABLE_TAINT, "Exists", null, null));
-        if (Boolean.TRUE.equals(p.getSpec().getHostNetwork())) {
-            t.add(new Toleration("NoSchedule", "node.kubernetes.io/network-unavailable", "Exists", null, null));
-        }
-        p.getSpec().setTolerations(t);
     }
 
     /** The daemon controller's node affinity: a required term on metadata.name replacing any other match fields. */

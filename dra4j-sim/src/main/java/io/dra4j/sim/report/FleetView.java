@@ -31,7 +31,10 @@ import java.util.TreeMap;
  * {@link DeviceUsage} counts them.
  */
 public record FleetView(String poolLabel, List<NodePool> pools, List<ClassUsage> classes) {
-    /** The node pool that holds the devices of slices that name no node. */
+    /**
+     * The node pool that holds the devices of slices that name no node (a row named "") and of slices that name a
+     * node the snapshot lacks (a row per such node name); it counts no nodes.
+     */
     public static final String NO_NODE = "(devices of no node)";
 
     /** One node pool: its nodes and the device counts over them. */
@@ -192,7 +195,8 @@ public record FleetView(String poolLabel, List<NodePool> pools, List<ClassUsage>
             countersPerNode.computeIfAbsent(counterNode.get(name), n -> new ArrayList<>()).add(new Counters(name, cs));
         });
 
-        // Nodes grouped by node pool; devices of slices without a node in a pool of their own.
+        // Nodes grouped by node pool; devices of slices without a node, or of a node the snapshot lacks (its slices
+        // outlive it until the driver or the garbage collector removes them), in a pool of their own.
         Map<String, Long> podsPerNode = new HashMap<>();
         for (Pod p : state.pods()) {
             if (p.getSpec() != null && p.getSpec().getNodeName() != null) {
@@ -213,9 +217,17 @@ public record FleetView(String poolLabel, List<NodePool> pools, List<ClassUsage>
                     cordoned, taints, podsPerNode.getOrDefault(name, 0L), cells.getOrDefault(name, List.of()),
                     countersPerNode.getOrDefault(name, List.of())));
         }
-        if (cells.containsKey("")) {
-            byPool.put(NO_NODE, List.of(new NodeRow("", false, List.of(), 0, cells.get(""),
-                    countersPerNode.getOrDefault("", List.of()))));
+        Set<String> known = new java.util.HashSet<>();
+        state.nodes().forEach(n -> known.add(n.getMetadata().getName()));
+        List<NodeRow> apart = new ArrayList<>();
+        new TreeMap<>(cells).forEach((node, devicesOf) -> {
+            if (!known.contains(node)) {
+                apart.add(new NodeRow(node, false, List.of(), podsPerNode.getOrDefault(node, 0L), devicesOf,
+                        countersPerNode.getOrDefault(node, List.of())));
+            }
+        });
+        if (!apart.isEmpty()) {
+            byPool.put(NO_NODE, apart);
         }
         List<NodePool> pools = new ArrayList<>();
         byPool.forEach((name, nodes) -> {

@@ -78,7 +78,10 @@ public final class HtmlReport {
      */
     public static void write(Path file, String html) throws IOException {
         Path dir = file.toAbsolutePath().getParent();
-        Path tmp = Files.createTempFile(dir, "." + file.getFileName(), ".tmp");
+        // The temporary name adds a dot, random digits and ".tmp": from the file's name only as much as leaves room
+        // for them within the 255 bytes a name may have.
+        String name = file.getFileName().toString();
+        Path tmp = Files.createTempFile(dir, "." + name.substring(0, Math.min(name.length(), 32)), ".tmp");
         try {
             Files.writeString(tmp, html, StandardCharsets.UTF_8);
             if (Files.getFileStore(tmp).supportsFileAttributeView(PosixFileAttributeView.class)) {

@@ -8,6 +8,8 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceSelector;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceSelectorBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceSubRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.ExactDeviceRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
@@ -89,6 +91,9 @@ public final class Fixes {
         } else if (change instanceof Explanation.Change.DropSelector d) {
             exact(devices.getRequests(), d.request(), r -> r.setSelectors(without(r.getSelectors(), d.index())),
                     sub -> sub.setSelectors(without(sub.getSelectors(), d.index())));
+        } else if (change instanceof Explanation.Change.GuardSelector g) {
+            exact(devices.getRequests(), g.request(), r -> r.setSelectors(replaced(r.getSelectors(), g.index(),
+                    g.expression())), sub -> sub.setSelectors(replaced(sub.getSelectors(), g.index(), g.expression())));
         } else if (change instanceof Explanation.Change.DropCapacityRequests d) {
             exact(devices.getRequests(), d.request(), r -> r.setCapacity(null), sub -> sub.setCapacity(null));
         } else if (change instanceof Explanation.Change.DropRequest d) {
@@ -133,6 +138,12 @@ public final class Fixes {
     private static <T> List<T> without(List<T> a, int index) {
         List<T> out = new ArrayList<>(a);
         out.remove(index);
+        return out;
+    }
+
+    private static List<DeviceSelector> replaced(List<DeviceSelector> a, int index, String expression) {
+        List<DeviceSelector> out = new ArrayList<>(a);
+        out.set(index, new DeviceSelectorBuilder().withNewCel().withExpression(expression).endCel().build());
         return out;
     }
 }

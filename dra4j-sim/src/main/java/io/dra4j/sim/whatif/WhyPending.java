@@ -369,6 +369,8 @@ public final class WhyPending {
             claim = t.claim();
         } else if (c instanceof Explanation.Change.DropSelector t) {
             claim = t.claim();
+        } else if (c instanceof Explanation.Change.GuardSelector t) {
+            claim = t.claim();
         } else if (c instanceof Explanation.Change.DropCapacityRequests t) {
             claim = t.claim();
         }

@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodResourceClaim;
 import io.fabric8.kubernetes.api.model.PodResourceClaimStatus;
+import io.fabric8.kubernetes.api.model.PodSchedulingGate;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintRule;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
@@ -38,15 +39,17 @@ import java.util.Set;
  *
  * <p>Objects are created as they are given, without the fields the server owns (uid, resourceVersion,
  * creationTimestamp, managedFields); nodes keep their status (so their allocatable), which the API server accepts
- * on create. Status given for other kinds is dropped by the server: claims already allocated and pods already
- * bound are not a starting state this helper can set up, and preemption is not exercised (no kubelet runs to
- * finish the deletion of a victim).
+ * on create. Status given for other kinds is dropped by the server: claims already allocated are not a starting
+ * state this helper can set up (pods already bound are, as long as they use no claims), and preemption is not
+ * exercised (no kubelet runs to finish the deletion of a victim).
  */
 public final class RealScheduler {
     /** Creation order: what each kind refers to exists before it. Pods go through {@link #schedule}. */
     private static final List<Class<? extends HasMetadata>> ORDER = List.of(Namespace.class, PriorityClass.class,
             DeviceClass.class, Node.class, ResourceSlice.class, DeviceTaintRule.class, ResourceClaimTemplate.class,
-            ResourceClaim.class);
+            ResourceClaim.class, Pod.class);
+    /** The scheduling gate {@link #hold} puts on a pod: kube-scheduler leaves a gated pod alone. */
+    public static final String HOLD_GATE = "dra4j.io/held";
     private static final Duration POLL = Duration.ofMillis(50);
 
     private final KubernetesClient client;
@@ -58,15 +61,16 @@ public final class RealScheduler {
 
     /**
      * Creates the objects, kinds in dependency order (namespaces they need first), objects of one kind in the order
-     * given.
+     * given. Pods that name their node already are created as they are: the scheduler only counts them (they use no
+     * claims this helper could set up as allocated).
      *
-     * @throws IllegalArgumentException for a pod: pods are created by {@link #schedule}
+     * @throws IllegalArgumentException for a pod without a node: pending pods are created by {@link #schedule}
      */
     public void apply(List<? extends HasMetadata> objects) {
         for (HasMetadata object : objects) {
-            if (object instanceof Pod pod) {
+            if (object instanceof Pod pod && !assigned(pod)) {
                 throw new IllegalArgumentException("pod " + pod.getMetadata().getName()
-                        + ": pods are created one at a time by schedule(), not by apply()");
+                        + ": pending pods are created one at a time by schedule() or hold(), not by apply()");
             }
         }
         List<HasMetadata> sorted = new ArrayList<>(objects);
@@ -94,10 +98,9 @@ public final class RealScheduler {
      */
     public List<PodPlacement> schedule(List<Pod> pods, Duration timeout) {
         for (Pod pod : pods) {
-            if (pod.getSpec() != null && pod.getSpec().getNodeName() != null && !pod.getSpec().getNodeName().isEmpty()) {
+            if (assigned(pod)) {
                 throw new IllegalArgumentException("pod " + pod.getMetadata().getName() + " is bound to "
-                        + pod.getSpec().getNodeName() + " already: bound pods are not a starting state RealScheduler"
-                        + " can set up");
+                        + pod.getSpec().getNodeName() + " already: give bound pods to apply()");
             }
         }
         List<PodPlacement> placements = new ArrayList<>();
@@ -106,6 +109,78 @@ public final class RealScheduler {
             placements.add(await(created.getMetadata().getNamespace(), created.getMetadata().getName(), timeout));
         }
         return placements;
+    }
+
+    /**
+     * Creates a pending pod with the scheduling gate {@link #HOLD_GATE}, so that kube-scheduler does not take it yet,
+     * and waits until the claim controller has made the claims its templates stand for. The cluster then holds the
+     * pod as the scheduler will see it once {@link #release}d (its priority resolved by admission, its claims
+     * created), which is the moment to take a snapshot for an offline simulator.
+     *
+     * @return the pod as the API server stores it
+     * @throws IllegalStateException when the claims are not created in time
+     */
+    public Pod hold(Pod pod, Duration timeout) {
+        if (assigned(pod)) {
+            throw new IllegalArgumentException("pod " + pod.getMetadata().getName() + " is bound to "
+                    + pod.getSpec().getNodeName() + " already");
+        }
+        Pod gated = client.getKubernetesSerialization().clone(pod);
+        List<PodSchedulingGate> gates = new ArrayList<>();
+        if (gated.getSpec().getSchedulingGates() != null) {
+            gates.addAll(gated.getSpec().getSchedulingGates());
+        }
+        gates.add(new PodSchedulingGate(HOLD_GATE));
+        gated.getSpec().setSchedulingGates(gates);
+        Pod created = (Pod) create(gated);
+        String namespace = created.getMetadata().getNamespace();
+        String name = created.getMetadata().getName();
+        Instant deadline = Instant.now().plus(timeout);
+        while (Instant.now().isBefore(deadline)) {
+            Pod current = client.pods().inNamespace(namespace).withName(name).get();
+            if (current != null && claims(current).size() == podClaims(current).size()) {
+                return current;
+            }
+            sleep();
+        }
+        Pod current = client.pods().inNamespace(namespace).withName(name).get();
+        throw new IllegalStateException("pod " + namespace + "/" + name + ": its claims were not created within "
+                + timeout + ": " + (current == null ? "pod gone" : describe(current)));
+    }
+
+    /**
+     * Takes {@link #HOLD_GATE} off a pod made by {@link #hold} and waits for the scheduler's decision.
+     *
+     * @throws IllegalStateException when the pod is neither bound nor unschedulable in time
+     */
+    public PodPlacement release(Pod held, Duration timeout) {
+        String namespace = held.getMetadata().getNamespace();
+        String name = held.getMetadata().getName();
+        client.pods().inNamespace(namespace).withName(name).edit(p -> {
+            p.getSpec().setSchedulingGates(p.getSpec().getSchedulingGates().stream()
+                    .filter(g -> !HOLD_GATE.equals(g.getName())).toList());
+            return p;
+        });
+        return await(namespace, name, timeout);
+    }
+
+    /**
+     * Deletes a pod at once (no kubelet runs to finish a graceful deletion) and waits until it is gone, e.g. one that
+     * stayed unschedulable and would otherwise be retried by the scheduler later.
+     */
+    public void delete(String namespace, String name, Duration timeout) {
+        client.pods().inNamespace(namespace).withName(name).withGracePeriod(0).delete();
+        Instant deadline = Instant.now().plus(timeout);
+        while (client.pods().inNamespace(namespace).withName(name).get() != null) {
+            if (!Instant.now().isBefore(deadline)) {
+                throw new IllegalStateException("pod " + namespace + "/" + name + " was not deleted within " + timeout);
+            }
+            sleep();
+        }
+    }
+
+    private static boolean assigned(Pod pod) {
+        return pod.getSpec() != null && pod.getSpec().getNodeName() != null && !pod.getSpec().getNodeName().isEmpty();
     }
 
     private PodPlacement await(String namespace, String name, Duration timeout) {
@@ -140,8 +215,9 @@ public final class RealScheduler {
             return reserved ? Optional.of(new PodPlacement(namespace, pod.getMetadata().getName(), Optional.of(node),
                     "", "", claims)) : Optional.empty();
         }
+        // SchedulingGated is the condition a held pod carries until the scheduler has looked at it after release.
         return scheduledCondition(pod)
-                .filter(c -> "False".equals(c.getStatus()))
+                .filter(c -> "False".equals(c.getStatus()) && !"SchedulingGated".equals(c.getReason()))
                 .map(c -> new PodPlacement(namespace, pod.getMetadata().getName(), Optional.empty(),
                         nullToEmpty(c.getReason()), nullToEmpty(c.getMessage()), claims));
     }

@@ -131,7 +131,7 @@ final class SliceGenerator {
     private ObjectNode device(String driver, String pool, String name, boolean partitionable, Placement placement) {
         ObjectNode device = Context.object();
         device.put("name", name);
-        ObjectNode attributes = attributes();
+        ObjectNode attributes = attributes(name);
         if (!attributes.isEmpty()) {
             device.set("attributes", attributes);
         }
@@ -171,7 +171,7 @@ final class SliceGenerator {
         return device;
     }
 
-    private ObjectNode attributes() {
+    private ObjectNode attributes(String deviceName) {
         ObjectNode a = Context.object();
         if (dice.chance(0.8)) {
             if (dice.chance(0.03)) {
@@ -199,6 +199,10 @@ final class SliceGenerator {
             int to = dice.between(from, 2);
             for (int i = from; i <= to; i++) {
                 links.add(all.get(i));
+            }
+            if (dice.chance(0.3)) {
+                // The device's name: a value few other devices carry (the kubernetes#140783 shape).
+                links.add(deviceName);
             }
         }
         if (ctx.use("DRAListTypeAttributes", 0.2, 0.02)) {

@@ -226,7 +226,7 @@ public final class ValidationObjectGenerator {
         ObjectNode exact = r.has("exactly") ? (ObjectNode) r.get("exactly")
                 : r.has("firstAvailable") && !r.get("firstAvailable").isEmpty()
                 ? (ObjectNode) r.get("firstAvailable").get(0) : r.putObject("exactly");
-        switch (random.nextInt(16)) {
+        switch (random.nextInt(17)) {
             case 0 -> exact.put("count", pick(List.of(-3, 0, -1)));
             case 1 -> exact.put("allocationMode", pick(List.of("Some", "all", "")));
             case 2 -> {
@@ -252,10 +252,20 @@ public final class ValidationObjectGenerator {
             case 11 -> devices.withArray("constraints").addObject().put("matchAttribute", "gpu.example.com/model")
                     .putArray("requests").add(pick(List.of("nope", "req-0/nope", "req-0")));
             case 12 -> devices.withArray("constraints").addObject()
-                    .put("matchAttribute", pick(List.of("model", "bad name", "a/b/c", "/x")));
+                    .put(random.nextBoolean() ? "matchAttribute" : "distinctAttribute", pick(List.of("model", "bad name",
+                            "a/b/c", "/x", "Example.com/model", "-x/model", "x".repeat(64) + "/model",
+                            "gpu.example.com/", "gpu.example.com/" + "m".repeat(33))));
             case 13 -> devices.withArray("config").addObject().putArray("requests").add("nope");
             case 14 -> repeat(9, () -> r.withArray("firstAvailable").addObject()
                     .put("name", "s" + r.get("firstAvailable").size()).put("deviceClassName", "gpu"));
+            case 15 -> {
+                r.remove("exactly");
+                ArrayNode subs = r.withArray("firstAvailable");
+                ObjectNode sub = subs.addObject().put("name", "dup").put("deviceClassName", pick(BAD_NAMES));
+                subs.addObject().put("name", "dup").put("deviceClassName", "gpu").put("count", 2)
+                        .putArray("selectors").addObject().putObject("cel").put("expression", "device.driver != \"<x>\"");
+                sub.put("allocationMode", "All");
+            }
             default -> exact.withArray("tolerations").addObject().put("key", pick(BAD_NAMES))
                     .put("operator", pick(List.of("Exists", "Equal", "Bogus"))).put("effect", pick(List.of("NoSchedule", "Bogus")));
         }

@@ -18,7 +18,8 @@ import java.util.Random;
  * a firstAvailable fallback, a model selector) and shared claims; pods with cpu and memory (some best-effort),
  * claims, the extended resource (served by the device plugin on nodes that have it, else through the class),
  * priorities (values and PriorityClasses), nodeSelector, required and preferred node affinity, tolerations, host
- * ports, topology spread constraints (DoNotSchedule and ScheduleAnyway), required and preferred pod (anti-)affinity; and a
+ * ports, container and init container images that nodes list in status.images (ImageLocality) or not, topology spread
+ * constraints (DoNotSchedule and ScheduleAnyway), required and preferred pod (anti-)affinity; and a
  * few pods already bound. Fleets stay under 100 nodes, so every node is filtered as upstream does below
  * minFeasibleNodesToFind. Deterministic per (seed, index).
  */
@@ -33,6 +34,10 @@ public final class FleetGenerator {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     static final String DRIVER = "gpu.example.com";
     static final String EXTENDED = "example.com/gpu";
+    /** Images nodes report in status.images, with their sizes: below, across and above ImageLocality's thresholds. */
+    private static final String[] IMAGES = {"registry.example.com/infer:latest", "registry.example.com/train:v2",
+            "registry.example.com:5000/tools:1.0", "busybox:1.36"};
+    private static final long[] IMAGE_SIZES = {800L << 20, 3L << 30, 120L << 20, 4L << 20};
 
     private final Random random;
     private final java.util.Set<Feature> without;
@@ -188,8 +193,19 @@ public final class FleetGenerator {
         if (random.nextInt(12) == 0) {
             spec.put("unschedulable", true);
         }
+        Map<String, Object> status = m("allocatable", allocatable, "capacity", allocatable);
+        List<Object> images = new ArrayList<>();
+        for (int i = 0; i < IMAGES.length; i++) {
+            if (random.nextInt(3) == 0) {
+                images.add(m("names", List.of(IMAGES[i], IMAGES[i].replaceAll(":[^/]*$", "") + "@sha256:" + i),
+                        "sizeBytes", IMAGE_SIZES[i]));
+            }
+        }
+        if (!images.isEmpty()) {
+            status.put("images", images);
+        }
         items.add(m("apiVersion", "v1", "kind", "Node", "metadata", m("name", name, "labels", labels),
-                "spec", spec, "status", m("allocatable", allocatable, "capacity", allocatable)));
+                "spec", spec, "status", status));
         if (gpuPool) {
             slices(name);
         }
@@ -267,12 +283,24 @@ public final class FleetGenerator {
                     : String.valueOf(1 + random.nextInt(4)));
             requests.put("memory", (1 + random.nextInt(16)) + "Gi");
         }
-        if (random.nextInt(6) == 0 && !without.contains(Feature.EXTENDED_RESOURCE)) {
+        boolean extended = random.nextInt(6) == 0 && !without.contains(Feature.EXTENDED_RESOURCE);
+        if (extended) {
             requests.put(EXTENDED, "1");
         }
-        Map<String, Object> container = m("name", "main", "image", "app");
+        // ImageLocality: an image some nodes have (with or without its tag, ":latest" implied), or one none has.
+        int image = random.nextInt(IMAGES.length + 2);
+        Map<String, Object> container = m("name", "main", "image", image < IMAGES.length ? IMAGES[image]
+                : image == IMAGES.length ? IMAGES[0].replace(":latest", "") : "app");
+        if (random.nextInt(6) == 0) {
+            spec.put("initContainers", List.of(m("name", "init", "image", IMAGES[random.nextInt(IMAGES.length)])));
+        }
         if (!requests.isEmpty()) {
-            container.put("resources", m("requests", requests));
+            Map<String, Object> resources = m("requests", requests);
+            if (extended) {
+                // The API server wants a limit equal to the request for a resource that cannot be overcommitted.
+                resources.put("limits", m(EXTENDED, "1"));
+            }
+            container.put("resources", resources);
         }
         if (random.nextInt(10) == 0) {
             container.put("ports", List.of(m("containerPort", 8080, "hostPort", 8080, "protocol", "TCP")));
