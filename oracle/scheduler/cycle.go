@@ -99,10 +99,29 @@ type run struct {
 	claimCache *assumecache.AssumeCache
 	nextStart  int
 	claimNames map[string]bool
+	// timing: -time mode. Filter stops at numFeasibleNodesToFind as upstream's findNodesThatPassFilters does, and
+	// after a binding only the pod's own claims are waited for; nothing is recorded beyond the outcome.
+	timing bool
 	versioned  *versionedTracker
 }
 
-func runSnapshot(s *snapshot, emit func(*attempt)) (err error) {
+// timing is the -time result for one snapshot: the scheduling loop's wall time only (informers, caches and the
+// framework set up before the clock starts).
+type timing struct {
+	Snapshot      string  `json:"snapshot"`
+	Nodes         int     `json:"nodes"`
+	Attempts      int     `json:"attempts"`
+	Placed        int     `json:"placed"`
+	Seconds       float64 `json:"seconds"`
+	PodsPerSecond float64 `json:"podsPerSecond"`
+}
+
+func runSnapshot(s *snapshot, emit func(*attempt)) error {
+	return runSnapshotWith(s, emit, nil)
+}
+
+// runSnapshotWith runs the snapshot; with timed set it runs in -time mode and reports there.
+func runSnapshotWith(s *snapshot, emit func(*attempt), timed func(timing)) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("panic: %v", r)
@@ -114,7 +133,7 @@ func runSnapshot(s *snapshot, emit func(*attempt)) (err error) {
 	ctx = klog.NewContext(ctx, logger)
 
 	var objects []runtime.Object
-	r := &run{ctx: ctx, logger: logger, claimNames: map[string]bool{}}
+	r := &run{ctx: ctx, logger: logger, claimNames: map[string]bool{}, timing: timed != nil}
 	for _, o := range s.nodes {
 		objects = append(objects, o)
 	}
@@ -279,8 +298,10 @@ func runSnapshot(s *snapshot, emit func(*attempt)) (err error) {
 		helped     bool
 	}
 	placements, releases := 0, 0
+	attempts := 0
 	seen := map[types.UID]lastAttempt{}
 	pending := queue
+	start := time.Now()
 	for len(pending) > 0 {
 		var still []*framework.QueuedPodInfo
 		tried := false
@@ -291,10 +312,13 @@ func runSnapshot(s *snapshot, emit func(*attempt)) (err error) {
 			}
 			tried = true
 			a := r.schedule(qpi.Pod)
+			attempts++
 			if err := r.syncClaims(); err != nil {
 				return err
 			}
-			emit(a)
+			if !r.timing {
+				emit(a)
+			}
 			if a.Node != "" {
 				placements++
 			} else {
@@ -310,7 +334,31 @@ func runSnapshot(s *snapshot, emit func(*attempt)) (err error) {
 		}
 		pending = still
 	}
+	if timed != nil {
+		elapsed := time.Since(start).Seconds()
+		timed(timing{Nodes: len(s.nodes), Attempts: attempts, Placed: placements, Seconds: elapsed,
+			PodsPerSecond: float64(attempts) / elapsed})
+	}
 	return nil
+}
+
+// numFeasibleNodesToFind mirrors schedule_one.go's function of that name with the default profile
+// (percentageOfNodesToScore unset: the adaptive percentage, 50% less 1% per 125 nodes, at least 5%, at least 100
+// nodes).
+func numFeasibleNodesToFind(numAllNodes int) int {
+	const minFeasibleNodesToFind, minFeasibleNodesPercentageToFind = 100, 5
+	if numAllNodes < minFeasibleNodesToFind {
+		return numAllNodes
+	}
+	percentage := 50 - numAllNodes/125
+	if percentage < minFeasibleNodesPercentageToFind {
+		percentage = minFeasibleNodesPercentageToFind
+	}
+	numNodes := numAllNodes * percentage / 100
+	if numNodes < minFeasibleNodesToFind {
+		return minFeasibleNodesToFind
+	}
+	return numNodes
 }
 
 // helpedByBindings mirrors dra4j's Scheduler.Attempt.helpedByBindings: whether another pod's binding can make the
@@ -382,7 +430,14 @@ func (r *run) schedule(pod *v1.Pod) *attempt {
 	// the generated fleets stay under minFeasibleNodesToFind (100), so every node is evaluated.
 	var feasible []fwk.NodeInfo
 	processed := 0
+	toFind := len(allNodes)
+	if r.timing {
+		toFind = numFeasibleNodesToFind(len(allNodes))
+	}
 	for i := range nodes {
+		if len(feasible) >= toFind {
+			break
+		}
 		nodeInfo := nodes[(r.nextStart+i)%len(nodes)]
 		processed++
 		status := r.framework.RunFilterPluginsWithNominatedPods(ctx, state, pod, nodeInfo)
@@ -487,7 +542,11 @@ func (r *run) schedule(pod *v1.Pod) *attempt {
 		return a
 	}
 	a.Node = host
-	a.Claims = r.allocations(bound)
+	if r.timing {
+		r.awaitClaims(bound)
+	} else {
+		a.Claims = r.allocations(bound)
+	}
 	return a
 }
 
@@ -535,6 +594,38 @@ func (r *run) allocations(pod *v1.Pod) map[string]*resourceapi.AllocationResult 
 		return nil
 	}
 	return out
+}
+
+// awaitClaims is allocations for -time mode: the pod's own claims fetched by name (not the namespace listed) and
+// waited for until the assume cache has them.
+func (r *run) awaitClaims(pod *v1.Pod) {
+	for _, pc := range pod.Spec.ResourceClaims {
+		name := pc.ResourceClaimName
+		if name == nil {
+			name = claimStatusName(pod, pc.Name)
+		}
+		if name == nil {
+			continue
+		}
+		c, err := r.client.ResourceV1().ResourceClaims(pod.Namespace).Get(r.ctx, *name, metav1.GetOptions{})
+		if err != nil {
+			continue
+		}
+		deadline := time.Now().Add(10 * time.Second)
+		for time.Now().Before(deadline) && !r.seen(c) {
+			time.Sleep(time.Millisecond)
+		}
+	}
+}
+
+// seen: the assume cache holds the claim as the API server does.
+func (r *run) seen(c *resourceapi.ResourceClaim) bool {
+	obj, err := r.claimCache.Get(c.Namespace + "/" + c.Name)
+	if err != nil {
+		return false
+	}
+	cached, ok := obj.(*resourceapi.ResourceClaim)
+	return ok && cached.ResourceVersion == c.ResourceVersion
 }
 
 // syncClaims waits until the claims' informer has delivered every write of the attempt to the assume cache (the

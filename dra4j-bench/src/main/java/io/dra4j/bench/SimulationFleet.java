@@ -87,6 +87,18 @@ public final class SimulationFleet {
                 List.of(), List.of(), List.of(), List.of(), List.of());
     }
 
+    /** Writes the fleet as one {@code kind: List} JSON document (nodes, classes, slices, templates, pods). */
+    public static void write(ClusterSnapshot fleet, java.nio.file.Path file) throws java.io.IOException {
+        List<Object> items = new ArrayList<>();
+        items.addAll(fleet.nodes());
+        items.addAll(fleet.deviceClasses());
+        items.addAll(fleet.resourceSlices());
+        items.addAll(fleet.resourceClaimTemplates());
+        items.addAll(fleet.pods());
+        java.nio.file.Files.writeString(file, new io.fabric8.kubernetes.client.utils.KubernetesSerialization()
+                .asJson(Map.of("apiVersion", "v1", "kind", "List", "items", items)));
+    }
+
     private static DeviceClass deviceClass(String name, String kind) {
         return new DeviceClassBuilder().withNewMetadata().withName(name).endMetadata().withNewSpec()
                 .addNewSelector().withNewCel().withExpression("device.driver == \"" + DRIVER

@@ -26,6 +26,8 @@ final class Cluster {
     final FeatureGates gates;
     final DraAllocation dra;
     final List<NodeInfo> nodes;
+    /** What Filter reads about each node, versioned: pods and the pools it sees. */
+    final NodeVersions versions;
     final Map<String, NodeInfo> nodesByName = new HashMap<>();
     /** The images of the nodes' status, as the scheduler cache's image states (ImageLocality). */
     final ImageLocality images;
@@ -40,8 +42,10 @@ final class Cluster {
     Cluster(FeatureGates gates, Duration timeout, List<Node> nodes, List<DeviceClass> classes,
             List<ResourceSlice> slices, List<DeviceTaintRule> rules, List<ResourceClaim> claims) {
         this.gates = gates;
-        this.dra = new DraAllocation(gates, timeout, classes, slices, rules);
         this.nodes = nodeTreeOrder(nodes);
+        this.versions = new NodeVersions(this.nodes, slices);
+        this.nodes.forEach(n -> n.versions = versions);
+        this.dra = new DraAllocation(gates, timeout, classes, slices, rules, versions, this.nodes.size());
         this.images = new ImageLocality(nodes);
         for (NodeInfo n : this.nodes) {
             nodesByName.put(n.name, n);
@@ -79,19 +83,19 @@ final class Cluster {
      * appears, nodes of a zone in input order, listed round-robin over the zones.
      */
     private static List<NodeInfo> nodeTreeOrder(List<Node> nodes) {
-        Map<String, List<NodeInfo>> zones = new LinkedHashMap<>();
+        Map<String, List<Node>> zones = new LinkedHashMap<>();
         for (Node n : nodes) {
             Map<String, String> l = Selectors.labels(n);
             String region = l.getOrDefault("topology.kubernetes.io/region", "");
             String zone = l.getOrDefault("topology.kubernetes.io/zone", "");
             String key = region.isEmpty() && zone.isEmpty() ? "" : region + ":\u0000:" + zone;
-            zones.computeIfAbsent(key, k -> new ArrayList<>()).add(new NodeInfo(n));
+            zones.computeIfAbsent(key, k -> new ArrayList<>()).add(n);
         }
         List<NodeInfo> out = new ArrayList<>();
         for (int i = 0; out.size() < nodes.size(); i++) {
-            for (List<NodeInfo> z : zones.values()) {
+            for (List<Node> z : zones.values()) {
                 if (i < z.size()) {
-                    out.add(z.get(i));
+                    out.add(new NodeInfo(z.get(i), out.size()));
                 }
             }
         }
@@ -105,11 +109,13 @@ final class Cluster {
     void addClaim(ResourceClaim c) {
         claims.put(key(c), c);
         changed.add(key(c));
+        versions.claimChanged(key(c), c);
     }
 
     void removeClaim(ResourceClaim c) {
         claims.remove(key(c));
         changed.add(key(c));
+        versions.claimChanged(key(c), null);
     }
 
     private static String key(ResourceClaim c) {
@@ -124,6 +130,7 @@ final class Cluster {
     void claimsChanged(java.util.Collection<ResourceClaim> claims) {
         for (ResourceClaim c : claims) {
             changed.add(key(c));
+            versions.claimChanged(key(c), this.claims.get(key(c)));
         }
     }
 

@@ -36,13 +36,16 @@ final class DraAllocation {
     private long shareIds;
     /** kube-scheduler's filterTimeout per allocation; null for none. */
     private final Duration timeout;
+    /** Outcomes per node and claim shape, valid while the pools the node sees are unchanged. */
+    private final AllocationMemo memo;
 
     DraAllocation(FeatureGates gates, Duration timeout, List<DeviceClass> classes, List<ResourceSlice> slices,
-                  List<DeviceTaintRule> taintRules) {
+                  List<DeviceTaintRule> taintRules, NodeVersions versions, int nodeCount) {
         this.timeout = timeout;
         this.gates = gates;
         this.classes = List.copyOf(classes);
         this.taintRules = List.copyOf(taintRules);
+        this.memo = new AllocationMemo(versions, nodeCount);
         for (ResourceSlice s : slices) {
             String node = s.getSpec() == null || s.getSpec().getNodeName() == null ? "" : s.getSpec().getNodeName();
             slicesByNode.computeIfAbsent(node, k -> new java.util.ArrayList<>()).add(s);
@@ -127,6 +130,28 @@ final class DraAllocation {
         return out;
     }
 
+    /** An explanation on a node at a stamp, for one claims' shape. */
+    private record Explained(long stamp, Explanation explanation) {
+    }
+
+    /** The last explanation per node index and claims' shape (at most one per pair, so memory stays bounded). */
+    private final Map<Long, Explained> explained = new HashMap<>();
+
+    /**
+     * The allocator's explanation for claims of this shape on the node at this stamp ({@link NodeVersions}):
+     * the same for every pod of the shape, so {@code compute} runs once per node, stamp and shape in a row.
+     */
+    Explanation explained(int node, long stamp, int shape, java.util.function.Supplier<Explanation> compute) {
+        long key = ((long) node << 32) | (shape & 0xffffffffL);
+        Explained known = explained.get(key);
+        if (known != null && known.stamp() == stamp) {
+            return known.explanation();
+        }
+        Explanation e = compute.get();
+        explained.put(key, new Explained(stamp, e));
+        return e;
+    }
+
     private static String key(ResourceClaim claim) {
         String ns = claim.getMetadata().getNamespace();
         return (ns == null ? "" : ns) + "/" + claim.getMetadata().getName();
@@ -147,6 +172,25 @@ final class DraAllocation {
 
         AllocationOutcome allocate(Node node, List<ResourceClaim> claims) {
             return allocator.allocate(node, claims);
+        }
+
+        /** The claims' shape number for {@link #allocate(NodeInfo, List, int)}; the same claims, the same number. */
+        int shape(List<ResourceClaim> claims) {
+            return owner.memo.shape(claims);
+        }
+
+        /**
+         * Like {@link #allocate(Node, List)} on the node, for claims of this shape: the outcome remembered for the node when the
+         * pools it sees have not changed since (the allocator would decide the same), else the allocator's.
+         */
+        AllocationOutcome allocate(NodeInfo node, List<ResourceClaim> claims, int shape) {
+            AllocationOutcome known = owner.memo.get(node, shape);
+            if (known != null) {
+                return known;
+            }
+            AllocationOutcome outcome = allocator.allocate(node.node, claims);
+            owner.memo.put(node, shape, outcome);
+            return outcome;
         }
 
         /** The allocator's explanation for these claims on this node, from the slices visible there. */

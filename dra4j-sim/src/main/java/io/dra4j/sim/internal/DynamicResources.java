@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.api.model.PodResourceClaimStatus;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
+import io.fabric8.kubernetes.api.model.resource.v1.AllocationResultBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
@@ -27,6 +28,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 
@@ -54,12 +56,15 @@ final class DynamicResources {
     private final Map<String, Long> extendedRequests = new TreeMap<>();
     private FilterStatus preFilter;
     private DraAllocation.Cycle cycle;
-    private final Map<String, List<AllocationResult>> nodeAllocations = new HashMap<>();
+    /** The shape of the pod's own claims to allocate ({@link DraAllocation.Cycle#shape}); -1 until asked. */
+    private int shape = -1;
     private final Map<String, ResourceClaim> nodeExtendedClaims = new HashMap<>();
+    /** The allocator's outcome per node Filter allocated on, by the node's index; null where it did not. */
+    private AllocationOutcome[] nodeOutcomes;
+    /** Whether some claim to allocate has a firstAvailable request (Score is 0 everywhere otherwise); null until asked. */
+    private Boolean prioritized;
     /** Indexes into {@link #claims} of the allocated claims Filter found unavailable on a node, for PostFilter. */
     private final Set<Integer> unavailableClaims = new java.util.TreeSet<>();
-    /** The allocator's outcome per node Filter allocated on. */
-    private final Map<String, AllocationOutcome> nodeOutcomes = new HashMap<>();
     /** The pod's claims as {@link #bind} left them, the special claim for extended resources included. */
     private final List<ResourceClaim> bound = new ArrayList<>();
     private ResourceClaim boundExtended;
@@ -195,19 +200,27 @@ final class DynamicResources {
         if (toAllocate.isEmpty()) {
             return notAvailable(unavailable);
         }
-        AllocationOutcome outcome = cycle().allocate(n.node, toAllocate);
-        if (outcome instanceof AllocationOutcome.Allocated a) {
+        AllocationOutcome outcome;
+        if (extended == null) {
+            // The pod's own claims are the same on every node: one shape for the cycle, outcomes remembered per node.
+            if (shape < 0) {
+                shape = cycle().shape(toAllocate);
+            }
+            outcome = cycle().allocate(n, toAllocate, shape);
+        } else {
+            outcome = cycle().allocate(n.node, toAllocate);
+        }
+        if (outcome instanceof AllocationOutcome.Allocated) {
             if (!unavailable.isEmpty()) {
                 return notAvailable(unavailable);
             }
-            nodeOutcomes.put(n.name, outcome);
-            nodeAllocations.put(n.name, a.results());
+            remember(n, outcome);
             if (extended != null) {
                 nodeExtendedClaims.put(n.name, extended);
             }
             return null;
         }
-        nodeOutcomes.put(n.name, outcome);
+        remember(n, outcome);
         if (outcome instanceof AllocationOutcome.Unschedulable u) {
             return FilterStatus.unresolvable(NAME, u.reason());
         }
@@ -290,8 +303,25 @@ final class DynamicResources {
      * group in evaluation order.
      */
     String decisiveReason(List<NodeInfo> rejected) {
-        Nearest nearest = nearest(rejected);
-        return nearest == null ? "" : nearest.node().name + ": " + nearest.explanation().decisive();
+        return decisiveReasonLater(rejected).get();
+    }
+
+    /**
+     * {@link #decisiveReason}, computed when asked from the state of now: the nodes to explain and their stamps are
+     * taken now; an explanation on a node at a stamp is the same for every pod of the same claims' shape, so the run
+     * explains each (node, stamp, shape) once ({@link DraAllocation#explained}).
+     */
+    java.util.function.Supplier<String> decisiveReasonLater(List<NodeInfo> rejected) {
+        List<NodeInfo> order = explained(rejected);
+        long[] stamps = new long[order.size()];
+        for (int i = 0; i < stamps.length; i++) {
+            stamps[i] = cluster.versions.stamp(order.get(i).index);
+        }
+        int memoShape = filterShape();
+        return () -> {
+            Nearest nearest = nearest(order, memoShape, stamps);
+            return nearest == null ? "" : nearest.node().name + ": " + nearest.explanation().decisive();
+        };
     }
 
     /** The node that came closest and the allocator's explanation there. */
@@ -303,16 +333,36 @@ final class DynamicResources {
      * null when none of them has claims left to allocate.
      */
     Nearest nearest(List<NodeInfo> rejected) {
-        List<NodeInfo> order = new ArrayList<>(rejected);
-        order.sort(java.util.Comparator.comparing(n -> !cluster.hasLocalSlices(n.name)));
+        return nearest(explained(rejected), NO_SHAPE, null);
+    }
+
+    /** The first {@value #EXPLAINED_NODES} of the rejected nodes, those with node-local slices first, in order. */
+    private List<NodeInfo> explained(List<NodeInfo> rejected) {
+        List<NodeInfo> order = new ArrayList<>();
+        for (NodeInfo n : rejected) {
+            if (order.size() < EXPLAINED_NODES && cluster.hasLocalSlices(n.name)) {
+                order.add(n);
+            }
+        }
+        for (NodeInfo n : rejected) {
+            if (order.size() < EXPLAINED_NODES && !cluster.hasLocalSlices(n.name)) {
+                order.add(n);
+            }
+        }
+        return order;
+    }
+
+    private Nearest nearest(List<NodeInfo> order, int memoShape, long[] stamps) {
         Nearest best = null;
         int bestReach = -1;
-        for (NodeInfo n : order.subList(0, Math.min(EXPLAINED_NODES, order.size()))) {
+        for (int i = 0; i < order.size(); i++) {
+            NodeInfo n = order.get(i);
             List<ResourceClaim> toAllocate = toAllocate(extendedClaimFor(n));
             if (toAllocate.isEmpty()) {
                 continue;
             }
-            Explanation e = cycle().explain(n.node, toAllocate);
+            Explanation e = memoShape < 0 ? cycle().explain(n.node, toAllocate)
+                    : cluster.dra.explained(n.index, stamps[i], memoShape, () -> cycle().explain(n.node, toAllocate));
             int reach = reach(e);
             if (reach > bestReach) {
                 bestReach = reach;
@@ -322,9 +372,47 @@ final class DynamicResources {
         return best;
     }
 
+    /** Marks a pod whose DynamicResources verdicts are not the same for every pod of the same shape. */
+    static final int NO_SHAPE = Integer.MIN_VALUE;
+
+    /**
+     * What this plugin's Filter verdicts depend on, as a number: -1 when the pod has no claims and no extended
+     * resources a DeviceClass backs, the claims' shape when every claim is still to allocate and no extended
+     * resource is DRA-backed; {@link #NO_SHAPE} otherwise (allocated claims are checked against their status).
+     */
+    int filterShape() {
+        if (skip()) {
+            return -1;
+        }
+        if (!extendedRequests.isEmpty() || !nothingAllocated()) {
+            return NO_SHAPE;
+        }
+        if (shape < 0) {
+            shape = cycle().shape(toAllocate(null));
+        }
+        return shape;
+    }
+
+    private boolean nothingAllocated() {
+        for (ResourceClaim c : claims) {
+            if (allocated(c)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The outcome a remembered verdict on the node came with, as if {@link #filter} had computed it. */
+    void remember(NodeInfo n, AllocationOutcome outcome) {
+        if (nodeOutcomes == null) {
+            nodeOutcomes = new AllocationOutcome[cluster.nodes.size()];
+        }
+        nodeOutcomes[n.index] = outcome;
+    }
+
     /** The allocator's outcome on a node {@link #filter} allocated on; null where it did not get that far. */
     AllocationOutcome outcome(NodeInfo n) {
-        return nodeOutcomes.get(n.name);
+        return nodeOutcomes == null ? null : nodeOutcomes[n.index];
     }
 
     /** The claims Filter allocates together on the node: the pod's unallocated ones, then the special one if any. */
@@ -411,33 +499,58 @@ final class DynamicResources {
 
     /** Score: for every firstAvailable request, 8 minus the index of the subrequest that was allocated. */
     long score(NodeInfo n) {
-        List<AllocationResult> results = nodeAllocations.get(n.name);
-        if (results == null) {
+        List<AllocationResult> results = allocations(n);
+        if (results == null || !prioritized()) {
             return 0;
         }
         long score = 0;
         int ri = 0;
         for (ResourceClaim c : toAllocate(nodeExtendedClaims.get(n.name))) {
             AllocationResult a = results.get(ri++);
-            Set<String> allocatedSub = new HashSet<>();
-            for (DeviceRequestAllocationResult r : Selectors.list(a.getDevices() == null ? null : a.getDevices().getResults())) {
-                if (r.getRequest().contains("/")) {
-                    allocatedSub.add(r.getRequest());
-                }
-            }
+            List<DeviceRequestAllocationResult> allocated = Selectors.list(a.getDevices() == null ? null
+                    : a.getDevices().getResults());
             for (DeviceRequest req : Selectors.list(c.getSpec().getDevices().getRequests())) {
                 if (req.getExactly() != null) {
                     continue;
                 }
                 List<DeviceSubRequest> subs = Selectors.list(req.getFirstAvailable());
                 for (int i = 0; i < subs.size(); i++) {
-                    if (allocatedSub.contains(req.getName() + "/" + subs.get(i).getName())) {
+                    if (allocatedSubRequest(allocated, req.getName() + "/" + subs.get(i).getName())) {
                         score += FIRST_AVAILABLE_MAX - i;
                     }
                 }
             }
         }
         return score;
+    }
+
+    private static boolean allocatedSubRequest(List<DeviceRequestAllocationResult> allocated, String request) {
+        for (DeviceRequestAllocationResult r : allocated) {
+            if (request.equals(r.getRequest())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean prioritized() {
+        if (prioritized == null) {
+            boolean any = false;
+            for (ResourceClaim c : claims) {
+                for (DeviceRequest req : allocated(c) ? List.<DeviceRequest>of()
+                        : Selectors.list(c.getSpec().getDevices().getRequests())) {
+                    any |= req.getExactly() == null;
+                }
+            }
+            prioritized = any;
+        }
+        return prioritized;
+    }
+
+    /** The allocation results Filter found on the node, one per claim to allocate; null where none. */
+    private List<AllocationResult> allocations(NodeInfo n) {
+        AllocationOutcome o = outcome(n);
+        return o instanceof AllocationOutcome.Allocated a ? a.results() : null;
     }
 
     /**
@@ -459,14 +572,14 @@ final class DynamicResources {
      * own claims; Unreserve takes back only the reservation, so the claims stay allocated on the node.
      */
     void preBindFailed(NodeInfo n) {
-        List<AllocationResult> results = nodeAllocations.getOrDefault(n.name, List.of());
+        List<AllocationResult> results = Objects.requireNonNullElse(allocations(n), List.of());
         int ri = 0;
         List<ResourceClaim> own = toAllocate(null);
         for (ResourceClaim c : own) {
             if (c.getStatus() == null) {
                 c.setStatus(new ResourceClaimStatus());
             }
-            c.getStatus().setAllocation(results.get(ri++));
+            c.getStatus().setAllocation(new AllocationResultBuilder(results.get(ri++)).build());
             addFinalizer(c);
         }
         cluster.claimsChanged(own);
@@ -474,7 +587,7 @@ final class DynamicResources {
 
     /** Reserve and PreBind: allocation results and the pod's reservation written to its claims. */
     void bind(NodeInfo n) {
-        List<AllocationResult> results = nodeAllocations.getOrDefault(n.name, List.of());
+        List<AllocationResult> results = Objects.requireNonNullElse(allocations(n), List.of());
         ResourceClaim extended = nodeExtendedClaims.get(n.name);
         int ri = 0;
         bound.clear();
@@ -501,7 +614,8 @@ final class DynamicResources {
             if (target.getStatus() == null) {
                 target.setStatus(new ResourceClaimStatus());
             }
-            target.getStatus().setAllocation(results.get(ri++));
+            // A copy: the allocator's result may be remembered for other pods' cycles.
+            target.getStatus().setAllocation(new AllocationResultBuilder(results.get(ri++)).build());
             addFinalizer(target);
         }
         for (ResourceClaim c : claims) {

@@ -37,7 +37,11 @@ final class InterPodAffinity {
                 : Selectors.list(a.getPodAffinity().getRequiredDuringSchedulingIgnoredDuringExecution());
         this.antiAffinity = a == null || a.getPodAntiAffinity() == null ? List.of()
                 : Selectors.list(a.getPodAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution());
-        this.anyExistingAntiAffinity = nodes.stream().anyMatch(n -> n.withRequiredAntiAffinity > 0);
+        boolean any = false;
+        for (int i = 0; i < nodes.size() && !any; i++) {
+            any = nodes.get(i).withRequiredAntiAffinity > 0;
+        }
+        this.anyExistingAntiAffinity = any;
         // PreFilter's affinity counts: per topology pair, the pods that match every required affinity term.
         for (NodeInfo n : affinity.isEmpty() ? List.<NodeInfo>of() : nodes) {
             Map<String, String> labels = Selectors.labels(n.node);

@@ -32,8 +32,13 @@ final class InterPodAffinityScore {
                 : Selectors.list(a.getPodAffinity().getPreferredDuringSchedulingIgnoredDuringExecution());
         List<WeightedPodAffinityTerm> preferredAnti = a == null || a.getPodAntiAffinity() == null ? List.of()
                 : Selectors.list(a.getPodAntiAffinity().getPreferredDuringSchedulingIgnoredDuringExecution());
-        // PreScore: every assigned pod against the incoming pod, in both directions.
+        // PreScore: every assigned pod against the incoming pod, in both directions; when the incoming pod has no
+        // preferred terms only the pods with affinity of their own can add (upstream's HavePodsWithAffinityList).
+        boolean own = !preferredAffinity.isEmpty() || !preferredAnti.isEmpty();
         for (NodeInfo n : all) {
+            if (!own && n.withAffinity == 0) {
+                continue;
+            }
             Map<String, String> labels = Selectors.labels(n.node);
             if (labels.isEmpty()) {
                 continue;

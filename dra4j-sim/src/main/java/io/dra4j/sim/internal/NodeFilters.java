@@ -122,6 +122,9 @@ final class NodeFilters {
     }
 
     static FilterStatus nodePorts(Pod pod, NodeInfo n) {
+        if (n.usedPorts.isEmpty()) {
+            return null;
+        }
         for (NodeInfo.HostPort want : NodeInfo.hostPorts(pod)) {
             for (NodeInfo.HostPort used : n.usedPorts) {
                 if (want.conflicts(used)) {

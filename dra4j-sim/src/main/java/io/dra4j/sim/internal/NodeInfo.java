@@ -30,20 +30,38 @@ final class NodeInfo {
     final List<HostPort> usedPorts = new ArrayList<>();
     /** How many of {@link #pods} have required pod anti-affinity terms (InterPodAffinity skips the scan when none). */
     int withRequiredAntiAffinity;
+    /**
+     * How many of {@link #pods} have pod affinity or anti-affinity of any kind (upstream's PodsWithAffinity):
+     * InterPodAffinity's PreScore looks only at those when the incoming pod has no preferred terms.
+     */
+    int withAffinity;
+    /** The node's position in the node tree's order (-1 for a node outside the cluster). */
+    final int index;
+    /** The cluster's node versions, told when the pods change; null outside a cluster. */
+    NodeVersions versions;
 
     NodeInfo(Node node) {
+        this(node, -1);
+    }
+
+    NodeInfo(Node node, int index) {
+        this.index = index;
         this.node = node;
         this.name = node.getMetadata().getName();
         this.allocatable = Resources.of(node.getStatus() == null ? null : node.getStatus().getAllocatable());
     }
 
     void addPod(Pod pod) {
+        changed();
         pods.add(pod);
         requested.add(PodRequests.of(pod));
         nonZeroRequested.add(PodRequests.nonZero(pod));
         usedPorts.addAll(hostPorts(pod));
         if (!InterPodAffinity.requiredAntiAffinity(pod).isEmpty()) {
             withRequiredAntiAffinity++;
+        }
+        if (hasAffinity(pod)) {
+            withAffinity++;
         }
     }
 
@@ -56,6 +74,7 @@ final class NodeInfo {
         if (at < 0) {
             return false;
         }
+        changed();
         pods.remove(at);
         requested.subtract(PodRequests.of(pod));
         nonZeroRequested.subtract(PodRequests.nonZero(pod));
@@ -65,17 +84,34 @@ final class NodeInfo {
         if (!InterPodAffinity.requiredAntiAffinity(pod).isEmpty()) {
             withRequiredAntiAffinity--;
         }
+        if (hasAffinity(pod)) {
+            withAffinity--;
+        }
         return true;
     }
 
     /** The node's pods become exactly {@code list}, in that order (a dry run's changes undone). */
     void resetPods(List<Pod> list) {
+        changed();
         pods.clear();
         requested.asMap().clear();
         nonZeroRequested.asMap().clear();
         usedPorts.clear();
         withRequiredAntiAffinity = 0;
+        withAffinity = 0;
         list.forEach(this::addPod);
+    }
+
+    private void changed() {
+        if (versions != null) {
+            versions.podsChanged(index);
+        }
+    }
+
+    /** Whether the pod has pod affinity or pod anti-affinity (upstream's podWithAffinity). */
+    static boolean hasAffinity(Pod pod) {
+        var a = pod.getSpec().getAffinity();
+        return a != null && (a.getPodAffinity() != null || a.getPodAntiAffinity() != null);
     }
 
     static List<HostPort> hostPorts(Pod pod) {

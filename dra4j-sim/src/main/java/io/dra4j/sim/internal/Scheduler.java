@@ -1,5 +1,6 @@
 package io.dra4j.sim.internal;
 
+import io.dra4j.allocator.AllocationOutcome;
 import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
 import io.fabric8.kubernetes.api.model.NodeSelectorTerm;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -72,6 +73,35 @@ final class Scheduler {
     private final java.util.function.Supplier<java.time.Instant> clock;
     private int nextStartNodeIndex;
     private TraceRecorder trace;
+    private final FilterMemo filterMemo;
+
+    /**
+     * What the node-local Filter plugins read from a pod: NodeName, NodeUnschedulable and TaintToleration (node
+     * name, tolerations), NodeAffinity (node selector, node affinity), NodePorts (host ports), NodeResourcesFit (the
+     * effective request) and DynamicResources (the claims' shape, {@link DynamicResources#filterShape}); with the
+     * non-zero request for the node-local scores remembered with the verdicts.
+     */
+    private record FilterShape(String nodeName, List<io.fabric8.kubernetes.api.model.Toleration> tolerations,
+                               Map<String, String> nodeSelector, io.fabric8.kubernetes.api.model.NodeAffinity affinity,
+                               List<NodeInfo.HostPort> ports, Map<String, Long> request, Map<String, Long> nonZero,
+                               int claims) {
+        FilterShape(Pod pod, Resources request, int claims) {
+            this(pod.getSpec().getNodeName(), copy(Selectors.list(pod.getSpec().getTolerations())),
+                    pod.getSpec().getNodeSelector() == null ? null : new java.util.HashMap<>(pod.getSpec().getNodeSelector()),
+                    copy(NodeFilters.nodeAffinityOf(pod)), NodeInfo.hostPorts(pod), new java.util.HashMap<>(request.asMap()),
+                    new java.util.HashMap<>(PodRequests.nonZero(pod).asMap()), claims);
+        }
+
+        private static List<io.fabric8.kubernetes.api.model.Toleration> copy(List<io.fabric8.kubernetes.api.model.Toleration> l) {
+            List<io.fabric8.kubernetes.api.model.Toleration> out = new ArrayList<>();
+            l.forEach(t -> out.add(new io.fabric8.kubernetes.api.model.TolerationBuilder(t).build()));
+            return out;
+        }
+
+        private static io.fabric8.kubernetes.api.model.NodeAffinity copy(io.fabric8.kubernetes.api.model.NodeAffinity a) {
+            return a == null ? null : new io.fabric8.kubernetes.api.model.NodeAffinityBuilder(a).build();
+        }
+    }
 
     /**
      * @param controllerSelector the selector of the workload owning a pod (PodTopologySpread's defaults), or null
@@ -90,6 +120,7 @@ final class Scheduler {
         this.pdbs = pdbs;
         this.bindingConditions = bindingConditions;
         this.clock = clock;
+        this.filterMemo = new FilterMemo(cluster.nodes.size());
     }
 
     /**
@@ -105,6 +136,9 @@ final class Scheduler {
         private InterPodAffinity affinity;
         private final boolean podCountsMatter;
 
+        /** The verdicts of pods of this one's shape; null when they depend on more than the node itself. */
+        private final FilterMemo.Entry memo;
+
         CycleFilters(Pod pod, Resources request, DynamicResources dra) {
             this.pod = pod;
             this.request = request;
@@ -112,11 +146,32 @@ final class Scheduler {
             this.spread = new PodTopologySpread(pod, cluster.nodes);
             this.affinity = new InterPodAffinity(pod, cluster.nodes);
             this.podCountsMatter = !spread.skip() || !affinity.skip();
+            int draShape = podCountsMatter ? DynamicResources.NO_SHAPE : dra.filterShape();
+            this.memo = draShape == DynamicResources.NO_SHAPE ? null : filterMemo.entry(new FilterShape(pod, request, draShape));
         }
 
         @Override
         public FilterStatus run(NodeInfo n) {
-            return filter(pod, n, request, spread, affinity, dra);
+            if (memo == null) {
+                return filter(pod, n, request, spread, affinity, dra);
+            }
+            // A verdict computed at the node's current stamp for a pod of the same shape is this pod's verdict.
+            long stamp = cluster.versions.stamp(n.index);
+            if (memo.stamps[n.index] == stamp) {
+                if (memo.outcomes[n.index] != null) {
+                    dra.remember(n, memo.outcomes[n.index]);
+                }
+                return memo.verdicts[n.index];
+            }
+            FilterStatus s = filter(pod, n, request, spread, affinity, dra);
+            AllocationOutcome outcome = dra.skip() ? null : dra.outcome(n);
+            if ((s == null || s.code() != FilterStatus.Code.ERROR)
+                    && (outcome == null || AllocationMemo.repeatable(outcome))) {
+                memo.stamps[n.index] = stamp;
+                memo.verdicts[n.index] = s;
+                memo.outcomes[n.index] = outcome;
+            }
+            return s;
         }
 
         @Override
@@ -198,7 +253,7 @@ final class Scheduler {
         if (trace != null && feasible.size() == 1) {
             trace.best(List.of(feasible.get(0).name));
         }
-        NodeInfo chosen = feasible.size() == 1 ? feasible.get(0) : best(pod, request, feasible, dra);
+        NodeInfo chosen = feasible.size() == 1 ? feasible.get(0) : best(pod, request, feasible, dra, filters.memo);
         return bind(pod, chosen, dra);
     }
 
@@ -338,7 +393,9 @@ final class Scheduler {
                 draRejected.add(node);
             }
         });
-        return new Attempt(null, msg, () -> draRejected.isEmpty() ? "" : dra.decisiveReason(draRejected), false,
+        java.util.function.Supplier<String> draReason = draRejected.isEmpty() ? () -> ""
+                : dra.decisiveReasonLater(draRejected);
+        return new Attempt(null, msg, draReason, false,
                 preemption.nominatedNode(), preemption.victims(), null, rejectors, null, deallocate);
     }
 
@@ -391,7 +448,8 @@ final class Scheduler {
      * 2, DynamicResources 2, the others (NodeResourcesFit, NodeResourcesBalancedAllocation, ImageLocality) 1),
      * normalised as upstream; ties go to the first node evaluated.
      */
-    private NodeInfo best(Pod pod, Resources request, List<NodeInfo> feasible, DynamicResources dra) {
+    private NodeInfo best(Pod pod, Resources request, List<NodeInfo> feasible, DynamicResources dra,
+                          FilterMemo.Entry memo) {
         int n = feasible.size();
         long[] total = new long[n];
         Resources nonZero = PodRequests.nonZero(pod);
@@ -405,14 +463,31 @@ final class Scheduler {
                 controllerSelector.apply(pod));
         for (int i = 0; i < n; i++) {
             NodeInfo node = feasible.get(i);
+            spread[i] = spreading.skip() ? 0 : spreading.score(node);
+            podAffinity[i] = podAffinityScore.skip() ? 0 : podAffinityScore.score(node);
+            // ImageLocality depends on the pod's images, which its shape does not hold: never remembered.
+            total[i] += cluster.images.score(pod, node.name);
+            // The node-local raw scores, as a pod of the same shape got them at the node's current stamp.
+            long stamp = memo == null ? -1 : cluster.versions.stamp(node.index);
+            if (memo != null && memo.scoreStamps[node.index] == stamp) {
+                taint[i] = memo.taint[node.index];
+                affinity[i] = memo.affinity[node.index];
+                draScore[i] = memo.dra[node.index];
+                total[i] += memo.resources[node.index];
+                continue;
+            }
             taint[i] = NodeFilters.taintTolerationScore(pod, node);
             affinity[i] = NodeFilters.nodeAffinityScore(pod, node);
             draScore[i] = dra.skip() ? 0 : dra.score(node);
-            spread[i] = spreading.skip() ? 0 : spreading.score(node);
-            podAffinity[i] = podAffinityScore.skip() ? 0 : podAffinityScore.score(node);
-            total[i] += NodeFilters.leastAllocatedScore(nonZero, node);
-            total[i] += NodeFilters.balancedAllocationScore(request, node);
-            total[i] += cluster.images.score(pod, node.name);
+            long resources = NodeFilters.leastAllocatedScore(nonZero, node) + NodeFilters.balancedAllocationScore(request, node);
+            total[i] += resources;
+            if (memo != null && memo.stamps[node.index] == stamp) {
+                memo.scoreStamps[node.index] = stamp;
+                memo.taint[node.index] = taint[i];
+                memo.affinity[node.index] = affinity[i];
+                memo.dra[node.index] = draScore[i];
+                memo.resources[node.index] = resources;
+            }
         }
         normalize(taint, true);
         normalize(affinity, false);

@@ -1,0 +1,65 @@
+package io.dra4j.sim.internal;
+
+import io.dra4j.allocator.AllocationOutcome;
+
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Filter verdicts and node-local raw scores remembered per pod shape and node, so that a cycle costs an array read for every node whose
+ * state did not change since a pod of the same shape was filtered there. A shape is everything the node-local
+ * Filter plugins read from a pod (the scheduler builds it; pods whose verdicts depend on other nodes' pods, through
+ * PodTopologySpread or InterPodAffinity, get none). A verdict holds while the node's stamp ({@link NodeVersions})
+ * is the one it was computed at; the allocator's outcome there is kept with it for Score and Reserve. The most
+ * recently used {@value #SHAPES} shapes are kept.
+ */
+final class FilterMemo {
+    static final int SHAPES = 32;
+
+    /**
+     * One shape's verdicts by node index; a stamp of -1 marks a node not filtered yet. With them, the node-local
+     * raw scores (NodeResourcesFit plus BalancedAllocation, TaintToleration, NodeAffinity, DynamicResources), valid
+     * at {@code scoreStamps}; they depend on the same inputs and on the non-zero request, which the shape includes.
+     */
+    static final class Entry {
+        final long[] stamps;
+        final FilterStatus[] verdicts;
+        final AllocationOutcome[] outcomes;
+        final long[] scoreStamps;
+        final long[] resources;
+        final long[] taint;
+        final long[] affinity;
+        final long[] dra;
+
+        private Entry(int nodes) {
+            stamps = new long[nodes];
+            Arrays.fill(stamps, -1);
+            verdicts = new FilterStatus[nodes];
+            outcomes = new AllocationOutcome[nodes];
+            scoreStamps = new long[nodes];
+            Arrays.fill(scoreStamps, -1);
+            resources = new long[nodes];
+            taint = new long[nodes];
+            affinity = new long[nodes];
+            dra = new long[nodes];
+        }
+    }
+
+    private final int nodes;
+    private final Map<Object, Entry> shapes = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Object, Entry> eldest) {
+            return size() > SHAPES;
+        }
+    };
+
+    FilterMemo(int nodes) {
+        this.nodes = nodes;
+    }
+
+    /** The verdicts of this shape (a value with equals and hashCode over the shape's parts). */
+    Entry entry(Object shape) {
+        return shapes.computeIfAbsent(shape, k -> new Entry(nodes));
+    }
+}
