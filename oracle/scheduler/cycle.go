@@ -129,6 +129,18 @@ func runSnapshot(s *snapshot, emit func(*attempt)) (err error) {
 	for _, o := range s.taintRules {
 		objects = append(objects, o)
 	}
+	for _, o := range s.services {
+		objects = append(objects, o)
+	}
+	for _, o := range s.rcs {
+		objects = append(objects, o)
+	}
+	for _, o := range s.replicaSets {
+		objects = append(objects, o)
+	}
+	for _, o := range s.statefulSets {
+		objects = append(objects, o)
+	}
 	r.client = fake.NewClientset(objects...)
 	// The API server's name generation for created claims (DynamicResources creates the extended-resource claim
 	// with generateName), deterministic as in readSnapshot.
