@@ -159,6 +159,18 @@ func runSnapshotWith(s *snapshot, emit func(*attempt), timed func(timing)) (err 
 	for _, o := range s.taintRules {
 		objects = append(objects, o)
 	}
+	for _, o := range s.services {
+		objects = append(objects, o)
+	}
+	for _, o := range s.rcs {
+		objects = append(objects, o)
+	}
+	for _, o := range s.replicaSets {
+		objects = append(objects, o)
+	}
+	for _, o := range s.statefulSets {
+		objects = append(objects, o)
+	}
 	r.client = fake.NewClientset(objects...)
 	// The API server's resourceVersion: every write stores the object under a new one, as etcd's revision (the fake
 	// tracker keeps whatever the object says). Without it the claims' assume cache, which takes an informer update

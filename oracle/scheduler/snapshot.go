@@ -13,6 +13,7 @@ import (
 	"maps"
 	"strings"
 
+	appsv1 "k8s.io/api/apps/v1"
 	v1 "k8s.io/api/core/v1"
 	resourceapi "k8s.io/api/resource/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
@@ -22,6 +23,7 @@ import (
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
+	_ "k8s.io/kubernetes/pkg/apis/apps/install"
 	_ "k8s.io/kubernetes/pkg/apis/core/install"
 	_ "k8s.io/kubernetes/pkg/apis/resource/install"
 	_ "k8s.io/kubernetes/pkg/apis/scheduling/install"
@@ -38,6 +40,11 @@ type snapshot struct {
 	claims          []*resourceapi.ResourceClaim
 	templates       []*resourceapi.ResourceClaimTemplate
 	taintRules      []*resourceapi.DeviceTaintRule
+	// Read by PodTopologySpread's system default constraints (helper.DefaultSelector) only.
+	services     []*v1.Service
+	rcs          []*v1.ReplicationController
+	replicaSets  []*appsv1.ReplicaSet
+	statefulSets []*appsv1.StatefulSet
 }
 
 // readSnapshot decodes a YAML or JSON stream of documents, each an object or a List of objects. Kinds the
@@ -106,6 +113,14 @@ func (s *snapshot) add(raw map[string]any, where string) error {
 		s.templates = append(s.templates, o)
 	case *resourceapi.DeviceTaintRule:
 		s.taintRules = append(s.taintRules, o)
+	case *v1.Service:
+		s.services = append(s.services, o)
+	case *v1.ReplicationController:
+		s.rcs = append(s.rcs, o)
+	case *appsv1.ReplicaSet:
+		s.replicaSets = append(s.replicaSets, o)
+	case *appsv1.StatefulSet:
+		s.statefulSets = append(s.statefulSets, o)
 	}
 	return nil
 }
@@ -133,6 +148,18 @@ func (s *snapshot) complete() error {
 	}
 	for _, o := range s.classes {
 		defaultMeta(&o.ObjectMeta, "DeviceClass", false)
+	}
+	for _, o := range s.services {
+		defaultMeta(&o.ObjectMeta, "Service", true)
+	}
+	for _, o := range s.rcs {
+		defaultMeta(&o.ObjectMeta, "ReplicationController", true)
+	}
+	for _, o := range s.replicaSets {
+		defaultMeta(&o.ObjectMeta, "ReplicaSet", true)
+	}
+	for _, o := range s.statefulSets {
+		defaultMeta(&o.ObjectMeta, "StatefulSet", true)
 	}
 	for _, o := range s.taintRules {
 		defaultMeta(&o.ObjectMeta, "DeviceTaintRule", false)

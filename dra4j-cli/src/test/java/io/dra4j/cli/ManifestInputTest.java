@@ -62,7 +62,7 @@ class ManifestInputTest {
               - name: gpu-0
             """;
 
-    /** A pod whose template asks for two GPUs, a claim for three that no pod uses, and a Service. */
+    /** A pod whose template asks for two GPUs, a claim for three that no pod uses, and a ConfigMap. */
     static final String WORK = """
             apiVersion: resource.k8s.io/v1
             kind: ResourceClaimTemplate
@@ -105,7 +105,7 @@ class ManifestInputTest {
                     count: 3
             ---
             apiVersion: v1
-            kind: Service
+            kind: ConfigMap
             metadata:
               name: web
             """;
@@ -147,7 +147,7 @@ class ManifestInputTest {
         assertThat(three.get("claim").stringValue()).isEqualTo("team-a/three");
         assertThat(three.get("outcome").stringValue()).isEqualTo("unschedulable");
         assertThat(three.get("reason").stringValue()).startsWith("0/2 nodes are available: 2 ");
-        assertThat(r.err()).contains("work.yaml: document 4: Service web (v1) is not used by allocate, which reads");
+        assertThat(r.err()).contains("work.yaml: document 4: ConfigMap web (v1) is not used by allocate, which reads");
         assertThat(Files.readString(work)).as("input unchanged").isEqualTo(WORK);
     }
 

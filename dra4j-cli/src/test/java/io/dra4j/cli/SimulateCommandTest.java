@@ -29,8 +29,8 @@ class SimulateCommandTest {
             spec: {containers: [{name: c, resources: {requests: {cpu: "64"}}}]}
             ---
             apiVersion: v1
-            kind: Service
-            metadata: {name: svc, namespace: ns}
+            kind: ConfigMap
+            metadata: {name: settings, namespace: ns}
             """;
 
     @Test
@@ -52,7 +52,7 @@ class SimulateCommandTest {
         CliRuns.Run run = CliRuns.run("simulate", "--output", "json", "--events", file.toString());
 
         assertThat(run.status()).isZero();
-        assertThat(run.err()).contains("skipped 1 object(s) of kinds the simulator does not use: Service");
+        assertThat(run.err()).contains("skipped 1 object(s) of kinds the simulator does not use: ConfigMap");
         JsonNode root = JsonMapper.builder().build().readTree(run.out());
         assertThat(root.path("summary").path("placed").asLong()).isEqualTo(1);
         assertThat(root.path("summary").path("pending").asLong()).isEqualTo(1);

@@ -3,6 +3,8 @@ package io.dra4j.scenario;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.ReplicationController;
+import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
@@ -33,6 +35,8 @@ final class ManifestKinds {
     private static final List<Kind> KINDS = List.of(
             new Kind("", "v1", "Node", Node.class, false),
             new Kind("", "v1", "Pod", Pod.class, true),
+            new Kind("", "v1", "Service", Service.class, true),
+            new Kind("", "v1", "ReplicationController", ReplicationController.class, true),
             new Kind("scheduling.k8s.io", "v1", "PriorityClass", PriorityClass.class, false),
             new Kind("scheduling.k8s.io", "v1beta1", "Workload", Workload.class, true),
             new Kind("scheduling.k8s.io", "v1beta1", "PodGroup", PodGroup.class, true),

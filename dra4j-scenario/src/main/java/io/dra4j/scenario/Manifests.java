@@ -3,6 +3,8 @@ package io.dra4j.scenario;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.ReplicationController;
+import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
@@ -76,6 +78,16 @@ public record Manifests(List<ManifestObject> objects, List<SkippedObject> skippe
 
     public List<Deployment> deployments() {
         return all(Deployment.class);
+    }
+
+    /** Services: their selectors are part of PodTopologySpread's default spreading. */
+    public List<Service> services() {
+        return all(Service.class);
+    }
+
+    /** ReplicationControllers: their selectors are part of PodTopologySpread's default spreading. */
+    public List<ReplicationController> replicationControllers() {
+        return all(ReplicationController.class);
     }
 
     public List<ReplicaSet> replicaSets() {

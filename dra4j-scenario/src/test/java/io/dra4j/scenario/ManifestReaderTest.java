@@ -53,9 +53,9 @@ class ManifestReaderTest {
         assertThat(m.resourceClaimTemplates()).hasSize(1);
         assertThat(m.priorityClasses().get(0).getValue()).isEqualTo(2000000000);
         assertThat(m.skipped()).extracting(SkippedObject::kind, SkippedObject::name)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple("Service", "kubernetes"),
-                        org.assertj.core.groups.Tuple.tuple("ConfigMap", "kube-root-ca.crt"));
-        assertThat(m.skipped().get(0).origin()).isEqualTo(new ManifestOrigin(file.toString(), 1, 2));
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("ConfigMap", "kube-root-ca.crt"));
+        assertThat(m.services()).extracting(s -> s.getMetadata().getName()).containsExactly("kubernetes");
+        assertThat(m.originOf(m.services().get(0))).isEqualTo(new ManifestOrigin(file.toString(), 1, 2));
         assertThat(m.originOf(pod)).isEqualTo(new ManifestOrigin(file.toString(), 1, 1));
         assertThat(Files.readAllBytes(file)).isEqualTo(before);
     }

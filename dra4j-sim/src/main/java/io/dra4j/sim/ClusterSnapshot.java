@@ -3,6 +3,8 @@ package io.dra4j.sim;
 import io.dra4j.scenario.Manifests;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.ReplicationController;
+import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
@@ -24,7 +26,8 @@ import java.util.List;
  * The cluster a simulation starts from: nodes, pods (bound ones are the starting state), priority classes, the
  * resource.k8s.io objects (allocated claims are the starting state) and the workloads whose pods are to be created.
  * PodDisruptionBudgets are read by DefaultPreemption; PodGroups (with their Workloads) make gangs that GangScheduling
- * places all or nothing. The lists are copied; the objects are not and are never
+ * places all or nothing; Services and ReplicationControllers only lend their selectors to PodTopologySpread's
+ * default constraints (a ReplicationController's pods are not created). The lists are copied; the objects are not and are never
  * modified by the simulator.
  */
 public record ClusterSnapshot(List<Node> nodes,
@@ -42,7 +45,9 @@ public record ClusterSnapshot(List<Node> nodes,
                               List<DaemonSet> daemonSets,
                               List<PodDisruptionBudget> podDisruptionBudgets,
                               List<PodGroup> podGroups,
-                              List<Workload> workloads) {
+                              List<Workload> workloads,
+                              List<Service> services,
+                              List<ReplicationController> replicationControllers) {
     public ClusterSnapshot {
         nodes = List.copyOf(nodes);
         pods = List.copyOf(pods);
@@ -60,6 +65,21 @@ public record ClusterSnapshot(List<Node> nodes,
         podDisruptionBudgets = List.copyOf(podDisruptionBudgets);
         podGroups = List.copyOf(podGroups);
         workloads = List.copyOf(workloads);
+        services = List.copyOf(services);
+        replicationControllers = List.copyOf(replicationControllers);
+    }
+
+    /** A snapshot without Services and ReplicationControllers. */
+    public ClusterSnapshot(List<Node> nodes, List<Pod> pods, List<PriorityClass> priorityClasses,
+                           List<DeviceClass> deviceClasses, List<ResourceSlice> resourceSlices,
+                           List<ResourceClaim> resourceClaims, List<ResourceClaimTemplate> resourceClaimTemplates,
+                           List<DeviceTaintRule> deviceTaintRules, List<Deployment> deployments,
+                           List<ReplicaSet> replicaSets, List<StatefulSet> statefulSets, List<Job> jobs,
+                           List<DaemonSet> daemonSets, List<PodDisruptionBudget> podDisruptionBudgets,
+                           List<PodGroup> podGroups, List<Workload> workloads) {
+        this(nodes, pods, priorityClasses, deviceClasses, resourceSlices, resourceClaims, resourceClaimTemplates,
+                deviceTaintRules, deployments, replicaSets, statefulSets, jobs, daemonSets, podDisruptionBudgets,
+                podGroups, workloads, List.of(), List.of());
     }
 
     /** A snapshot without PodGroups and Workloads. */
@@ -91,7 +111,7 @@ public record ClusterSnapshot(List<Node> nodes,
                                 List<ResourceClaim> resourceClaims) {
         return new ClusterSnapshot(nodes, pods, priorityClasses, deviceClasses, resourceSlices, resourceClaims,
                 resourceClaimTemplates, deviceTaintRules, deployments, replicaSets, statefulSets, jobs, daemonSets,
-                podDisruptionBudgets, podGroups, workloads);
+                podDisruptionBudgets, podGroups, workloads, services, replicationControllers);
     }
 
     /** The objects of the kinds the simulator uses, from manifests as read. */
@@ -99,6 +119,6 @@ public record ClusterSnapshot(List<Node> nodes,
         return new ClusterSnapshot(m.nodes(), m.pods(), m.priorityClasses(), m.deviceClasses(), m.resourceSlices(),
                 m.resourceClaims(), m.resourceClaimTemplates(), m.deviceTaintRules(), m.deployments(),
                 m.replicaSets(), m.statefulSets(), m.jobs(), m.daemonSets(), m.podDisruptionBudgets(),
-                m.podGroups(), m.workloads());
+                m.podGroups(), m.workloads(), m.services(), m.replicationControllers());
     }
 }

@@ -103,7 +103,7 @@ public final class Reports {
             }
         });
         List<String> notes = new ArrayList<>(r.notes());
-        notes.add("not simulated: volumes, Services' selectors in topology spreading");
+        notes.add("not simulated: volumes");
         out.println();
         out.println("Notes:");
         notes.forEach(n -> out.printf("  %s%n", n));

@@ -23,7 +23,9 @@ class KubectlSnapshotTest {
         byte[] before = Files.readAllBytes(SNAPSHOT);
         Manifests m = ManifestReader.read(SNAPSHOT);
         assertThat(m.problems()).isEmpty();
-        assertThat(m.skipped()).extracting(s -> s.kind()).containsExactly("Service", "ConfigMap");
+        assertThat(m.skipped()).extracting(s -> s.kind()).containsExactly("ConfigMap");
+        // The Service is read: its selector is part of PodTopologySpread's default spreading.
+        assertThat(m.services()).extracting(s -> s.getMetadata().getName()).containsExactly("kubernetes");
 
         SimulationResult r = new Simulator(SimulationOptions.defaults()).run(ClusterSnapshot.of(m));
 

@@ -107,7 +107,8 @@ final class DevicePluginForm {
                         .withTemplate(template(d.getSpec().getTemplate(), d.getMetadata())).endSpec().build()).toList(),
                 dra.daemonSets().stream().map(d -> new DaemonSetBuilder(d).editSpec()
                         .withTemplate(template(d.getSpec().getTemplate(), d.getMetadata())).endSpec().build()).toList(),
-                dra.podDisruptionBudgets(), dra.podGroups(), dra.workloads());
+                dra.podDisruptionBudgets(), dra.podGroups(), dra.workloads(), dra.services(),
+                dra.replicationControllers());
     }
 
     // Nodes: what the device plugin and GPU feature discovery announce, the MIG layout fixed per GPU product.

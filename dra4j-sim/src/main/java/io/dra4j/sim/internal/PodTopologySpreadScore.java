@@ -69,8 +69,10 @@ final class PodTopologySpreadScore {
             }
             for (int i = 0; i < constraints.size(); i++) {
                 Constraint c = constraints.get(i);
-                String v = labels.get(c.key);
-                if (c.key.equals(HOSTNAME) || v == null) {
+                // As upstream reads the label from a Go map: a node without the key (possible under the system
+                // defaults, which do not require all keys) makes a domain "" that counts towards the weight.
+                String v = labels.getOrDefault(c.key, "");
+                if (c.key.equals(HOSTNAME)) {
                     continue;
                 }
                 if (counts.get(i).putIfAbsent(v, 0L) == null) {
@@ -92,8 +94,8 @@ final class PodTopologySpreadScore {
                 if (!includes(c, n)) {
                     continue;
                 }
-                String v = labels.get(c.key);
-                if (v != null && counts.get(i).containsKey(v)) {
+                String v = labels.getOrDefault(c.key, "");
+                if (counts.get(i).containsKey(v)) {
                     counts.get(i).merge(v, (long) matching(n, c), Long::sum);
                 }
             }

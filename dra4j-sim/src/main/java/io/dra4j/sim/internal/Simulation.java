@@ -208,8 +208,10 @@ public final class Simulation {
         queue.sort(queueOrder());
         queue.forEach(p -> outcomes.put(key(p), null));
 
-        scheduler = new Scheduler(cluster, options.percentageOfNodesToScore(),
-                p -> controllerSelectors.get(ns(p) + "/" + controllerOf(p)), input.podDisruptionBudgets(),
+        DefaultSelectors defaultSelectors = new DefaultSelectors(input.services(), input.replicationControllers(),
+                controllerSelectors);
+        scheduler = new Scheduler(cluster, options.percentageOfNodesToScore(), defaultSelectors::of,
+                input.podDisruptionBudgets(),
                 options.bindingConditions(), () -> clock);
         scheduler.trace(trace);
         List<Pod> pending = scheduleAll(new ArrayList<>(queue));
@@ -665,9 +667,9 @@ public final class Simulation {
     }
 
     /**
-     * The selectors DefaultSelector finds for a pod: its ReplicaSet's (for a Deployment's pods the Deployment's
-     * selector plus pod-template-hash, as the ReplicaSet has) or its StatefulSet's. Services are not read, so their
-     * selectors are not part of it.
+     * The workload selectors DefaultSelector finds for a pod ({@link DefaultSelectors} adds the Services' and
+     * ReplicationControllers'): its ReplicaSet's (for a Deployment's pods the Deployment's selector plus
+     * pod-template-hash, as the ReplicaSet has) or its StatefulSet's.
      */
     private void recordControllerSelectors() {
         for (var rs : input.replicaSets()) {

@@ -19,7 +19,8 @@ import java.util.Random;
  * claims, the extended resource (served by the device plugin on nodes that have it, else through the class),
  * priorities (values and PriorityClasses), nodeSelector, required and preferred node affinity, tolerations, host
  * ports, container and init container images that nodes list in status.images (ImageLocality) or not, topology spread
- * constraints (DoNotSchedule and ScheduleAnyway), required and preferred pod (anti-)affinity; and a
+ * constraints (DoNotSchedule and ScheduleAnyway), required and preferred pod (anti-)affinity; Services, ReplicaSets and
+ * ReplicationControllers whose selectors make PodTopologySpread's default spreading; and a
  * few pods already bound. Fleets stay under 100 nodes, so every node is filtered as upstream does below
  * minFeasibleNodesToFind. Deterministic per (seed, index).
  */
@@ -46,6 +47,8 @@ public final class FleetGenerator {
     private final List<String> nodeNames = new ArrayList<>();
     private int sharedClaims;
     private int podCount;
+    /** Pods per controller ({@code ReplicaSet/rs-app-a}, {@code ReplicationController/rc-app-b}), in first-use order. */
+    private final Map<String, Integer> owned = new LinkedHashMap<>();
 
     private FleetGenerator(long seed, int index, java.util.Set<Feature> without) {
         this.random = new Random(seed * 1_000_003L + index);
@@ -91,10 +94,32 @@ public final class FleetGenerator {
         for (int b = 0; b < bound; b++) {
             boundPod(b);
         }
+        // Services selecting an app's pods (PodTopologySpread's default spreading), and one selecting none.
+        for (char app = 'a'; app <= 'c'; app++) {
+            if (random.nextInt(3) == 0) {
+                items.add(service("svc-app-" + app, m("app", "app-" + app)));
+            }
+        }
+        if (random.nextInt(4) == 0) {
+            items.add(service("svc-none", m("app", "app-a", "tier", "db")));
+        }
         int pods = 2 + random.nextInt(16);
         for (int p = 0; p < pods; p++) {
             pod();
         }
+        // The controllers of the pods that name one, with as many replicas as they have pods (none to create).
+        owned.forEach((owner, count) -> {
+            String kind = owner.substring(0, owner.indexOf('/'));
+            String name = owner.substring(owner.indexOf('/') + 1);
+            String app = name.substring(3);
+            Map<String, Object> template = m("metadata", m("labels", m("app", app)),
+                    "spec", m("containers", List.of(m("name", "main", "image", "app"))));
+            items.add(kind.equals("ReplicaSet")
+                    ? m("apiVersion", "apps/v1", "kind", kind, "metadata", m("name", name, "namespace", "ns", "uid", "uid-" + name),
+                            "spec", m("replicas", count, "selector", m("matchLabels", m("app", app)), "template", template))
+                    : m("apiVersion", "v1", "kind", kind, "metadata", m("name", name, "namespace", "ns", "uid", "uid-" + name),
+                            "spec", m("replicas", count, "selector", m("app", app), "template", template)));
+        });
         ObjectNode list = JSON.createObjectNode();
         list.put("apiVersion", "v1");
         list.put("kind", "List");
@@ -103,6 +128,11 @@ public final class FleetGenerator {
             array.add(JSON.valueToTree(item));
         }
         return list;
+    }
+
+    private static Map<String, Object> service(String name, Map<String, Object> selector) {
+        return m("apiVersion", "v1", "kind", "Service", "metadata", m("name", name, "namespace", "ns"),
+                "spec", m("selector", selector, "ports", List.of(m("port", 80))));
     }
 
     private void classes() {
@@ -379,10 +409,18 @@ public final class FleetGenerator {
                     "labelSelector", m("matchLabels", m("app", app)))));
         }
         String created = String.format("2026-01-01T00:%02d:%02dZ", 1 + random.nextInt(59), random.nextInt(60));
-        items.add(m("apiVersion", "v1", "kind", "Pod",
-                "metadata", m("name", "pod-" + p, "namespace", "ns", "labels", m("app", app),
-                        "creationTimestamp", created),
-                "spec", spec));
+        Map<String, Object> metadata = m("name", "pod-" + p, "namespace", "ns", "labels", m("app", app),
+                "creationTimestamp", created);
+        // A controller (its selector joins the default spreading): a ReplicaSet, a ReplicationController or none.
+        int controller = random.nextInt(8);
+        if (controller < 2) {
+            String kind = controller == 0 ? "ReplicaSet" : "ReplicationController";
+            String name = (controller == 0 ? "rs-" : "rc-") + app;
+            owned.merge(kind + "/" + name, 1, Integer::sum);
+            metadata.put("ownerReferences", List.of(m("apiVersion", controller == 0 ? "apps/v1" : "v1", "kind", kind,
+                    "name", name, "uid", "uid-" + name, "controller", true)));
+        }
+        items.add(m("apiVersion", "v1", "kind", "Pod", "metadata", metadata, "spec", spec));
     }
 
     /** An insertion-ordered map from alternating keys and values. */
