@@ -80,7 +80,7 @@ class NodeCommandsIT {
             assertThat(status).as(out + "\n" + driverOut).isZero();
             assertThat(out.toString()).contains("PASS NodePrepareResources: 1 claim(s) prepared")
                     .contains("PASS claim with a wrong UID is refused")
-                    .containsPattern("PASS health stream sends an update within 30 s: 3 device\\(s\\) after \\d+ ms")
+                    .containsPattern("PASS health stream sends an update within 30 s: v1.DRAResourceHealth: 3 device\\(s\\) after \\d+ ms")
                     .contains("PASS health update is well-formed")
                     .contains("PASS health values are taken by the kubelet as sent")
                     .doesNotContain("health update names only published devices")
