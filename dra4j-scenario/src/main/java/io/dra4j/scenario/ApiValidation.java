@@ -1,10 +1,13 @@
 package io.dra4j.scenario;
 
 import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.resource.v1.Counter;
+import io.fabric8.kubernetes.api.model.resource.v1.CounterSet;
 import io.fabric8.kubernetes.api.model.resource.v1.Device;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttribute;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceClaimConfiguration;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceCounterConsumption;
 import io.dra4j.allocator.DraFeature;
 import io.dra4j.allocator.FeatureGates;
 import io.dra4j.allocator.KubernetesVersion;
@@ -829,6 +832,57 @@ final class ApiValidation {
                 }
             }
         }
+        if (spec.getSharedCounters() != null) {
+            sharedCounters(spec.getSharedCounters());
+        }
+    }
+
+    /**
+     * Shared counter sets, validated declaratively in 1.37 (+k8s:required, +k8s:format=k8s-short-name on the name and
+     * on each counter's key, +k8s:listType=map keyed by name): the hand-written errors are all covered.
+     */
+    private void sharedCounters(List<CounterSet> sets) {
+        for (int i = 0; i < sets.size(); i++) {
+            CounterSet set = sets.get(i) == null ? new CounterSet() : sets.get(i);
+            String at = "spec.sharedCounters[" + i + "]";
+            shortName(set.getName(), at + ".name");
+            counters(set.getCounters(), at + ".counters");
+        }
+        duplicateItems(sets, s -> s == null ? null : s.getName(), GoJson::counterSet, "spec.sharedCounters");
+    }
+
+    private void counters(Map<String, Counter> counters, String field) {
+        if (counters == null || counters.isEmpty()) {
+            required(field, "");
+            return;
+        }
+        for (String key : counters.keySet()) {
+            shortName(key, field);
+        }
+    }
+
+    /** Counter consumption, declarative in 1.37 like the shared counter sets, keyed by counterSet. */
+    private void consumesCounters(List<DeviceCounterConsumption> consumption, String field) {
+        for (int i = 0; i < consumption.size(); i++) {
+            DeviceCounterConsumption c = consumption.get(i) == null ? new DeviceCounterConsumption() : consumption.get(i);
+            shortName(c.getCounterSet(), field + "[" + i + "].counterSet");
+            counters(c.getCounters(), field + "[" + i + "].counters");
+        }
+        duplicateItems(consumption, c -> c == null ? null : c.getCounterSet(), GoJson::counterConsumption, field);
+    }
+
+    /** validate.ShortName (+k8s:format=k8s-short-name) after +k8s:required, with the length in bytes. */
+    private void shortName(String value, String field) {
+        if (value == null || value.isEmpty()) {
+            required(field, "");
+            return;
+        }
+        if (value.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > 63) {
+            invalid(field, quote(value), "must be no more than 63 bytes");
+        }
+        if (!LABEL.matcher(value).matches()) {
+            invalid(field, quote(value), SUBDOMAIN.matcher(value).matches() ? "must not contain dots" : LABEL_MSG);
+        }
     }
 
     /** Taints, counter consumption or list attributes lower the device limit. */
@@ -908,6 +962,9 @@ final class ApiValidation {
             for (String name : d.getCapacity().keySet()) {
                 qualifiedName(name, at + ".capacity");
             }
+        }
+        if (d.getConsumesCounters() != null) {
+            consumesCounters(d.getConsumesCounters(), at + ".consumesCounters");
         }
     }
 

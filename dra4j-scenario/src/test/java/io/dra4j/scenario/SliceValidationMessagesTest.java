@@ -1,0 +1,84 @@
+package io.dra4j.scenario;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * ResourceSlice rules of kube-apiserver 1.37: shared counters, counter consumption, device taints, binding
+ * conditions and node selectors. The expected messages are what {@code oracle/validate/bin/validate-oracle} printed
+ * for the same objects.
+ */
+class SliceValidationMessagesTest {
+    private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+    private static final String LABEL_MSG = "a lowercase RFC 1123 label must consist of lower case alphanumeric "
+            + "characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', "
+            + "regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+
+    private static List<ApiValidator.FieldError> errors(String spec) {
+        return ApiValidator.defaultAndValidate(SERIALIZATION.unmarshal("{\"apiVersion\":\"resource.k8s.io/v1\","
+                + "\"kind\":\"ResourceSlice\",\"metadata\":{\"name\":\"s\"},\"spec\":{\"driver\":\"d.example.com\","
+                + "\"pool\":{\"name\":\"p\",\"resourceSliceCount\":1}," + spec + "}}", HasMetadata.class));
+    }
+
+    private static String device(String fields) {
+        return "\"nodeName\":\"n1\",\"devices\":[{\"name\":\"d\"," + fields + "}]";
+    }
+
+    private static ApiValidator.FieldError error(String field, String message) {
+        return new ApiValidator.FieldError(field, message);
+    }
+
+    @Test
+    void sharedCounterSetNameIsAShortName() {
+        assertThat(errors("\"nodeName\":\"n1\",\"sharedCounters\":[{\"name\":\"Bad_Name\",\"counters\":{\"mem\":"
+                + "{\"value\":\"1\"}}}]"))
+                .containsExactly(error("spec.sharedCounters[0].name", "Invalid value: \"Bad_Name\": " + LABEL_MSG));
+        String a64 = "a".repeat(64);
+        assertThat(errors("\"nodeName\":\"n1\",\"sharedCounters\":[{\"name\":\"" + a64 + "\",\"counters\":{\"mem\":"
+                + "{\"value\":\"1\"}}}]"))
+                .containsExactly(error("spec.sharedCounters[0].name", "Invalid value: \"" + a64
+                        + "\": must be no more than 63 bytes"));
+        assertThat(errors("\"nodeName\":\"n1\",\"sharedCounters\":[{\"name\":\"\",\"counters\":{\"mem\":"
+                + "{\"value\":\"1\"}}},{\"name\":\"cs\",\"counters\":{}}]"))
+                .containsExactly(error("spec.sharedCounters[0].name", "Required value"),
+                        error("spec.sharedCounters[1].counters", "Required value"));
+    }
+
+    @Test
+    void sharedCounterKeysAreShortNames() {
+        String b64 = "b".repeat(64);
+        assertThat(errors("\"nodeName\":\"n1\",\"sharedCounters\":[{\"name\":\"a.b\",\"counters\":{\"a.b\":"
+                + "{\"value\":\"1\"},\"" + b64 + "\":{\"value\":\"1\"}}}]"))
+                .containsExactlyInAnyOrder(
+                        error("spec.sharedCounters[0].name", "Invalid value: \"a.b\": must not contain dots"),
+                        error("spec.sharedCounters[0].counters", "Invalid value: \"a.b\": must not contain dots"),
+                        error("spec.sharedCounters[0].counters", "Invalid value: \"" + b64
+                                + "\": must be no more than 63 bytes"));
+    }
+
+    @Test
+    void duplicateSharedCounterSetIsPrintedWithCanonicalQuantities() {
+        assertThat(errors("\"nodeName\":\"n1\",\"sharedCounters\":[{\"name\":\"cs\",\"counters\":{\"m\":"
+                + "{\"value\":\"1000m\"}}},{\"name\":\"cs\",\"counters\":{\"m\":{\"value\":\"1000m\"},\"a\":"
+                + "{\"value\":\"2Ki\"}}}]"))
+                .containsExactly(error("spec.sharedCounters[1]", "Duplicate value: {\"name\":\"cs\",\"counters\":"
+                        + "{\"a\":{\"value\":\"2Ki\"},\"m\":{\"value\":\"1\"}}}"));
+    }
+
+    @Test
+    void consumedCounterSetIsAShortNameAndUnique() {
+        assertThat(errors(device("\"consumesCounters\":[{\"counterSet\":\"Bad\",\"counters\":{\"mem\":"
+                + "{\"value\":\"1\"}}}]")))
+                .containsExactly(error("spec.devices[0].consumesCounters[0].counterSet", "Invalid value: \"Bad\": "
+                        + LABEL_MSG));
+        assertThat(errors(device("\"consumesCounters\":[{\"counterSet\":\"cs\",\"counters\":{\"mem\":{\"value\":"
+                + "\"1\"}}},{\"counterSet\":\"cs\",\"counters\":{\"mem\":{\"value\":\"1\"}}}]")))
+                .containsExactly(error("spec.devices[0].consumesCounters[1]", "Duplicate value: {\"counterSet\":"
+                        + "\"cs\",\"counters\":{\"mem\":{\"value\":\"1\"}}}"));
+    }
+}
