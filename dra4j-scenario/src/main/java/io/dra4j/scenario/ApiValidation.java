@@ -77,6 +77,8 @@ final class ApiValidation {
     static final int ID_MAX_LENGTH = 32;
     static final int DRIVER_NAME_MAX_LENGTH = 63;
     static final int POOL_NAME_MAX_LENGTH = 253;
+    static final int DEVICE_TAINTS_MAX = 16;
+    static final int BINDING_CONDITIONS_MAX = 4;
 
     private static final String LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
     private static final String SUBDOMAIN_FMT = LABEL_FMT + "(\\." + LABEL_FMT + ")*";
@@ -558,16 +560,20 @@ final class ApiValidation {
                 dnsLabel(selector.getDevice(), "spec.deviceSelector.device");
             }
         }
-        DeviceTaint taint = spec.getTaint() == null ? new DeviceTaint() : spec.getTaint();
-        labelKey(taint.getKey() == null ? "" : taint.getKey(), "spec.taint.key");
+        deviceTaint(spec.getTaint() == null ? new DeviceTaint() : spec.getTaint(), "spec.taint");
+    }
+
+    /** validateDeviceTaint, for a DeviceTaintRule's taint and a slice device's taints. */
+    private void deviceTaint(DeviceTaint taint, String at) {
+        labelKey(taint.getKey() == null ? "" : taint.getKey(), at + ".key");
         if (taint.getValue() != null && !taint.getValue().isEmpty()) {
-            labelValue(taint.getValue(), "spec.taint.value");
+            labelValue(taint.getValue(), at + ".value");
         }
         String effect = taint.getEffect() == null ? "" : taint.getEffect();
         if (effect.isEmpty()) {
-            required("spec.taint.effect", "");
+            required(at + ".effect", "");
         } else if (!TAINT_EFFECTS.contains(effect)) {
-            notSupported("spec.taint.effect", effect, TAINT_EFFECTS);
+            notSupported(at + ".effect", effect, TAINT_EFFECTS);
         }
     }
 
@@ -961,6 +967,12 @@ final class ApiValidation {
         if (d.getCapacity() != null) {
             for (String name : d.getCapacity().keySet()) {
                 qualifiedName(name, at + ".capacity");
+            }
+        }
+        if (!tooMany(d.getTaints(), DEVICE_TAINTS_MAX, at + ".taints") && d.getTaints() != null) {
+            for (int i = 0; i < d.getTaints().size(); i++) {
+                DeviceTaint t = d.getTaints().get(i);
+                deviceTaint(t == null ? new DeviceTaint() : t, at + ".taints[" + i + "]");
             }
         }
         if (d.getConsumesCounters() != null) {

@@ -18,6 +18,9 @@ class SliceValidationMessagesTest {
     private static final String LABEL_MSG = "a lowercase RFC 1123 label must consist of lower case alphanumeric "
             + "characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', "
             + "regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+    private static final String NAME_PART_MSG = "name part must consist of alphanumeric characters, '-', '_' or '.', "
+            + "and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', "
+            + "regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
 
     private static List<ApiValidator.FieldError> errors(String spec) {
         return ApiValidator.defaultAndValidate(SERIALIZATION.unmarshal("{\"apiVersion\":\"resource.k8s.io/v1\","
@@ -80,5 +83,29 @@ class SliceValidationMessagesTest {
                 + "\"1\"}}},{\"counterSet\":\"cs\",\"counters\":{\"mem\":{\"value\":\"1\"}}}]")))
                 .containsExactly(error("spec.devices[0].consumesCounters[1]", "Duplicate value: {\"counterSet\":"
                         + "\"cs\",\"counters\":{\"mem\":{\"value\":\"1\"}}}"));
+    }
+
+    @Test
+    void deviceTaintsAreValidatedLikeTaintRuleTaints() {
+        assertThat(errors(device("\"taints\":[{\"key\":\"k\",\"effect\":\"Bogus\"},{\"key\":\"k\"}]")))
+                .containsExactly(error("spec.devices[0].taints[0].effect", "Unsupported value: \"Bogus\": supported values: "
+                                + "\"NoExecute\", \"NoSchedule\", \"None\""),
+                        error("spec.devices[0].taints[1].effect", "Required value"));
+        assertThat(errors(device("\"taints\":[{\"key\":\"bad key\",\"value\":\"bad value!\",\"effect\":\"NoSchedule\"}]")))
+                .containsExactly(error("spec.devices[0].taints[0].key", "Invalid value: \"bad key\": " + NAME_PART_MSG),
+                        error("spec.devices[0].taints[0].value", "Invalid value: \"bad value!\": a valid label must be "
+                                + "an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start "
+                                + "and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', "
+                                + "regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"));
+    }
+
+    @Test
+    void atMostSixteenDeviceTaints() {
+        StringBuilder taints = new StringBuilder();
+        for (int i = 0; i < 17; i++) {
+            taints.append(i == 0 ? "" : ",").append("{\"key\":\"k").append(i).append("\",\"effect\":\"NoSchedule\"}");
+        }
+        assertThat(errors(device("\"taints\":[" + taints + "]")))
+                .containsExactly(error("spec.devices[0].taints", "Too many: 17: must have at most 16 items"));
     }
 }
