@@ -877,6 +877,46 @@ final class ApiValidation {
         duplicateItems(consumption, c -> c == null ? null : c.getCounterSet(), GoJson::counterConsumption, field);
     }
 
+    /**
+     * validateDeviceBindingParameters: each list at most 4 label names, no duplicates, no overlap, and one list only
+     * with the other. The fabric8 model holds an absent list as an empty one, which Go prints as null.
+     */
+    private void bindingConditions(List<String> conditions, List<String> failureConditions, String at) {
+        List<String> ok = conditions == null ? List.of() : conditions;
+        List<String> failure = failureConditions == null ? List.of() : failureConditions;
+        String okField = at + ".bindingConditions";
+        String failureField = at + ".bindingFailureConditions";
+        if (!tooMany(ok, BINDING_CONDITIONS_MAX, okField)) {
+            for (int i = 0; i < ok.size(); i++) {
+                labelKey(ok.get(i) == null ? "" : ok.get(i), okField + "[" + i + "]");
+            }
+        }
+        if (!tooMany(failure, BINDING_CONDITIONS_MAX, failureField)) {
+            for (int i = 0; i < failure.size(); i++) {
+                labelKey(failure.get(i) == null ? "" : failure.get(i), failureField + "[" + i + "]");
+            }
+        }
+        duplicates(ok, Function.identity(), okField);
+        Set<String> seen = new HashSet<>();
+        Set<String> okSet = new HashSet<>(ok);
+        for (int i = 0; i < failure.size(); i++) {
+            String condition = failure.get(i) == null ? "" : failure.get(i);
+            if (!seen.add(condition)) {
+                duplicate(failureField + "[" + i + "]", condition);
+            }
+            if (okSet.contains(condition)) {
+                invalid(failureField + "[" + i + "]", quote(condition),
+                        "bindingFailureConditions must not overlap with bindingConditions");
+            }
+        }
+        if (ok.isEmpty() && !failure.isEmpty()) {
+            invalid(okField, "null", "bindingConditions are required to use bindingFailureConditions");
+        }
+        if (failure.isEmpty() && !ok.isEmpty()) {
+            invalid(failureField, "null", "bindingFailureConditions are required to use bindingConditions");
+        }
+    }
+
     /** validate.ShortName (+k8s:format=k8s-short-name) after +k8s:required, with the length in bytes. */
     private void shortName(String value, String field) {
         if (value == null || value.isEmpty()) {
@@ -978,6 +1018,7 @@ final class ApiValidation {
         if (d.getConsumesCounters() != null) {
             consumesCounters(d.getConsumesCounters(), at + ".consumesCounters");
         }
+        bindingConditions(d.getBindingConditions(), d.getBindingFailureConditions(), at);
     }
 
     private static int size(List<?> list) {

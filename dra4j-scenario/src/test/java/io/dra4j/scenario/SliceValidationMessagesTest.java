@@ -108,4 +108,32 @@ class SliceValidationMessagesTest {
         assertThat(errors(device("\"taints\":[" + taints + "]")))
                 .containsExactly(error("spec.devices[0].taints", "Too many: 17: must have at most 16 items"));
     }
+
+    @Test
+    void atMostFourBindingConditionsOfEachKind() {
+        assertThat(errors(device("\"bindingConditions\":[\"a\",\"b\",\"c\",\"d\",\"e\"],\"bindingFailureConditions\":[\"f\"]")))
+                .containsExactly(error("spec.devices[0].bindingConditions", "Too many: 5: must have at most 4 items"));
+        assertThat(errors(device("\"bindingConditions\":[\"a\"],\"bindingFailureConditions\":[\"a\",\"b\",\"c\",\"d\",\"e\"]")))
+                .containsExactlyInAnyOrder(
+                        error("spec.devices[0].bindingFailureConditions[0]", "Invalid value: \"a\": "
+                                + "bindingFailureConditions must not overlap with bindingConditions"),
+                        error("spec.devices[0].bindingFailureConditions", "Too many: 5: must have at most 4 items"));
+    }
+
+    @Test
+    void bindingConditionsAreUniqueLabelNamesAndComeInPairs() {
+        assertThat(errors(device("\"bindingConditions\":[\"a\",\"a\",\"bad key\"],\"bindingFailureConditions\":[\"b\",\"b\",\"\"]")))
+                .containsExactlyInAnyOrder(
+                        error("spec.devices[0].bindingConditions[2]", "Invalid value: \"bad key\": " + NAME_PART_MSG),
+                        error("spec.devices[0].bindingFailureConditions[2]", "Invalid value: \"\": name part must be non-empty"),
+                        error("spec.devices[0].bindingFailureConditions[2]", "Invalid value: \"\": " + NAME_PART_MSG),
+                        error("spec.devices[0].bindingConditions[1]", "Duplicate value: \"a\""),
+                        error("spec.devices[0].bindingFailureConditions[1]", "Duplicate value: \"b\""));
+        assertThat(errors(device("\"bindingFailureConditions\":[\"b\"]")))
+                .containsExactly(error("spec.devices[0].bindingConditions",
+                        "Invalid value: null: bindingConditions are required to use bindingFailureConditions"));
+        assertThat(errors(device("\"bindingConditions\":[\"a\"]")))
+                .containsExactly(error("spec.devices[0].bindingFailureConditions",
+                        "Invalid value: null: bindingFailureConditions are required to use bindingConditions"));
+    }
 }
