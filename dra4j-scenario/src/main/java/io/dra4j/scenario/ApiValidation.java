@@ -1,5 +1,8 @@
 package io.dra4j.scenario;
 
+import io.fabric8.kubernetes.api.model.NodeSelector;
+import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
+import io.fabric8.kubernetes.api.model.NodeSelectorTerm;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.resource.v1.Counter;
 import io.fabric8.kubernetes.api.model.resource.v1.CounterSet;
@@ -49,13 +52,14 @@ import java.util.regex.Pattern;
  * after v1 defaulting), with its field paths and messages, so that an object the API server would reject never
  * reaches the allocator. Covered: object names, requests (names, uniqueness, exactly/firstAvailable, device class,
  * selectors and their CEL length, allocation mode and count), constraints and config (request references, limits),
- * slices (driver, pool, node selection, devices, attributes and their value types, limits), CEL compilation, opaque
+ * slices (driver, pool, node selection and node selectors, devices, attributes and their value types, limits, shared
+ * counters and counter consumption, device taints, binding conditions), CEL compilation, opaque
  * configuration, tolerations, DeviceTaintRules, extended resource names and the CEL cost estimate. Where 1.37's
  * declarative validation is authoritative, the messages are the declarative ones (the API server drops the covered
  * hand-written errors and appends the declarative ones; here they stay in the hand-written order, so the first error
- * of an object can differ from the API server's first). Not covered (accepted here, rejected upstream): shared
- * counters and counter consumption in slices (names, uniqueness), device taints in slices, binding conditions (at most
- * 4), node selectors' label syntax, capacity request policies, status; and list-type attribute values, which the API
+ * of an object can differ from the API server's first). Not covered (accepted here, rejected upstream): limits on
+ * the number of counter sets and counters, per-device node selection, capacity request policies, status; and
+ * list-type attribute values, which the API
  * server's slice strategy drops before validating while DRAListTypeAttributes is off (1.37's default) but which are
  * checked here as if the gate were on (this validation does not know the scenario's or cluster's gates). oracle/validate/difftest compares it with the
  * API server's own code. Over 800 lines: one class holds the one
@@ -789,6 +793,7 @@ final class ApiValidation {
         }
         if (spec.getNodeSelector() != null) {
             set.add("`nodeSelector`");
+            nodeSelector(spec.getNodeSelector(), "spec.nodeSelector");
             int terms = spec.getNodeSelector().getNodeSelectorTerms() == null ? 0
                     : spec.getNodeSelector().getNodeSelectorTerms().size();
             if (terms != 1) {
@@ -840,6 +845,78 @@ final class ApiValidation {
         }
         if (spec.getSharedCounters() != null) {
             sharedCounters(spec.getSharedCounters());
+        }
+    }
+
+    /** corevalidation.ValidateNodeSelector, with label values checked (allowInvalidLabelValue false). */
+    private void nodeSelector(NodeSelector selector, String field) {
+        List<NodeSelectorTerm> terms = selector.getNodeSelectorTerms();
+        if (terms == null || terms.isEmpty()) {
+            required(field + ".nodeSelectorTerms", "must have at least one node selector term");
+            return;
+        }
+        for (int i = 0; i < terms.size(); i++) {
+            NodeSelectorTerm term = terms.get(i) == null ? new NodeSelectorTerm() : terms.get(i);
+            String at = field + ".nodeSelectorTerms[" + i + "]";
+            List<NodeSelectorRequirement> expressions = term.getMatchExpressions() == null ? List.of()
+                    : term.getMatchExpressions();
+            for (int j = 0; j < expressions.size(); j++) {
+                NodeSelectorRequirement r = expressions.get(j) == null ? new NodeSelectorRequirement() : expressions.get(j);
+                labelRequirement(r, at + ".matchExpressions[" + j + "]");
+            }
+            List<NodeSelectorRequirement> fields = term.getMatchFields() == null ? List.of() : term.getMatchFields();
+            for (int j = 0; j < fields.size(); j++) {
+                NodeSelectorRequirement r = fields.get(j) == null ? new NodeSelectorRequirement() : fields.get(j);
+                fieldRequirement(r, at + ".matchFields[" + j + "]");
+            }
+        }
+    }
+
+    private void labelRequirement(NodeSelectorRequirement r, String at) {
+        String operator = r.getOperator() == null ? "" : r.getOperator();
+        List<String> values = r.getValues() == null ? List.of() : r.getValues();
+        switch (operator) {
+            case "In", "NotIn" -> {
+                if (values.isEmpty()) {
+                    required(at + ".values", "must be specified when `operator` is 'In' or 'NotIn'");
+                }
+            }
+            case "Exists", "DoesNotExist" -> {
+                if (!values.isEmpty()) {
+                    forbidden(at + ".values", "may not be specified when `operator` is 'Exists' or 'DoesNotExist'");
+                }
+            }
+            case "Gt", "Lt" -> {
+                if (values.size() != 1) {
+                    required(at + ".values", "must be specified single value when `operator` is 'Lt' or 'Gt'");
+                }
+            }
+            default -> invalid(at + ".operator", quote(operator), "not a valid selector operator");
+        }
+        labelKey(r.getKey() == null ? "" : r.getKey(), at + ".key");
+        for (int i = 0; i < values.size(); i++) {
+            labelValue(values.get(i) == null ? "" : values.get(i), at + ".values[" + i + "]");
+        }
+    }
+
+    /** ValidateNodeFieldSelectorRequirement: only metadata.name, a node name, with In or NotIn and one value. */
+    private void fieldRequirement(NodeSelectorRequirement r, String at) {
+        String operator = r.getOperator() == null ? "" : r.getOperator();
+        List<String> values = r.getValues() == null ? List.of() : r.getValues();
+        if (operator.equals("In") || operator.equals("NotIn")) {
+            if (values.size() != 1) {
+                required(at + ".values", "must be only one value when `operator` is 'In' or 'NotIn' for node field selector");
+            }
+        } else {
+            invalid(at + ".operator", quote(operator), "not a valid selector operator");
+        }
+        String key = r.getKey() == null ? "" : r.getKey();
+        if (!key.equals("metadata.name")) {
+            invalid(at + ".key", quote(key), "not a valid field selector key");
+        } else {
+            for (int i = 0; i < values.size(); i++) {
+                dnsSubdomain(values.get(i) == null ? "" : values.get(i), at + ".values[" + i + "]");
+            }
         }
     }
 

@@ -136,4 +136,47 @@ class SliceValidationMessagesTest {
                 .containsExactly(error("spec.devices[0].bindingFailureConditions",
                         "Invalid value: null: bindingFailureConditions are required to use bindingConditions"));
     }
+
+    @Test
+    void nodeSelectorLabelRequirements() {
+        String selector = "\"devices\":[{\"name\":\"d\"}],\"nodeSelector\":{\"nodeSelectorTerms\":[{\"matchExpressions\":["
+                + "{\"key\":\"k\",\"operator\":\"Gt\",\"values\":[\"1\",\"2\"]},{\"key\":\"k\",\"operator\":\"Exists\","
+                + "\"values\":[\"x\"]},{\"key\":\"k\",\"operator\":\"In\"},{\"key\":\"\",\"operator\":\"NotIn\",\"values\":"
+                + "[\"bad value!\"]},{\"key\":\"bad key\",\"operator\":\"Bogus\",\"values\":[\"x\"]}]}]}";
+        String at = "spec.nodeSelector.nodeSelectorTerms[0].matchExpressions";
+        assertThat(errors(selector)).containsExactly(
+                error(at + "[0].values", "Required value: must be specified single value when `operator` is 'Lt' or 'Gt'"),
+                error(at + "[1].values", "Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'"),
+                error(at + "[2].values", "Required value: must be specified when `operator` is 'In' or 'NotIn'"),
+                error(at + "[3].key", "Invalid value: \"\": name part must be non-empty"),
+                error(at + "[3].key", "Invalid value: \"\": " + NAME_PART_MSG),
+                error(at + "[3].values[0]", "Invalid value: \"bad value!\": a valid label must be an empty string or "
+                        + "consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
+                        + "alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for "
+                        + "validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"),
+                error(at + "[4].operator", "Invalid value: \"Bogus\": not a valid selector operator"),
+                error(at + "[4].key", "Invalid value: \"bad key\": " + NAME_PART_MSG));
+    }
+
+    @Test
+    void nodeSelectorFieldRequirementsAndTerms() {
+        String selector = "\"devices\":[{\"name\":\"d\"}],\"nodeSelector\":{\"nodeSelectorTerms\":[{\"matchFields\":["
+                + "{\"key\":\"metadata.name\",\"operator\":\"In\",\"values\":[\"Bad_\"]},{\"key\":\"metadata.uid\","
+                + "\"operator\":\"Exists\"},{\"key\":\"metadata.name\",\"operator\":\"NotIn\",\"values\":[\"a\",\"b\"]}]}]}";
+        String at = "spec.nodeSelector.nodeSelectorTerms[0].matchFields";
+        assertThat(errors(selector)).containsExactly(
+                error(at + "[0].values[0]", "Invalid value: \"Bad_\": a lowercase RFC 1123 subdomain must consist of "
+                        + "lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric "
+                        + "character (e.g. 'example.com', regex used for validation is "
+                        + "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"),
+                error(at + "[1].operator", "Invalid value: \"Exists\": not a valid selector operator"),
+                error(at + "[1].key", "Invalid value: \"metadata.uid\": not a valid field selector key"),
+                error(at + "[2].values", "Required value: must be only one value when `operator` is 'In' or 'NotIn' "
+                        + "for node field selector"));
+        assertThat(errors("\"devices\":[{\"name\":\"d\"}],\"nodeSelector\":{\"nodeSelectorTerms\":[]}"))
+                .containsExactly(error("spec.nodeSelector.nodeSelectorTerms",
+                                "Required value: must have at least one node selector term"),
+                        error("spec.nodeSelector.nodeSelectorTerms", "Invalid value: []: must have exactly one node "
+                                + "selector term"));
+    }
 }
