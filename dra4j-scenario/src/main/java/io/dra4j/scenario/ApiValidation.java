@@ -83,6 +83,7 @@ final class ApiValidation {
     static final int POOL_NAME_MAX_LENGTH = 253;
     static final int DEVICE_TAINTS_MAX = 16;
     static final int BINDING_CONDITIONS_MAX = 4;
+    static final int COUNTER_CONSUMPTIONS_MAX = 2;
 
     private static final String LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
     private static final String SUBDOMAIN_FMT = LABEL_FMT + "(\\." + LABEL_FMT + ")*";
@@ -832,7 +833,7 @@ final class ApiValidation {
             }
             duplicates(devices, d -> d == null ? null : d.getName(), "spec.devices");
         } else if (devices != null) {
-            // The declarative union of an attribute's value fields is checked on every device all the same.
+            // The declarative checks (attribute unions, taint effects, counters) run on every device all the same.
             for (int i = 0; i < devices.size(); i++) {
                 Device d = devices.get(i);
                 if (d != null && d.getAttributes() != null) {
@@ -840,6 +841,9 @@ final class ApiValidation {
                         attributeUnion(e.getValue() == null ? new DeviceAttribute() : e.getValue(),
                                 "spec.devices[" + i + "].attributes[" + e.getKey() + "]");
                     }
+                }
+                if (d != null) {
+                    declarativeDevice(d, "spec.devices[" + i + "]");
                 }
             }
         }
@@ -940,12 +944,32 @@ final class ApiValidation {
             return;
         }
         for (String key : counters.keySet()) {
-            shortName(key, field);
+            shortNameFormat(key, field);
+        }
+    }
+
+    private void declarativeDevice(Device d, String at) {
+        if (d.getTaints() != null) {
+            for (int i = 0; i < d.getTaints().size(); i++) {
+                DeviceTaint t = d.getTaints().get(i);
+                String effect = t == null || t.getEffect() == null ? "" : t.getEffect();
+                if (effect.isEmpty()) {
+                    required(at + ".taints[" + i + "].effect", "");
+                } else if (!TAINT_EFFECTS.contains(effect)) {
+                    notSupported(at + ".taints[" + i + "].effect", effect, TAINT_EFFECTS);
+                }
+            }
+        }
+        if (d.getConsumesCounters() != null) {
+            consumesCounters(d.getConsumesCounters(), at + ".consumesCounters");
         }
     }
 
     /** Counter consumption, declarative in 1.37 like the shared counter sets, keyed by counterSet. */
     private void consumesCounters(List<DeviceCounterConsumption> consumption, String field) {
+        if (tooMany(consumption, COUNTER_CONSUMPTIONS_MAX, field)) {
+            return;
+        }
         for (int i = 0; i < consumption.size(); i++) {
             DeviceCounterConsumption c = consumption.get(i) == null ? new DeviceCounterConsumption() : consumption.get(i);
             shortName(c.getCounterSet(), field + "[" + i + "].counterSet");
@@ -1000,6 +1024,11 @@ final class ApiValidation {
             required(field, "");
             return;
         }
+        shortNameFormat(value, field);
+    }
+
+    /** validate.ShortName alone, as +k8s:eachKey applies it (an empty key is reported by the format). */
+    private void shortNameFormat(String value, String field) {
         if (value.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > 63) {
             invalid(field, quote(value), "must be no more than 63 bytes");
         }
