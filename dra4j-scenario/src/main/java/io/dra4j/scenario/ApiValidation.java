@@ -949,6 +949,13 @@ final class ApiValidation {
     }
 
     private void declarativeDevice(Device d, String at) {
+        taintEffects(d, at);
+        if (d.getConsumesCounters() != null) {
+            consumesCounters(d.getConsumesCounters(), at + ".consumesCounters");
+        }
+    }
+
+    private void taintEffects(Device d, String at) {
         if (d.getTaints() != null) {
             for (int i = 0; i < d.getTaints().size(); i++) {
                 DeviceTaint t = d.getTaints().get(i);
@@ -959,9 +966,6 @@ final class ApiValidation {
                     notSupported(at + ".taints[" + i + "].effect", effect, TAINT_EFFECTS);
                 }
             }
-        }
-        if (d.getConsumesCounters() != null) {
-            consumesCounters(d.getConsumesCounters(), at + ".consumesCounters");
         }
     }
 
@@ -1120,6 +1124,9 @@ final class ApiValidation {
                 DeviceTaint t = d.getTaints().get(i);
                 deviceTaint(t == null ? new DeviceTaint() : t, at + ".taints[" + i + "]");
             }
+        } else {
+            // The effect is also validated declaratively, which does not stop at the hand-written limit.
+            taintEffects(d, at);
         }
         if (d.getConsumesCounters() != null) {
             consumesCounters(d.getConsumesCounters(), at + ".consumesCounters");
