@@ -1,10 +1,16 @@
 package io.dra4j.scenario;
 
+import io.fabric8.kubernetes.api.model.NodeSelector;
+import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
+import io.fabric8.kubernetes.api.model.NodeSelectorTerm;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.resource.v1.Counter;
+import io.fabric8.kubernetes.api.model.resource.v1.CounterSet;
 import io.fabric8.kubernetes.api.model.resource.v1.Device;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttribute;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceClaimConfiguration;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceCounterConsumption;
 import io.dra4j.allocator.DraFeature;
 import io.dra4j.allocator.FeatureGates;
 import io.dra4j.allocator.KubernetesVersion;
@@ -46,13 +52,14 @@ import java.util.regex.Pattern;
  * after v1 defaulting), with its field paths and messages, so that an object the API server would reject never
  * reaches the allocator. Covered: object names, requests (names, uniqueness, exactly/firstAvailable, device class,
  * selectors and their CEL length, allocation mode and count), constraints and config (request references, limits),
- * slices (driver, pool, node selection, devices, attributes and their value types, limits), CEL compilation, opaque
+ * slices (driver, pool, node selection and node selectors, devices, attributes and their value types, limits, shared
+ * counters and counter consumption, device taints, binding conditions), CEL compilation, opaque
  * configuration, tolerations, DeviceTaintRules, extended resource names and the CEL cost estimate. Where 1.37's
  * declarative validation is authoritative, the messages are the declarative ones (the API server drops the covered
  * hand-written errors and appends the declarative ones; here they stay in the hand-written order, so the first error
- * of an object can differ from the API server's first). Not covered (accepted here, rejected upstream): shared
- * counters and counter consumption in slices (names, uniqueness), device taints in slices, binding conditions (at most
- * 4), node selectors' label syntax, capacity request policies, status; and list-type attribute values, which the API
+ * of an object can differ from the API server's first). Not covered (accepted here, rejected upstream): limits on
+ * the number of counter sets and counters, per-device node selection, capacity request policies, status; and
+ * list-type attribute values, which the API
  * server's slice strategy drops before validating while DRAListTypeAttributes is off (1.37's default) but which are
  * checked here as if the gate were on (this validation does not know the scenario's or cluster's gates). oracle/validate/difftest compares it with the
  * API server's own code. Over 800 lines: one class holds the one
@@ -74,6 +81,9 @@ final class ApiValidation {
     static final int ID_MAX_LENGTH = 32;
     static final int DRIVER_NAME_MAX_LENGTH = 63;
     static final int POOL_NAME_MAX_LENGTH = 253;
+    static final int DEVICE_TAINTS_MAX = 16;
+    static final int BINDING_CONDITIONS_MAX = 4;
+    static final int COUNTER_CONSUMPTIONS_MAX = 2;
 
     private static final String LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
     private static final String SUBDOMAIN_FMT = LABEL_FMT + "(\\." + LABEL_FMT + ")*";
@@ -555,16 +565,20 @@ final class ApiValidation {
                 dnsLabel(selector.getDevice(), "spec.deviceSelector.device");
             }
         }
-        DeviceTaint taint = spec.getTaint() == null ? new DeviceTaint() : spec.getTaint();
-        labelKey(taint.getKey() == null ? "" : taint.getKey(), "spec.taint.key");
+        deviceTaint(spec.getTaint() == null ? new DeviceTaint() : spec.getTaint(), "spec.taint");
+    }
+
+    /** validateDeviceTaint, for a DeviceTaintRule's taint and a slice device's taints. */
+    private void deviceTaint(DeviceTaint taint, String at) {
+        labelKey(taint.getKey() == null ? "" : taint.getKey(), at + ".key");
         if (taint.getValue() != null && !taint.getValue().isEmpty()) {
-            labelValue(taint.getValue(), "spec.taint.value");
+            labelValue(taint.getValue(), at + ".value");
         }
         String effect = taint.getEffect() == null ? "" : taint.getEffect();
         if (effect.isEmpty()) {
-            required("spec.taint.effect", "");
+            required(at + ".effect", "");
         } else if (!TAINT_EFFECTS.contains(effect)) {
-            notSupported("spec.taint.effect", effect, TAINT_EFFECTS);
+            notSupported(at + ".effect", effect, TAINT_EFFECTS);
         }
     }
 
@@ -780,6 +794,7 @@ final class ApiValidation {
         }
         if (spec.getNodeSelector() != null) {
             set.add("`nodeSelector`");
+            nodeSelector(spec.getNodeSelector(), "spec.nodeSelector");
             int terms = spec.getNodeSelector().getNodeSelectorTerms() == null ? 0
                     : spec.getNodeSelector().getNodeSelectorTerms().size();
             if (terms != 1) {
@@ -818,7 +833,7 @@ final class ApiValidation {
             }
             duplicates(devices, d -> d == null ? null : d.getName(), "spec.devices");
         } else if (devices != null) {
-            // The declarative union of an attribute's value fields is checked on every device all the same.
+            // The declarative checks (attribute unions, taint effects, counters) run on every device all the same.
             for (int i = 0; i < devices.size(); i++) {
                 Device d = devices.get(i);
                 if (d != null && d.getAttributes() != null) {
@@ -827,7 +842,202 @@ final class ApiValidation {
                                 "spec.devices[" + i + "].attributes[" + e.getKey() + "]");
                     }
                 }
+                if (d != null) {
+                    declarativeDevice(d, "spec.devices[" + i + "]");
+                }
             }
+        }
+        if (spec.getSharedCounters() != null) {
+            sharedCounters(spec.getSharedCounters());
+        }
+    }
+
+    /** corevalidation.ValidateNodeSelector, with label values checked (allowInvalidLabelValue false). */
+    private void nodeSelector(NodeSelector selector, String field) {
+        List<NodeSelectorTerm> terms = selector.getNodeSelectorTerms();
+        if (terms == null || terms.isEmpty()) {
+            required(field + ".nodeSelectorTerms", "must have at least one node selector term");
+            return;
+        }
+        for (int i = 0; i < terms.size(); i++) {
+            NodeSelectorTerm term = terms.get(i) == null ? new NodeSelectorTerm() : terms.get(i);
+            String at = field + ".nodeSelectorTerms[" + i + "]";
+            List<NodeSelectorRequirement> expressions = term.getMatchExpressions() == null ? List.of()
+                    : term.getMatchExpressions();
+            for (int j = 0; j < expressions.size(); j++) {
+                NodeSelectorRequirement r = expressions.get(j) == null ? new NodeSelectorRequirement() : expressions.get(j);
+                labelRequirement(r, at + ".matchExpressions[" + j + "]");
+            }
+            List<NodeSelectorRequirement> fields = term.getMatchFields() == null ? List.of() : term.getMatchFields();
+            for (int j = 0; j < fields.size(); j++) {
+                NodeSelectorRequirement r = fields.get(j) == null ? new NodeSelectorRequirement() : fields.get(j);
+                fieldRequirement(r, at + ".matchFields[" + j + "]");
+            }
+        }
+    }
+
+    private void labelRequirement(NodeSelectorRequirement r, String at) {
+        String operator = r.getOperator() == null ? "" : r.getOperator();
+        List<String> values = r.getValues() == null ? List.of() : r.getValues();
+        switch (operator) {
+            case "In", "NotIn" -> {
+                if (values.isEmpty()) {
+                    required(at + ".values", "must be specified when `operator` is 'In' or 'NotIn'");
+                }
+            }
+            case "Exists", "DoesNotExist" -> {
+                if (!values.isEmpty()) {
+                    forbidden(at + ".values", "may not be specified when `operator` is 'Exists' or 'DoesNotExist'");
+                }
+            }
+            case "Gt", "Lt" -> {
+                if (values.size() != 1) {
+                    required(at + ".values", "must be specified single value when `operator` is 'Lt' or 'Gt'");
+                }
+            }
+            default -> invalid(at + ".operator", quote(operator), "not a valid selector operator");
+        }
+        labelKey(r.getKey() == null ? "" : r.getKey(), at + ".key");
+        for (int i = 0; i < values.size(); i++) {
+            labelValue(values.get(i) == null ? "" : values.get(i), at + ".values[" + i + "]");
+        }
+    }
+
+    /** ValidateNodeFieldSelectorRequirement: only metadata.name, a node name, with In or NotIn and one value. */
+    private void fieldRequirement(NodeSelectorRequirement r, String at) {
+        String operator = r.getOperator() == null ? "" : r.getOperator();
+        List<String> values = r.getValues() == null ? List.of() : r.getValues();
+        if (operator.equals("In") || operator.equals("NotIn")) {
+            if (values.size() != 1) {
+                required(at + ".values", "must be only one value when `operator` is 'In' or 'NotIn' for node field selector");
+            }
+        } else {
+            invalid(at + ".operator", quote(operator), "not a valid selector operator");
+        }
+        String key = r.getKey() == null ? "" : r.getKey();
+        if (!key.equals("metadata.name")) {
+            invalid(at + ".key", quote(key), "not a valid field selector key");
+        } else {
+            for (int i = 0; i < values.size(); i++) {
+                dnsSubdomain(values.get(i) == null ? "" : values.get(i), at + ".values[" + i + "]");
+            }
+        }
+    }
+
+    /**
+     * Shared counter sets, validated declaratively in 1.37 (+k8s:required, +k8s:format=k8s-short-name on the name and
+     * on each counter's key, +k8s:listType=map keyed by name): the hand-written errors are all covered.
+     */
+    private void sharedCounters(List<CounterSet> sets) {
+        for (int i = 0; i < sets.size(); i++) {
+            CounterSet set = sets.get(i) == null ? new CounterSet() : sets.get(i);
+            String at = "spec.sharedCounters[" + i + "]";
+            shortName(set.getName(), at + ".name");
+            counters(set.getCounters(), at + ".counters");
+        }
+        duplicateItems(sets, s -> s == null ? null : s.getName(), GoJson::counterSet, "spec.sharedCounters");
+    }
+
+    private void counters(Map<String, Counter> counters, String field) {
+        if (counters == null || counters.isEmpty()) {
+            required(field, "");
+            return;
+        }
+        for (String key : counters.keySet()) {
+            shortNameFormat(key, field);
+        }
+    }
+
+    private void declarativeDevice(Device d, String at) {
+        taintEffects(d, at);
+        if (d.getConsumesCounters() != null) {
+            consumesCounters(d.getConsumesCounters(), at + ".consumesCounters");
+        }
+    }
+
+    private void taintEffects(Device d, String at) {
+        if (d.getTaints() != null) {
+            for (int i = 0; i < d.getTaints().size(); i++) {
+                DeviceTaint t = d.getTaints().get(i);
+                String effect = t == null || t.getEffect() == null ? "" : t.getEffect();
+                if (effect.isEmpty()) {
+                    required(at + ".taints[" + i + "].effect", "");
+                } else if (!TAINT_EFFECTS.contains(effect)) {
+                    notSupported(at + ".taints[" + i + "].effect", effect, TAINT_EFFECTS);
+                }
+            }
+        }
+    }
+
+    /** Counter consumption, declarative in 1.37 like the shared counter sets, keyed by counterSet. */
+    private void consumesCounters(List<DeviceCounterConsumption> consumption, String field) {
+        if (tooMany(consumption, COUNTER_CONSUMPTIONS_MAX, field)) {
+            return;
+        }
+        for (int i = 0; i < consumption.size(); i++) {
+            DeviceCounterConsumption c = consumption.get(i) == null ? new DeviceCounterConsumption() : consumption.get(i);
+            shortName(c.getCounterSet(), field + "[" + i + "].counterSet");
+            counters(c.getCounters(), field + "[" + i + "].counters");
+        }
+        duplicateItems(consumption, c -> c == null ? null : c.getCounterSet(), GoJson::counterConsumption, field);
+    }
+
+    /**
+     * validateDeviceBindingParameters: each list at most 4 label names, no duplicates, no overlap, and one list only
+     * with the other. The fabric8 model holds an absent list as an empty one, which Go prints as null.
+     */
+    private void bindingConditions(List<String> conditions, List<String> failureConditions, String at) {
+        List<String> ok = conditions == null ? List.of() : conditions;
+        List<String> failure = failureConditions == null ? List.of() : failureConditions;
+        String okField = at + ".bindingConditions";
+        String failureField = at + ".bindingFailureConditions";
+        if (!tooMany(ok, BINDING_CONDITIONS_MAX, okField)) {
+            for (int i = 0; i < ok.size(); i++) {
+                labelKey(ok.get(i) == null ? "" : ok.get(i), okField + "[" + i + "]");
+            }
+        }
+        if (!tooMany(failure, BINDING_CONDITIONS_MAX, failureField)) {
+            for (int i = 0; i < failure.size(); i++) {
+                labelKey(failure.get(i) == null ? "" : failure.get(i), failureField + "[" + i + "]");
+            }
+        }
+        duplicates(ok, Function.identity(), okField);
+        Set<String> seen = new HashSet<>();
+        Set<String> okSet = new HashSet<>(ok);
+        for (int i = 0; i < failure.size(); i++) {
+            String condition = failure.get(i) == null ? "" : failure.get(i);
+            if (!seen.add(condition)) {
+                duplicate(failureField + "[" + i + "]", condition);
+            }
+            if (okSet.contains(condition)) {
+                invalid(failureField + "[" + i + "]", quote(condition),
+                        "bindingFailureConditions must not overlap with bindingConditions");
+            }
+        }
+        if (ok.isEmpty() && !failure.isEmpty()) {
+            invalid(okField, "null", "bindingConditions are required to use bindingFailureConditions");
+        }
+        if (failure.isEmpty() && !ok.isEmpty()) {
+            invalid(failureField, "null", "bindingFailureConditions are required to use bindingConditions");
+        }
+    }
+
+    /** validate.ShortName (+k8s:format=k8s-short-name) after +k8s:required, with the length in bytes. */
+    private void shortName(String value, String field) {
+        if (value == null || value.isEmpty()) {
+            required(field, "");
+            return;
+        }
+        shortNameFormat(value, field);
+    }
+
+    /** validate.ShortName alone, as +k8s:eachKey applies it (an empty key is reported by the format). */
+    private void shortNameFormat(String value, String field) {
+        if (value.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > 63) {
+            invalid(field, quote(value), "must be no more than 63 bytes");
+        }
+        if (!LABEL.matcher(value).matches()) {
+            invalid(field, quote(value), SUBDOMAIN.matcher(value).matches() ? "must not contain dots" : LABEL_MSG);
         }
     }
 
@@ -909,6 +1119,19 @@ final class ApiValidation {
                 qualifiedName(name, at + ".capacity");
             }
         }
+        if (!tooMany(d.getTaints(), DEVICE_TAINTS_MAX, at + ".taints") && d.getTaints() != null) {
+            for (int i = 0; i < d.getTaints().size(); i++) {
+                DeviceTaint t = d.getTaints().get(i);
+                deviceTaint(t == null ? new DeviceTaint() : t, at + ".taints[" + i + "]");
+            }
+        } else {
+            // The effect is also validated declaratively, which does not stop at the hand-written limit.
+            taintEffects(d, at);
+        }
+        if (d.getConsumesCounters() != null) {
+            consumesCounters(d.getConsumesCounters(), at + ".consumesCounters");
+        }
+        bindingConditions(d.getBindingConditions(), d.getBindingFailureConditions(), at);
     }
 
     private static int size(List<?> list) {

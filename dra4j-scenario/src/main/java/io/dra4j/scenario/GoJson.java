@@ -1,7 +1,11 @@
 package io.dra4j.scenario;
 
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.dra4j.cel.KubeQuantity;
 import io.fabric8.kubernetes.api.model.resource.v1.CapacityRequirements;
+import io.fabric8.kubernetes.api.model.resource.v1.Counter;
+import io.fabric8.kubernetes.api.model.resource.v1.CounterSet;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceCounterConsumption;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceDerivedAttribute;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceSelector;
@@ -17,7 +21,8 @@ import java.util.TreeMap;
  * A request or subrequest written as Go's {@code encoding/json} writes the k8s.io/api resource/v1 struct: fields in
  * the struct's order, {@code omitempty} fields left out when empty, map keys sorted, and {@code <}, {@code >},
  * {@code &}, U+2028 and U+2029 escaped. The API server's declarative uniqueness check prints a duplicate list item
- * this way ({@code field.Duplicate} with the item as its value). A quantity is written as given, not canonicalised.
+ * this way ({@code field.Duplicate} with the item as its value). A request's quantity is written as given, not
+ * canonicalised; a counter's is canonical.
  */
 final class GoJson {
     private GoJson() {
@@ -141,6 +146,44 @@ final class GoJson {
                 b.append('}');
             });
         }
+    }
+
+    static String counterSet(CounterSet s) {
+        StringBuilder b = new StringBuilder("{\"name\":");
+        quote(b, s == null || s.getName() == null ? "" : s.getName());
+        b.append(",\"counters\":");
+        counters(b, s == null ? null : s.getCounters());
+        return b.append('}').toString();
+    }
+
+    static String counterConsumption(DeviceCounterConsumption c) {
+        StringBuilder b = new StringBuilder("{\"counterSet\":");
+        quote(b, c == null || c.getCounterSet() == null ? "" : c.getCounterSet());
+        b.append(",\"counters\":");
+        counters(b, c == null ? null : c.getCounters());
+        return b.append('}').toString();
+    }
+
+    /** A map of counters ({@code omitempty} is not set on it: an absent one is null). */
+    private static void counters(StringBuilder b, Map<String, Counter> counters) {
+        if (counters == null || counters.isEmpty()) {
+            b.append(counters == null ? "null" : "{}");
+            return;
+        }
+        b.append('{');
+        boolean first = true;
+        for (Map.Entry<String, Counter> e : new TreeMap<>(counters).entrySet()) {
+            if (!first) {
+                b.append(',');
+            }
+            first = false;
+            quote(b, e.getKey());
+            b.append(":{\"value\":");
+            Quantity q = e.getValue() == null ? null : e.getValue().getValue();
+            quote(b, q == null ? "0" : KubeQuantity.fromFabric8(q).canonical());
+            b.append('}');
+        }
+        b.append('}');
     }
 
     private static <T> void list(StringBuilder b, List<T> items, java.util.function.Consumer<T> item) {

@@ -10,7 +10,8 @@ import java.util.Random;
 /**
  * Generates {@code resource.k8s.io/v1} objects for the validation differential ({@code oracle/validate}): a valid
  * DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice or DeviceTaintRule, then, for most objects, one
- * to three mutations that each break one rule the API server checks (a name, a count, a limit, a reference, a type).
+ * to three mutations that each break one rule the API server checks (a name, a count, a limit, a reference, a type;
+ * in slices also node selectors, shared counters, counter consumption, device taints and binding conditions).
  * The same seed gives the same objects. Objects are JSON trees with only fields the v1 schema has.
  */
 public final class ValidationObjectGenerator {
@@ -148,10 +149,26 @@ public final class ValidationObjectGenerator {
         pool.put("name", pick(List.of("node-1", "pool/a", "fabric")));
         pool.put("generation", random.nextInt(3));
         pool.put("resourceSliceCount", 1 + random.nextInt(2));
-        if (random.nextBoolean()) {
-            spec.put("nodeName", "node-1");
-        } else {
-            spec.put("allNodes", true);
+        switch (random.nextInt(3)) {
+            case 0 -> spec.put("nodeName", "node-1");
+            case 1 -> spec.put("allNodes", true);
+            default -> {
+                ObjectNode term = spec.putObject("nodeSelector").putArray("nodeSelectorTerms").addObject();
+                term.putArray("matchExpressions").addObject().put("key", "topology.example.com/zone")
+                        .put("operator", "In").putArray("values").add("a");
+                if (random.nextBoolean()) {
+                    term.putArray("matchFields").addObject().put("key", "metadata.name").put("operator", "In")
+                            .putArray("values").add("node-1");
+                }
+            }
+        }
+        if (random.nextInt(5) == 0) {
+            ArrayNode sets = spec.putArray("sharedCounters");
+            for (int i = 1 + random.nextInt(2); i > 0; i--) {
+                sets.addObject().put("name", "set-" + i).putObject("counters").putObject("memory")
+                        .put("value", pick(List.of("40Gi", "1", "1000m")));
+            }
+            return;
         }
         ArrayNode devices = spec.putArray("devices");
         for (int i = random.nextInt(4); i > 0; i--) {
@@ -165,6 +182,18 @@ public final class ValidationObjectGenerator {
             }
             if (random.nextBoolean()) {
                 d.putObject("capacity").putObject("memory").put("value", "40Gi");
+            }
+            if (random.nextInt(4) == 0) {
+                d.putArray("taints").addObject().put("key", "example.com/unhealthy").put("value", "true")
+                        .put("effect", pick(List.of("NoSchedule", "NoExecute", "None")));
+            }
+            if (random.nextInt(4) == 0) {
+                d.putArray("consumesCounters").addObject().put("counterSet", "set-1").putObject("counters")
+                        .putObject("memory").put("value", "10Gi");
+            }
+            if (random.nextInt(4) == 0) {
+                d.putArray("bindingConditions").add("example.com/attached");
+                d.putArray("bindingFailureConditions").add("example.com/failed");
             }
         }
     }
@@ -272,10 +301,14 @@ public final class ValidationObjectGenerator {
     }
 
     private void mutateSlice(ObjectNode spec) {
+        if (spec.has("sharedCounters")) {
+            mutateCounterSets((ArrayNode) spec.get("sharedCounters"));
+            return;
+        }
         ArrayNode devices = spec.withArray("devices");
         ObjectNode d = devices.isEmpty() ? devices.addObject().put("name", "gpu-9") : (ObjectNode) devices.get(0);
         ObjectNode attrs = d.has("attributes") ? (ObjectNode) d.get("attributes") : d.putObject("attributes");
-        switch (random.nextInt(15)) {
+        switch (random.nextInt(23)) {
             case 0 -> spec.remove("driver");
             case 1 -> spec.put("driver", pick(BAD_NAMES));
             case 2 -> ((ObjectNode) spec.get("pool")).put("name", pick(List.of("", "Bad", "a//b", "/a", "x".repeat(254))));
@@ -296,7 +329,70 @@ public final class ValidationObjectGenerator {
             case 11 -> attrs.putObject("long").put("string", "x".repeat(65));
             case 12 -> attrs.putObject("v").put("version", pick(List.of("1.2", "v1.2.3", "01.2.3")));
             case 13 -> d.put("name", pick(BAD_NAMES));
+            case 15 -> {
+                ObjectNode taint = d.withArray("taints").addObject().put("key", pick(List.of("k", "example.com/k",
+                        "bad key", "", "Upper/k"))).put("effect", pick(List.of("Bogus", "", "noschedule", "None")));
+                if (random.nextBoolean()) {
+                    taint.put("value", pick(List.of("ok", "bad value!", "x".repeat(64))));
+                }
+            }
+            case 16 -> repeat(17, () -> d.withArray("taints").addObject().put("key", "k" + d.withArray("taints").size())
+                    .put("effect", "NoSchedule"));
+            case 17 -> d.withArray("consumesCounters").addObject().put("counterSet", pick(BAD_NAMES))
+                    .putObject("counters").putObject(pick(List.of("memory", "Bad", "a.b"))).put("value", "1");
+            case 18 -> repeat(2, () -> d.withArray("consumesCounters").addObject().put("counterSet", "dup")
+                    .putObject("counters").putObject("memory").put("value", pick(List.of("1", "1000m", "2Ki"))));
+            case 19 -> {
+                ArrayNode ok = d.withArray("bindingConditions");
+                repeat(4 + random.nextInt(2), () -> ok.add("cond-" + ok.size()));
+                ArrayNode failed = d.withArray("bindingFailureConditions");
+                repeat(1 + random.nextInt(5), () -> failed.add("failed-" + failed.size()));
+            }
+            case 20 -> {
+                ArrayNode ok = d.withArray("bindingConditions");
+                ArrayNode failed = d.withArray("bindingFailureConditions");
+                switch (random.nextInt(3)) {
+                    case 0 -> ok.add("a").add("a");
+                    case 1 -> ok.add(pick(List.of("bad key", "", "Upper/x", "example.com/x")));
+                    default -> failed.add("b");
+                }
+                if (random.nextBoolean()) {
+                    failed.add(pick(List.of("a", "b", "b", "-x")));
+                }
+                // An explicitly empty list reads as an absent one in the fabric8 model.
+                if (ok.isEmpty()) {
+                    d.remove("bindingConditions");
+                }
+                if (failed.isEmpty()) {
+                    d.remove("bindingFailureConditions");
+                }
+            }
+            case 21 -> {
+                spec.remove("nodeName");
+                spec.remove("allNodes");
+                ObjectNode term = spec.putObject("nodeSelector").putArray("nodeSelectorTerms").addObject();
+                ObjectNode r = random.nextBoolean() ? term.putArray("matchExpressions").addObject()
+                        : term.putArray("matchFields").addObject();
+                r.put("key", pick(List.of("metadata.name", "metadata.uid", "bad key", "", "zone")));
+                r.put("operator", pick(List.of("In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt", "Bogus")));
+                ArrayNode values = r.putArray("values");
+                repeat(random.nextInt(3), () -> values.add(pick(List.of("a", "Bad_", "bad value!", "1"))));
+                if (values.isEmpty()) {
+                    r.remove("values");
+                }
+            }
             default -> attrs.putObject("empty");
+        }
+    }
+
+    private void mutateCounterSets(ArrayNode sets) {
+        ObjectNode set = (ObjectNode) sets.get(0);
+        switch (random.nextInt(4)) {
+            case 0 -> set.put("name", pick(BAD_NAMES));
+            case 1 -> sets.addObject().put("name", set.get("name").asString()).putObject("counters")
+                    .putObject(pick(List.of("memory", "cores"))).put("value", pick(List.of("1", "1000m", "2Ki")));
+            case 2 -> set.putObject("counters");
+            default -> ((ObjectNode) set.get("counters")).putObject(pick(BAD_NAMES)).put("value", "1");
         }
     }
 
