@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.dra4j.scenario.Manifests;
+import io.dra4j.sim.WorkloadPods;
 import tools.jackson.databind.json.JsonMapper;
 
 import java.util.ArrayList;
@@ -53,7 +54,7 @@ final class WorkloadExpander {
 
     List<Pod> deployment(Deployment d, List<ReplicaSet> replicaSets) {
         String ns = Manifests.namespaceOf(d);
-        int replicas = d.getSpec().getReplicas() == null ? 1 : d.getSpec().getReplicas();
+        int replicas = WorkloadPods.replicas(d.getSpec().getReplicas());
         for (ReplicaSet rs : replicaSets) {
             if (Manifests.namespaceOf(rs).equals(ns) && ownedBy(rs, "Deployment", d.getMetadata().getName())) {
                 // The snapshot has the controller's ReplicaSet: its pods are created through it.
@@ -70,7 +71,7 @@ final class WorkloadExpander {
 
     List<Pod> replicaSet(ReplicaSet rs) {
         String ns = Manifests.namespaceOf(rs);
-        int replicas = rs.getSpec().getReplicas() == null ? 1 : rs.getSpec().getReplicas();
+        int replicas = WorkloadPods.replicas(rs.getSpec().getReplicas());
         OwnerReference owner = owner("apps/v1", "ReplicaSet", rs.getMetadata().getName(),
                 uidOf(rs, "ReplicaSet"));
         return replicas(ns, rs.getMetadata().getName(), replicas, rs.getSpec().getTemplate(), Map.of(), owner, rs,
@@ -92,7 +93,7 @@ final class WorkloadExpander {
 
     List<Pod> statefulSet(StatefulSet s) {
         String ns = Manifests.namespaceOf(s);
-        int replicas = s.getSpec().getReplicas() == null ? 1 : s.getSpec().getReplicas();
+        int replicas = WorkloadPods.replicas(s.getSpec().getReplicas());
         int start = s.getSpec().getOrdinals() == null || s.getSpec().getOrdinals().getStart() == null ? 0
                 : s.getSpec().getOrdinals().getStart();
         OwnerReference owner = owner("apps/v1", "StatefulSet", s.getMetadata().getName(), uidOf(s, "StatefulSet"));
@@ -121,19 +122,14 @@ final class WorkloadExpander {
 
     List<Pod> job(Job j) {
         String ns = Manifests.namespaceOf(j);
-        if (Boolean.TRUE.equals(j.getSpec().getSuspend())) {
-            return List.of();
-        }
-        int parallelism = j.getSpec().getParallelism() == null ? 1 : j.getSpec().getParallelism();
-        Integer completions = j.getSpec().getCompletions();
-        int active = completions == null ? parallelism : Math.min(parallelism, completions);
+        int have = (int) existing.stream().filter(p -> Manifests.namespaceOf(p).equals(ns)
+                && ownedBy(p, "Job", j.getMetadata().getName()) && !PodPhase.terminal(p)).count();
+        int active = WorkloadPods.job(j, have);
         String uid = uidOf(j, "Job");
         OwnerReference owner = owner("batch/v1", "Job", j.getMetadata().getName(), uid);
         boolean indexed = "Indexed".equals(j.getSpec().getCompletionMode());
-        long have = existing.stream().filter(p -> Manifests.namespaceOf(p).equals(ns)
-                && ownedBy(p, "Job", j.getMetadata().getName())).count();
         List<Pod> out = new ArrayList<>();
-        for (int i = (int) have; i < active; i++) {
+        for (int i = have; i < active; i++) {
             Map<String, String> extra = new LinkedHashMap<>();
             extra.put("batch.kubernetes.io/controller-uid", uid);
             extra.put("batch.kubernetes.io/job-name", j.getMetadata().getName());
