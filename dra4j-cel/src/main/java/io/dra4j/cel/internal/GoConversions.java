@@ -9,6 +9,7 @@ import dev.cel.runtime.standard.CelStandardOverload;
 import dev.cel.runtime.standard.AddOperator;
 import dev.cel.runtime.standard.BoolFunction;
 import dev.cel.runtime.standard.DoubleFunction;
+import dev.cel.runtime.standard.DurationFunction;
 import dev.cel.runtime.standard.GetMillisecondsFunction;
 import dev.cel.runtime.standard.SubtractOperator;
 import dev.cel.runtime.standard.StringFunction;
@@ -20,7 +21,8 @@ import java.util.Set;
  * and {@code double(string)} accepts exactly what Go's {@code strconv.ParseFloat(s, 64)} accepts (case-insensitive
  * {@code inf}, {@code infinity} and {@code nan}, underscores between digits, hexadecimal mantissas with a {@code p}
  * exponent; no spaces, no Java suffixes) and fails where it reports a syntax or range error; {@code string(duration)}
- * is Go's float seconds ({@link #durationString}).
+ * is Go's float seconds ({@link #durationString}) and {@code duration(string)} Go's {@code time.ParseDuration}
+ * ({@link GoDuration}).
  */
 final class GoConversions implements CelInternalRuntimeLibrary {
 
@@ -32,7 +34,8 @@ final class GoConversions implements CelInternalRuntimeLibrary {
       DoubleFunction.DoubleOverload.STRING_TO_DOUBLE, StringFunction.StringOverload.DURATION_TO_STRING,
       StringFunction.StringOverload.TIMESTAMP_TO_STRING, BoolFunction.BoolOverload.STRING_TO_BOOL,
       AddOperator.AddOverload.ADD_DURATION_DURATION, SubtractOperator.SubtractOverload.SUBTRACT_DURATION_DURATION,
-      GetMillisecondsFunction.GetMillisecondsOverload.DURATION_TO_MILLISECONDS);
+      GetMillisecondsFunction.GetMillisecondsOverload.DURATION_TO_MILLISECONDS,
+      DurationFunction.DurationOverload.STRING_TO_DURATION);
 
   @Override
   public void setRuntimeOptions(CelRuntimeBuilder builder, RuntimeEquality equality, CelOptions options) {
@@ -60,6 +63,8 @@ final class GoConversions implements CelInternalRuntimeLibrary {
           CelFunctionBinding.from("subtract_duration_duration", java.time.Duration.class, java.time.Duration.class,
               (a, b) -> java.time.Duration.ofNanos(Math.subtractExact(a.toNanos(), b.toNanos()))),
           CelFunctionBinding.from(DURATION_TO_INT, java.time.Duration.class, java.time.Duration::toNanos),
+          CelFunctionBinding.from("string_to_duration", String.class,
+              s -> java.time.Duration.ofNanos(GoDuration.parseNanos(s))),
           // cel-go's getMilliseconds() on a duration is Go's Duration.Milliseconds(): the whole duration, truncated.
           CelFunctionBinding.from("duration_to_milliseconds", java.time.Duration.class,
               d -> d.toNanos() / 1_000_000L));

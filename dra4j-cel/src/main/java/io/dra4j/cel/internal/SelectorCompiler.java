@@ -91,10 +91,9 @@ public final class SelectorCompiler {
         .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
         .setTypeProvider(DeviceType.PROVIDER)
         .addVar(DeviceType.VARIABLE, DeviceType.TYPE)
-        // cel-go's standard library converts a duration to int (its nanoseconds); cel-java declares no such overload.
-        .addFunctionDeclarations(dev.cel.common.CelFunctionDecl.newFunctionDeclaration("int",
-            dev.cel.common.CelOverloadDecl.newGlobalOverload(GoConversions.DURATION_TO_INT,
-                dev.cel.common.types.SimpleType.INT, dev.cel.common.types.SimpleType.DURATION)))
+        .setStandardEnvironmentEnabled(false)
+        .setStandardDeclarations(GoOverloadOrder.standardDeclarations())
+        .addFunctionDeclarations(GoOverloadOrder.redeclared())
         .addLibraries(
             CelExtensions.sets(OPTIONS),
             GoLists.compilerDeclarations(),
