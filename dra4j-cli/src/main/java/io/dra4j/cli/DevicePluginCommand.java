@@ -6,6 +6,7 @@ import io.dra4j.drivers.fake.FakeDevicePlugin;
 import io.dra4j.drivers.nvidia.GpuInfo;
 import io.dra4j.drivers.nvidia.NvidiaDevicePlugin;
 import io.dra4j.drivers.nvidia.NvidiaDiscovery;
+import io.dra4j.drivers.nvidia.NvidiaHealthMonitor;
 import io.dra4j.drivers.nvidia.NvidiaSmi;
 import io.dra4j.kubelet.cdi.CdiSpecFiles;
 import io.dra4j.kubelet.deviceplugin.DevicePlugin;
@@ -13,6 +14,7 @@ import io.dra4j.kubelet.deviceplugin.DevicePluginServer;
 import io.dra4j.kubelet.deviceplugin.PluginDevice;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -21,6 +23,8 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 /** {@code dra4j device-plugin fake|nvidia}: the same devices through the older device plugin API. */
 @Command(name = "device-plugin", mixinStandardHelpOptions = true, usageHelpWidth = 100,
@@ -39,15 +43,30 @@ final class DevicePluginCommand implements Callable<Integer> {
 
     static int serve(PrintWriter out, PrintWriter err, DevicePlugin plugin, List<PluginDevice> devices, Path dir,
                      String socket) {
+        return serve(out, err, plugin, () -> devices, dir, socket, new AtomicReference<>());
+    }
+
+    /**
+     * Serves {@code devices} until stopped; {@code started} is the server once it is registered, for later
+     * updates; a change of {@code devices} while it started is sent at once.
+     */
+    static int serve(PrintWriter out, PrintWriter err, DevicePlugin plugin, Supplier<List<PluginDevice>> devices,
+                     Path dir, String socket, AtomicReference<DevicePluginServer> started) {
         DevicePluginServer server;
+        List<PluginDevice> initial = devices.get();
         try {
-            server = DevicePluginServer.start(plugin, dir, socket, devices, 1000, out::println);
+            server = DevicePluginServer.start(plugin, dir, socket, initial, 1000, out::println);
         } catch (IOException | IllegalArgumentException e) {
             err.println("dra4j: " + e.getMessage());
             return 1;
         }
+        started.set(server);
+        List<PluginDevice> now = devices.get();
+        if (!now.equals(initial)) {
+            server.update(now);
+        }
         out.println("device plugin " + plugin.resourceName() + " serving " + server.socket() + " with "
-                + devices.size() + " device(s)");
+                + initial.size() + " device(s)");
         NodeRuntime.runUntilStopped(server::close);
         return 0;
     }
@@ -88,7 +107,8 @@ final class DevicePluginCommand implements Callable<Integer> {
     }
 
     @Command(name = "nvidia", mixinStandardHelpOptions = true, usageHelpWidth = 100,
-            description = "Full NVIDIA GPUs found with nvidia-smi as nvidia.com/gpu.")
+            description = "Full NVIDIA GPUs found with nvidia-smi as nvidia.com/gpu; with --health a GPU that fails "
+                    + "its checks (a critical XID, uncorrectable ECC errors) is advertised Unhealthy.")
     static final class Nvidia implements Callable<Integer> {
         @Spec
         private CommandLine.Model.CommandSpec spec;
@@ -99,20 +119,41 @@ final class DevicePluginCommand implements Callable<Integer> {
         @Option(names = "--device-plugin-dir", defaultValue = "/var/lib/kubelet/device-plugins",
                 description = "The kubelet's device plugin directory.")
         Path dir;
+        @Mixin
+        NvidiaHealthOptions healthOptions = new NvidiaHealthOptions();
 
         @Override
         public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();
             List<GpuInfo> gpus;
+            NvidiaSmi smi = NvidiaSmi.process(nvidiaSmi);
             try {
-                gpus = xml != null ? NvidiaDiscovery.recorded(xml, null, null)
-                        : NvidiaDiscovery.run(NvidiaSmi.process(nvidiaSmi), false);
+                gpus = xml != null ? NvidiaDiscovery.recorded(xml, null, null) : NvidiaDiscovery.run(smi, false);
             } catch (IOException e) {
                 err.println("dra4j: " + e.getMessage());
                 return 1;
             }
             NvidiaDevicePlugin plugin = new NvidiaDevicePlugin(gpus);
-            return serve(spec.commandLine().getOut(), err, plugin, plugin.devices(), dir, "nvidia-gpu.sock");
+            if (!healthOptions.health) {
+                return serve(out, err, plugin, plugin.devices(), dir, "nvidia-gpu.sock");
+            }
+            NvidiaHealthMonitor monitor;
+            try {
+                monitor = healthOptions.monitor(gpus, smi);
+            } catch (IOException e) {
+                err.println("dra4j: " + e.getMessage());
+                return 1;
+            }
+            AtomicReference<DevicePluginServer> server = new AtomicReference<>();
+            try (NvidiaHealthOptions.Checks checks = healthOptions.schedule(monitor, err, () -> {
+                DevicePluginServer running = server.get();
+                if (running != null) {
+                    running.update(plugin.devices(monitor));
+                }
+            })) {
+                return serve(out, err, plugin, () -> plugin.devices(monitor), dir, "nvidia-gpu.sock", server);
+            }
         }
     }
 }

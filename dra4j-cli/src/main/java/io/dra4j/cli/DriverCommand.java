@@ -244,13 +244,8 @@ final class DriverCommand implements Callable<Integer> {
         boolean dynamicMig;
         @Option(names = "--print", description = "Print the devices found as YAML and exit.")
         boolean print;
-        @Option(names = "--health", description = "Check GPU health every " + HEALTH_REPORT_SECONDS + " s "
-                + "(uncorrectable ECC errors from nvidia-smi, XIDs from --kernel-log): report it to the kubelet "
-                + "and taint failing GPUs in the slices (gpu.nvidia.com/xid, gpu.nvidia.com/ecc).")
-        boolean health;
-        @Option(names = "--kernel-log", description = "The kernel log to read XIDs from (a file 'dmesg' or "
-                + "'journalctl -k' output goes to); without it only ECC counters are checked.")
-        Path kernelLog;
+        @Mixin
+        NvidiaHealthOptions healthOptions = new NvidiaHealthOptions();
         @Mixin
         NodeOptions node = new NodeOptions();
 
@@ -274,44 +269,25 @@ final class DriverCommand implements Callable<Integer> {
                 return 0;
             }
             NvidiaDriver driver = new NvidiaDriver(gpus, smi, dynamicMig, out::println);
-            if (!health) {
+            if (!healthOptions.health) {
                 return run(out, err, node, NvidiaDevices.DRIVER, driver, p::devices, p::counterSets, null,
                         new Runnable[1]);
             }
-            NvidiaHealthMonitor monitor = new NvidiaHealthMonitor(gpus, smi,
-                    () -> kernelLog == null ? "" : Files.readString(kernelLog), java.time.Clock.systemUTC());
+            NvidiaHealthMonitor monitor;
             try {
-                monitor.check();
+                monitor = healthOptions.monitor(gpus, smi);
             } catch (IOException e) {
-                err.println("dra4j: health check: " + e.getMessage());
+                err.println("dra4j: " + e.getMessage());
                 return 1;
             }
             Runnable[] onChange = new Runnable[1];
-            ScheduledExecutorService checks = Executors.newSingleThreadScheduledExecutor(r -> {
-                Thread t = new Thread(r, "nvidia-health-checks");
-                t.setDaemon(true);
-                return t;
-            });
-            checks.scheduleWithFixedDelay(() -> {
-                if (check(monitor, err) && onChange[0] != null) {
+            try (NvidiaHealthOptions.Checks checks = healthOptions.schedule(monitor, err, () -> {
+                if (onChange[0] != null) {
                     onChange[0].run();
                 }
-            }, HEALTH_REPORT_SECONDS, HEALTH_REPORT_SECONDS, TimeUnit.SECONDS);
-            try {
+            })) {
                 return run(out, err, node, NvidiaDevices.DRIVER, driver, () -> monitor.taint(p.devices()),
                         p::counterSets, pool -> monitor.report(pool, p.devices()), onChange);
-            } finally {
-                checks.shutdownNow();
-            }
-        }
-
-        /** One health check; true when something changed. A failed check is reported and changes nothing. */
-        private static boolean check(NvidiaHealthMonitor monitor, PrintWriter err) {
-            try {
-                return monitor.check();
-            } catch (IOException e) {
-                err.println("dra4j: health check: " + e.getMessage());
-                return false;
             }
         }
     }

@@ -1,7 +1,9 @@
 package io.dra4j.drivers.nvidia;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Creates and destroys the MIG device of one GPU instance profile placement with nvidia-smi, as dynamic MIG prepares
@@ -46,6 +48,24 @@ final class MigPartitions {
         if (gi != null) {
             destroyGpuInstance(Integer.toString(gpu.index()), gi.instanceId());
         }
+    }
+
+    /**
+     * Destroys every GPU instance of {@code gpu} whose placement (profile ID, start) is not in {@code keep}, with its
+     * compute instances; returns what went, as {@code profile <id> at placement <start> (GPU instance <gi>)}.
+     */
+    List<String> destroyAllBut(GpuInfo gpu, Set<List<Integer>> keep) throws NvidiaSmiParser.DiscoveryException {
+        String index = Integer.toString(gpu.index());
+        List<String> destroyed = new ArrayList<>();
+        for (NvidiaSmiParser.GpuInstance gi : NvidiaSmiParser.gpuInstances(
+                listGpuInstances(smi, List.of("mig", "-lgi", "-i", index)))) {
+            if (gi.gpu() == gpu.index() && !keep.contains(List.of(gi.profileId(), gi.start()))) {
+                destroyGpuInstance(index, gi.instanceId());
+                destroyed.add("profile " + gi.profileId() + " at placement " + gi.start() + " (GPU instance "
+                        + gi.instanceId() + ")");
+            }
+        }
+        return destroyed;
     }
 
     /**

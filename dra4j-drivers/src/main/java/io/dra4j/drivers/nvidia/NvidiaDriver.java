@@ -9,9 +9,12 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.Consumer;
 
 /**
@@ -24,7 +27,8 @@ import java.util.function.Consumer;
  * <profile>:<start> -C}) and unpreparing destroys them, both idempotent (see {@link MigPartitions}); preparing the
  * full GPU of a partitionable Hopper or later GPU leaves MIG mode ({@code nvidia-smi -i <index> -mig 0}) and
  * unpreparing it enters MIG mode again, so that the partitions published at start stay valid. A prepare that fails
- * part-way undoes what it did for the claim before it reports the error.
+ * part-way undoes what it did for the claim before it reports the error. At start the MIG devices no checkpointed
+ * claim uses are destroyed ({@link #started}).
  */
 public final class NvidiaDriver implements DraDriver {
     /** What a published device name stands for. */
@@ -77,6 +81,45 @@ public final class NvidiaDriver implements DraDriver {
             for (GpuInfo.MigInfo m : g.migDevices()) {
                 targets.put(NvidiaDevices.migName(g.minor(), m.profile(), m.giProfileId(), m.placementStart()),
                         new Existing(m.uuid() == null ? g.uuid() : m.uuid(), g.minor()));
+            }
+        }
+    }
+
+    /**
+     * With dynamic MIG, destroys the MIG devices that exist on a partitionable GPU and that no checkpointed claim
+     * uses (left by a crash, an earlier driver or an administrator), as NVIDIA's driver does at start, so that every
+     * published placement can be prepared. A GPU that cannot be cleaned up is reported and left as it is: its
+     * overlapping placements then fail to prepare with nvidia-smi's error.
+     */
+    @Override
+    public void started(List<PreparedClaim> checkpointed) {
+        Map<Integer, GpuInfo> dynamicGpus = new TreeMap<>();
+        Map<Integer, Set<List<Integer>>> keep = new TreeMap<>();
+        targets.values().forEach(t -> {
+            if (t instanceof Partition p) {
+                dynamicGpus.put(p.gpu().index(), p.gpu());
+                keep.putIfAbsent(p.gpu().index(), new HashSet<>());
+            }
+        });
+        for (PreparedClaim c : checkpointed) {
+            for (PreparedDevice d : c.devices()) {
+                Target t = targets.get(d.device());
+                if (t instanceof Partition p) {
+                    keep.get(p.gpu().index()).add(List.of(p.profile().id(), p.start()));
+                } else if (t instanceof FullGpu f) {
+                    // Prepared whole, out of MIG mode: it has no MIG devices to list.
+                    dynamicGpus.remove(f.gpu().index());
+                }
+            }
+        }
+        for (GpuInfo g : dynamicGpus.values()) {
+            try {
+                for (String gone : partitions.destroyAllBut(g, keep.get(g.index()))) {
+                    log.accept("destroyed the MIG device of " + gone + " on GPU " + g.index()
+                            + ": no prepared claim uses it");
+                }
+            } catch (NvidiaSmiParser.DiscoveryException e) {
+                handleError("cannot destroy the MIG devices no claim uses on GPU " + g.index(), e, true);
             }
         }
     }

@@ -82,6 +82,15 @@ public final class NvidiaHealthMonitor {
         return out;
     }
 
+    /**
+     * The health of {@code device} (a GPU {@code gpu-<minor>} or one of its MIG devices) at the last check;
+     * {@link DeviceHealth.Status#UNKNOWN} before the first check or for a device of no GPU.
+     */
+    public synchronized DeviceHealth.Status status(String device) {
+        NvidiaHealth.GpuHealth h = of(device);
+        return h == null || checkedAt == null ? DeviceHealth.Status.UNKNOWN : h.status();
+    }
+
     /** {@code devices} with the taints of their GPU added. */
     public synchronized List<Device> taint(List<Device> devices) {
         return devices.stream().map(d -> {

@@ -58,6 +58,28 @@ class NvidiaDriverMigTest {
     }
 
     @Test
+    void atStartTheMigDevicesNoCheckpointedClaimUsesAreDestroyed() throws Exception {
+        SimulatedNvidiaSmi smi = new SimulatedNvidiaSmi("a100-80gb-mig");
+        PrepareResult kept = driver(smi, "a100-80gb-mig").prepare(claim("c"), List.of(result("gpu-0-mig-1g10gb-19-5")));
+        // Left behind: a MIG device no claim uses, and a GPU instance without compute instance.
+        assertThat(smi.run(List.of("mig", "-i", "0", "-cgi", "9:0", "-C")).ok()).isTrue();
+        assertThat(smi.run(List.of("mig", "-i", "0", "-cgi", "19:6")).ok()).isTrue();
+        assertThat(smi.state()).containsExactlyInAnyOrder("0:19:5+ci", "0:9:0+ci", "0:19:6");
+
+        driver(smi, "a100-80gb-mig").started(List.of(prepared("c", kept)));
+        assertThat(smi.state()).containsExactly("0:19:5+ci");
+        assertThat(log).filteredOn(l -> l.startsWith("destroyed")).hasSize(2).allMatch(l -> l.endsWith(
+                "on GPU 0: no prepared claim uses it")).anyMatch(l -> l.contains("profile 9 at placement 0"))
+                .anyMatch(l -> l.contains("profile 19 at placement 6"));
+
+        // Nothing left to clean up: a second start only lists the instances.
+        smi.clearCommands();
+        driver(smi, "a100-80gb-mig").started(List.of(prepared("c", kept)));
+        assertThat(smi.commands()).containsExactly("mig -lgi -i 0");
+        assertThat(smi.state()).containsExactly("0:19:5+ci");
+    }
+
+    @Test
     void unprepareDestroysComputeThenGpuInstanceAndARepeatDoesNothing() throws Exception {
         SimulatedNvidiaSmi smi = new SimulatedNvidiaSmi("a100-80gb-mig");
         NvidiaDriver d = driver(smi, "a100-80gb-mig");
@@ -109,6 +131,10 @@ class NvidiaDriverMigTest {
         assertThat(smi.commands()).containsExactly("-i 1 -mig 0");
         assertThat(smi.migEnabled(1)).isFalse();
         assertThat(visibleDevices(r)).isEqualTo("NVIDIA_VISIBLE_DEVICES=GPU-0e8b7d3a-52c1-44f9-a6d2-9b1c7e4f3a08");
+        // A restart while it is prepared whole: out of MIG mode it has no MIG devices to clean up, GPU 0 does.
+        smi.clearCommands();
+        driver(smi, "h100-sxm-mig").started(List.of(prepared("full", r)));
+        assertThat(smi.commands()).contains("mig -lgi -i 0").noneMatch(c -> c.contains("-i 1"));
         assertThat(d.unprepare(prepared("full", r))).isNull();
         assertThat(smi.migEnabled(1)).isTrue();
         // The interrupted prepare's undo gets the allocated devices without edits; it must work on them too.

@@ -1,5 +1,6 @@
 package io.dra4j.drivers.nvidia;
 
+import io.dra4j.kubelet.deviceplugin.PluginDevice;
 import io.dra4j.kubelet.dra.DeviceHealth;
 import io.fabric8.kubernetes.api.model.resource.v1.Device;
 import org.junit.jupiter.api.Test;
@@ -98,6 +99,36 @@ class NvidiaHealthMonitorTest {
         assertThat(taints(m.taint(published()))).isEmpty();
         assertThat(m.report("node-a", published())).extracting(DeviceHealth::status)
                 .containsOnly(DeviceHealth.Status.HEALTHY);
+    }
+
+    @Test
+    void theDevicePluginAdvertisesTheGpusTheSameChecksFindUnhealthy() throws Exception {
+        ecc.set(read("h100-sxm.ecc.csv").replace("Enabled, 2", "Enabled, 0"));
+        NvidiaHealthMonitor m = monitor();
+        List<GpuInfo> gpus = NvidiaDiscoveryTest.load("h100-sxm", false);
+        NvidiaDevicePlugin plugin = new NvidiaDevicePlugin(gpus);
+        String uuid0 = gpus.get(0).uuid();
+        String uuid1 = gpus.get(1).uuid();
+        m.check();
+        assertThat(plugin.devices(m)).allMatch(PluginDevice::healthy).hasSize(gpus.size());
+
+        // gpu-0 got application XID 13 (stays healthy), gpu-1 critical XID 79 (Unhealthy), as the taints say.
+        log.set(read("h100-sxm.xid.log"));
+        assertThat(m.check()).isTrue();
+        assertThat(plugin.devices(m)).filteredOn(d -> !d.healthy()).extracting(PluginDevice::id)
+                .containsExactly(uuid1);
+        assertThat(plugin.devices(m)).filteredOn(d -> d.id().equals(uuid0)).singleElement()
+                .extracting(PluginDevice::healthy).isEqualTo(true);
+
+        // Uncorrectable ECC errors alone make a GPU unhealthy too; a rotated log and clean counters restore it.
+        log.set("");
+        ecc.set(read("h100-sxm.ecc.csv"));
+        m.check();
+        assertThat(plugin.devices(m)).filteredOn(d -> !d.healthy()).extracting(PluginDevice::id)
+                .containsExactly(uuid1);
+        ecc.set(read("h100-sxm.ecc.csv").replace("Enabled, 2", "Enabled, 0"));
+        m.check();
+        assertThat(plugin.devices(m)).allMatch(PluginDevice::healthy);
     }
 
     @Test

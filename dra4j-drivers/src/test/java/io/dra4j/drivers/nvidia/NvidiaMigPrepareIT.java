@@ -68,11 +68,14 @@ class NvidiaMigPrepareIT {
         assertThat(smi.state()).containsExactly("0:9:0+ci", "0:19:4+ci");
         assertThat(smi.commands()).filteredOn(c -> c.contains("-cgi")).hasSize(2);
 
-        // Restarted driver, kubelet repeats the prepare: the checkpoint answers, nothing is created.
+        // Restarted driver, kubelet repeats the prepare: the checkpoint answers, nothing is created. At start the
+        // driver lists the GPU instances and keeps both: the checkpoint's claims use them.
         smi.clearCommands();
         try (DraPlugin plugin = start(new NvidiaDriver(MigFixtures.gpus(FIXTURE), smi, true, s -> { }))) {
+            assertThat(smi.commands()).containsExactly("mig -lgi -i 0");
             assertThat(plugin.prepare(List.of(a, b))).isEqualTo(first);
-            assertThat(smi.commands()).isEmpty();
+            assertThat(smi.commands()).containsExactly("mig -lgi -i 0");
+            assertThat(smi.state()).containsExactly("0:9:0+ci", "0:19:4+ci");
         }
 
         // Restarted again; claim a is deleted before the unprepare: the checkpoint still says what to destroy.

@@ -27,6 +27,16 @@ public interface DraDriver {
     String unprepare(PreparedClaim claim);
 
     /**
+     * Called once when the helper starts, after the checkpoint is read and before the kubelet can call, with every
+     * claim the checkpoint holds (prepared, or with a prepare cut short: then its allocated devices without container
+     * edits), so that the driver can clean up what no claim uses (dynamic MIG destroys the MIG devices of no claim,
+     * as NVIDIA's driver does). Serialised with prepare and unprepare (across instances in rolling-update mode). The
+     * default does nothing; report problems through {@link #handleError}.
+     */
+    default void started(List<PreparedClaim> checkpointed) {
+    }
+
+    /**
      * A background error (a failed ResourceSlice sync, a rejected registration). {@code recoverable} errors are
      * retried by the helper; others should end the process. The default writes to standard error.
      */

@@ -82,6 +82,23 @@ public final class DraPlugin implements AutoCloseable {
             Files.createDirectories(options.pluginDataDirectory(),
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         }
+        // Before the kubelet can call: the driver cleans up what no checkpointed claim uses.
+        IOException[] unreadable = new IOException[1];
+        try {
+            plugin.serialized(() -> {
+                try {
+                    plugin.driver.started(plugin.checkpoint.load().claims().stream()
+                            .map(e -> new PreparedClaim(e.claim(), e.devices())).toList());
+                } catch (IOException e) {
+                    unreadable[0] = e;
+                }
+            });
+        } catch (IllegalStateException e) {
+            throw new IOException(e.getMessage(), e);
+        }
+        if (unreadable[0] != null) {
+            throw unreadable[0];
+        }
         plugin.draServer = UnixSocketServer.start(options.draSocket(),
                 DraServices.of(plugin, options.serveV1beta1(), plugin.health,
                         options.serveHealthV1(), options.serveHealthV1alpha1()));

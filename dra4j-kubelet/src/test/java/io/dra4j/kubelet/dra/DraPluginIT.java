@@ -118,6 +118,23 @@ class DraPluginIT {
     }
 
     @Test
+    void aStartingPluginHandsTheDriverTheCheckpointedClaimsBeforeTheKubeletCanCall() throws Exception {
+        DraPluginOptions o = options();
+        ResourceClaim claim = TestClaims.allocated("default", "c1", "uid-1", NODE,
+                List.of(TestClaims.result("gpu", DRIVER, NODE, "dev-1")));
+        RecordingDriver first = new RecordingDriver(Set.of("dev-0", "dev-1"));
+        try (DraPlugin plugin = DraPlugin.start(first, (ns, n) -> claim, o)) {
+            assertThat(first.started).containsExactly("");
+            assertThat(plugin.prepare(List.of(new ClaimRef("default", "c1", "uid-1"))).get("uid-1").error()).isEmpty();
+        }
+        RecordingDriver restarted = new RecordingDriver(Set.of("dev-0", "dev-1"));
+        try (DraPlugin plugin = DraPlugin.start(restarted, (ns, n) -> claim, o)) {
+            assertThat(restarted.started).containsExactly("c1: node-a/dev-1");
+            assertThat(restarted.calls).isEmpty();
+        }
+    }
+
+    @Test
     void withHealthV1OffOnlyV1alpha1IsAdvertisedAndServed() throws Exception {
         DraPluginOptions o = options().withHealth(true).withHealthV1(false);
         try (DraPlugin plugin = DraPlugin.start(new RecordingDriver(Set.of("dev-0")), (ns, n) -> null, o)) {

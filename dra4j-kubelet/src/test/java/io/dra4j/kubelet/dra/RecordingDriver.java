@@ -13,6 +13,8 @@ import java.util.Set;
 final class RecordingDriver implements DraDriver {
     final List<String> calls = Collections.synchronizedList(new ArrayList<>());
     final List<String> errors = Collections.synchronizedList(new ArrayList<>());
+    /** Per {@link #started} call: the claims it got, as {@code name: pool/device,...}, joined by "; ". */
+    final List<String> started = Collections.synchronizedList(new ArrayList<>());
     private final Set<String> devices;
     volatile RuntimeException failPrepare;
 
@@ -35,6 +37,12 @@ final class RecordingDriver implements DraDriver {
                     ContainerEdits.env(List.of("DEVICE_" + r.getDevice().replace('-', '_').toUpperCase() + "=" + r.getDevice()))));
         }
         return PrepareResult.prepared(out);
+    }
+
+    @Override
+    public void started(List<PreparedClaim> checkpointed) {
+        started.add(String.join("; ", checkpointed.stream().map(c -> c.claim().name() + ": " + String.join(",",
+                c.devices().stream().map(d -> d.pool() + "/" + d.device()).toList())).toList()));
     }
 
     @Override
