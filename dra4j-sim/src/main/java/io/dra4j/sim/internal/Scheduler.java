@@ -222,6 +222,10 @@ final class Scheduler {
                 return Attempt.failed(s.reasons().get(0), s.reasons().get(0), true);
             }
             if (s == null) {
+                if (trace != null) {
+                    trace.filtered(nominatedNode, null);
+                    trace.best(List.of(nominatedNode.name));
+                }
                 return bind(pod, nominatedNode, dra);
             }
         }
