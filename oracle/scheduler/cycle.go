@@ -34,8 +34,10 @@ import (
 	"k8s.io/kubernetes/pkg/features"
 	"k8s.io/kubernetes/pkg/scheduler/apis/config/latest"
 	internalcache "k8s.io/kubernetes/pkg/scheduler/backend/cache"
+	internalqueue "k8s.io/kubernetes/pkg/scheduler/backend/queue"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 	frameworkplugins "k8s.io/kubernetes/pkg/scheduler/framework/plugins"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/defaultpreemption"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/dynamicresources"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/nodevolumelimits"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
@@ -73,20 +75,21 @@ type attempt struct {
 	postFilterWrote bool
 	Error           string                                   `json:"error,omitempty"`
 	Claims          map[string]*resourceapi.AllocationResult `json:"claims,omitempty"`
+	// Nominate is the node PostFilter nominated ("" clears the nomination; absent when it left it as it was), Victims
+	// the pods its preemption deleted.
+	Nominate *string  `json:"nominate,omitempty"`
+	Victims  []string `json:"victims,omitempty"`
+	// nominatingInfo is what schedulingCycle hands handleSchedulingFailure after a FitError (fitError).
+	nominatingInfo *fwk.NominatingInfo
+	fitError       bool
 }
 
 func toVerdict(s *fwk.Status) *verdict {
 	return &verdict{Plugin: s.Plugin(), Code: s.Code().String(), Reasons: append([]string{}, s.Reasons()...)}
 }
 
-// noNominations is the PodNominator of a queue without nominated pods: the oracle does not carry out
-// DefaultPreemption's nomination (the differential runs with preemptionPolicy Never), so no pod is ever nominated.
-type noNominations struct{}
-
-func (noNominations) AddNominatedPod(klog.Logger, fwk.PodInfo, *fwk.NominatingInfo) {}
-func (noNominations) DeleteNominatedPodIfExists(*v1.Pod)                            {}
-func (noNominations) UpdateNominatedPod(klog.Logger, *v1.Pod, fwk.PodInfo)          {}
-func (noNominations) NominatedPodsForNode(string) []fwk.PodInfo                     { return nil }
+// clearNominatedNode is schedule_one.go's NominatingInfo of a cycle that failed other than with a FitError.
+var clearNominatedNode = &fwk.NominatingInfo{NominatingMode: fwk.ModeOverride, NominatedNodeName: ""}
 
 type run struct {
 	ctx        context.Context
@@ -101,8 +104,12 @@ type run struct {
 	claimNames map[string]bool
 	// timing: -time mode. Filter stops at numFeasibleNodesToFind as upstream's findNodesThatPassFilters does, and
 	// after a binding only the pod's own claims are waited for; nothing is recorded beyond the outcome.
-	timing bool
+	timing     bool
 	versioned  *versionedTracker
+	factory    informers.SharedInformerFactory
+	queue      *internalqueue.PriorityQueue
+	preemption *defaultpreemption.DefaultPreemption
+	claims     *claimController
 }
 
 // timing is the -time result for one snapshot: the scheduling loop's wall time only (informers, caches and the
@@ -200,6 +207,7 @@ func runSnapshotWith(s *snapshot, emit func(*attempt), timed func(timing)) (err 
 
 	// scheduler.New: informers, the claims' assume cache, the ResourceSlice tracker and the DRA manager.
 	factory := informers.NewSharedInformerFactory(r.client, 0)
+	r.factory = factory
 	claimCache := assumecache.NewAssumeCache(logger, factory.Resource().V1().ResourceClaims().Informer(), "ResourceClaim", "", nil)
 	r.claimCache = claimCache
 	trackerOpts := tracker.Options{
@@ -227,14 +235,15 @@ func runSnapshotWith(s *snapshot, emit func(*attempt), timed func(timing)) (err 
 	r.snapshot = internalcache.NewEmptySnapshot()
 	r.cache = internalcache.New(ctx, nil, utilfeature.DefaultFeatureGate.Enabled(features.GenericWorkload),
 		utilfeature.DefaultFeatureGate.Enabled(features.CompositePodGroup))
-	r.framework, err = frameworkruntime.NewFramework(ctx, frameworkplugins.NewInTreeRegistry(), &cfg.Profiles[0],
+	registry := frameworkplugins.NewInTreeRegistry()
+	capturePreemption(registry, &r.preemption)
+	r.framework, err = frameworkruntime.NewFramework(ctx, registry, &cfg.Profiles[0],
 		frameworkruntime.WithClientSet(r.client),
 		frameworkruntime.WithInformerFactory(factory),
 		frameworkruntime.WithSharedDRAManager(r.dra),
 		frameworkruntime.WithSnapshotSharedLister(r.snapshot),
 		frameworkruntime.WithMutableSnapshotLister(r.snapshot),
 		frameworkruntime.WithEventRecorder(&events.FakeRecorder{}),
-		frameworkruntime.WithPodNominator(noNominations{}),
 		frameworkruntime.WithWaitingPods(frameworkruntime.NewWaitingPodsMap()),
 		frameworkruntime.WithPodsInPreBind(frameworkruntime.NewPodsInPreBindMap()),
 		frameworkruntime.WithSharedCSIManager(nodevolumelimits.NewCSIManager(factory.Storage().V1().CSINodes().Lister())),
@@ -255,6 +264,10 @@ func runSnapshotWith(s *snapshot, emit func(*attempt), timed func(timing)) (err 
 		}
 		synced = append(synced, registration.HasSynced)
 	}
+	// kube-controller-manager's resourceclaim controller, which releases the claims of deleted pods.
+	if r.claims, err = startClaimController(ctx, r); err != nil {
+		return err
+	}
 	factory.Start(ctx.Done())
 	// Shutdown waits for the informers, which stop when the context is cancelled.
 	defer func() {
@@ -269,6 +282,10 @@ func runSnapshotWith(s *snapshot, emit func(*attempt), timed func(timing)) (err 
 			return fmt.Errorf("informers did not sync")
 		}
 		time.Sleep(time.Millisecond)
+	}
+
+	if err := r.claims.awaitIdle(); err != nil {
+		return err
 	}
 
 	// The scheduler cache as its informer handlers fill it: nodes, then the pods already bound.
@@ -299,6 +316,12 @@ func runSnapshotWith(s *snapshot, emit func(*attempt), timed func(timing)) (err 
 	}
 	less := r.framework.QueueSortFunc()
 	sort.SliceStable(queue, func(i, j int) bool { return less(queue[i], queue[j]) })
+	var pendingPods []*v1.Pod
+	for _, qpi := range queue {
+		pendingPods = append(pendingPods, qpi.Pod)
+	}
+	r.queue = newNominator(ctx, r, pendingPods)
+	r.versioned.takePodEvents()
 
 	// The queue as dra4j simulates it (Simulation.scheduleAll): pass after pass in queue order; a pod that failed
 	// is tried again after a binding only when a binding can help it (an error, or a rejection by InterPodAffinity
@@ -323,22 +346,29 @@ func runSnapshotWith(s *snapshot, emit func(*attempt), timed func(timing)) (err 
 				continue
 			}
 			tried = true
-			a := r.schedule(qpi.Pod)
-			attempts++
-			if err := r.syncClaims(); err != nil {
-				return err
-			}
-			if !r.timing {
-				emit(a)
-			}
-			if a.Node != "" {
-				placements++
-			} else {
+			// A pod whose preemption deleted victims is tried again at once (dra4j's rule for the queue: the
+			// victims' deletion events move it back to the active queue).
+			for {
+				a, err := r.attempt(qpi.Pod)
+				if err != nil {
+					return err
+				}
+				attempts++
+				if !r.timing {
+					emit(a)
+				}
+				if a.Node != "" {
+					placements++
+					break
+				}
 				seen[qpi.Pod.UID] = lastAttempt{placements: placements, releases: releases, helped: helpedByBindings(a)}
-				if a.postFilterWrote {
+				if a.postFilterWrote || len(a.Victims) > 0 {
 					releases++
 				}
-				still = append(still, qpi)
+				if len(a.Victims) == 0 {
+					still = append(still, qpi)
+					break
+				}
 			}
 		}
 		if !tried {
@@ -387,6 +417,27 @@ func helpedByBindings(a *attempt) bool {
 	return false
 }
 
+// attempt is one scheduling cycle and what happens before the next: after a failure the preemption it started
+// carried out and handleSchedulingFailure's nomination (a FitError's NominatingInfo, otherwise the nomination
+// cleared), the pod events delivered to the scheduler, the claims' informer caught up.
+func (r *run) attempt(pod *v1.Pod) (*attempt, error) {
+	a := r.schedule(pod)
+	if a.Node == "" {
+		nominatingInfo := clearNominatedNode
+		if a.fitError {
+			if err := r.afterPostFilter(pod, a); err != nil {
+				return nil, err
+			}
+			nominatingInfo = a.nominatingInfo
+		}
+		if err := r.handleFailure(pod, nominatingInfo); err != nil {
+			return nil, err
+		}
+	}
+	r.deliverPodEvents()
+	return a, r.syncClaims()
+}
+
 // schedule is one scheduling cycle: schedulingCycle → schedulingAlgorithm → schedulePod (findNodesThatFitPod,
 // prioritizeNodes, selectHost), then assumeAndReserve, Permit and, of the binding cycle, PreBind; binding itself is
 // the cache's AddPod of the bound pod (the informer's add event after DefaultBinder's API call).
@@ -422,6 +473,26 @@ func (r *run) schedule(pod *v1.Pod) *attempt {
 		return a
 	}
 	statuses := framework.NewDefaultNodeToStatus()
+
+	// evaluateNominatedNode: a node nominated by an earlier preemption is filtered alone first; when it passes it is
+	// taken without scoring, and the rotating start index stays where it was.
+	if nnn := pod.Status.NominatedNodeName; nnn != "" {
+		if nodeInfo, err := r.snapshot.Get(nnn); err == nil {
+			status := r.framework.RunFilterPluginsWithNominatedPods(ctx, state, pod, nodeInfo)
+			if status.Code() == fwk.Error {
+				a.Error = status.AsError().Error()
+				return a
+			}
+			if status.IsSuccess() {
+				a.Feasible = []string{nnn}
+				a.Best = []string{nnn}
+				return r.bind(state, pod, nnn, a)
+			}
+			a.Rejected[nnn] = *toVerdict(status)
+			statuses.Set(nnn, status)
+		}
+	}
+
 	nodes := allNodes
 	if !preRes.AllNodes() {
 		// Upstream iterates the PreFilterResult's node set; the oracle keeps the snapshot's node order.
@@ -510,14 +581,20 @@ func (r *run) schedule(pod *v1.Pod) *attempt {
 	} else {
 		a.Best = []string{host}
 	}
+	return r.bind(state, pod, host, a)
+}
 
-	// assumeAndReserve, Permit, PreBind.
+// bind: assumeAndReserve (the pod's nomination dropped from the nominator as assume drops it), Permit, PreBind and
+// Bind.
+func (r *run) bind(state fwk.CycleState, pod *v1.Pod, host string, a *attempt) *attempt {
+	ctx := r.ctx
 	assumed := pod.DeepCopy()
 	assumed.Spec.NodeName = host
 	if err := r.cache.AssumePod(r.logger, assumed); err != nil {
 		a.Error = err.Error()
 		return a
 	}
+	r.queue.DeleteNominatedPodIfExists(assumed)
 	fail := func(s *fwk.Status) *attempt {
 		r.framework.RunReservePluginsUnreserve(ctx, state, assumed, host)
 		r.cache.ForgetPod(r.logger, assumed)
@@ -566,13 +643,22 @@ func (r *run) schedule(pod *v1.Pod) *attempt {
 // DynamicResources' deallocation of an unavailable claim and DefaultPreemption, until one succeeds). Its message goes
 // into the attempt; what it changed in the API server reaches the next cycles through the informers.
 func (r *run) postFilter(state fwk.CycleState, pod *v1.Pod, statuses *framework.NodeToStatus, a *attempt) {
+	a.fitError = true
 	if !r.framework.HasPostFilterPlugins() {
 		return
 	}
+	a.fitError = true
 	before := r.versioned.claimWrites()
-	_, s := r.framework.RunPostFilterPlugins(r.ctx, state, pod, statuses)
+	result, s := r.framework.RunPostFilterPlugins(r.ctx, state, pod, statuses)
 	a.PostFilter = s.Message()
 	a.postFilterWrote = r.versioned.claimWrites() != before
+	if result != nil {
+		a.nominatingInfo = result.NominatingInfo
+		if result.NominatingInfo.Mode() == fwk.ModeOverride {
+			name := result.NominatingInfo.NominatedNodeName
+			a.Nominate = &name
+		}
+	}
 }
 
 // allocations: the claims of a bound pod as the API server holds them now, by the pod's claim name
@@ -670,13 +756,41 @@ func (r *run) syncClaims() error {
 	}
 }
 
-// versionedTracker stores every created, updated or patched object under the next resourceVersion, and counts the
-// writes to claims.
+// versionedTracker stores every created, updated or patched object under the next resourceVersion, counts the
+// writes to claims and keeps the writes to pods until they are taken.
 type versionedTracker struct {
 	k8stesting.ObjectTracker
 	mu     sync.Mutex
 	next   int64
 	claims int
+	pods   []podEvent
+}
+
+// podWrite records a write to a pod: the stored pod before it, and after it (nil for a deletion).
+func (t *versionedTracker) podWrite(gvr schema.GroupVersionResource, ns, name string, after runtime.Object) {
+	if gvr.Resource != "pods" {
+		return
+	}
+	before, err := t.ObjectTracker.Get(gvr, ns, name)
+	if err != nil {
+		return
+	}
+	e := podEvent{old: before.(*v1.Pod)}
+	if after != nil {
+		e.new = after.DeepCopyObject().(*v1.Pod)
+	}
+	t.mu.Lock()
+	t.pods = append(t.pods, e)
+	t.mu.Unlock()
+}
+
+// takePodEvents returns the pod writes recorded since the last call, in order.
+func (t *versionedTracker) takePodEvents() []podEvent {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := t.pods
+	t.pods = nil
+	return out
 }
 
 func (t *versionedTracker) claimWrites() int {
@@ -695,6 +809,7 @@ func (t *versionedTracker) countClaim(gvr schema.GroupVersionResource) {
 
 func (t *versionedTracker) Delete(gvr schema.GroupVersionResource, ns, name string, opts ...metav1.DeleteOptions) error {
 	t.countClaim(gvr)
+	t.podWrite(gvr, ns, name, nil)
 	return t.ObjectTracker.Delete(gvr, ns, name, opts...)
 }
 
@@ -726,6 +841,9 @@ func (t *versionedTracker) Update(gvr schema.GroupVersionResource, obj runtime.O
 		return err
 	}
 	t.countClaim(gvr)
+	if m, err := apimeta.Accessor(obj); err == nil {
+		t.podWrite(gvr, ns, m.GetName(), obj)
+	}
 	return t.ObjectTracker.Update(gvr, obj, ns, opts...)
 }
 
@@ -735,6 +853,9 @@ func (t *versionedTracker) Patch(gvr schema.GroupVersionResource, obj runtime.Ob
 		return err
 	}
 	t.countClaim(gvr)
+	if m, err := apimeta.Accessor(obj); err == nil {
+		t.podWrite(gvr, ns, m.GetName(), obj)
+	}
 	return t.ObjectTracker.Patch(gvr, obj, ns, opts...)
 }
 

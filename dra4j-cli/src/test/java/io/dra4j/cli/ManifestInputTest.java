@@ -249,7 +249,7 @@ class ManifestInputTest {
         assertThat(line.get("pod").stringValue()).isEqualTo("default/p");
         assertThat(line.get("claim").stringValue()).isEqualTo("default/nowhere");
         assertThat(line.get("outcome").stringValue()).isEqualTo("unschedulable");
-        assertThat(line.get("reason").stringValue()).contains("resourceclaim \"nowhere\" not found");
+        assertThat(line.get("reason").stringValue()).contains("could not find ResourceClaim \"default/nowhere\"");
         assertThat(line.get("nodes").size()).isZero();
     }
 

@@ -21,10 +21,14 @@ import java.util.Optional;
  * @param claims    per pod claim name (and {@code <extended-resources>} for the claim made for extended resources)
  *                  the allocation of the claim once the pod was bound
  * @param error     the error that ended the attempt (a Filter or PreFilter error), "" when there was none
+ * @param nominate  the node DefaultPreemption nominated after a FitError ("" when it cleared the nomination); empty
+ *                  when it left the nomination as it was
+ * @param victims   the pods (namespace/name) the preemption deleted, in the order it chose them
  */
 public record TraceAttempt(String namespace, String name, Optional<Verdict> preFilter, List<String> feasible,
                            Map<String, Verdict> rejected, Map<String, NodeScore> scores, List<String> best,
-                           Optional<String> node, Map<String, AllocationResult> claims, String error) {
+                           Optional<String> node, Map<String, AllocationResult> claims, String error,
+                           Optional<String> nominate, List<String> victims) {
     /** Key of the extended-resource claim in {@link #claims()}. */
     public static final String EXTENDED_RESOURCES = "<extended-resources>";
 
@@ -59,5 +63,7 @@ public record TraceAttempt(String namespace, String name, Optional<Verdict> preF
         Objects.requireNonNull(node, "node");
         claims = Map.copyOf(claims);
         Objects.requireNonNull(error, "error");
+        Objects.requireNonNull(nominate, "nominate");
+        victims = List.copyOf(victims);
     }
 }

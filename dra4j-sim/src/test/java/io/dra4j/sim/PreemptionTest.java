@@ -141,6 +141,19 @@ class PreemptionTest {
     }
 
     @Test
+    void aPodRejectedInPreFilterIsNotEligibleWithPolicyNeverAndOtherwiseFindsPreemptionNotHelpful() {
+        String never = PENDING.formatted("high", 100, 1, "preemptionPolicy: Never\n  resourceClaims: [{name: gpu, resourceClaimName: missing}]");
+        String preempting = PENDING.formatted("high", 100, 1, "resourceClaims: [{name: gpu, resourceClaimName: missing}]");
+
+        assertThat(pod(simulate(node("n1", 4), never), "high").reason()).isEqualTo(
+                "0/1 nodes are available: could not find ResourceClaim \"ns/missing\". preemption: not eligible due to"
+                        + " preemptionPolicy=Never.");
+        assertThat(pod(simulate(node("n1", 4), preempting), "high").reason()).isEqualTo(
+                "0/1 nodes are available: could not find ResourceClaim \"ns/missing\". preemption: 0/1 nodes are"
+                        + " available: 1 Preemption is not helpful for scheduling.");
+    }
+
+    @Test
     void preemptionPolicyNeverLeavesThePodPendingWithUpstreamsMessage() {
         SimulationResult r = simulate(node("n1", 4), bound("low", "n1", 0, 3),
                 PENDING.formatted("high", 100, 2, "preemptionPolicy: Never"));

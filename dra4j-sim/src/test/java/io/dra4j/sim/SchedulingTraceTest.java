@@ -96,4 +96,59 @@ class SchedulingTraceTest {
         assertThat(a.node()).isEmpty();
         assertThat(a.claims()).isEmpty();
     }
+
+    @Test
+    void aPreemptionRecordsTheNominatedNodeAndItsVictimsAndTheRetryTakesTheNominatedNodeAlone() {
+        ClusterSnapshot s = parse("""
+                apiVersion: v1
+                kind: Node
+                metadata: {name: n1}
+                status:
+                  allocatable: {cpu: "4", memory: 64Gi, pods: "110"}
+                """, """
+                apiVersion: v1
+                kind: Node
+                metadata: {name: n2}
+                status:
+                  allocatable: {cpu: "1", memory: 64Gi, pods: "110"}
+                """, """
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: low, namespace: ns, uid: uid-low}
+                spec:
+                  nodeName: n1
+                  priority: 0
+                  containers:
+                  - name: main
+                    resources:
+                      requests: {cpu: "3"}
+                status: {phase: Running}
+                """, """
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: high, namespace: ns, uid: uid-high}
+                spec:
+                  priority: 100
+                  containers:
+                  - name: main
+                    resources:
+                      requests: {cpu: "2"}
+                """);
+
+        List<TraceAttempt> attempts = trace(s);
+
+        assertThat(attempts).hasSize(2);
+        TraceAttempt preempting = attempts.get(0);
+        assertThat(preempting.node()).isEmpty();
+        assertThat(preempting.nominate()).contains("n1");
+        assertThat(preempting.victims()).containsExactly("ns/low");
+        TraceAttempt retry = attempts.get(1);
+        assertThat(retry.name()).isEqualTo("high");
+        assertThat(retry.feasible()).containsExactly("n1");
+        assertThat(retry.rejected()).isEmpty();
+        assertThat(retry.best()).containsExactly("n1");
+        assertThat(retry.node()).contains("n1");
+        assertThat(retry.nominate()).isEmpty();
+        assertThat(retry.victims()).isEmpty();
+    }
 }

@@ -102,7 +102,9 @@ final class DynamicResources {
             }
             ResourceClaim claim = cluster.claim(pod.getMetadata().getNamespace(), name);
             if (claim == null) {
-                return FilterStatus.unresolvable(NAME, "resourceclaim \"" + name + "\" not found");
+                // The assume cache's NotFoundError, as the claim is looked up there.
+                return FilterStatus.unresolvable(NAME, "could not find ResourceClaim \""
+                        + pod.getMetadata().getNamespace() + "/" + name + "\"");
             }
             claims.add(claim);
         }

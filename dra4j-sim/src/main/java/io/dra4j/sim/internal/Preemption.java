@@ -71,7 +71,7 @@ final class Preemption {
      * @param statuses the Filter status of every node that failed (nodes PreFilter left out included)
      */
     Outcome postFilter(List<NodeInfo> allNodes, Map<NodeInfo, FilterStatus> statuses) {
-        if ("Never".equals(preemptor.getSpec().getPreemptionPolicy())) {
+        if (never(preemptor)) {
             return new Outcome(null, List.of(), "preemption: " + NEVER);
         }
         // The victims of an earlier preemption are deleted at once in the simulation, so no pod is ever terminating
@@ -107,6 +107,11 @@ final class Preemption {
         Candidate best = pickOne(candidates);
         return new Outcome(best.node.name, best.victims, "preemption: found a potential placement for pod on node "
                 + best.node.name + ", preempting " + best.victims.size() + " victims");
+    }
+
+    /** PodEligibleToPreemptOthers' first rule: a pod whose preemptionPolicy is Never does not preempt. */
+    static boolean never(Pod pod) {
+        return "Never".equals(pod.getSpec().getPreemptionPolicy());
     }
 
     /** calculateNumCandidates: 10% of the potential nodes, at least 100, at most all of them. */

@@ -204,7 +204,16 @@ final class Scheduler {
             if (s.code() == FilterStatus.Code.ERROR) {
                 return Attempt.failed(s.reasons().get(0), s.reasons().get(0), true);
             }
-            return Attempt.failed(preFilterMessage(s, all.size()), s.reasons().get(0), false);
+            // PostFilter after a PreFilter rejection: DefaultPreemption finds a pod that never preempts not eligible
+            // (the nomination left as it is); otherwise, every node unresolvable, no node where preemption might
+            // help, and it clears the nomination.
+            if (Preemption.never(pod)) {
+                return Attempt.failed("0/" + all.size() + " nodes are available: " + s.reasons().get(0)
+                        + ". preemption: " + Preemption.NEVER, s.reasons().get(0), false);
+            }
+            String reason = s.reasons().get(0);
+            return new Attempt(null, preFilterMessage(s, all.size()), () -> reason, false,
+                    s.code() == FilterStatus.Code.UNRESOLVABLE ? "" : null, List.of(), null, Set.of());
         }
         List<NodeInfo> nodes = preFilterNodes(pod, all);
         if (trace != null && nodes.size() < all.size()) {
@@ -222,6 +231,10 @@ final class Scheduler {
                 return Attempt.failed(s.reasons().get(0), s.reasons().get(0), true);
             }
             if (s == null) {
+                if (trace != null) {
+                    trace.filtered(nominatedNode, null);
+                    trace.best(List.of(nominatedNode.name));
+                }
                 return bind(pod, nominatedNode, dra);
             }
         }

@@ -375,7 +375,7 @@ public final class Simulation {
             }
             Scheduler.Attempt a = scheduler.schedule(p);
             if (trace != null) {
-                trace.end(p, a.node(), cluster);
+                trace.end(p, a.node(), null, List.of(), cluster);
             }
             progress.attempted(++attempts, sequence.size());
             remaining--;
@@ -462,7 +462,7 @@ public final class Simulation {
         }
         Scheduler.Attempt a = scheduler.schedule(p);
         if (trace != null) {
-            trace.end(p, a.node(), cluster);
+            trace.end(p, a.node(), a.nominate(), a.victims(), cluster);
         }
         progress.attempted(++attempts, sequence.size());
         if (a.node() != null) {

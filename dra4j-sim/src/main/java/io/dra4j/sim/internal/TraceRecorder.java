@@ -86,8 +86,11 @@ final class TraceRecorder {
         best.addAll(nodes);
     }
 
-    /** Ends the attempt: for a bound pod, the allocation of each of its claims as written to the claim. */
-    void end(Pod pod, String node, Cluster cluster) {
+    /**
+     * Ends the attempt: for a bound pod, the allocation of each of its claims as written to the claim; for a pod
+     * that did not fit, the node DefaultPreemption nominated (null: it left the nomination) and its victims.
+     */
+    void end(Pod pod, String node, String nominate, List<Pod> victims, Cluster cluster) {
         Map<String, AllocationResult> claims = new LinkedHashMap<>();
         if (node != null) {
             String ns = pod.getMetadata().getNamespace();
@@ -106,6 +109,7 @@ final class TraceRecorder {
         }
         trace.attempt(new TraceAttempt(pod.getMetadata().getNamespace(), pod.getMetadata().getName(),
                 Optional.ofNullable(preFilter), feasible, rejected, scores, best, Optional.ofNullable(node), claims,
-                error));
+                error, Optional.ofNullable(nominate),
+                victims.stream().map(v -> v.getMetadata().getNamespace() + "/" + v.getMetadata().getName()).toList()));
     }
 }

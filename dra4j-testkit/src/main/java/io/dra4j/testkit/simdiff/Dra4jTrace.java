@@ -57,6 +57,11 @@ final class Dra4jTrace {
         if (!a.error().isEmpty()) {
             o.put("error", a.error());
         }
+        a.nominate().ifPresent(n -> o.put("nominate", n));
+        if (!a.victims().isEmpty()) {
+            ArrayNode victims = o.putArray("victims");
+            a.victims().forEach(victims::add);
+        }
         if (!a.claims().isEmpty()) {
             ObjectNode claims = o.putObject("claims");
             for (Map.Entry<String, ?> e : a.claims().entrySet()) {

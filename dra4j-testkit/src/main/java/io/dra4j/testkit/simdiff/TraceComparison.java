@@ -17,7 +17,8 @@ import java.util.TreeSet;
  * rejection, the feasible nodes, each rejected node's Filter plugin, code and reasons (as a set: FitError counts
  * them per reason), the total and per-plugin scores per node (a plugin scoring 0 counts as absent), the best
  * nodes, the chosen node (dra4j's must be one of upstream's best) and the allocation of each claim of a bound pod
- * ({@code allocationTimestamp} aside: upstream stamps the wall clock). When both sides pick different nodes among
+ * ({@code allocationTimestamp} aside: upstream stamps the wall clock), and after a FitError the node DefaultPreemption
+ * nominates ({@code nominate}: absent when it left the nomination, "" when it cleared it) and its victims (as a set). When both sides pick different nodes among
  * equal best ones the runs part ways, so the comparison stops there (not a divergence; counted as a tie).
  */
 final class TraceComparison {
@@ -26,7 +27,7 @@ final class TraceComparison {
     /**
      * How the traces differ.
      *
-     * @param aspect    what differs (pod, preFilter, filter, score, best, node, claims, attempts, error)
+     * @param aspect    what differs (pod, preFilter, filter, score, best, node, nominate, victims, claims, attempts, error)
      * @param signature the aspect with the plugin involved: what shrinking must keep
      */
     record Difference(String aspect, String signature, String detail) {
@@ -117,6 +118,14 @@ final class TraceComparison {
         if (un.isEmpty() != dn.isEmpty() || (!dn.isEmpty() && !strings(u.path("best")).contains(dn))) {
             return diff("node", "node", where + ": upstream binds to '" + un + "' (best " + u.path("best")
                     + "), dra4j to '" + dn + "'");
+        }
+        if (!u.path("nominate").equals(d.path("nominate"))) {
+            return diff("nominate", "nominate", where + ": upstream's PostFilter nominates " + u.path("nominate")
+                    + ", dra4j's " + d.path("nominate"));
+        }
+        if (!strings(u.path("victims")).equals(strings(d.path("victims")))) {
+            return diff("victims", "victims", where + ": upstream preempts " + u.path("victims") + ", dra4j "
+                    + d.path("victims"));
         }
         if (un.equals(dn)) {
             JsonNode uc = normalise(u.path("claims"));

@@ -75,4 +75,32 @@ class TraceComparisonTest {
         assertThat(TraceComparison.compare(one, two).difference().orElseThrow().aspect()).isEqualTo("attempts");
         assertThat(TraceComparison.compare(two, one).difference().orElseThrow().aspect()).isEqualTo("attempts");
     }
+
+    private static final String PREEMPTED = """
+            {"pod":"ns/p","feasible":[],"rejected":{"a":{"plugin":"NodeResourcesFit","code":"Unschedulable",
+             "reasons":["Insufficient cpu"]}},"best":[],"node":""%s}
+            """;
+
+    @Test
+    void victimsCompareAsASetAndOtherVictimsAreAVictimsDivergence() {
+        var upstream = List.of(attempt(PREEMPTED.formatted(",\"nominate\":\"a\",\"victims\":[\"ns/v1\",\"ns/v2\"]")));
+        var reordered = List.of(attempt(PREEMPTED.formatted(",\"nominate\":\"a\",\"victims\":[\"ns/v2\",\"ns/v1\"]")));
+        var fewer = List.of(attempt(PREEMPTED.formatted(",\"nominate\":\"a\",\"victims\":[\"ns/v1\"]")));
+
+        assertThat(TraceComparison.compare(upstream, reordered).difference()).isEmpty();
+        var d = TraceComparison.compare(upstream, fewer).difference().orElseThrow();
+        assertThat(d.aspect()).isEqualTo("victims");
+        assertThat(d.detail()).contains("ns/v2");
+    }
+
+    @Test
+    void clearingANominationIsNotLeavingItAndNominatingAnotherNodeDiffers() {
+        var cleared = List.of(attempt(PREEMPTED.formatted(",\"nominate\":\"\"")));
+        var left = List.of(attempt(PREEMPTED.formatted("")));
+        var other = List.of(attempt(PREEMPTED.formatted(",\"nominate\":\"b\"")));
+
+        assertThat(TraceComparison.compare(cleared, left).difference().orElseThrow().aspect()).isEqualTo("nominate");
+        assertThat(TraceComparison.compare(cleared, other).difference().orElseThrow().aspect()).isEqualTo("nominate");
+        assertThat(TraceComparison.compare(left, left).difference()).isEmpty();
+    }
 }
