@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSetBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceClassBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplateBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceBuilder;
@@ -49,6 +50,12 @@ class SimulateFromClusterIT {
                 .endMetadata().withNewSpec().withNewSpec().withNewDevices().addNewRequest().withName("gpus")
                 .withNewExactly().withDeviceClassName("gpu").withCount(2L).endExactly().endRequest().endDevices()
                 .endSpec().endSpec().build()).create();
+        // A ReplicaSet whose controller does not run here: it has none of its pods, and dra4j makes none up.
+        client.resource(new ReplicaSetBuilder().withNewMetadata().withName("inference").withNamespace("ml")
+                .endMetadata().withNewSpec().withReplicas(2).withNewSelector().addToMatchLabels("app", "inference")
+                .endSelector().withNewTemplate().withNewMetadata().addToLabels("app", "inference").endMetadata()
+                .withNewSpec().addNewContainer().withName("main").withImage("pause").endContainer().endSpec()
+                .endTemplate().endSpec().build()).create();
         for (String name : new String[] {"trainer", "second-trainer"}) {
             client.resource(new PodBuilder().withNewMetadata().withName(name).withNamespace("ml").endMetadata()
                     .withNewSpec().addNewContainer().withName("main").withImage("pause").endContainer()
@@ -76,7 +83,11 @@ class SimulateFromClusterIT {
         assertThat(root.path("summary").path("pending").asLong()).isEqualTo(1);
         // Queue order ties on priority and creation time (same second) go to input order: the server lists by name.
         assertThat(root.path("pods").findValuesAsString("node")).contains("gpu-node");
-        assertThat(Files.readString(saved)).contains("kind: \"List\"", "two-gpus", "gpu-node-gpus");
+        assertThat(root.path("pods").size()).isEqualTo(2);
+        assertThat(root.path("notes").toString()).contains("ReplicaSet ml/inference:"
+                + " 0 of 2 pods exist in the cluster; only those are simulated (its controller creates the others there)");
+        assertThat(Files.readString(saved)).contains("kind: \"List\"", "two-gpus", "gpu-node-gpus",
+                "kind: \"ReplicaSet\"");
 
         CliRuns.Run offline = CliRuns.run("simulate", "-o", "json", saved.toString());
         assertThat(offline.status()).as(offline.err()).isZero();

@@ -115,6 +115,61 @@ class LintTest {
     }
 
     @Test
+    void jobsChargeTheirTemplatesForThePodsTheirControllerKeepsActive() throws IOException {
+        String text = """
+                apiVersion: resource.k8s.io/v1
+                kind: ResourceClaimTemplate
+                metadata: {name: one-gpu, namespace: team-b}
+                spec:
+                  spec:
+                    devices:
+                      requests:
+                      - name: gpu
+                        exactly: {deviceClassName: gpu.nvidia.com}
+                ---
+                apiVersion: batch/v1
+                kind: Job
+                metadata: {name: two-left, namespace: team-b}
+                spec:
+                  parallelism: 4
+                  completions: 5
+                  template:
+                    spec:
+                      restartPolicy: Never
+                      containers:
+                      - {name: c, image: x, resources: {claims: [{name: gpu}]}}
+                      resourceClaims:
+                      - {name: gpu, resourceClaimTemplateName: one-gpu}
+                status: {succeeded: 3}
+                ---
+                apiVersion: batch/v1
+                kind: Job
+                metadata: {name: held, namespace: team-b}
+                spec:
+                  parallelism: 8
+                  suspend: true
+                  template:
+                    spec:
+                      restartPolicy: Never
+                      containers:
+                      - {name: c, image: x, resources: {claims: [{name: gpu}]}}
+                      resourceClaims:
+                      - {name: gpu, resourceClaimTemplateName: one-gpu}
+                ---
+                apiVersion: v1
+                kind: ResourceQuota
+                metadata: {name: gpus, namespace: team-b}
+                spec:
+                  hard:
+                    requests.nvidia.com/gpu: "8"
+                """;
+        // two-left: 5 completions, 3 succeeded, so 2 pods however large its parallelism; held: suspended, none.
+        assertThat(lint("1.37", Map.of(), text, false)).filteredOn(f -> f.rule().equals("quota-no-longer-limits"))
+                .singleElement().satisfies(f -> assertThat(f.message())
+                        .contains("gpu.nvidia.com.deviceclass.resource.k8s.io/devices", "charge 2"));
+    }
+
+    @Test
     void selectorsOverTheEstimatedCostLimitAreReportedOnce() throws IOException {
         String text = """
                 apiVersion: resource.k8s.io/v1

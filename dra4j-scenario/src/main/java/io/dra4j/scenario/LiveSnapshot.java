@@ -39,8 +39,9 @@ import java.util.Objects;
 /**
  * A snapshot of a live cluster, taken read-only (list requests only) through the fabric8 client: the objects
  * {@code kubectl get nodes,pods,resourceslices,deviceclasses,resourceclaims,resourceclaimtemplates,
- * devicetaintrules,priorityclasses,poddisruptionbudgets,resourcequotas,workloads,podgroups -A -o yaml} prints (the
- * budgets for preemption, the quotas for lint), as the same fabric8 objects a snapshot
+ * devicetaintrules,priorityclasses,poddisruptionbudgets,resourcequotas,services,replicationcontrollers,replicasets,
+ * statefulsets,workloads,podgroups -A -o yaml} prints (the budgets for preemption, the quotas for lint, the Services
+ * and controllers for the selectors of PodTopologySpread's default spreading), as the same fabric8 objects a snapshot
  * file of them gives, kinds in that order and objects in the server's order. {@link #toYaml()} writes them as such
  * a file ({@code kind: List}), for running offline later.
  *
@@ -67,6 +68,10 @@ public record LiveSnapshot(String server, List<HasMetadata> objects, List<String
             List.of(PriorityClass.class),
             List.of(io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget.class),
             List.of(io.fabric8.kubernetes.api.model.ResourceQuota.class),
+            List.of(io.fabric8.kubernetes.api.model.Service.class),
+            List.of(io.fabric8.kubernetes.api.model.ReplicationController.class),
+            List.of(io.fabric8.kubernetes.api.model.apps.ReplicaSet.class),
+            List.of(io.fabric8.kubernetes.api.model.apps.StatefulSet.class),
             List.of(Workload.class, io.fabric8.kubernetes.api.model.scheduling.v1alpha3.Workload.class),
             List.of(PodGroup.class, io.fabric8.kubernetes.api.model.scheduling.v1alpha3.PodGroup.class));
     /** Objects per list request; larger clusters are read in pages, as kubectl does. */

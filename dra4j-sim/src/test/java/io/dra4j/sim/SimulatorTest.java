@@ -267,6 +267,81 @@ class SimulatorTest {
     }
 
     @Test
+    void workloadsReadFromAClusterAddNoPodsTheirControllersHaveNotCreated() {
+        String workloads = """
+                apiVersion: apps/v1
+                kind: ReplicaSet
+                metadata: {name: web, namespace: ns%1$s}
+                spec:
+                  replicas: 3
+                  selector: {matchLabels: {app: web}}
+                  template:
+                    metadata: {labels: {app: web}}
+                    spec: {containers: [{name: main}]}
+                ---
+                apiVersion: apps/v1
+                kind: StatefulSet
+                metadata: {name: db, namespace: ns%1$s}
+                spec:
+                  replicas: 2
+                  selector: {matchLabels: {app: db}}
+                  template:
+                    metadata: {labels: {app: db}}
+                    spec: {containers: [{name: main}]}
+                ---
+                apiVersion: apps/v1
+                kind: Deployment
+                metadata: {name: api, namespace: ns%1$s}
+                spec:
+                  replicas: 2
+                  selector: {matchLabels: {app: api}}
+                  template:
+                    metadata: {labels: {app: api}}
+                    spec: {containers: [{name: main}]}
+                ---
+                apiVersion: batch/v1
+                kind: Job
+                metadata: {name: batch, namespace: ns%1$s}
+                spec:
+                  template:
+                    spec: {restartPolicy: Never, containers: [{name: main}]}
+                ---
+                apiVersion: v1
+                kind: Pod
+                metadata:
+                  name: web-x7k2p
+                  namespace: ns
+                  labels: {app: web}
+                  ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: web, uid: u-web, controller: true}]
+                spec: {containers: [{name: main}]}
+                ---
+                apiVersion: v1
+                kind: Pod
+                metadata:
+                  name: db-0
+                  namespace: ns
+                  labels: {app: db}
+                  ownerReferences: [{apiVersion: apps/v1, kind: StatefulSet, name: db, uid: u-db, controller: true}]
+                spec: {containers: [{name: main}]}
+                """;
+        // As written to be applied: the controllers' missing pods are created.
+        assertThat(simulate(node("n1", 0), workloads.formatted("")).pods()).hasSize(3 + 2 + 2 + 1);
+
+        // As read from a cluster (the API server's UIDs): only the pods that exist, and a note for each shortfall.
+        SimulationResult live = simulate(node("n1", 0), workloads.formatted(", uid: u-live"));
+        assertThat(live.pods()).extracting(PodResult::name).containsExactlyInAnyOrder("web-x7k2p", "db-0");
+        assertThat(live.notes()).containsExactlyInAnyOrder(
+                "ReplicaSet ns/web: 1 of 3 pods exist in the cluster; only those are simulated"
+                        + " (its controller creates the others there)",
+                "StatefulSet ns/db: 1 of 2 pods exist in the cluster; only those are simulated"
+                        + " (its controller creates the others there)",
+                "Deployment ns/api: 0 of 2 pods exist in the cluster; only those are simulated"
+                        + " (its controller creates the others there)",
+                "Job ns/batch: 0 of 1 pods exist in the cluster; only those are simulated"
+                        + " (its controller creates the others there)");
+    }
+
+    @Test
     void nodeFiltersGiveUpstreamReasons() {
         String nodes = """
                 apiVersion: v1

@@ -7,6 +7,7 @@ import io.dra4j.cel.CelFeatures;
 import io.dra4j.cel.DeviceSelectorEnvironment;
 import io.dra4j.cel.KubeQuantity;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttribute;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintRule;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintSelector;
@@ -23,6 +24,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * One immutable version of the cluster as the allocator sees it: device classes, slices indexed by node and pool,
@@ -129,8 +131,9 @@ public final class ClusterView {
      */
     record NodeView(Node node, long nodeStamp, long sharedStamp, long counterStamp, SliceInfo.PoolId[] pools,
                     long[] stamps, List<Pool> gathered, DeviceInfo[] candidates, Pool[] candidatePools,
-                    Map<List<Object>, byte[]> selections) {
-        /** Distinct selector sets remembered per node; further ones get a row for one call only. */
+                    Map<List<Object>, byte[]> selections, AtomicReference<HeldDevices> held,
+                    Map<String, DeviceAttribute[]> attributeColumns, AtomicReference<ProbeRows> probeRows) {
+        /** Distinct selector sets (and constraint attributes) remembered per node; further ones serve one call only. */
         private static final int MAX_SELECTIONS = 64;
 
         /**
@@ -150,6 +153,60 @@ public final class ClusterView {
             }
             return row;
         }
+
+        /**
+         * Per candidate position, the device's value of a constraint attribute ({@link Constraint#lookup}), or null:
+         * it depends only on the device, so it is resolved once per view instead of on every tentative add.
+         */
+        DeviceAttribute[] attributeColumn(String attribute) {
+            DeviceAttribute[] column = attributeColumns.get(attribute);
+            if (column == null) {
+                column = new DeviceAttribute[candidates.length];
+                for (int pos = 0; pos < candidates.length; pos++) {
+                    column[pos] = Constraint.lookup(candidates[pos], attribute);
+                }
+                if (attributeColumns.size() < MAX_SELECTIONS) {
+                    DeviceAttribute[] raced = attributeColumns.putIfAbsent(attribute, column);
+                    column = raced == null ? column : raced;
+                }
+            }
+            return column;
+        }
+
+        /**
+         * The probe rows of the pruning bounds for what earlier allocations hold (a {@link #held} result): kept while
+         * that is the same, started afresh when it changed. Null once {@link #MAX_SELECTIONS} rows are kept: further
+         * ones serve one call only.
+         */
+        Map<PruningBounds.ProbeKey, PruningBounds.ProbeRow> probeRows(HeldDevices heldNow) {
+            ProbeRows p = probeRows.get();
+            if (p == null || p.held != heldNow) {
+                p = new ProbeRows(heldNow, new ConcurrentHashMap<>());
+                probeRows.set(p);
+            }
+            return p.rows.size() < MAX_SELECTIONS ? p.rows : null;
+        }
+
+        /**
+         * What earlier allocations of the version hold of the candidates: the last result while every pool's
+         * allocations are unchanged, else resolved again (after an allocate or deallocate on one of its pools). A
+         * version without any allocation needs no look-up at all (the common case on an empty cluster).
+         */
+        HeldDevices held(ClusterView version) {
+            if (version.allocations.isEmpty()) {
+                return HeldDevices.NONE;
+            }
+            HeldDevices h = held.get();
+            if (h == null || !h.validFor(version)) {
+                h = HeldDevices.of(version, candidates, candidatePools);
+                held.set(h);
+            }
+            return h;
+        }
+    }
+
+    /** The probe rows a node view keeps, with the held devices they were computed for. */
+    record ProbeRows(HeldDevices held, Map<PruningBounds.ProbeKey, PruningBounds.ProbeRow> rows) {
     }
 
     private ClusterView(Draft d) {
@@ -510,10 +567,6 @@ public final class ClusterView {
         return allocations(new SliceInfo.PoolId(id.driver(), id.pool()));
     }
 
-    boolean hasAllocations() {
-        return !allocations.isEmpty();
-    }
-
     /** Whether an earlier allocation holds the device exclusively. */
     boolean persistedExclusive(DeviceId id) {
         return allocations(id).exclusive(id.device());
@@ -624,7 +677,8 @@ public final class ClusterView {
             }
         }
         v = new NodeView(node, nodeStamp, shared, counters, g.seen().toArray(new SliceInfo.PoolId[0]), stamps,
-                g.pools(), c.toArray(new DeviceInfo[0]), p.toArray(new Pool[0]), new ConcurrentHashMap<>());
+                g.pools(), c.toArray(new DeviceInfo[0]), p.toArray(new Pool[0]), new ConcurrentHashMap<>(),
+                new AtomicReference<>(), new ConcurrentHashMap<>(), new AtomicReference<>());
         lineage.nodeViews.put(cacheKey, v);
         return v;
     }

@@ -18,11 +18,14 @@ abstract sealed class Constraint permits Constraint.Match, Constraint.Distinct {
     final Set<String> requestNames;
     final String attributeName;
     final boolean setSemantics;
+    /** Per candidate position, the device's value of the attribute ({@link #lookup}), or null. */
+    final DeviceAttribute[] column;
 
-    Constraint(List<String> requestNames, String attributeName, boolean setSemantics) {
+    Constraint(List<String> requestNames, String attributeName, boolean setSemantics, DeviceAttribute[] column) {
         this.requestNames = requestNames == null ? Set.of() : Set.copyOf(requestNames);
         this.attributeName = attributeName;
         this.setSemantics = setSemantics;
+        this.column = column;
     }
 
     /** Whether the constraint covers devices of this request (or subrequest). */
@@ -69,7 +72,7 @@ abstract sealed class Constraint permits Constraint.Match, Constraint.Distinct {
         private int numDevices;
 
         Match(List<String> requestNames, String attributeName, boolean setSemantics, Search search) {
-            super(requestNames, attributeName, setSemantics);
+            super(requestNames, attributeName, setSemantics, search.attributeColumn(attributeName));
             this.search = search;
         }
 
@@ -98,7 +101,7 @@ abstract sealed class Constraint permits Constraint.Match, Constraint.Distinct {
                 numDevices++;
                 return true;
             }
-            DeviceAttribute attribute = lookup(device, attributeName);
+            DeviceAttribute attribute = column[pos];
             if (attribute == null) {
                 return false;
             }
@@ -196,8 +199,8 @@ abstract sealed class Constraint permits Constraint.Match, Constraint.Distinct {
         private final List<DeviceAttribute> values = new ArrayList<>();
         private final List<DeviceInfo> devices = new ArrayList<>();
 
-        Distinct(List<String> requestNames, String attributeName, boolean setSemantics) {
-            super(requestNames, attributeName, setSemantics);
+        Distinct(List<String> requestNames, String attributeName, boolean setSemantics, DeviceAttribute[] column) {
+            super(requestNames, attributeName, setSemantics, column);
         }
 
         /** The scalar keys of the values taken so far, or null when one of them is not a plain scalar. */
@@ -218,7 +221,7 @@ abstract sealed class Constraint permits Constraint.Match, Constraint.Distinct {
             if (!appliesTo(request)) {
                 return true;
             }
-            DeviceAttribute attribute = lookup(device, attributeName);
+            DeviceAttribute attribute = column[pos];
             if (attribute == null || !distinctFromAll(attribute, device)) {
                 return false;
             }

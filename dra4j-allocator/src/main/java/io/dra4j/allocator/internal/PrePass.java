@@ -105,7 +105,8 @@ final class PrePass {
             if (c.getMatchAttribute() != null) {
                 built.add(new Constraint.Match(c.getRequests(), c.getMatchAttribute(), f.listTypeAttributes(), search));
             } else if (c.getDistinctAttribute() != null && !f.stable()) {
-                built.add(new Constraint.Distinct(c.getRequests(), c.getDistinctAttribute(), f.listTypeAttributes()));
+                built.add(new Constraint.Distinct(c.getRequests(), c.getDistinctAttribute(), f.listTypeAttributes(),
+                        search.attributeColumn(c.getDistinctAttribute())));
             } else {
                 throw new AllocationException("claim " + ref + ", constraint #" + i + ": empty constraint (unsupported constraint type?)");
             }

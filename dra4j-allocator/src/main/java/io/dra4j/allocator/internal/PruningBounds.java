@@ -59,21 +59,32 @@ final class PruningBounds {
      * {@link #probe} over every candidate for requests that probe alike: the positions that may serve, those whose
      * checks fail, and (on first use) the number of usable positions from each position on.
      */
-    private static final class ProbeRow {
+    static final class ProbeRow {
         final long[] usable;
         final long[] fails;
         final int lastFail;
-        int[] suffix;
+        /** Per position p, how many usable positions lie at p or after (unbounded up to the last failing one). */
+        final int[] suffix;
 
-        ProbeRow(long[] usable, long[] fails, int lastFail) {
+        ProbeRow(long[] usable, long[] fails, int lastFail, int positions) {
             this.usable = usable;
             this.fails = fails;
             this.lastFail = lastFail;
+            this.suffix = new int[positions + 1];
+            for (int p = positions - 1; p >= 0; p--) {
+                suffix[p] = suffix[p + 1] + (Bits.get(usable, p) ? 1 : 0);
+            }
+            for (int p = 0; p <= lastFail; p++) {
+                suffix[p] = Integer.MAX_VALUE;
+            }
         }
     }
 
-    /** What a probe depends on besides the device: selectors (with the class), admin access, capacity requests. */
-    private record ProbeKey(int selectorGroup, boolean adminAccess, Map<String, KubeQuantity> capacity) {
+    /**
+     * What a probe depends on besides the device and what earlier allocations hold: the selection key (class and
+     * request selector expressions, see {@link Search#selectionKey}), admin access, capacity requests.
+     */
+    record ProbeKey(List<Object> selection, boolean adminAccess, Map<String, KubeQuantity> capacity) {
     }
 
     private final Map<ProbeKey, ProbeRow> rows = new HashMap<>();
@@ -100,20 +111,7 @@ final class PruningBounds {
     // fail. The count is an upper bound computed once per probe row; positions whose selectors or capacity
     // computation fail are never pruned past, so every error upstream would report is still reported.
     int usableBound(RequestData rd, int from) {
-        ProbeRow row = row(rd);
-        int[] suffix = row.suffix;
-        if (suffix == null) {
-            int n = search.candidates().length;
-            suffix = new int[n + 1];
-            for (int p = n - 1; p >= 0; p--) {
-                suffix[p] = suffix[p + 1] + (Bits.get(row.usable, p) ? 1 : 0);
-            }
-            for (int p = 0; p <= row.lastFail; p++) {
-                suffix[p] = Integer.MAX_VALUE;
-            }
-            row.suffix = suffix;
-        }
-        return suffix[from];
+        return row(rd).suffix[from];
     }
 
     /** Whether the selectors or capacity computation of this request fail on some candidate. */
@@ -406,7 +404,7 @@ final class PruningBounds {
                             if (!d.appliesTo(rd)) {
                                 continue;
                             }
-                            DeviceAttribute a = Constraint.lookup(device, d.attributeName);
+                            DeviceAttribute a = d.column[pos];
                             if (a == null) {
                                 continue;
                             }
@@ -427,13 +425,20 @@ final class PruningBounds {
         return new DistinctSupply(demand, values);
     }
 
-    /** The probe row of a request, shared with every request that probes alike. */
+    /**
+     * The probe row of a request, shared with every request that probes alike: within the call, and across the
+     * searches on the node view while what earlier allocations hold is unchanged (a row depends only on the
+     * devices, the key and that). A request whose selectors are incomplete probes for this call alone.
+     */
     private ProbeRow row(RequestData rd) {
         ProbeRow row = rowBySlot[rd.slot];
         if (row == null) {
-            ProbeKey key = new ProbeKey(search.selectorGroup(rd), rd.adminAccess,
+            List<Object> selection = search.selectionKey(rd);
+            ProbeKey key = new ProbeKey(selection == Search.INCOMPLETE ? List.of(rd) : selection, rd.adminAccess,
                     f.consumableCapacity() ? rd.capacityRequests : null);
-            row = rows.get(key);
+            Map<ProbeKey, ProbeRow> shared = selection == Search.INCOMPLETE ? null : search.sharedProbeRows();
+            shared = shared == null ? rows : shared;
+            row = shared.get(key);
             if (row == null) {
                 int n = search.candidates().length;
                 long[] usable = new long[words];
@@ -449,8 +454,9 @@ final class PruningBounds {
                         default -> { }
                     }
                 }
-                row = new ProbeRow(usable, fails, lastFail);
-                rows.put(key, row);
+                row = new ProbeRow(usable, fails, lastFail, n);
+                ProbeRow raced = shared.putIfAbsent(key, row);
+                row = raced == null ? row : raced;
             }
             rowBySlot[rd.slot] = row;
         }

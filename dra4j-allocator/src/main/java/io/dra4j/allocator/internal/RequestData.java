@@ -45,8 +45,11 @@ final class RequestData {
     List<DeviceInfo> allDevices = List.of();
     /** Positions of {@link #allDevices} among the call's candidates. */
     int[] allDevicePositions = new int[0];
-    /** The call's id for this request's class and selectors (see {@link Search#isSelectable}); -1 until known. */
-    int selectorGroup = -1;
+    /**
+     * What decides this request's selectability (see {@link Search#selectionKey}): its class's and its own selector
+     * expressions; null until known, {@link Search#INCOMPLETE} when some selector has no expression.
+     */
+    List<Object> selectionKey;
     /** Which candidates of the call's node pass this request's selectors, as far as known (see ClusterView.NodeView). */
     byte[] selectableRow;
 

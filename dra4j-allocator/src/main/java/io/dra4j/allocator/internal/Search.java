@@ -5,6 +5,7 @@ import io.dra4j.cel.CompiledExpression;
 import io.dra4j.cel.EvalResult;
 import io.dra4j.cel.KubeQuantity;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttribute;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceSelector;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaint;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceToleration;
@@ -49,10 +50,8 @@ public final class Search {
     /** Candidates of usable pools in enumeration order, and the pool of each; a device's position is its address. */
     private DeviceInfo[] candidates;
     private Pool[] candidatePools;
-    /** Per candidate position, what earlier allocations hold (null arrays when nothing on this node is held). */
-    private boolean[] persistedExclusive;
-    private boolean[] persistedShare;
-    private Map<String, BigDecimal>[] persistedCapacity;
+    /** Per candidate position, what earlier allocations hold; shared by every search on the node view. */
+    private HeldDevices held;
     /** Per claim, per request: the request (length 1) or its subrequests. */
     RequestData[][][] requests;
     int[][] selectedSub;
@@ -61,8 +60,6 @@ public final class Search {
     private final List<Constraint>[] constraints;
     final List<DeviceResult>[] results;
 
-    /** Requests with the same class and selectors select the same devices: one group each (the bounds' probes). */
-    private final Map<List<Object>, Integer> selectorGroups = new HashMap<>();
     /** The node's view: its candidates and the selectability rows shared by every search on it. */
     private ClusterView.NodeView nodeView;
     /** Per candidate position: the claims of this call that hold it exclusively. */
@@ -121,7 +118,6 @@ public final class Search {
     }
 
     /** Gathers pools, lists the candidates and validates the requests, as the search does before its first step. */
-    @SuppressWarnings("unchecked")
     void prepareAll() throws AllocationException {
         nodeView = view.nodeView(node);
         pools = nodeView.gathered();
@@ -130,28 +126,7 @@ public final class Search {
         allocatingClaims = new BitSet[candidates.length];
         allocatingAny = new long[Bits.words(candidates.length)];
         heldByClaim = new long[claims.size()][Bits.words(candidates.length)];
-        if (view.hasAllocations()) {
-            PoolAllocations held = null;
-            Pool heldFor = null;
-            for (int pos = 0; pos < candidates.length; pos++) {
-                if (candidatePools[pos] != heldFor) {
-                    heldFor = candidatePools[pos];
-                    held = view.allocations(heldFor.id());
-                }
-                if (held.isEmpty()) {
-                    continue;
-                }
-                if (persistedExclusive == null) {
-                    persistedExclusive = new boolean[candidates.length];
-                    persistedShare = new boolean[candidates.length];
-                    persistedCapacity = new Map[candidates.length];
-                }
-                String name = candidates[pos].name;
-                persistedExclusive[pos] = held.exclusive(name);
-                persistedShare[pos] = held.shared(name);
-                persistedCapacity[pos] = held.capacity(name);
-            }
-        }
+        held = nodeView.held(view);
         PrePass.run(this);
         setMatch = new boolean[claims.size()];
         for (int c = 0; c < claims.size(); c++) {
@@ -173,6 +148,11 @@ public final class Search {
 
     List<Constraint> constraints(int claim) {
         return constraints[claim];
+    }
+
+    /** Per candidate position, the device's value of a constraint attribute, or null (shared by the node view). */
+    DeviceAttribute[] attributeColumn(String attribute) {
+        return nodeView.attributeColumn(attribute);
     }
 
     /** The candidates' interned values of a constraint attribute, built on first use in this call. */
@@ -384,15 +364,15 @@ public final class Search {
     }
 
     boolean persistedExclusive(int pos) {
-        return persistedExclusive != null && persistedExclusive[pos];
+        return held.exclusive(pos);
     }
 
     private boolean persistedShare(int pos) {
-        return persistedShare != null && persistedShare[pos];
+        return held.share(pos);
     }
 
     private Map<String, BigDecimal> persistedCapacity(int pos) {
-        return persistedCapacity == null ? null : persistedCapacity[pos];
+        return held.capacity(pos);
     }
 
     /** Whether an earlier allocation holds the device exclusively (for explanations). */
@@ -435,14 +415,32 @@ public final class Search {
     private byte[] selectableRow(RequestData rd) {
         byte[] row = rd.selectableRow;
         if (row == null) {
-            List<DeviceSelector> classSelectors = rd.classSelectors();
-            List<Object> key = new ArrayList<>(1 + classSelectors.size() + rd.selectors.size());
-            key.add(classSelectors.size());
-            boolean complete = addExpressions(classSelectors, key) && addExpressions(rd.selectors, key);
-            row = complete ? nodeView.selection(key) : new byte[candidates.length];
+            List<Object> key = selectionKey(rd);
+            row = key != INCOMPLETE ? nodeView.selection(key) : new byte[candidates.length];
             rd.selectableRow = row;
         }
         return row;
+    }
+
+    /** The selection key of a request whose selectors are not all CEL expressions: such a request shares nothing. */
+    static final List<Object> INCOMPLETE = List.of();
+
+    /**
+     * What decides a request's selectability, as a key: the number of its class's selectors, then the class's and
+     * its own expressions ({@link #INCOMPLETE} when a selector has none). Requests with equal keys select the same
+     * devices on every node, so the node view's selectability rows and the probe rows are shared by key.
+     */
+    List<Object> selectionKey(RequestData rd) {
+        List<Object> key = rd.selectionKey;
+        if (key == null) {
+            List<DeviceSelector> classSelectors = rd.classSelectors();
+            List<Object> built = new ArrayList<>(1 + classSelectors.size() + rd.selectors.size());
+            built.add(classSelectors.size());
+            boolean complete = addExpressions(classSelectors, built) && addExpressions(rd.selectors, built);
+            key = complete ? built : INCOMPLETE;
+            rd.selectionKey = key;
+        }
+        return key;
     }
 
     private static boolean addExpressions(List<DeviceSelector> selectors, List<Object> key) {
@@ -455,13 +453,9 @@ public final class Search {
         return true;
     }
 
-    /** The selector group of a request: its class and selectors decide selectability (adminAccess does not). */
-    int selectorGroup(RequestData rd) {
-        if (rd.selectorGroup < 0) {
-            rd.selectorGroup = selectorGroups.computeIfAbsent(List.of(rd.className, rd.selectors),
-                    k -> selectorGroups.size());
-        }
-        return rd.selectorGroup;
+    /** The probe rows that every search on the node view shares while what earlier allocations hold is the same. */
+    Map<PruningBounds.ProbeKey, PruningBounds.ProbeRow> sharedProbeRows() {
+        return nodeView.probeRows(held);
     }
 
     private boolean selectorsMatch(RequestData rd, DeviceInfo d, boolean classSelectors) throws AllocationException {

@@ -83,13 +83,16 @@ public final class DraPlugin implements AutoCloseable {
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         }
         plugin.draServer = UnixSocketServer.start(options.draSocket(),
-                DraServices.of(plugin, options.serveV1beta1(), plugin.health));
+                DraServices.of(plugin, options.serveV1beta1(), plugin.health,
+                        options.serveHealthV1(), options.serveHealthV1alpha1()));
         List<String> versions = new ArrayList<>(List.of(PluginInfo.DRA_V1));
         if (options.serveV1beta1()) {
             versions.add(PluginInfo.DRA_V1BETA1);
         }
-        if (options.serveHealth()) {
+        if (options.serveHealth() && options.serveHealthV1()) {
             versions.add(PluginInfo.HEALTH_V1);
+        }
+        if (options.serveHealth() && options.serveHealthV1alpha1()) {
             versions.add(PluginInfo.HEALTH_V1ALPHA1);
         }
         try {

@@ -28,15 +28,16 @@ public final class DraServices {
     private DraServices() {
     }
 
-    /** The DRA services of {@code plugin}, and {@code health} when it is not null. */
-    public static List<BindableService> of(DraPlugin plugin, boolean v1beta1, HealthService health) {
+    /** The DRA services of {@code plugin}, and the versions of {@code health} asked for when it is not null. */
+    public static List<BindableService> of(DraPlugin plugin, boolean v1beta1, HealthService health,
+                                           boolean healthV1, boolean healthV1alpha1) {
         List<BindableService> services = new ArrayList<>();
         services.add(new V1(plugin));
         if (v1beta1) {
             services.add(new V1beta1(plugin));
         }
         if (health != null) {
-            services.addAll(health.services());
+            services.addAll(health.services(healthV1, healthV1alpha1));
         }
         return services;
     }

@@ -11,6 +11,7 @@ import io.grpc.BindableService;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArraySet;
@@ -38,9 +39,16 @@ public final class HealthService {
         }
     }
 
-    /** The gRPC services: v1 first, then v1alpha1. */
-    public List<BindableService> services() {
-        return List.of(new V1(), new V1alpha1());
+    /** The gRPC services of the versions asked for: v1 first, then v1alpha1. */
+    public List<BindableService> services(boolean v1, boolean v1alpha1) {
+        List<BindableService> out = new ArrayList<>();
+        if (v1) {
+            out.add(new V1());
+        }
+        if (v1alpha1) {
+            out.add(new V1alpha1());
+        }
+        return out;
     }
 
     /** Sends {@code devices}, the complete list, on every open stream and keeps it for streams opened later. */

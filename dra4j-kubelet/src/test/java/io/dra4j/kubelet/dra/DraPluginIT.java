@@ -9,6 +9,10 @@ import io.dra4j.kubelet.probe.KubeletProbe;
 import io.dra4j.kubelet.probe.ProbeOptions;
 import io.dra4j.kubelet.probe.ProbeReport;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.dra4j.kubelet.proto.registration.InfoRequest;
+import io.dra4j.kubelet.proto.registration.RegistrationGrpc;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,6 +31,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The DRA plugin helper over real Unix sockets, with the probe as the kubelet. */
 class DraPluginIT {
@@ -110,6 +115,69 @@ class DraPluginIT {
                         "dev-1:HEALTHY:1800000010");
             }
         }
+    }
+
+    @Test
+    void withHealthV1OffOnlyV1alpha1IsAdvertisedAndServed() throws Exception {
+        DraPluginOptions o = options().withHealth(true).withHealthV1(false);
+        try (DraPlugin plugin = DraPlugin.start(new RecordingDriver(Set.of("dev-0")), (ns, n) -> null, o)) {
+            plugin.reportHealth(List.of(DeviceHealth.of(NODE, "dev-0", false, Instant.ofEpochSecond(1_800_000_000L),
+                    "XID 79")));
+            assertThat(advertised(o)).containsExactly("v1.DRAPlugin", "v1beta1.DRAPlugin", "v1alpha1.DRAResourceHealth");
+            try (UnixSocketChannel ch = UnixSocketChannel.dial(o.draSocket())) {
+                assertThat(v1alpha1Stream(ch).next().getDevices(0).getMessage()).isEqualTo("XID 79");
+                assertThatThrownBy(() -> v1Stream(ch).next()).isInstanceOf(StatusRuntimeException.class)
+                        .extracting(e -> ((StatusRuntimeException) e).getStatus().getCode())
+                        .isEqualTo(Status.Code.UNIMPLEMENTED);
+            }
+            ProbeReport report = probe(o, List.of());
+            assertThat(report.checks()).filteredOn(c -> c.name().equals("health stream sends an update within 30 s"))
+                    .singleElement().extracting(ProbeReport.Check::detail).asString()
+                    .startsWith("v1alpha1.DRAResourceHealth: 1 device(s) after ");
+        }
+    }
+
+    @Test
+    void withHealthV1alpha1OffOnlyV1IsAdvertisedAndServed() throws Exception {
+        DraPluginOptions o = options().withHealth(true).withHealthV1alpha1(false);
+        try (DraPlugin plugin = DraPlugin.start(new RecordingDriver(Set.of("dev-0")), (ns, n) -> null, o)) {
+            plugin.reportHealth(List.of(DeviceHealth.of(NODE, "dev-0", true, Instant.ofEpochSecond(1_800_000_000L),
+                    "")));
+            assertThat(advertised(o)).containsExactly("v1.DRAPlugin", "v1beta1.DRAPlugin", "v1.DRAResourceHealth");
+            try (UnixSocketChannel ch = UnixSocketChannel.dial(o.draSocket())) {
+                assertThat(v1Stream(ch).next().getDevices(0).getDevice().getDeviceName()).isEqualTo("dev-0");
+                assertThatThrownBy(() -> v1alpha1Stream(ch).next()).isInstanceOf(StatusRuntimeException.class)
+                        .extracting(e -> ((StatusRuntimeException) e).getStatus().getCode())
+                        .isEqualTo(Status.Code.UNIMPLEMENTED);
+            }
+        }
+    }
+
+    @Test
+    void withBothHealthVersionsOffNoHealthServiceIsAdvertised() throws Exception {
+        DraPluginOptions o = options().withHealth(true).withHealthV1(false).withHealthV1alpha1(false);
+        try (DraPlugin plugin = DraPlugin.start(new RecordingDriver(Set.of("dev-0")), (ns, n) -> null, o)) {
+            assertThat(advertised(o)).containsExactly("v1.DRAPlugin", "v1beta1.DRAPlugin");
+        }
+    }
+
+    private static List<String> advertised(DraPluginOptions o) throws Exception {
+        try (UnixSocketChannel ch = UnixSocketChannel.dial(o.registrationSocket())) {
+            return RegistrationGrpc.newBlockingStub(ch.channel()).withDeadlineAfter(5, TimeUnit.SECONDS)
+                    .getInfo(InfoRequest.getDefaultInstance()).getSupportedVersionsList();
+        }
+    }
+
+    private static Iterator<NodeWatchResourcesResponse> v1Stream(UnixSocketChannel ch) {
+        return DRAResourceHealthGrpc.newBlockingStub(ch.channel()).withDeadlineAfter(10, TimeUnit.SECONDS)
+                .nodeWatchResources(NodeWatchResourcesRequest.getDefaultInstance());
+    }
+
+    private static Iterator<io.dra4j.kubelet.proto.health.v1alpha1.NodeWatchResourcesResponse> v1alpha1Stream(
+            UnixSocketChannel ch) {
+        return io.dra4j.kubelet.proto.health.v1alpha1.DRAResourceHealthGrpc.newBlockingStub(ch.channel())
+                .withDeadlineAfter(10, TimeUnit.SECONDS)
+                .nodeWatchResources(io.dra4j.kubelet.proto.health.v1alpha1.NodeWatchResourcesRequest.getDefaultInstance());
     }
 
     @Test

@@ -12,6 +12,7 @@ import io.dra4j.migrate.Finding;
 import io.dra4j.migrate.ResourceMapping;
 import io.dra4j.scenario.QuotaCounting;
 import io.dra4j.sim.DaemonSetNodes;
+import io.dra4j.sim.WorkloadPods;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
@@ -39,6 +40,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 
@@ -472,8 +474,9 @@ public final class ClusterRules {
         List<Node> snapshotNodes = nodes.stream().map(n -> (Node) n.typed()).toList();
         for (LintObjects.LintObject o : manifests) {
             Optional<List<String>> path = PodSpecs.podSpecPath(o.kind());
-            Optional<Long> pods = o.typed() instanceof DaemonSet ds && !snapshotNodes.isEmpty()
-                    ? Optional.of((long) DaemonSetNodes.of(ds, snapshotNodes).size()) : PodSpecs.pods(o.kind(), o.original());
+            OptionalLong pods = o.typed() instanceof DaemonSet ds ? snapshotNodes.isEmpty() ? OptionalLong.empty()
+                    : OptionalLong.of(DaemonSetNodes.of(ds, snapshotNodes).size())
+                    : o.typed() == null ? OptionalLong.empty() : WorkloadPods.atOnce(o.typed());
             if (path.isEmpty() || pods.isEmpty()) {
                 continue;
             }
@@ -485,7 +488,7 @@ public final class ClusterRules {
                 ResourceClaimSpec t = templates.get(o.namespace() + "/"
                         + rc.path("resourceClaimTemplateName").asString(""));
                 if (t != null) {
-                    add(out, o.namespace(), QuotaCounting.times(usage.apply(t), pods.get()));
+                    add(out, o.namespace(), QuotaCounting.times(usage.apply(t), pods.getAsLong()));
                 }
             }
         }

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** Where the pod spec sits in each kind of workload, and how many pods a workload runs at once. */
+/** Where the pod spec sits in each kind of workload. */
 public final class PodSpecs {
     private static final Map<String, List<String>> POD_SPEC = Map.of(
             "Pod", List.of("spec"),
@@ -33,26 +33,5 @@ public final class PodSpecs {
             n = n == null ? null : n.get(f);
         }
         return n;
-    }
-
-    /**
-     * The pods a workload runs at once, each with its own claims from its templates: replicas (default 1) for
-     * Deployments, ReplicaSets, StatefulSets and ReplicationControllers, parallelism (default 1) for Jobs and CronJobs'
-     * jobs, 1 for a Pod; empty for a DaemonSet (one per matching node: unknown without the nodes).
-     */
-    public static Optional<Long> pods(String kind, JsonNode root) {
-        JsonNode spec = root.path("spec");
-        return switch (kind) {
-            case "Pod" -> Optional.of(1L);
-            case "Deployment", "ReplicaSet", "StatefulSet", "ReplicationController" ->
-                    Optional.of(spec.path("replicas").isIntegralNumber() ? spec.path("replicas").asLong() : 1L);
-            case "Job" -> Optional.of(spec.path("parallelism").isIntegralNumber() ? spec.path("parallelism").asLong()
-                    : 1L);
-            case "CronJob" -> {
-                JsonNode job = spec.path("jobTemplate").path("spec");
-                yield Optional.of(job.path("parallelism").isIntegralNumber() ? job.path("parallelism").asLong() : 1L);
-            }
-            default -> Optional.empty();
-        };
     }
 }

@@ -55,7 +55,7 @@ final class Gangs {
         Map<String, String> workloadOf = new HashMap<>();
         List<Pod> unmarked = new ArrayList<>();
         for (Pod p : pods) {
-            if (finished(p)) {
+            if (PodPhase.terminal(p)) {
                 continue;
             }
             String key = Simulation.key(p);
@@ -116,11 +116,6 @@ final class Gangs {
         String key = Manifests.namespaceOf(g) + "/" + ref.getWorkloadName();
         return "Workload " + key + (workloads.contains(key) ? "" : " (not in the snapshot)")
                 + (ref.getTemplateName() == null ? "" : ", template " + ref.getTemplateName());
-    }
-
-    private static boolean finished(Pod p) {
-        String phase = p.getStatus() == null ? null : p.getStatus().getPhase();
-        return "Succeeded".equals(phase) || "Failed".equals(phase);
     }
 
     List<Gang> all() {

@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.dra4j.scenario.Manifests;
+import io.dra4j.sim.WorkloadPods;
 import tools.jackson.databind.json.JsonMapper;
 
 import java.util.ArrayList;
@@ -30,6 +31,12 @@ import java.util.function.Predicate;
  * a DaemonSet's {@code <daemonset>-<5 characters>} for every node its pods tolerate and select. Pods that already
  * exist for a workload (by controller owner reference, or by a StatefulSet pod's name) count towards its replicas.
  * Random parts are {@link Names}' deterministic stand-ins.
+ *
+ * <p>A Deployment, ReplicaSet, StatefulSet or Job read from a cluster (it has the {@code metadata.uid} the API server
+ * gives every object: {@code --from-cluster}, {@code --save-snapshot} files, {@code kubectl get -o yaml}) is not
+ * expanded: there its controller has created the pods already, and the pods in the snapshot are the truth. One
+ * whose replicas are not all there yet gets a note, and its missing pods are not made up. DaemonSets are expanded
+ * either way, per node that has no pod of theirs (as for a node added to the snapshot).
  */
 final class WorkloadExpander {
     private static final JsonMapper CANONICAL = JsonMapper.builder()
@@ -53,12 +60,18 @@ final class WorkloadExpander {
 
     List<Pod> deployment(Deployment d, List<ReplicaSet> replicaSets) {
         String ns = Manifests.namespaceOf(d);
-        int replicas = d.getSpec().getReplicas() == null ? 1 : d.getSpec().getReplicas();
+        int replicas = WorkloadPods.replicas(d.getSpec().getReplicas());
         for (ReplicaSet rs : replicaSets) {
             if (Manifests.namespaceOf(rs).equals(ns) && ownedBy(rs, "Deployment", d.getMetadata().getName())) {
                 // The snapshot has the controller's ReplicaSet: its pods are created through it.
                 return List.of();
             }
+        }
+        if (fromCluster(d)) {
+            long have = existing.stream().filter(p -> Manifests.namespaceOf(p).equals(ns) && ownedByReplicaSetOf(p, d))
+                    .count();
+            noteMissing(d, have, replicas);
+            return List.of();
         }
         PodTemplateSpec template = d.getSpec().getTemplate();
         String hash = Names.podTemplateHash(CANONICAL.writeValueAsString(template));
@@ -70,7 +83,7 @@ final class WorkloadExpander {
 
     List<Pod> replicaSet(ReplicaSet rs) {
         String ns = Manifests.namespaceOf(rs);
-        int replicas = rs.getSpec().getReplicas() == null ? 1 : rs.getSpec().getReplicas();
+        int replicas = WorkloadPods.replicas(rs.getSpec().getReplicas());
         OwnerReference owner = owner("apps/v1", "ReplicaSet", rs.getMetadata().getName(),
                 uidOf(rs, "ReplicaSet"));
         return replicas(ns, rs.getMetadata().getName(), replicas, rs.getSpec().getTemplate(), Map.of(), owner, rs,
@@ -82,6 +95,10 @@ final class WorkloadExpander {
                                String generateName) {
         long have = existing.stream().filter(p -> Manifests.namespaceOf(p).equals(ns)
                 && ownedBy(p, "ReplicaSet", ownerName)).count();
+        if (fromCluster(workload)) {
+            noteMissing(workload, have, replicas);
+            return List.of();
+        }
         List<Pod> out = new ArrayList<>();
         for (long i = have; i < replicas; i++) {
             String name = Names.generate(ns, generateName, n -> taken.test(ns + "/" + n) || named(out, n));
@@ -92,13 +109,19 @@ final class WorkloadExpander {
 
     List<Pod> statefulSet(StatefulSet s) {
         String ns = Manifests.namespaceOf(s);
-        int replicas = s.getSpec().getReplicas() == null ? 1 : s.getSpec().getReplicas();
+        int replicas = WorkloadPods.replicas(s.getSpec().getReplicas());
         int start = s.getSpec().getOrdinals() == null || s.getSpec().getOrdinals().getStart() == null ? 0
                 : s.getSpec().getOrdinals().getStart();
         OwnerReference owner = owner("apps/v1", "StatefulSet", s.getMetadata().getName(), uidOf(s, "StatefulSet"));
         if (s.getSpec().getVolumeClaimTemplates() != null && !s.getSpec().getVolumeClaimTemplates().isEmpty()) {
             notes.add("StatefulSet " + ns + "/" + s.getMetadata().getName()
                     + ": volumeClaimTemplates are not simulated (volumes are not part of the simulation)");
+        }
+        if (fromCluster(s)) {
+            long have = existing.stream().filter(p -> Manifests.namespaceOf(p).equals(ns)
+                    && ownedBy(p, "StatefulSet", s.getMetadata().getName())).count();
+            noteMissing(s, have, replicas);
+            return List.of();
         }
         List<Pod> out = new ArrayList<>();
         for (int i = start; i < start + replicas; i++) {
@@ -121,19 +144,18 @@ final class WorkloadExpander {
 
     List<Pod> job(Job j) {
         String ns = Manifests.namespaceOf(j);
-        if (Boolean.TRUE.equals(j.getSpec().getSuspend())) {
-            return List.of();
-        }
-        int parallelism = j.getSpec().getParallelism() == null ? 1 : j.getSpec().getParallelism();
-        Integer completions = j.getSpec().getCompletions();
-        int active = completions == null ? parallelism : Math.min(parallelism, completions);
+        int have = (int) existing.stream().filter(p -> Manifests.namespaceOf(p).equals(ns)
+                && ownedBy(p, "Job", j.getMetadata().getName()) && !PodPhase.terminal(p)).count();
+        int active = WorkloadPods.job(j, have);
         String uid = uidOf(j, "Job");
         OwnerReference owner = owner("batch/v1", "Job", j.getMetadata().getName(), uid);
         boolean indexed = "Indexed".equals(j.getSpec().getCompletionMode());
-        long have = existing.stream().filter(p -> Manifests.namespaceOf(p).equals(ns)
-                && ownedBy(p, "Job", j.getMetadata().getName())).count();
+        if (fromCluster(j)) {
+            noteMissing(j, have, active);
+            return List.of();
+        }
         List<Pod> out = new ArrayList<>();
-        for (int i = (int) have; i < active; i++) {
+        for (int i = have; i < active; i++) {
             Map<String, String> extra = new LinkedHashMap<>();
             extra.put("batch.kubernetes.io/controller-uid", uid);
             extra.put("batch.kubernetes.io/job-name", j.getMetadata().getName());
@@ -239,6 +261,27 @@ final class WorkloadExpander {
     private static OwnerReference owner(String apiVersion, String kind, String name, String uid) {
         return new OwnerReferenceBuilder().withApiVersion(apiVersion).withKind(kind).withName(name).withUid(uid)
                 .withController(true).withBlockOwnerDeletion(true).build();
+    }
+
+    /** Whether the workload comes from a cluster: the API server gave it a UID (see the class comment). */
+    private static boolean fromCluster(HasMetadata workload) {
+        String uid = workload.getMetadata().getUid();
+        return uid != null && !uid.isEmpty();
+    }
+
+    /** A note for a workload from a cluster with fewer pods in the snapshot than its controller is to create. */
+    private void noteMissing(HasMetadata workload, long have, long wanted) {
+        if (have < wanted) {
+            notes.add(workload.getKind() + " " + Manifests.namespaceOf(workload) + "/"
+                    + workload.getMetadata().getName() + ": " + have + " of " + wanted + " pods exist in the"
+                    + " cluster; only those are simulated (its controller creates the others there)");
+        }
+    }
+
+    /** Whether the pod's controller is a ReplicaSet of the Deployment, named {@code <deployment>-<pod-template-hash>}. */
+    private static boolean ownedByReplicaSetOf(Pod p, Deployment d) {
+        String hash = p.getMetadata().getLabels() == null ? null : p.getMetadata().getLabels().get("pod-template-hash");
+        return hash != null && ownedBy(p, "ReplicaSet", d.getMetadata().getName() + "-" + hash);
     }
 
     static boolean ownedBy(HasMetadata o, String kind, String name) {

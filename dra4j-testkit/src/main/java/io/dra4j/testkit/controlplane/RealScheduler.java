@@ -11,6 +11,10 @@ import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodResourceClaim;
 import io.fabric8.kubernetes.api.model.PodResourceClaimStatus;
 import io.fabric8.kubernetes.api.model.PodSchedulingGate;
+import io.fabric8.kubernetes.api.model.ReplicationController;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintRule;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
@@ -44,10 +48,15 @@ import java.util.Set;
  * exercised (no kubelet runs to finish the deletion of a victim).
  */
 public final class RealScheduler {
-    /** Creation order: what each kind refers to exists before it. Pods go through {@link #schedule}. */
+    /**
+     * Creation order: what each kind refers to exists before it (the Services and controllers whose selectors make
+     * PodTopologySpread's default spreading before the pods). Pending pods go through {@link #schedule}. No
+     * controller but the claim controller runs, so a ReplicaSet, ReplicationController or StatefulSet creates no pods.
+     */
     private static final List<Class<? extends HasMetadata>> ORDER = List.of(Namespace.class, PriorityClass.class,
             DeviceClass.class, Node.class, ResourceSlice.class, DeviceTaintRule.class, ResourceClaimTemplate.class,
-            ResourceClaim.class, Pod.class);
+            ResourceClaim.class, Service.class, ReplicationController.class, ReplicaSet.class, StatefulSet.class,
+            Pod.class);
     /** The scheduling gate {@link #hold} puts on a pod: kube-scheduler leaves a gated pod alone. */
     public static final String HOLD_GATE = "dra4j.io/held";
     private static final Duration POLL = Duration.ofMillis(50);

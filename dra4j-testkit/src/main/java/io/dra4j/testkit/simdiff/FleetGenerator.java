@@ -19,8 +19,9 @@ import java.util.Random;
  * claims, the extended resource (served by the device plugin on nodes that have it, else through the class),
  * priorities (values and PriorityClasses), nodeSelector, required and preferred node affinity, tolerations, host
  * ports, container and init container images that nodes list in status.images (ImageLocality) or not, topology spread
- * constraints (DoNotSchedule and ScheduleAnyway), required and preferred pod (anti-)affinity; Services, ReplicaSets and
- * ReplicationControllers whose selectors make PodTopologySpread's default spreading; and a
+ * constraints (DoNotSchedule and ScheduleAnyway), required and preferred pod (anti-)affinity; Services, ReplicaSets,
+ * ReplicationControllers and StatefulSets (their pods named as the controller names them) whose selectors make
+ * PodTopologySpread's default spreading; and a
  * few pods already bound. Fleets stay under 100 nodes, so every node is filtered as upstream does below
  * minFeasibleNodesToFind. Deterministic per (seed, index).
  */
@@ -39,6 +40,9 @@ public final class FleetGenerator {
     private static final String[] IMAGES = {"registry.example.com/infer:latest", "registry.example.com/train:v2",
             "registry.example.com:5000/tools:1.0", "busybox:1.36"};
     private static final long[] IMAGE_SIZES = {800L << 20, 3L << 30, 120L << 20, 4L << 20};
+    /** The controllers a pod can have, by the draw that picks one, and the prefixes of their names. */
+    private static final String[] CONTROLLERS = {"ReplicaSet", "ReplicationController", "StatefulSet"};
+    private static final String[] CONTROLLER_PREFIXES = {"rs-", "rc-", "ss-"};
 
     private final Random random;
     private final java.util.Set<Feature> without;
@@ -47,7 +51,10 @@ public final class FleetGenerator {
     private final List<String> nodeNames = new ArrayList<>();
     private int sharedClaims;
     private int podCount;
-    /** Pods per controller ({@code ReplicaSet/rs-app-a}, {@code ReplicationController/rc-app-b}), in first-use order. */
+    /**
+     * Pods per controller ({@code ReplicaSet/rs-app-a}, {@code ReplicationController/rc-app-b},
+     * {@code StatefulSet/ss-app-c}), in first-use order.
+     */
     private final Map<String, Integer> owned = new LinkedHashMap<>();
 
     private FleetGenerator(long seed, int index, java.util.Set<Feature> without) {
@@ -114,11 +121,11 @@ public final class FleetGenerator {
             String app = name.substring(3);
             Map<String, Object> template = m("metadata", m("labels", m("app", app)),
                     "spec", m("containers", List.of(m("name", "main", "image", "app"))));
-            items.add(kind.equals("ReplicaSet")
-                    ? m("apiVersion", "apps/v1", "kind", kind, "metadata", m("name", name, "namespace", "ns", "uid", "uid-" + name),
-                            "spec", m("replicas", count, "selector", m("matchLabels", m("app", app)), "template", template))
-                    : m("apiVersion", "v1", "kind", kind, "metadata", m("name", name, "namespace", "ns", "uid", "uid-" + name),
-                            "spec", m("replicas", count, "selector", m("app", app), "template", template)));
+            items.add(kind.equals("ReplicationController")
+                    ? m("apiVersion", "v1", "kind", kind, "metadata", m("name", name, "namespace", "ns", "uid", "uid-" + name),
+                            "spec", m("replicas", count, "selector", m("app", app), "template", template))
+                    : m("apiVersion", "apps/v1", "kind", kind, "metadata", m("name", name, "namespace", "ns", "uid", "uid-" + name),
+                            "spec", m("replicas", count, "selector", m("matchLabels", m("app", app)), "template", template)));
         });
         ObjectNode list = JSON.createObjectNode();
         list.put("apiVersion", "v1");
@@ -409,19 +416,29 @@ public final class FleetGenerator {
                     "labelSelector", m("matchLabels", m("app", app)))));
         }
         String created = String.format("2026-01-01T00:%02d:%02dZ", 1 + random.nextInt(59), random.nextInt(60));
-        Map<String, Object> metadata = m("name", "pod-" + p, "namespace", "ns", "labels", m("app", app),
+        Map<String, Object> labels = m("app", app);
+        Map<String, Object> metadata = m("name", "pod-" + p, "namespace", "ns", "labels", labels,
                 "creationTimestamp", created);
-        // A controller (its selector joins the default spreading): a ReplicaSet, a ReplicationController or none.
-        // Only without preemption: a preempted owned pod is replaced, and dra4j does not yet let a nominated pod
-        // reserve its node against lower-priority pods as upstream's Filter does, so a preemptor that still does not
-        // fit preempts each replacement again without end (open bug, see README "Known gaps").
+        // A controller (its selector joins the default spreading): a ReplicaSet, a ReplicationController, a
+        // StatefulSet or none. Only without preemption: a preempted owned pod is replaced, and dra4j does not yet let
+        // a nominated pod reserve its node against lower-priority pods as upstream's Filter does, so a preemptor that
+        // still does not fit preempts each replacement again without end (open bug, see README "Known gaps").
         int controller = random.nextInt(8);
-        if (controller < 2 && without.contains(Feature.PREEMPTION)) {
-            String kind = controller == 0 ? "ReplicaSet" : "ReplicationController";
-            String name = (controller == 0 ? "rs-" : "rc-") + app;
-            owned.merge(kind + "/" + name, 1, Integer::sum);
-            metadata.put("ownerReferences", List.of(m("apiVersion", controller == 0 ? "apps/v1" : "v1", "kind", kind,
-                    "name", name, "uid", "uid-" + name, "controller", true)));
+        if (controller < 3 && without.contains(Feature.PREEMPTION)) {
+            String kind = CONTROLLERS[controller];
+            String name = CONTROLLER_PREFIXES[controller] + app;
+            int ordinal = owned.getOrDefault(kind + "/" + name, 0);
+            owned.put(kind + "/" + name, ordinal + 1);
+            metadata.put("ownerReferences", List.of(m("apiVersion", kind.equals("ReplicationController") ? "v1"
+                    : "apps/v1", "kind", kind, "name", name, "uid", "uid-" + name, "controller", true)));
+            if (kind.equals("StatefulSet")) {
+                // Named, labelled and given a hostname as the StatefulSet controller does, ordinals in creation order.
+                String pod = name + "-" + ordinal;
+                metadata.put("name", pod);
+                labels.put("statefulset.kubernetes.io/pod-name", pod);
+                labels.put("apps.kubernetes.io/pod-index", Integer.toString(ordinal));
+                spec.put("hostname", pod);
+            }
         }
         items.add(m("apiVersion", "v1", "kind", "Pod", "metadata", metadata, "spec", spec));
     }

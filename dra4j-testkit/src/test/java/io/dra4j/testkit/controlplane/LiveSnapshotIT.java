@@ -2,6 +2,12 @@ package io.dra4j.testkit.controlplane;
 
 import io.dra4j.scenario.LiveClusterException;
 import io.dra4j.scenario.LiveSnapshot;
+import io.dra4j.scenario.ManifestReader;
+import io.dra4j.scenario.Manifests;
+import io.dra4j.sim.ClusterSnapshot;
+import io.dra4j.sim.SimulationOptions;
+import io.dra4j.sim.SimulationResult;
+import io.dra4j.sim.Simulator;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KubernetesList;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -71,13 +77,14 @@ class LiveSnapshotIT {
                 .containsSubsequence("Node node-a", "Node node-b", "Pod team-a/trainer", "Pod team-b/server",
                         "ResourceSlice node-a-gpus", "DeviceClass gpu", "ResourceClaim team-a/shared",
                         "ResourceClaimTemplate team-a/one-gpu", "DeviceTaintRule xid-79", "PriorityClass high",
-                        "PodDisruptionBudget team-a/trainers", "ResourceQuota team-a/gpus",
+                        "PodDisruptionBudget team-a/trainers", "ResourceQuota team-a/gpus", "Service team-b/web",
+                        "ReplicationController team-b/legacy", "ReplicaSet team-b/web", "StatefulSet team-b/db",
                         "Workload team-a/training", "PodGroup team-a/workers");
         // Kinds in the documented order, each object exactly as a direct read of it returns it.
         List<String> kinds = snapshot.objects().stream().map(HasMetadata::getKind).distinct().toList();
         assertThat(kinds).containsExactly("Node", "Pod", "ResourceSlice", "DeviceClass", "ResourceClaim",
                 "ResourceClaimTemplate", "DeviceTaintRule", "PriorityClass", "PodDisruptionBudget", "ResourceQuota",
-                "Workload", "PodGroup");
+                "Service", "ReplicationController", "ReplicaSet", "StatefulSet", "Workload", "PodGroup");
         KubernetesClient client = plane.client();
         for (HasMetadata object : snapshot.objects()) {
             assertThat(object.getApiVersion()).as("apiVersion of %s", namespaced(object)).isNotEmpty();
@@ -102,6 +109,37 @@ class LiveSnapshotIT {
         assertThat(read.getItems()).containsExactlyElementsOf(snapshot.objects());
         assertThat(dir).isDirectoryContaining(p -> p.equals(file)).satisfies(d -> assertThat(
                 Files.list(d).map(p -> p.getFileName().toString()).toList()).containsExactly("cluster.yaml"));
+    }
+
+    @Test
+    void workloadsFromTheClusterAddNoPodsLiveOrSaved(@TempDir Path dir) throws Exception {
+        LiveSnapshot snapshot = LiveSnapshot.take(plane.kubeconfig(), ControlPlane.CONTEXT);
+        Path file = dir.resolve("cluster.yaml");
+        snapshot.write(file);
+        List<String> podsInTheCluster = snapshot.objects().stream().filter(Pod.class::isInstance)
+                .map(LiveSnapshotIT::namespaced).sorted().toList();
+
+        SimulationResult live = simulate(ManifestReader.parse(snapshot.toYaml().getBytes(StandardCharsets.UTF_8),
+                "cluster"));
+        SimulationResult saved = simulate(ManifestReader.read(file));
+
+        // No controller runs in this cluster: the ReplicaSet has 1 of its 3 pods, the StatefulSet 1 of 2, the
+        // ReplicationController none; the simulation takes the pods that exist, and says so.
+        for (SimulationResult result : List.of(live, saved)) {
+            assertThat(result.pods().stream().map(p -> p.namespace() + "/" + p.name()).sorted().toList())
+                    .isEqualTo(podsInTheCluster);
+            assertThat(result.notes()).contains(
+                    "ReplicaSet team-b/web: 1 of 3 pods exist in the cluster; only those are simulated"
+                            + " (its controller creates the others there)",
+                    "StatefulSet team-b/db: 1 of 2 pods exist in the cluster; only those are simulated"
+                            + " (its controller creates the others there)");
+        }
+        assertThat(saved.pods()).isEqualTo(live.pods());
+    }
+
+    private static SimulationResult simulate(Manifests manifests) {
+        assertThat(manifests.problems()).isEmpty();
+        return new Simulator(SimulationOptions.defaults()).run(ClusterSnapshot.of(manifests));
     }
 
     @Test
@@ -153,6 +191,21 @@ class LiveSnapshotIT {
     private static String namespaced(HasMetadata object) {
         String namespace = object.getMetadata().getNamespace();
         return (namespace == null ? "" : namespace + "/") + object.getMetadata().getName();
+    }
+
+    private static io.fabric8.kubernetes.api.model.PodTemplateSpec template(Map<String, String> labels) {
+        return new io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder().withNewMetadata().withLabels(labels)
+                .endMetadata().withNewSpec().addNewContainer().withName("main").withImage("pause").endContainer()
+                .endSpec().build();
+    }
+
+    /** A pod as the controller of {@code owner} makes it: its template's labels, a controller reference. */
+    private static Pod ownedPod(String name, Map<String, String> labels, HasMetadata owner) {
+        return new PodBuilder().withNewMetadata().withName(name).withNamespace("team-b").withLabels(labels)
+                .addNewOwnerReference().withApiVersion(owner.getApiVersion()).withKind(owner.getKind())
+                .withName(owner.getMetadata().getName()).withUid(owner.getMetadata().getUid()).withController(true)
+                .withBlockOwnerDeletion(true).endOwnerReference().endMetadata()
+                .withNewSpec().addNewContainer().withName("main").withImage("pause").endContainer().endSpec().build();
     }
 
     private static void create(KubernetesClient client) {
@@ -218,6 +271,27 @@ class LiveSnapshotIT {
                 "  schedulingPolicy: {gang: {minCount: 2}}",
                 ""), PodGroup.class);
         client.resource(group).create();
+        // Workloads without their controllers running: a ReplicaSet and a StatefulSet with fewer pods than replicas,
+        // a ReplicationController with none, and a Service selecting the ReplicaSet's pods.
+        Map<String, String> web = Map.of("app", "web");
+        client.resource(new io.fabric8.kubernetes.api.model.ServiceBuilder().withNewMetadata().withName("web")
+                .withNamespace("team-b").endMetadata().withNewSpec().withSelector(web).addNewPort().withPort(80)
+                .endPort().endSpec().build()).create();
+        client.resource(new io.fabric8.kubernetes.api.model.ReplicationControllerBuilder().withNewMetadata()
+                .withName("legacy").withNamespace("team-b").endMetadata().withNewSpec().withReplicas(1)
+                .withSelector(Map.of("app", "legacy")).withTemplate(template(Map.of("app", "legacy"))).endSpec()
+                .build()).create();
+        var replicaSet = client.resource(new io.fabric8.kubernetes.api.model.apps.ReplicaSetBuilder()
+                .withNewMetadata().withName("web").withNamespace("team-b").endMetadata().withNewSpec()
+                .withReplicas(3).withNewSelector().withMatchLabels(web).endSelector().withTemplate(template(web))
+                .endSpec().build()).create();
+        var statefulSet = client.resource(new io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder()
+                .withNewMetadata().withName("db").withNamespace("team-b").endMetadata().withNewSpec()
+                .withReplicas(2).withNewSelector().withMatchLabels(Map.of("app", "db")).endSelector()
+                .withTemplate(template(Map.of("app", "db"))).endSpec().build()).create();
+        client.resource(ownedPod("web-x7k2p", web, replicaSet)).create();
+        client.resource(ownedPod("db-0", Map.of("app", "db", "statefulset.kubernetes.io/pod-name", "db-0",
+                "apps.kubernetes.io/pod-index", "0"), statefulSet)).create();
         // Last: with no quota controller running, a quota admits nothing it constrains until its status is set.
         client.resource(new io.fabric8.kubernetes.api.model.ResourceQuotaBuilder()
                 .withNewMetadata().withName("gpus").withNamespace("team-a").endMetadata()

@@ -19,10 +19,8 @@ import io.dra4j.testkit.controlplane.RealScheduler;
 import io.fabric8.kubernetes.api.model.AffinityBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KubernetesList;
-import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.ReplicationController;
-import io.fabric8.kubernetes.api.model.Service;
-import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.NodeSelectorRequirementBuilder;
 import io.fabric8.kubernetes.api.model.NodeSelectorTermBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -55,7 +53,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * or not, the node (the real scheduler picks at random among equal best scores, so its node must be one of dra4j's
  * best), every claim's allocation on that node, and an unschedulable pod's PodScheduled message.
  *
- * <p>A pod the real scheduler leaves unschedulable is deleted before the next one, so that a later retry of it
+ * <p>The snapshots hold what the in-process differential test's do: Services, ReplicaSets, ReplicationControllers and
+ * StatefulSets whose selectors make PodTopologySpread's default spreading (created before the pods, which name them
+ * as their controllers; none of those controllers runs), and node images (status.images, for ImageLocality).
+ * A pod the real scheduler leaves unschedulable is deleted before the next one, so that a later retry of it
  * cannot change the cluster behind the comparison. Left out of the generated fleets: preemption (no kubelet runs to
  * finish a victim's deletion). The in-process differential test ({@code oracle/sim-difftest}) covers many more
  * snapshots; this test shows that the whole path, real server objects included, decides as the real scheduler does.
@@ -84,22 +85,10 @@ class RealSchedulerDifferentialIT {
                 pod.getSpec().setPriority(null);
                 pod.getSpec().setPreemptionPolicy(null);
                 if (pod.getSpec().getNodeName() == null) {
-                    pod.getMetadata().setOwnerReferences(null);
                     pending.add(pod);
                     continue;
                 }
             }
-            if (object instanceof Node node && node.getStatus() != null) {
-                // Without node images: not yet checked against the real kube-scheduler (README, "Known gaps").
-                node.getStatus().setImages(null);
-            }
-            // Without the controllers and Services whose selectors make PodTopologySpread's default spreading:
-            // --from-cluster does not list them yet, so dra4j would not see what the real scheduler sees (README,
-            // "Known gaps"); the in-process differential test covers them.
-            if (object instanceof Service || object instanceof ReplicationController || object instanceof ReplicaSet) {
-                continue;
-            }
-            object.getMetadata().setOwnerReferences(null);
             base.add(object);
         }
         if (base.stream().noneMatch(o -> o instanceof PriorityClass c && Boolean.TRUE.equals(c.getGlobalDefault()))) {
@@ -113,7 +102,7 @@ class RealSchedulerDifferentialIT {
             RealScheduler scheduler = new RealScheduler(plane);
             scheduler.apply(base);
             for (Pod pod : pending) {
-                Pod held = scheduler.hold(pod, POD_TIMEOUT);
+                Pod held = scheduler.hold(ownedByTheServersControllers(plane, pod), POD_TIMEOUT);
                 String key = held.getMetadata().getNamespace() + "/" + held.getMetadata().getName();
                 List<HasMetadata> live = released(live(plane), held);
                 Decision dra4j = Decision.of(simulate(live), key);
@@ -245,6 +234,26 @@ class RealSchedulerDifferentialIT {
                 EnumSet.of(FleetGenerator.Feature.PREEMPTION)));
         KubernetesList list = FABRIC8.unmarshal(json, KubernetesList.class);
         return list.getItems();
+    }
+
+    /**
+     * The pod with its owner references pointing at the controllers as the server created them (their UIDs are the
+     * server's), as a controller's own pods would.
+     */
+    private static Pod ownedByTheServersControllers(ControlPlane plane, Pod pod) {
+        if (pod.getMetadata().getOwnerReferences() == null) {
+            return pod;
+        }
+        Pod copy = FABRIC8.clone(pod);
+        for (OwnerReference owner : copy.getMetadata().getOwnerReferences()) {
+            GenericKubernetesResource controller = plane.client()
+                    .genericKubernetesResources(owner.getApiVersion(), owner.getKind())
+                    .inNamespace(pod.getMetadata().getNamespace()).withName(owner.getName()).get();
+            assertThat(controller).as("the controller %s %s of pod %s", owner.getKind(), owner.getName(),
+                    pod.getMetadata().getName()).isNotNull();
+            owner.setUid(controller.getMetadata().getUid());
+        }
+        return copy;
     }
 
     /** The cluster's objects as {@code --from-cluster} lists them. */
