@@ -2,6 +2,7 @@ package io.dra4j.cli;
 
 import io.dra4j.allocator.AllocationOutcome;
 import io.dra4j.allocator.Explanation;
+import io.dra4j.allocator.FeatureGates;
 import io.dra4j.allocator.KubernetesVersion;
 import io.dra4j.scenario.ManifestProblem;
 import io.dra4j.scenario.ManifestReader;
@@ -39,7 +40,15 @@ final class ClusterInput {
      */
     static Optional<Checked> check(List<ManifestReader.Source> sources, Inputs inputs, KubernetesVersion version,
                                    boolean explain, String command, PrintWriter err) {
-        Manifests m = ManifestReader.parse(sources, inputs.validate);
+        FeatureGates gates;
+        try {
+            gates = inputs.gates(version);
+        } catch (IllegalArgumentException e) {
+            err.println("dra4j: " + e.getMessage());
+            return Optional.empty();
+        }
+        // The API server that would hold these objects validates with the same gates.
+        Manifests m = ManifestReader.parse(sources, inputs.validate, gates);
         boolean problems = !m.problems().isEmpty();
         for (ManifestProblem p : m.problems()) {
             err.println("dra4j: " + p.describe());
@@ -50,7 +59,7 @@ final class ClusterInput {
         }
         DraCheck.Result result;
         try {
-            result = new DraCheck(inputs.gates(version), inputs.timeout)
+            result = new DraCheck(gates, inputs.timeout)
                     .run(ClusterSnapshot.of(m), Optional.ofNullable(inputs.node), explain);
         } catch (IllegalArgumentException e) {
             err.println("dra4j: " + e.getMessage());

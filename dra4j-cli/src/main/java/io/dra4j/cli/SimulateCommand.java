@@ -235,7 +235,7 @@ final class SimulateCommand implements Callable<Integer> {
             source = "cluster " + live.server();
             manifests = ManifestReader.parse(live.toYaml().getBytes(StandardCharsets.UTF_8), source);
         } else {
-            manifests = read(files, validate);
+            manifests = read(files, validate, FeatureGates.defaults(kubernetesVersion));
         }
         for (ManifestProblem p : manifests.problems()) {
             err.println("dra4j: " + p.describe());
@@ -328,9 +328,9 @@ final class SimulateCommand implements Callable<Integer> {
         return state.resolveSibling(dp);
     }
 
-    private static Manifests read(List<String> inputs, boolean validate) throws IOException {
+    private static Manifests read(List<String> inputs, boolean validate, FeatureGates gates) throws IOException {
         if (!inputs.isEmpty()) {
-            return ManifestReader.read(inputs, System.in, validate);
+            return ManifestReader.read(inputs, System.in, validate, gates);
         }
         try (InputStream in = ClusterSnapshot.class.getResourceAsStream(BUNDLED_FLEET)) {
             if (in == null) {

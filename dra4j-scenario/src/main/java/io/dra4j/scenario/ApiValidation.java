@@ -38,6 +38,9 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourcePool;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceSpec;
 
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.MissingNode;
+
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -52,18 +55,19 @@ import java.util.regex.Pattern;
  * after v1 defaulting), with its field paths and messages, so that an object the API server would reject never
  * reaches the allocator. Covered: object names, requests (names, uniqueness, exactly/firstAvailable, device class,
  * selectors and their CEL length, allocation mode and count), constraints and config (request references, limits),
- * slices (driver, pool, node selection and node selectors, devices, attributes and their value types, limits, shared
- * counters and counter consumption, device taints, binding conditions), CEL compilation, opaque
- * configuration, tolerations, DeviceTaintRules, extended resource names and the CEL cost estimate. Where 1.37's
- * declarative validation is authoritative, the messages are the declarative ones (the API server drops the covered
- * hand-written errors and appends the declarative ones; here they stay in the hand-written order, so the first error
- * of an object can differ from the API server's first). Not covered (accepted here, rejected upstream): limits on
- * the number of counter sets and counters, per-device node selection, capacity request policies, status; and
- * list-type attribute values, which the API
- * server's slice strategy drops before validating while DRAListTypeAttributes is off (1.37's default) but which are
- * checked here as if the gate were on (this validation does not know the scenario's or cluster's gates). oracle/validate/difftest compares it with the
- * API server's own code. Over 800 lines: one class holds the one
- * error list the API server's validation functions append to, in their order.
+ * slices (driver, pool, node selection and node selectors, per-device node selection, devices, attributes and their
+ * value types, limits, shared counters and counter consumption with their limits, device taints, binding
+ * conditions), CEL compilation, opaque configuration, tolerations, DeviceTaintRules, extended resource names and the
+ * CEL cost estimate. The API server's gates are given: the ResourceSlice strategy's dropDisabledFields runs first
+ * ({@link SliceFieldDrops}), and new CEL expressions compile with its features. Where 1.37's declarative validation
+ * is authoritative, the messages are the declarative ones, and in the API server's order: it drops the covered
+ * hand-written errors and appends the declarative ones ({@link #declaratively}). The fabric8 model reads an
+ * explicitly empty list as an absent one; given the object as written, the checks that tell them apart do so. Not
+ * covered (accepted here, rejected upstream): capacity request policies, status, and, with their alpha gates on,
+ * node allocatable resources, partitionTypeAttribute and skipNodeOperations (1.37's defaults drop them), and
+ * claim fields that the claim strategies drop for disabled gates. oracle/validate/difftest compares it with the API
+ * server's own code. Over 800 lines: one class holds the error lists the API server's validation functions append
+ * to, in their order.
  */
 final class ApiValidation {
     private static final FeatureGates DEFAULT_GATES = FeatureGates.defaults(KubernetesVersion.V1_37);
@@ -84,6 +88,9 @@ final class ApiValidation {
     static final int DEVICE_TAINTS_MAX = 16;
     static final int BINDING_CONDITIONS_MAX = 4;
     static final int COUNTER_CONSUMPTIONS_MAX = 2;
+    static final int COUNTER_SETS_MAX = 8;
+    static final int COUNTERS_PER_SET_MAX = 32;
+    static final int COUNTERS_PER_CONSUMPTION_MAX = 32;
 
     private static final String LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
     private static final String SUBDOMAIN_FMT = LABEL_FMT + "(\\." + LABEL_FMT + ")*";
@@ -114,23 +121,39 @@ final class ApiValidation {
         }
     }
 
-    /** The CEL environment for new expressions with the API server's default gates (validateCELExpression). */
-    private final DeviceSelectorEnvironment cel = DeviceSelectorEnvironment.create(new CelFeatures(
-            DEFAULT_GATES.isEnabled(DraFeature.DRAConsumableCapacity),
-            DEFAULT_GATES.isEnabled(DraFeature.DRAListTypeAttributes)));
+    /** The API server's gates: which fields its strategies drop, and the CEL features of new expressions. */
+    private final FeatureGates gates;
+    /** The CEL environment for new expressions with the API server's gates (validateCELExpression). */
+    private final DeviceSelectorEnvironment cel;
+    /**
+     * The object as written (a missing node when unknown): the fabric8 model reads an explicitly empty list as an
+     * absent one, which Go's validation tells apart.
+     */
+    private final JsonNode raw;
+    /** The hand-written validation's errors, in its order. */
     private final List<FieldError> errors = new ArrayList<>();
+    /** The declarative validation's errors, in its order (the fields of each type in declaration order). */
+    private final List<FieldError> declarative = new ArrayList<>();
+    /** Where the checks running now report: {@link #errors}, or {@link #declarative} inside {@link #declaratively}. */
+    private List<FieldError> sink = errors;
 
-    private ApiValidation() {
+    private ApiValidation(FeatureGates gates, JsonNode raw) {
+        this.gates = gates;
+        this.raw = raw == null ? MissingNode.getInstance() : raw;
+        this.cel = DeviceSelectorEnvironment.create(new CelFeatures(
+                gates.isEnabled(DraFeature.DRAConsumableCapacity), gates.isEnabled(DraFeature.DRAListTypeAttributes)));
     }
 
     /**
      * Applies the v1 defaults the API server applies (a request's allocationMode ExactCount, count 1 when it is 0 or
-     * absent), then validates. Modifies {@code object} (only its defaults), before it is shared.
+     * absent) and drops the fields of disabled features as its strategies do, then validates. Modifies {@code object}
+     * (only its defaults and dropped fields), before it is shared.
      *
+     * @param raw the object as written, or null when unknown (explicitly empty lists then read as absent)
      * @throws BadInput at the first error's field path, with every error's message
      */
-    static void defaultAndValidate(Object object) {
-        List<FieldError> errors = errors(object);
+    static void defaultAndValidate(Object object, JsonNode raw, FeatureGates gates) {
+        List<FieldError> errors = errors(object, raw, gates);
         if (!errors.isEmpty()) {
             FieldError first = errors.get(0);
             StringBuilder message = new StringBuilder(first.body());
@@ -141,9 +164,14 @@ final class ApiValidation {
         }
     }
 
-    /** Applies the defaults as {@link #defaultAndValidate} does and returns every error, in the order found. */
-    static List<FieldError> errors(Object object) {
-        ApiValidation v = new ApiValidation();
+    /** {@link #defaultAndValidate(Object, JsonNode, FeatureGates)} with 1.37's default gates, the raw input unknown. */
+    static void defaultAndValidate(Object object) {
+        defaultAndValidate(object, null, DEFAULT_GATES);
+    }
+
+    /** Applies the defaults as {@link #defaultAndValidate} does and returns every error, in the API server's order. */
+    static List<FieldError> errors(Object object, JsonNode raw, FeatureGates gates) {
+        ApiValidation v = new ApiValidation(gates, raw);
         if (object instanceof ResourceClaim c) {
             if (c.getSpec() != null) {
                 defaults(c.getSpec().getDevices());
@@ -166,10 +194,17 @@ final class ApiValidation {
             v.objectName(r.getMetadata(), false);
             v.taintRuleSpec(r.getSpec() == null ? new DeviceTaintRuleSpec() : r.getSpec());
         } else if (object instanceof ResourceSlice s) {
+            if (s.getSpec() != null) {
+                SliceFieldDrops.apply(s.getSpec(), gates);
+            }
             v.objectName(s.getMetadata(), false);
             v.sliceSpec(s.getSpec() == null ? new ResourceSliceSpec() : s.getSpec());
         }
-        return List.copyOf(v.errors);
+        // rest.ValidateDeclarativelyWithMigrationChecks: the covered hand-written errors are dropped (they are not
+        // reported here) and the declarative ones appended.
+        List<FieldError> all = new ArrayList<>(v.errors);
+        all.addAll(v.declarative);
+        return List.copyOf(all);
     }
 
     /** SetDefaults_ExactDeviceRequest and SetDefaults_DeviceSubRequest of k8s.io/kubernetes pkg/apis/resource/v1. */
@@ -206,32 +241,53 @@ final class ApiValidation {
         }
     }
 
+    /**
+     * Runs checks that 1.37's declarative validation makes (beta or standard, so enforced; their hand-written
+     * counterparts, where any, are covered): the API server reports their errors after every hand-written one.
+     */
+    private void declaratively(Runnable checks) {
+        List<FieldError> outer = sink;
+        sink = declarative;
+        try {
+            checks.run();
+        } finally {
+            sink = outer;
+        }
+    }
+
+    /** {@link #tooMany} as the declarative maxItems reports it (short-circuiting that list's declarative checks). */
+    private boolean tooManyDeclared(List<?> list, int max, String field) {
+        boolean[] over = {false};
+        declaratively(() -> over[0] = tooMany(list, max, field));
+        return over[0];
+    }
+
     // --- field.Error constructors (k8s.io/apimachinery/pkg/util/validation/field) ---
 
     private void required(String field, String detail) {
-        errors.add(new FieldError(field, "Required value" + (detail.isEmpty() ? "" : ": " + detail)));
+        sink.add(new FieldError(field, "Required value" + (detail.isEmpty() ? "" : ": " + detail)));
     }
 
     private void invalid(String field, String value, String detail) {
-        errors.add(new FieldError(field, "Invalid value: " + value + (detail.isEmpty() ? "" : ": " + detail)));
+        sink.add(new FieldError(field, "Invalid value: " + value + (detail.isEmpty() ? "" : ": " + detail)));
     }
 
     private void forbidden(String field, String detail) {
-        errors.add(new FieldError(field, "Forbidden: " + detail));
+        sink.add(new FieldError(field, "Forbidden: " + detail));
     }
 
     private void tooLong(String field, int max) {
-        errors.add(new FieldError(field, "Too long: may not be more than " + max + " bytes"));
+        sink.add(new FieldError(field, "Too long: may not be more than " + max + " bytes"));
     }
 
     private void duplicate(String field, String value) {
-        errors.add(new FieldError(field, "Duplicate value: " + quote(value)));
+        sink.add(new FieldError(field, "Duplicate value: " + quote(value)));
     }
 
     /** TooMany; true when the list is too long (validateSlice then checks no items, for DOS protection). */
     private boolean tooMany(List<?> list, int max, String field) {
         if (list != null && list.size() > max) {
-            errors.add(new FieldError(field, "Too many: " + list.size() + ": must have at most " + max + " items"));
+            sink.add(new FieldError(field, "Too many: " + list.size() + ": must have at most " + max + " items"));
             return true;
         }
         return false;
@@ -291,7 +347,7 @@ final class ApiValidation {
             }
             return;
         }
-        longName(name, "metadata.name", "");
+        declaratively(() -> longName(name, "metadata.name", ""));
     }
 
     /** validate.LongName: content.IsDNS1123Subdomain, with the length in bytes; each detail after detailPrefix. */
@@ -306,11 +362,13 @@ final class ApiValidation {
 
     /** A subrequest's deviceClassName: required, then validate.LongName (declarative, authoritative in 1.37). */
     private void subRequestClass(String name, String field) {
-        if (name == null || name.isEmpty()) {
-            required(field, "");
-        } else {
-            longName(name, field, "");
-        }
+        declaratively(() -> {
+            if (name == null || name.isEmpty()) {
+                required(field, "");
+            } else {
+                longName(name, field, "");
+            }
+        });
     }
 
     private void dnsLabel(String value, String field) {
@@ -414,22 +472,23 @@ final class ApiValidation {
         }
         Map<String, Set<String>> requestNames = requestNames(devices);
         List<DeviceRequest> requests = devices.getRequests();
-        if (!tooMany(requests, DEVICE_REQUESTS_MAX, at + ".requests") && requests != null) {
+        if (!tooManyDeclared(requests, DEVICE_REQUESTS_MAX, at + ".requests") && requests != null) {
+            // Declaratively the keys are checked before the items.
+            duplicateItems(requests, r -> r == null ? null : r.getName(),
+                    r -> GoJson.request(r == null ? new DeviceRequest() : r), at + ".requests");
             for (int i = 0; i < requests.size(); i++) {
                 request(requests.get(i) == null ? new DeviceRequest() : requests.get(i), at + ".requests[" + i + "]");
             }
-            duplicateItems(requests, r -> r == null ? null : r.getName(),
-                    r -> GoJson.request(r == null ? new DeviceRequest() : r), at + ".requests");
         }
         List<DeviceConstraint> constraints = devices.getConstraints();
-        if (!tooMany(constraints, CONSTRAINTS_MAX, at + ".constraints") && constraints != null) {
+        if (!tooManyDeclared(constraints, CONSTRAINTS_MAX, at + ".constraints") && constraints != null) {
             for (int i = 0; i < constraints.size(); i++) {
                 constraint(constraints.get(i) == null ? new DeviceConstraint() : constraints.get(i),
                         at + ".constraints[" + i + "]", requestNames);
             }
         }
         List<DeviceClaimConfiguration> config = devices.getConfig();
-        if (!tooMany(config, CONFIG_MAX, at + ".config") && config != null) {
+        if (!tooManyDeclared(config, CONFIG_MAX, at + ".config") && config != null) {
             for (int i = 0; i < config.size(); i++) {
                 DeviceClaimConfiguration c = config.get(i) == null ? new DeviceClaimConfiguration() : config.get(i);
                 String field = at + ".config[" + i + "]";
@@ -469,23 +528,24 @@ final class ApiValidation {
             required(at, "exactly one of `exactly` or `firstAvailable` is required");
         } else if (hasFirstAvailable && hasExactly) {
             invalid(at, "null", "exactly one of `exactly` or `firstAvailable` is required, but multiple fields are set");
-            // The declarative checks (maxItems, enums, formats) still run on both.
-            if (!tooMany(r.getFirstAvailable(), FIRST_AVAILABLE_MAX, at + ".firstAvailable")) {
+            // The declarative checks (maxItems, enums, formats) still run on both, exactly first.
+            ExactDeviceRequest e = r.getExactly();
+            declarativeOnly(e.getSelectors(), e.getAllocationMode(), e.getTolerations(), at + ".exactly");
+            if (!tooManyDeclared(r.getFirstAvailable(), FIRST_AVAILABLE_MAX, at + ".firstAvailable")) {
+                duplicateItems(r.getFirstAvailable(), s -> s == null ? null : s.getName(), GoJson::subRequest,
+                        at + ".firstAvailable");
                 for (int i = 0; i < r.getFirstAvailable().size(); i++) {
                     DeviceSubRequest sub = r.getFirstAvailable().get(i) == null ? new DeviceSubRequest()
                             : r.getFirstAvailable().get(i);
                     String field = at + ".firstAvailable[" + i + "]";
                     subRequestClass(sub.getDeviceClassName(), field + ".deviceClassName");
-                    declarativeOnly(sub.getAllocationMode(), sub.getTolerations(), field);
+                    declarativeOnly(sub.getSelectors(), sub.getAllocationMode(), sub.getTolerations(), field);
                 }
-                duplicateItems(r.getFirstAvailable(), s -> s == null ? null : s.getName(), GoJson::subRequest,
-                        at + ".firstAvailable");
             }
-            ExactDeviceRequest e = r.getExactly();
-            declarativeOnly(e.getAllocationMode(), e.getTolerations(), at + ".exactly");
         } else if (hasFirstAvailable) {
             List<DeviceSubRequest> subs = r.getFirstAvailable();
-            if (!tooMany(subs, FIRST_AVAILABLE_MAX, at + ".firstAvailable")) {
+            if (!tooManyDeclared(subs, FIRST_AVAILABLE_MAX, at + ".firstAvailable")) {
+                duplicateItems(subs, s -> s == null ? null : s.getName(), GoJson::subRequest, at + ".firstAvailable");
                 for (int i = 0; i < subs.size(); i++) {
                     DeviceSubRequest s = subs.get(i) == null ? new DeviceSubRequest() : subs.get(i);
                     String field = at + ".firstAvailable[" + i + "]";
@@ -495,7 +555,6 @@ final class ApiValidation {
                     allocationMode(s.getAllocationMode(), s.getCount(), field);
                     tolerations(s.getTolerations(), field + ".tolerations");
                 }
-                duplicateItems(subs, s -> s == null ? null : s.getName(), GoJson::subRequest, at + ".firstAvailable");
             }
         } else {
             ExactDeviceRequest e = r.getExactly();
@@ -511,17 +570,25 @@ final class ApiValidation {
      * What the declarative validation checks of a request or subrequest that the hand-written validation skips when
      * both {@code exactly} and {@code firstAvailable} are set: the allocationMode enum and the tolerations.
      */
-    private void declarativeOnly(String mode, List<DeviceToleration> tolerations, String at) {
-        if (mode != null && !mode.equals("All") && !mode.equals("ExactCount")) {
-            notSupported(at + ".allocationMode", mode, List.of("All", "ExactCount"));
-        }
-        tolerations(tolerations, at + ".tolerations");
+    private void declarativeOnly(List<DeviceSelector> selectors, String mode, List<DeviceToleration> tolerations,
+                                 String at) {
+        tooManyDeclared(selectors, SELECTORS_MAX, at + ".selectors");
+        declaratively(() -> {
+            if (mode != null && !mode.equals("All") && !mode.equals("ExactCount")) {
+                notSupported(at + ".allocationMode", mode, List.of("All", "ExactCount"));
+            }
+        });
+        declarativeTolerations(tolerations, at + ".tolerations");
     }
 
     // --- tolerations, taints, taint rules (validateDeviceToleration, validateDeviceTaint) ---
 
     private static final List<String> TAINT_EFFECTS = List.of("NoExecute", "NoSchedule", "None");
 
+    /**
+     * validateDeviceToleration: the value here; the key's format and the operator and effect enums are declarative
+     * in 1.37 ({@link #declarativeTolerations}).
+     */
     private void tolerations(List<DeviceToleration> tolerations, String field) {
         if (tolerations == null) {
             return;
@@ -529,27 +596,43 @@ final class ApiValidation {
         for (int i = 0; i < tolerations.size(); i++) {
             DeviceToleration t = tolerations.get(i) == null ? new DeviceToleration() : tolerations.get(i);
             String at = field + "[" + i + "]";
-            String key = t.getKey() == null ? "" : t.getKey();
-            if (!key.isEmpty()) {
-                labelKey(key, at + ".key");
-            }
             String value = t.getValue() == null ? "" : t.getValue();
             String operator = t.getOperator() == null ? "" : t.getOperator();
-            switch (operator) {
-                case "Exists" -> {
-                    if (!value.isEmpty()) {
-                        invalid(at + ".value", quote(value), "must be empty for operator `Exists`");
-                    }
-                }
-                case "Equal" -> labelValue(value, at + ".value");
-                case "" -> required(at + ".operator", "");
-                default -> notSupported(at + ".operator", operator, List.of("Equal", "Exists"));
-            }
-            String effect = t.getEffect() == null ? "" : t.getEffect();
-            if (!effect.isEmpty() && !TAINT_EFFECTS.contains(effect)) {
-                notSupported(at + ".effect", effect, TAINT_EFFECTS);
+            if (operator.equals("Exists") && !value.isEmpty()) {
+                invalid(at + ".value", quote(value), "must be empty for operator `Exists`");
+            } else if (operator.equals("Equal")) {
+                labelValue(value, at + ".value");
             }
         }
+        declarativeTolerations(tolerations, field);
+    }
+
+    /** The declarative checks of tolerations: the key's label-key format, the operator and effect enums. */
+    private void declarativeTolerations(List<DeviceToleration> tolerations, String field) {
+        if (tolerations == null) {
+            return;
+        }
+        declaratively(() -> {
+            for (int i = 0; i < tolerations.size(); i++) {
+                DeviceToleration t = tolerations.get(i) == null ? new DeviceToleration() : tolerations.get(i);
+                String at = field + "[" + i + "]";
+                String key = t.getKey() == null ? "" : t.getKey();
+                if (!key.isEmpty()) {
+                    labelKey(key, at + ".key");
+                }
+                String operator = t.getOperator() == null ? "" : t.getOperator();
+                switch (operator) {
+                    case "Exists", "Equal" -> {
+                    }
+                    case "" -> required(at + ".operator", "");
+                    default -> notSupported(at + ".operator", operator, List.of("Equal", "Exists"));
+                }
+                String effect = t.getEffect() == null ? "" : t.getEffect();
+                if (!effect.isEmpty() && !TAINT_EFFECTS.contains(effect)) {
+                    notSupported(at + ".effect", effect, TAINT_EFFECTS);
+                }
+            }
+        });
     }
 
     private void taintRuleSpec(DeviceTaintRuleSpec spec) {
@@ -566,15 +649,23 @@ final class ApiValidation {
             }
         }
         deviceTaint(spec.getTaint() == null ? new DeviceTaint() : spec.getTaint(), "spec.taint");
+        declaratively(() -> taintEffect(spec.getTaint(), "spec.taint"));
     }
 
-    /** validateDeviceTaint, for a DeviceTaintRule's taint and a slice device's taints. */
+    /**
+     * validateDeviceTaint, for a DeviceTaintRule's taint and a slice device's taints: the key and value; the effect
+     * is declarative in 1.37 ({@link #taintEffect}).
+     */
     private void deviceTaint(DeviceTaint taint, String at) {
         labelKey(taint.getKey() == null ? "" : taint.getKey(), at + ".key");
         if (taint.getValue() != null && !taint.getValue().isEmpty()) {
             labelValue(taint.getValue(), at + ".value");
         }
-        String effect = taint.getEffect() == null ? "" : taint.getEffect();
+    }
+
+    /** A taint's effect: required and one of the enum's values (+k8s:required, +k8s:enum; declarative in 1.37). */
+    private void taintEffect(DeviceTaint taint, String at) {
+        String effect = taint == null || taint.getEffect() == null ? "" : taint.getEffect();
         if (effect.isEmpty()) {
             required(at + ".effect", "");
         } else if (!TAINT_EFFECTS.contains(effect)) {
@@ -596,7 +687,7 @@ final class ApiValidation {
     }
 
     private void notSupported(String field, String value, List<String> supported) {
-        errors.add(new FieldError(field, "Unsupported value: " + quote(value) + ": supported values: "
+        sink.add(new FieldError(field, "Unsupported value: " + quote(value) + ": supported values: "
                 + String.join(", ", supported.stream().map(ApiValidation::quote).toList())));
     }
 
@@ -605,14 +696,14 @@ final class ApiValidation {
     private void classSpec(DeviceClassSpec spec) {
         selectors(spec.getSelectors(), "spec.selectors");
         List<DeviceClassConfiguration> config = spec.getConfig();
-        if (!tooMany(config, CONFIG_MAX, "spec.config") && config != null) {
+        if (!tooManyDeclared(config, CONFIG_MAX, "spec.config") && config != null) {
             for (int i = 0; i < config.size(); i++) {
                 DeviceClassConfiguration c = config.get(i) == null ? new DeviceClassConfiguration() : config.get(i);
                 opaque(c.getOpaque(), "spec.config[" + i + "].opaque");
             }
         }
         if (spec.getExtendedResourceName() != null) {
-            extendedResourceName(spec.getExtendedResourceName(), "spec.extendedResourceName");
+            declaratively(() -> extendedResourceName(spec.getExtendedResourceName(), "spec.extendedResourceName"));
         }
     }
 
@@ -622,7 +713,7 @@ final class ApiValidation {
             required(field, "");
             return;
         }
-        opaqueDriver(opaque.getDriver(), field + ".driver");
+        declaratively(() -> opaqueDriver(opaque.getDriver(), field + ".driver"));
         Object parameters = opaque.getParameters();
         String json = parameters == null ? "null" : Json.compact(parameters);
         if (json.equals("null")) {
@@ -648,7 +739,7 @@ final class ApiValidation {
                     + "validation is '" + SUBDOMAIN_FMT + "')");
         }
         if (value.codePointCount(0, value.length()) > DRIVER_NAME_MAX_LENGTH) {
-            errors.add(new FieldError(field, "Too long: may not be more than " + DRIVER_NAME_MAX_LENGTH + " characters"));
+            sink.add(new FieldError(field, "Too long: may not be more than " + DRIVER_NAME_MAX_LENGTH + " characters"));
         }
     }
 
@@ -676,7 +767,7 @@ final class ApiValidation {
     }
 
     private void selectors(List<DeviceSelector> selectors, String field) {
-        if (tooMany(selectors, SELECTORS_MAX, field) || selectors == null) {
+        if (tooManyDeclared(selectors, SELECTORS_MAX, field) || selectors == null) {
             return;
         }
         for (int i = 0; i < selectors.size(); i++) {
@@ -713,26 +804,39 @@ final class ApiValidation {
                 invalid(at + ".count", Long.toString(n), "must be greater than zero");
             }
         } else {
-            errors.add(new FieldError(at + ".allocationMode", "Unsupported value: " + quote(mode == null ? "" : mode)
-                    + ": supported values: \"All\", \"ExactCount\""));
+            // The enum is declarative in 1.37.
+            declaratively(() -> notSupported(at + ".allocationMode", mode == null ? "" : mode,
+                    List.of("All", "ExactCount")));
         }
     }
 
     private void constraint(DeviceConstraint c, String at, Map<String, Set<String>> requestNames) {
         requestRefs(c.getRequests(), at + ".requests", requestNames);
-        if (c.getMatchAttribute() != null) {
-            fullyQualifiedName(c.getMatchAttribute(), at + ".matchAttribute");
-        } else if (c.getDistinctAttribute() != null) {
-            fullyQualifiedName(c.getDistinctAttribute(), at + ".distinctAttribute");
-        } else {
-            required(at + ".matchAttribute", "");
+        if (c.getMatchAttribute() == null && c.getDistinctAttribute() == null) {
+            if (gates.isEnabled(DraFeature.DRAConsumableCapacity)) {
+                required(at, "exactly one of \"matchAttribute\" or \"distinctAttribute\" is required, but multiple "
+                        + "fields are set");
+            } else {
+                required(at + ".matchAttribute", "");
+            }
         }
+        // Both formats are declarative (each field's own tag), also when both fields are set.
+        declaratively(() -> {
+            if (c.getMatchAttribute() != null) {
+                fullyQualifiedName(c.getMatchAttribute(), at + ".matchAttribute");
+            }
+            if (c.getDistinctAttribute() != null) {
+                fullyQualifiedName(c.getDistinctAttribute(), at + ".distinctAttribute");
+            }
+        });
     }
 
     private void requestRefs(List<String> refs, String field, Map<String, Set<String>> requestNames) {
-        if (tooMany(refs, DEVICE_REQUESTS_MAX, field) || refs == null) {
+        if (tooManyDeclared(refs, DEVICE_REQUESTS_MAX, field) || refs == null) {
             return;
         }
+        // Declaratively a set's uniqueness comes before its items (which have no declarative checks).
+        declaratively(() -> duplicates(refs, Function.identity(), field));
         for (int i = 0; i < refs.size(); i++) {
             String name = refs.get(i) == null ? "" : refs.get(i);
             String at = field + "[" + i + "]";
@@ -750,7 +854,6 @@ final class ApiValidation {
                 invalid(at, quote(name), REQUEST_REF_MSG);
             }
         }
-        duplicates(refs, Function.identity(), field);
     }
 
     /**
@@ -758,13 +861,15 @@ final class ApiValidation {
      * duplicate is reported with the whole (defaulted) item as its value, as Go's encoding/json writes it.
      */
     private <T> void duplicateItems(List<T> items, Function<T, String> key, Function<T, String> json, String field) {
-        Set<String> seen = new HashSet<>();
-        for (int i = 0; i < items.size(); i++) {
-            String k = key.apply(items.get(i));
-            if (!seen.add(k == null ? "" : k)) {
-                errors.add(new FieldError(field + "[" + i + "]", "Duplicate value: " + json.apply(items.get(i))));
+        declaratively(() -> {
+            Set<String> seen = new HashSet<>();
+            for (int i = 0; i < items.size(); i++) {
+                String k = key.apply(items.get(i));
+                if (!seen.add(k == null ? "" : k)) {
+                    sink.add(new FieldError(field + "[" + i + "]", "Duplicate value: " + json.apply(items.get(i))));
+                }
             }
-        }
+        });
     }
 
     private <T> void duplicates(List<T> items, Function<T, String> key, String field) {
@@ -822,28 +927,26 @@ final class ApiValidation {
         } else if (set.size() > 1) {
             invalid("spec", quote("{" + String.join(", ", set) + "}"), oneOf + ", but multiple fields are set");
         }
-        if (size(spec.getSharedCounters()) > 0 && size(spec.getDevices()) > 0) {
+        JsonNode rawSpec = raw.path("spec");
+        boolean partitionable = gates.isEnabled(DraFeature.DRAPartitionableDevices);
+        if ((size(spec.getSharedCounters()) > 0 || partitionable && rawSpec.path("sharedCounters").isArray())
+                && (size(spec.getDevices()) > 0 || rawSpec.path("devices").isArray())) {
             invalid("spec", "\"\"", "only one of `sharedCounters` or `devices` is allowed");
         }
+        Boolean perDeviceNodeSelection = spec.getPerDeviceNodeSelection();
         List<Device> devices = spec.getDevices();
         int max = advanced(devices) ? SLICE_MAX_DEVICES_WITH_ADVANCED_FEATURES : SLICE_MAX_DEVICES;
         if (!tooMany(devices, max, "spec.devices") && devices != null) {
             for (int i = 0; i < devices.size(); i++) {
-                device(devices.get(i) == null ? new Device() : devices.get(i), "spec.devices[" + i + "]");
+                device(devices.get(i) == null ? new Device() : devices.get(i), "spec.devices[" + i + "]",
+                        rawSpec.path("devices").path(i), perDeviceNodeSelection);
             }
             duplicates(devices, d -> d == null ? null : d.getName(), "spec.devices");
         } else if (devices != null) {
-            // The declarative checks (attribute unions, taint effects, counters) run on every device all the same.
+            // The declarative checks (attribute unions, counters, taint effects) run on every device all the same.
             for (int i = 0; i < devices.size(); i++) {
-                Device d = devices.get(i);
-                if (d != null && d.getAttributes() != null) {
-                    for (Map.Entry<String, DeviceAttribute> e : d.getAttributes().entrySet()) {
-                        attributeUnion(e.getValue() == null ? new DeviceAttribute() : e.getValue(),
-                                "spec.devices[" + i + "].attributes[" + e.getKey() + "]");
-                    }
-                }
-                if (d != null) {
-                    declarativeDevice(d, "spec.devices[" + i + "]");
+                if (devices.get(i) != null) {
+                    declarativeDevice(devices.get(i), "spec.devices[" + i + "]");
                 }
             }
         }
@@ -929,16 +1032,37 @@ final class ApiValidation {
      * on each counter's key, +k8s:listType=map keyed by name): the hand-written errors are all covered.
      */
     private void sharedCounters(List<CounterSet> sets) {
-        for (int i = 0; i < sets.size(); i++) {
-            CounterSet set = sets.get(i) == null ? new CounterSet() : sets.get(i);
-            String at = "spec.sharedCounters[" + i + "]";
-            shortName(set.getName(), at + ".name");
-            counters(set.getCounters(), at + ".counters");
+        // Hand-written: each set's counter limit, unless validateSet's size check short-circuits the sets.
+        if (sets.size() <= COUNTER_SETS_MAX) {
+            for (int i = 0; i < sets.size(); i++) {
+                CounterSet set = sets.get(i) == null ? new CounterSet() : sets.get(i);
+                counterLimit(set.getCounters(), COUNTERS_PER_SET_MAX, "spec.sharedCounters[" + i + "].counters");
+            }
         }
-        duplicateItems(sets, s -> s == null ? null : s.getName(), GoJson::counterSet, "spec.sharedCounters");
+        declaratively(() -> {
+            // maxItems short-circuits the declarative checks of the sets; uniqueness comes before the items.
+            if (tooMany(sets, COUNTER_SETS_MAX, "spec.sharedCounters")) {
+                return;
+            }
+            duplicateItems(sets, s -> s == null ? null : s.getName(), GoJson::counterSet, "spec.sharedCounters");
+            for (int i = 0; i < sets.size(); i++) {
+                CounterSet set = sets.get(i) == null ? new CounterSet() : sets.get(i);
+                String at = "spec.sharedCounters[" + i + "]";
+                shortName(set.getName(), at + ".name");
+                counterKeys(set.getCounters(), at + ".counters");
+            }
+        });
     }
 
-    private void counters(Map<String, Counter> counters, String field) {
+    /** validateMap's hand-written limit of a non-empty counter map (its key checks are covered). */
+    private void counterLimit(Map<String, Counter> counters, int max, String field) {
+        if (counters != null && counters.size() > max) {
+            sink.add(new FieldError(field, "Too many: " + counters.size() + ": must have at most " + max + " items"));
+        }
+    }
+
+    /** The declarative checks of a counter map: +k8s:required, then each key's short-name format. */
+    private void counterKeys(Map<String, Counter> counters, String field) {
         if (counters == null || counters.isEmpty()) {
             required(field, "");
             return;
@@ -948,55 +1072,78 @@ final class ApiValidation {
         }
     }
 
+    /** The declarative checks of a device, in its fields' order: attribute unions, counters, taints, conditions. */
     private void declarativeDevice(Device d, String at) {
-        taintEffects(d, at);
-        if (d.getConsumesCounters() != null) {
-            consumesCounters(d.getConsumesCounters(), at + ".consumesCounters");
+        if (d.getAttributes() != null) {
+            declaratively(() -> d.getAttributes().forEach((name, a) ->
+                    attributeUnion(a == null ? new DeviceAttribute() : a, at + ".attributes[" + name + "]")));
         }
+        declarativeConsumesCounters(d.getConsumesCounters(), at + ".consumesCounters");
+        taintEffects(d, at);
+        tooManyDeclared(d.getBindingConditions(), BINDING_CONDITIONS_MAX, at + ".bindingConditions");
+        tooManyDeclared(d.getBindingFailureConditions(), BINDING_CONDITIONS_MAX, at + ".bindingFailureConditions");
     }
 
     private void taintEffects(Device d, String at) {
         if (d.getTaints() != null) {
             for (int i = 0; i < d.getTaints().size(); i++) {
                 DeviceTaint t = d.getTaints().get(i);
-                String effect = t == null || t.getEffect() == null ? "" : t.getEffect();
-                if (effect.isEmpty()) {
-                    required(at + ".taints[" + i + "].effect", "");
-                } else if (!TAINT_EFFECTS.contains(effect)) {
-                    notSupported(at + ".taints[" + i + "].effect", effect, TAINT_EFFECTS);
-                }
+                String field = at + ".taints[" + i + "]";
+                declaratively(() -> taintEffect(t, field));
             }
         }
     }
 
     /** Counter consumption, declarative in 1.37 like the shared counter sets, keyed by counterSet. */
-    private void consumesCounters(List<DeviceCounterConsumption> consumption, String field) {
-        if (tooMany(consumption, COUNTER_CONSUMPTIONS_MAX, field)) {
+    /** Hand-written: each consumption's counter limit, unless validateSet's size check short-circuits the list. */
+    private void consumesCounterLimits(List<DeviceCounterConsumption> consumption, String field) {
+        if (consumption == null || consumption.size() > COUNTER_CONSUMPTIONS_MAX) {
             return;
         }
         for (int i = 0; i < consumption.size(); i++) {
-            DeviceCounterConsumption c = consumption.get(i) == null ? new DeviceCounterConsumption() : consumption.get(i);
-            shortName(c.getCounterSet(), field + "[" + i + "].counterSet");
-            counters(c.getCounters(), field + "[" + i + "].counters");
+            DeviceCounterConsumption c = consumption.get(i);
+            counterLimit(c == null ? null : c.getCounters(), COUNTERS_PER_CONSUMPTION_MAX, field + "[" + i + "].counters");
         }
-        duplicateItems(consumption, c -> c == null ? null : c.getCounterSet(), GoJson::counterConsumption, field);
+    }
+
+    /** The declarative checks of counter consumption: maxItems, then uniqueness by counterSet, then the items. */
+    private void declarativeConsumesCounters(List<DeviceCounterConsumption> consumption, String field) {
+        if (consumption == null) {
+            return;
+        }
+        declaratively(() -> {
+            if (tooMany(consumption, COUNTER_CONSUMPTIONS_MAX, field)) {
+                return;
+            }
+            duplicateItems(consumption, c -> c == null ? null : c.getCounterSet(), GoJson::counterConsumption, field);
+            for (int i = 0; i < consumption.size(); i++) {
+                DeviceCounterConsumption c = consumption.get(i) == null ? new DeviceCounterConsumption()
+                        : consumption.get(i);
+                shortName(c.getCounterSet(), field + "[" + i + "].counterSet");
+                counterKeys(c.getCounters(), field + "[" + i + "].counters");
+            }
+        });
     }
 
     /**
      * validateDeviceBindingParameters: each list at most 4 label names, no duplicates, no overlap, and one list only
-     * with the other. The fabric8 model holds an absent list as an empty one, which Go prints as null.
+     * with the other. The fabric8 model holds an absent list as an empty one, which Go prints as null; the raw
+     * input tells an explicitly empty one ({@code []}) apart.
      */
-    private void bindingConditions(List<String> conditions, List<String> failureConditions, String at) {
+    private void bindingConditions(List<String> conditions, List<String> failureConditions, String at,
+                                   JsonNode rawDevice) {
+        boolean kept = SliceFieldDrops.bindingConditionsEnabled(gates);
         List<String> ok = conditions == null ? List.of() : conditions;
         List<String> failure = failureConditions == null ? List.of() : failureConditions;
         String okField = at + ".bindingConditions";
         String failureField = at + ".bindingFailureConditions";
-        if (!tooMany(ok, BINDING_CONDITIONS_MAX, okField)) {
+        // Past the limit (reported declaratively) validateSlice checks no items.
+        if (ok.size() <= BINDING_CONDITIONS_MAX) {
             for (int i = 0; i < ok.size(); i++) {
                 labelKey(ok.get(i) == null ? "" : ok.get(i), okField + "[" + i + "]");
             }
         }
-        if (!tooMany(failure, BINDING_CONDITIONS_MAX, failureField)) {
+        if (failure.size() <= BINDING_CONDITIONS_MAX) {
             for (int i = 0; i < failure.size(); i++) {
                 labelKey(failure.get(i) == null ? "" : failure.get(i), failureField + "[" + i + "]");
             }
@@ -1015,11 +1162,18 @@ final class ApiValidation {
             }
         }
         if (ok.isEmpty() && !failure.isEmpty()) {
-            invalid(okField, "null", "bindingConditions are required to use bindingFailureConditions");
+            invalid(okField, emptyList(kept, rawDevice, "bindingConditions"),
+                    "bindingConditions are required to use bindingFailureConditions");
         }
         if (failure.isEmpty() && !ok.isEmpty()) {
-            invalid(failureField, "null", "bindingFailureConditions are required to use bindingConditions");
+            invalid(failureField, emptyList(kept, rawDevice, "bindingFailureConditions"),
+                    "bindingFailureConditions are required to use bindingConditions");
         }
+    }
+
+    /** How Go prints an empty list field: {@code []} when it was written so (and not dropped), else null. */
+    private static String emptyList(boolean kept, JsonNode rawParent, String name) {
+        return kept && rawParent.path(name).isArray() ? "[]" : "null";
     }
 
     /** validate.ShortName (+k8s:format=k8s-short-name) after +k8s:required, with the length in bytes. */
@@ -1093,7 +1247,7 @@ final class ApiValidation {
         }
     }
 
-    private void device(Device d, String at) {
+    private void device(Device d, String at, JsonNode rawDevice, Boolean perDeviceNodeSelection) {
         dnsLabel(d.getName() == null ? "" : d.getName(), at + ".name");
         Map<String, DeviceAttribute> attributes = d.getAttributes() == null ? Map.of() : d.getAttributes();
         int capacities = d.getCapacity() == null ? 0 : d.getCapacity().size();
@@ -1124,14 +1278,53 @@ final class ApiValidation {
                 DeviceTaint t = d.getTaints().get(i);
                 deviceTaint(t == null ? new DeviceTaint() : t, at + ".taints[" + i + "]");
             }
-        } else {
-            // The effect is also validated declaratively, which does not stop at the hand-written limit.
-            taintEffects(d, at);
         }
-        if (d.getConsumesCounters() != null) {
-            consumesCounters(d.getConsumesCounters(), at + ".consumesCounters");
+        consumesCounterLimits(d.getConsumesCounters(), at + ".consumesCounters");
+        deviceNodeSelection(d, at, perDeviceNodeSelection);
+        bindingConditions(d.getBindingConditions(), d.getBindingFailureConditions(), at, rawDevice);
+        declarativeDevice(d, at);
+    }
+
+    /**
+     * A device's own node selection: exactly one of nodeName, nodeSelector and allNodes when the slice sets
+     * perDeviceNodeSelection, none of them otherwise.
+     */
+    private void deviceNodeSelection(Device d, String at, Boolean perDeviceNodeSelection) {
+        boolean perDevice = Boolean.TRUE.equals(perDeviceNodeSelection);
+        if (!perDevice) {
+            if (d.getNodeName() != null || d.getNodeSelector() != null || d.getAllNodes() != null) {
+                invalid(at, "null", "`nodeName`, `nodeSelector` and `allNodes` can only be set if "
+                        + "`perDeviceNodeSelection` is set to true in the ResourceSlice spec");
+            }
+            return;
         }
-        bindingConditions(d.getBindingConditions(), d.getBindingFailureConditions(), at);
+        List<String> set = new ArrayList<>();
+        if (d.getNodeName() != null) {
+            if (!d.getNodeName().isEmpty()) {
+                set.add("`nodeName`");
+                dnsSubdomain(d.getNodeName(), at + ".nodeName");
+            } else {
+                invalid(at + ".nodeName", "\"\"", "must not be empty");
+            }
+        }
+        if (d.getNodeSelector() != null) {
+            set.add("`nodeSelector`");
+            nodeSelector(d.getNodeSelector(), at + ".nodeSelector");
+        }
+        if (d.getAllNodes() != null) {
+            if (d.getAllNodes()) {
+                set.add("`allNodes`");
+            } else {
+                invalid(at + ".allNodes", "false", "must be either unset or set to true");
+            }
+        }
+        String oneOf = "exactly one of `nodeName`, `nodeSelector`, or `allNodes` is required when "
+                + "`perDeviceNodeSelection` is set to true in the ResourceSlice spec";
+        if (set.isEmpty()) {
+            required(at, oneOf);
+        } else if (set.size() > 1) {
+            invalid(at, quote("{" + String.join(", ", set) + "}"), oneOf);
+        }
     }
 
     private static int size(List<?> list) {
@@ -1155,7 +1348,6 @@ final class ApiValidation {
                 versionValue(a.getVersions().get(i), at + ".versions[" + i + "]");
             }
         }
-        attributeUnion(a, at);
     }
 
     /**

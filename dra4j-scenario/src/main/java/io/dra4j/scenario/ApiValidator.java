@@ -1,6 +1,9 @@
 package io.dra4j.scenario;
 
+import io.dra4j.allocator.FeatureGates;
+import io.dra4j.allocator.KubernetesVersion;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import tools.jackson.databind.JsonNode;
 
 import java.util.List;
 import java.util.Objects;
@@ -28,7 +31,36 @@ public final class ApiValidator {
      * and returns the validation errors, empty when the object would be accepted.
      */
     public static List<FieldError> defaultAndValidate(HasMetadata object) {
-        return ApiValidation.errors(Objects.requireNonNull(object, "object")).stream()
-                .map(e -> new FieldError(e.field(), e.body())).toList();
+        return defaultAndValidate(object, FeatureGates.defaults(KubernetesVersion.V1_37));
+    }
+
+    /**
+     * Like {@link #defaultAndValidate(HasMetadata)}, as an API server with {@code gates} does it: the fields of
+     * disabled features are dropped from {@code object} first, as the API server's strategies drop them.
+     */
+    public static List<FieldError> defaultAndValidate(HasMetadata object, FeatureGates gates) {
+        return errors(object, null, gates);
+    }
+
+    /**
+     * Like {@link #defaultAndValidate(HasMetadata, FeatureGates)}, for an object decoded from {@code json}, its text
+     * as written: the fabric8 model reads an explicitly empty list ({@code bindingConditions: []}) as an absent one,
+     * which the API server tells apart in some checks and messages.
+     *
+     * @throws IllegalArgumentException when {@code json} is not JSON
+     */
+    public static List<FieldError> defaultAndValidate(HasMetadata object, String json, FeatureGates gates) {
+        JsonNode raw;
+        try {
+            raw = Mappers.READER.readTree(Objects.requireNonNull(json, "json"));
+        } catch (tools.jackson.core.JacksonException e) {
+            throw new IllegalArgumentException("not JSON: " + e.getOriginalMessage(), e);
+        }
+        return errors(object, raw, gates);
+    }
+
+    private static List<FieldError> errors(HasMetadata object, JsonNode raw, FeatureGates gates) {
+        return ApiValidation.errors(Objects.requireNonNull(object, "object"), raw, Objects.requireNonNull(gates, "gates"))
+                .stream().map(e -> new FieldError(e.field(), e.body())).toList();
     }
 }

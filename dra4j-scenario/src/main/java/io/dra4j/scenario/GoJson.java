@@ -151,7 +151,6 @@ final class GoJson {
     static String counterSet(CounterSet s) {
         StringBuilder b = new StringBuilder("{\"name\":");
         quote(b, s == null || s.getName() == null ? "" : s.getName());
-        b.append(",\"counters\":");
         counters(b, s == null ? null : s.getCounters());
         return b.append('}').toString();
     }
@@ -159,17 +158,16 @@ final class GoJson {
     static String counterConsumption(DeviceCounterConsumption c) {
         StringBuilder b = new StringBuilder("{\"counterSet\":");
         quote(b, c == null || c.getCounterSet() == null ? "" : c.getCounterSet());
-        b.append(",\"counters\":");
         counters(b, c == null ? null : c.getCounters());
         return b.append('}').toString();
     }
 
-    /** A map of counters ({@code omitempty} is not set on it: an absent one is null). */
+    /** {@code ,"counters":{...}}; nothing for an empty map ({@code omitempty}, as the v1 types write it). */
     private static void counters(StringBuilder b, Map<String, Counter> counters) {
         if (counters == null || counters.isEmpty()) {
-            b.append(counters == null ? "null" : "{}");
             return;
         }
+        b.append(",\"counters\":");
         b.append('{');
         boolean first = true;
         for (Map.Entry<String, Counter> e : new TreeMap<>(counters).entrySet()) {

@@ -1,5 +1,6 @@
 package io.dra4j.scenario;
 
+import io.dra4j.allocator.FeatureGates;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import tools.jackson.databind.JsonNode;
 
@@ -19,14 +20,19 @@ final class ManifestParser {
     private final List<ManifestProblem> problems = new ArrayList<>();
     private final Map<String, ManifestOrigin> seen = new HashMap<>();
     private final boolean validate;
+    private final FeatureGates gates;
 
-    /** @param validate whether resource.k8s.io objects get the API server's defaults and validation */
-    ManifestParser(boolean validate) {
+    /**
+     * @param validate whether resource.k8s.io objects get the API server's defaults and validation
+     * @param gates    the API server's gates for that validation
+     */
+    ManifestParser(boolean validate, FeatureGates gates) {
         this.validate = validate;
+        this.gates = gates;
     }
 
     ManifestParser() {
-        this(false);
+        this(false, FeatureGates.defaults());
     }
 
     Manifests result() {
@@ -132,7 +138,7 @@ final class ManifestParser {
             HasMetadata value = Json.decode(node, k.type());
             ModelChecker.check(value);
             if (validate && group.equals("resource.k8s.io")) {
-                ApiValidation.defaultAndValidate(value);
+                ApiValidation.defaultAndValidate(value, node, gates);
             }
             String key = identity(value, k);
             ManifestOrigin first = seen.putIfAbsent(key, at);

@@ -1,5 +1,6 @@
 package io.dra4j.scenario;
 
+import io.dra4j.allocator.FeatureGates;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -36,7 +37,15 @@ public final class ManifestReader {
      * kube-apiserver 1.37's defaults and validation, as with {@link #parse(List, boolean)}.
      */
     public static Manifests read(List<String> sources, InputStream stdin, boolean validate) {
-        ManifestParser parser = new ManifestParser(validate);
+        return read(sources, stdin, validate, FeatureGates.defaults());
+    }
+
+    /**
+     * Like {@link #read(List, InputStream, boolean)}, validating as an API server with {@code gates} does (see
+     * {@link #parse(List, boolean, FeatureGates)}).
+     */
+    public static Manifests read(List<String> sources, InputStream stdin, boolean validate, FeatureGates gates) {
+        ManifestParser parser = new ManifestParser(validate, java.util.Objects.requireNonNull(gates, "gates"));
         for (String source : sources) {
             if (source.equals("-")) {
                 try {
@@ -74,7 +83,15 @@ public final class ManifestReader {
      * defaults and validation, and an object it would reject is a problem with its field path and message.
      */
     public static Manifests parse(List<Source> sources, boolean validate) {
-        ManifestParser parser = new ManifestParser(validate);
+        return parse(sources, validate, FeatureGates.defaults());
+    }
+
+    /**
+     * Like {@link #parse(List, boolean)}, validating as an API server with {@code gates} does (its strategies drop
+     * the fields of disabled features before validating, and new CEL expressions compile with its features).
+     */
+    public static Manifests parse(List<Source> sources, boolean validate, FeatureGates gates) {
+        ManifestParser parser = new ManifestParser(validate, java.util.Objects.requireNonNull(gates, "gates"));
         for (Source s : sources) {
             parser.parse(s.content(), s.name());
         }

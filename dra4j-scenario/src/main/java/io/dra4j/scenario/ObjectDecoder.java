@@ -1,5 +1,6 @@
 package io.dra4j.scenario;
 
+import io.dra4j.allocator.FeatureGates;
 import tools.jackson.databind.JsonNode;
 
 import java.util.List;
@@ -26,14 +27,15 @@ final class ObjectDecoder {
      * @throws BadInput located at {@code list[index] (Kind name)} and the field inside the object
      */
     static <T> T decode(JsonNode node, String list, int index, String kind, Class<T> type) {
-        return decode(node, list, index, kind, type, false);
+        return decode(node, list, index, kind, type, false, FeatureGates.defaults());
     }
 
     /**
      * Like {@link #decode(JsonNode, String, int, String, Class)}; with {@code validate} the object also gets the API
-     * server's defaults and validation ({@link ApiValidation}).
+     * server's defaults and validation ({@link ApiValidation}) with {@code gates}.
      */
-    static <T> T decode(JsonNode node, String list, int index, String kind, Class<T> type, boolean validate) {
+    static <T> T decode(JsonNode node, String list, int index, String kind, Class<T> type, boolean validate,
+                        FeatureGates gates) {
         String label = label(node, list, index);
         try {
             if (!node.isObject()) {
@@ -43,7 +45,7 @@ final class ObjectDecoder {
             T value = Json.decode(node, type);
             ModelChecker.check(value);
             if (validate) {
-                ApiValidation.defaultAndValidate(value);
+                ApiValidation.defaultAndValidate(value, node, gates);
             }
             return value;
         } catch (BadInput e) {

@@ -2,6 +2,8 @@ package io.dra4j.scenario;
 
 import io.dra4j.allocator.DeviceId;
 import io.dra4j.allocator.DraFeature;
+import io.dra4j.allocator.FeatureGates;
+import io.dra4j.allocator.KubernetesVersion;
 import io.dra4j.cel.KubeQuantity;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
@@ -60,18 +62,22 @@ final class ScenarioParser {
             }
         }
         String name = requiredString(root, "name");
+        Optional<List<DraFeature>> features = features(root);
+        // The API server that would hold these objects runs with the scenario's gates (its strategies drop the
+        // fields of disabled features before validating).
+        FeatureGates gates = features.map(FeatureGates::of).orElseGet(() -> FeatureGates.defaults(KubernetesVersion.LATEST));
         return new Scenario(
                 name,
                 optionalString(root, "source"),
-                features(root),
+                features,
                 optionalString(root, "confidence"),
                 optionalString(root, "notes"),
                 node(root.get("node")),
-                objects(root, "deviceClasses", (n, i) -> ObjectDecoder.decode(n, "deviceClasses", i, "DeviceClass", DeviceClass.class, validate)),
-                objects(root, "resourceSlices", (n, i) -> ObjectDecoder.decode(n, "resourceSlices", i, "ResourceSlice", ResourceSlice.class, validate)),
-                objects(root, "deviceTaintRules", (n, i) -> ObjectDecoder.decode(n, "deviceTaintRules", i, "DeviceTaintRule", DeviceTaintRule.class, validate)),
+                objects(root, "deviceClasses", (n, i) -> ObjectDecoder.decode(n, "deviceClasses", i, "DeviceClass", DeviceClass.class, validate, gates)),
+                objects(root, "resourceSlices", (n, i) -> ObjectDecoder.decode(n, "resourceSlices", i, "ResourceSlice", ResourceSlice.class, validate, gates)),
+                objects(root, "deviceTaintRules", (n, i) -> ObjectDecoder.decode(n, "deviceTaintRules", i, "DeviceTaintRule", DeviceTaintRule.class, validate, gates)),
                 objects(root, "allocatedDevices", ScenarioParser::allocatedDevice),
-                objects(root, "claims", (n, i) -> ObjectDecoder.decode(n, "claims", i, "ResourceClaim", ResourceClaim.class, validate)),
+                objects(root, "claims", (n, i) -> ObjectDecoder.decode(n, "claims", i, "ResourceClaim", ResourceClaim.class, validate, gates)),
                 root.has("expect") ? Optional.of(ExpectationParser.parse(root.get("expect"), "expect")) : Optional.empty(),
                 file);
     }

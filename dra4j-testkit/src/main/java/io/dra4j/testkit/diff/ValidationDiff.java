@@ -1,5 +1,7 @@
 package io.dra4j.testkit.diff;
 
+import io.dra4j.allocator.FeatureGates;
+import io.dra4j.allocator.KubernetesVersion;
 import io.dra4j.scenario.ApiValidator;
 import io.dra4j.scenario.ManifestProblem;
 import io.dra4j.scenario.ManifestReader;
@@ -32,15 +34,22 @@ import java.util.TreeMap;
  * </pre>
  *
  * Generates COUNT objects from SEED ({@link ValidationObjectGenerator}), has the oracle and dra4j accept or reject
- * each, and compares: whether it is accepted, the set of field paths of the errors, and per field path the messages.
- * Prints one line per difference (at most {@value #SHOWN}), then {@code validate difftest: N objects (A accepted
- * upstream), D differences (R accept/reject, F field paths, M messages)}. Exit status 0 when D is 0; 1 otherwise (a
- * message difference fails as an accept/reject one does); 2 for bad usage or when the oracle cannot be run.
+ * each, and compares: whether it is accepted, the set of field paths of the errors, per field path the messages, and
+ * the order of the errors (the first one is what {@code dra4j allocate} names). Go iterates maps in random order, so
+ * errors under one map (attributes, capacity, counters: a path up to its first {@code [key]}) that come one after
+ * another are compared as a set. Prints one line per difference (at most {@value #SHOWN}), then {@code validate
+ * difftest: N objects (A accepted upstream), D differences (R accept/reject, F field paths, M messages, O order)}.
+ * Exit status 0 when D is 0; 1 otherwise (a message or order difference fails as an accept/reject one does); 2 for
+ * bad usage or when the oracle cannot be run.
  */
 public final class ValidationDiff {
     private static final int SHOWN = 40;
+    /** A map key in a field path and what follows it: {@code [gpu.example.com/model].string}. */
+    private static final java.util.regex.Pattern MAP_KEY = java.util.regex.Pattern.compile("\\[[^\\]]*[^0-9\\]][^\\]]*\\].*$");
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+    /** The oracle's API server runs with 1.37's default gates. */
+    private static final FeatureGates GATES = FeatureGates.defaults(KubernetesVersion.V1_37);
 
     private ValidationDiff() {
     }
@@ -69,6 +78,7 @@ public final class ValidationDiff {
         int acceptReject = 0;
         int fields = 0;
         int messages = 0;
+        int order = 0;
         List<String> major = new ArrayList<>();
         List<String> minor = new ArrayList<>();
         for (int i = 0; i < objects.size(); i++) {
@@ -78,13 +88,15 @@ public final class ValidationDiff {
                         + "\n  " + objects.get(i));
                 return 2;
             }
-            Map<String, List<String>> want = new TreeMap<>();
+            List<Cause> wantInOrder = new ArrayList<>();
             for (JsonNode c : u.get("causes")) {
-                want.computeIfAbsent(c.get("field").asString(), k -> new ArrayList<>()).add(c.get("message").asString());
+                wantInOrder.add(new Cause(c.get("field").asString(), c.get("message").asString()));
             }
+            Map<String, List<String>> want = byField(wantInOrder);
             boolean upstreamAccepts = u.get("accepted").asBoolean();
             accepted += upstreamAccepts ? 1 : 0;
-            Map<String, List<String>> got = dra4j(objects.get(i));
+            List<Cause> gotInOrder = dra4j(objects.get(i));
+            Map<String, List<String>> got = byField(gotInOrder);
             String kind;
             if (upstreamAccepts != got.isEmpty()) {
                 acceptReject++;
@@ -95,27 +107,70 @@ public final class ValidationDiff {
             } else if (!sorted(want).equals(sorted(got))) {
                 messages++;
                 kind = "messages";
+            } else if (!runs(wantInOrder).equals(runs(gotInOrder))) {
+                order++;
+                kind = "order";
+                want = inOrder(wantInOrder);
+                got = inOrder(gotInOrder);
             } else {
                 continue;
             }
             String report = "object " + i + " (" + kind + "): " + shorten(objects.get(i).toString()) + "\n"
                     + "  upstream: " + (upstreamAccepts ? "accepted" : shorten(want.toString())) + "\n"
                     + "  dra4j:    " + (got.isEmpty() ? "accepted" : shorten(got.toString()));
-            (kind.equals("messages") ? minor : major).add(report);
+            (kind.equals("messages") || kind.equals("order") ? minor : major).add(report);
         }
         // Accept/reject and field-path differences first.
         major.addAll(minor);
         major.stream().limit(SHOWN).forEach(out::println);
-        int differences = acceptReject + fields + messages;
+        int differences = acceptReject + fields + messages + order;
         out.println("validate difftest: " + objects.size() + " objects (" + accepted + " accepted upstream), "
                 + differences + " differences (" + acceptReject + " accept/reject, " + fields + " field paths, "
-                + messages + " messages)");
+                + messages + " messages, " + order + " order)");
         return differences == 0 ? 0 : 1;
     }
 
     /** Long values (a 10 KiB expression, 254-character names) cut in the report. */
     private static String shorten(String s) {
         return s.replaceAll("(.)\\1{40,}", "$1$1$1...").replace("\n", "\\n");
+    }
+
+    /** One field error: its path and message. */
+    private record Cause(String field, String message) {
+    }
+
+    private static Map<String, List<String>> byField(List<Cause> causes) {
+        Map<String, List<String>> out = new TreeMap<>();
+        causes.forEach(c -> out.computeIfAbsent(c.field(), k -> new ArrayList<>()).add(c.message()));
+        return out;
+    }
+
+    /** The errors in order, numbered, for the report of an order difference. */
+    private static Map<String, List<String>> inOrder(List<Cause> causes) {
+        Map<String, List<String>> out = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < causes.size(); i++) {
+            out.put(i + " " + causes.get(i).field(), List.of(causes.get(i).message()));
+        }
+        return out;
+    }
+
+    /**
+     * The errors as runs of neighbours under one map (the path up to its first non-numeric {@code [key]}), each run
+     * sorted: the order that does not depend on Go's map iteration.
+     */
+    private static List<List<String>> runs(List<Cause> causes) {
+        List<List<String>> out = new ArrayList<>();
+        String runKey = null;
+        for (Cause c : causes) {
+            String key = MAP_KEY.matcher(c.field()).replaceFirst("");
+            if (!key.equals(runKey)) {
+                out.add(new ArrayList<>());
+                runKey = key;
+            }
+            out.get(out.size() - 1).add(c.field() + ": " + c.message());
+        }
+        out.forEach(run -> run.sort(null));
+        return out;
     }
 
     private static Map<String, List<String>> sorted(Map<String, List<String>> m) {
@@ -125,25 +180,26 @@ public final class ValidationDiff {
     }
 
     /**
-     * dra4j's errors by field: the reader's problem for an object it cannot decode, else the validator's. An object
+     * dra4j's errors by field: the reader's problem for an object it cannot decode, else the validator's (given the
+     * object's text, as the reader gives it its input). An object
      * without a name is decoded directly (the reader stops at the missing name; the validator reports it with the
      * other errors, as the API server does).
      */
-    private static Map<String, List<String>> dra4j(ObjectNode object) {
+    private static List<Cause> dra4j(ObjectNode object) {
         Manifests m = ManifestReader.parse(List.of(new ManifestReader.Source("generated",
                 object.toString().getBytes(StandardCharsets.UTF_8))), false);
-        Map<String, List<String>> out = new TreeMap<>();
+        List<Cause> out = new ArrayList<>();
         List<HasMetadata> decoded = new ArrayList<>(m.objects().stream().map(o -> o.object()).toList());
         for (ManifestProblem p : m.problems()) {
             if (p.field().equals("metadata.name") && p.message().startsWith("Required value")) {
                 decoded.add(SERIALIZATION.unmarshal(object.toString(), HasMetadata.class));
             } else {
-                out.computeIfAbsent(p.field(), k -> new ArrayList<>()).add(p.message());
+                out.add(new Cause(p.field(), p.message()));
             }
         }
         for (HasMetadata value : decoded) {
-            for (ApiValidator.FieldError e : ApiValidator.defaultAndValidate(value)) {
-                out.computeIfAbsent(e.field(), k -> new ArrayList<>()).add(e.message());
+            for (ApiValidator.FieldError e : ApiValidator.defaultAndValidate(value, object.toString(), GATES)) {
+                out.add(new Cause(e.field(), e.message()));
             }
         }
         return out;

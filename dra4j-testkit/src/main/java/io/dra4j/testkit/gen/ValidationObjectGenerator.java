@@ -11,7 +11,9 @@ import java.util.Random;
  * Generates {@code resource.k8s.io/v1} objects for the validation differential ({@code oracle/validate}): a valid
  * DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice or DeviceTaintRule, then, for most objects, one
  * to three mutations that each break one rule the API server checks (a name, a count, a limit, a reference, a type;
- * in slices also node selectors, shared counters, counter consumption, device taints and binding conditions).
+ * in slices also node selectors, shared counters and their limits, counter consumption, device taints, binding
+ * conditions (also explicitly empty), per-device node selection, and fields that 1.37's default gates drop:
+ * list-type attributes and node allocatable resources).
  * The same seed gives the same objects. Objects are JSON trees with only fields the v1 schema has.
  */
 public final class ValidationObjectGenerator {
@@ -255,8 +257,11 @@ public final class ValidationObjectGenerator {
         ObjectNode exact = r.has("exactly") ? (ObjectNode) r.get("exactly")
                 : r.has("firstAvailable") && !r.get("firstAvailable").isEmpty()
                 ? (ObjectNode) r.get("firstAvailable").get(0) : r.putObject("exactly");
-        switch (random.nextInt(17)) {
+        switch (random.nextInt(19)) {
             case 0 -> exact.put("count", pick(List.of(-3, 0, -1)));
+            case 17 -> devices.withArray("constraints").addObject().putArray("requests").add("req-0");
+            case 18 -> devices.withArray("constraints").addObject().put("matchAttribute", pick(List.of("model", "a/b/c")))
+                    .put("distinctAttribute", pick(List.of("gpu.example.com/model", "bad name")));
             case 1 -> exact.put("allocationMode", pick(List.of("Some", "all", "")));
             case 2 -> {
                 exact.put("allocationMode", "All");
@@ -302,13 +307,18 @@ public final class ValidationObjectGenerator {
 
     private void mutateSlice(ObjectNode spec) {
         if (spec.has("sharedCounters")) {
-            mutateCounterSets((ArrayNode) spec.get("sharedCounters"));
+            if (random.nextInt(8) == 0) {
+                // An explicitly empty device list beside the counter sets: both fields are set.
+                spec.putArray("devices");
+            } else {
+                mutateCounterSets((ArrayNode) spec.get("sharedCounters"));
+            }
             return;
         }
         ArrayNode devices = spec.withArray("devices");
         ObjectNode d = devices.isEmpty() ? devices.addObject().put("name", "gpu-9") : (ObjectNode) devices.get(0);
         ObjectNode attrs = d.has("attributes") ? (ObjectNode) d.get("attributes") : d.putObject("attributes");
-        switch (random.nextInt(23)) {
+        switch (random.nextInt(29)) {
             case 0 -> spec.remove("driver");
             case 1 -> spec.put("driver", pick(BAD_NAMES));
             case 2 -> ((ObjectNode) spec.get("pool")).put("name", pick(List.of("", "Bad", "a//b", "/a", "x".repeat(254))));
@@ -359,11 +369,11 @@ public final class ValidationObjectGenerator {
                 if (random.nextBoolean()) {
                     failed.add(pick(List.of("a", "b", "b", "-x")));
                 }
-                // An explicitly empty list reads as an absent one in the fabric8 model.
-                if (ok.isEmpty()) {
+                // An explicitly empty list (which the fabric8 model reads as an absent one) or none.
+                if (ok.isEmpty() && random.nextBoolean()) {
                     d.remove("bindingConditions");
                 }
-                if (failed.isEmpty()) {
+                if (failed.isEmpty() && random.nextBoolean()) {
                     d.remove("bindingFailureConditions");
                 }
             }
@@ -381,14 +391,99 @@ public final class ValidationObjectGenerator {
                     r.remove("values");
                 }
             }
+            case 23 -> perDeviceNodeSelection(spec, devices);
+            case 24 -> {
+                // Per-device node selection without the slice's perDeviceNodeSelection.
+                deviceNodeSelection(d);
+                if (random.nextBoolean()) {
+                    spec.put("perDeviceNodeSelection", false);
+                }
+            }
+            case 25 -> d.withArray("consumesCounters").addObject().put("counterSet", "set-1")
+                    .set("counters", counters(random.nextBoolean() ? 33 : 32));
+            case 26 -> {
+                // List-type attributes: dropped while DRAListTypeAttributes is off (1.37's default).
+                ObjectNode a = attrs.putObject(pick(List.of("list", "model")));
+                switch (random.nextInt(4)) {
+                    case 0 -> a.putArray("strings").add("a").add("b");
+                    case 1 -> a.putArray("ints");
+                    case 2 -> a.put("int", 1).putArray("bools").add(true);
+                    default -> a.putArray("versions").add(pick(List.of("1.2.3", "1.2")));
+                }
+            }
+            case 27 -> {
+                // Node allocatable resources: dropped while DRANodeAllocatableResources is off (1.37's default).
+                ObjectNode r = d.putObject("nodeAllocatableResources").putObject(pick(List.of("cpu", "memory", "bogus")));
+                if (random.nextBoolean()) {
+                    r.putObject("mapping").put("capacityKey", pick(List.of("memory", "", "nope")));
+                }
+            }
+            case 28 -> {
+                // An explicitly empty list of the other kind: both fields are set.
+                spec.putArray("sharedCounters");
+                if (devices.isEmpty()) {
+                    devices.addObject().put("name", "gpu-9");
+                }
+            }
             default -> attrs.putObject("empty");
         }
     }
 
+    /** perDeviceNodeSelection on the slice, and each device's own node selection (mostly one of the three). */
+    private void perDeviceNodeSelection(ObjectNode spec, ArrayNode devices) {
+        spec.remove("nodeName");
+        spec.remove("allNodes");
+        spec.remove("nodeSelector");
+        spec.put("perDeviceNodeSelection", true);
+        if (devices.isEmpty()) {
+            devices.addObject().put("name", "gpu-9");
+        }
+        for (int i = 0; i < devices.size(); i++) {
+            ObjectNode d = (ObjectNode) devices.get(i);
+            if (random.nextInt(3) != 0) {
+                deviceNodeSelection(d);
+            }
+        }
+    }
+
+    private void deviceNodeSelection(ObjectNode d) {
+        for (int k = random.nextInt(4) == 0 ? 2 : 1; k > 0; k--) {
+            switch (random.nextInt(3)) {
+                case 0 -> d.put("nodeName", pick(List.of("node-1", "", "Bad_Node", "node.example.com")));
+                case 1 -> d.put("allNodes", random.nextInt(4) != 0);
+                default -> {
+                    ArrayNode terms = d.putObject("nodeSelector").putArray("nodeSelectorTerms");
+                    for (int t = random.nextInt(3); t > 0; t--) {
+                        ObjectNode r = terms.addObject().putArray("matchExpressions").addObject();
+                        r.put("key", pick(List.of("topology.example.com/zone", "bad key")));
+                        r.put("operator", pick(List.of("In", "Exists", "Bogus")));
+                        r.putArray("values").add("a");
+                    }
+                }
+            }
+        }
+    }
+
+    /** {@code n} counters with valid names. */
+    private ObjectNode counters(int n) {
+        ObjectNode counters = NODES.objectNode();
+        for (int i = 0; i < n; i++) {
+            counters.putObject("c" + i).put("value", "1");
+        }
+        return counters;
+    }
+
     private void mutateCounterSets(ArrayNode sets) {
-        ObjectNode set = (ObjectNode) sets.get(0);
-        switch (random.nextInt(4)) {
+        ObjectNode set = sets.isEmpty() ? sets.addObject().put("name", "set-1") : (ObjectNode) sets.get(0);
+        if (!set.has("counters")) {
+            set.set("counters", counters(1));
+        }
+        switch (random.nextInt(7)) {
             case 0 -> set.put("name", pick(BAD_NAMES));
+            case 4 -> repeat(random.nextBoolean() ? 8 : 7, () -> sets.addObject().put("name", "more-" + sets.size())
+                    .set("counters", counters(1)));
+            case 5 -> set.set("counters", counters(random.nextBoolean() ? 33 : 32));
+            case 6 -> sets.addObject();
             case 1 -> sets.addObject().put("name", set.get("name").asString()).putObject("counters")
                     .putObject(pick(List.of("memory", "cores"))).put("value", pick(List.of("1", "1000m", "2Ki")));
             case 2 -> set.putObject("counters");
