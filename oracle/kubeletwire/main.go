@@ -34,11 +34,11 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 
+	deviceplugin "k8s.io/kubelet/pkg/apis/deviceplugin/v1beta1"
 	healthv1 "k8s.io/kubelet/pkg/apis/dra-health/v1"
 	healthv1alpha1 "k8s.io/kubelet/pkg/apis/dra-health/v1alpha1"
 	drav1 "k8s.io/kubelet/pkg/apis/dra/v1"
 	drav1beta1 "k8s.io/kubelet/pkg/apis/dra/v1beta1"
-	deviceplugin "k8s.io/kubelet/pkg/apis/deviceplugin/v1beta1"
 	registration "k8s.io/kubelet/pkg/apis/pluginregistration/v1"
 )
 

@@ -3,7 +3,6 @@ package io.dra4j.allocator;
 import io.dra4j.allocator.internal.Holding;
 import io.dra4j.cel.KubeQuantity;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
-
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -30,11 +29,13 @@ public final class AllocatedState {
     private final Set<DeviceId> withShares;
 
     /** One share of a device that allows multiple allocations. */
-    public record SharedDevice(DeviceId device, String shareId) {
-    }
+    public record SharedDevice(DeviceId device, String shareId) {}
 
-    public AllocatedState(Set<DeviceId> allocatedDevices, Set<SharedDevice> sharedDevices,
-                          Map<DeviceId, Map<String, KubeQuantity>> aggregatedCapacity, Map<DeviceId, String> owners) {
+    public AllocatedState(
+            Set<DeviceId> allocatedDevices,
+            Set<SharedDevice> sharedDevices,
+            Map<DeviceId, Map<String, KubeQuantity>> aggregatedCapacity,
+            Map<DeviceId, String> owners) {
         this.allocatedDevices = Set.copyOf(allocatedDevices);
         this.sharedDevices = Set.copyOf(sharedDevices);
         Map<DeviceId, Map<String, KubeQuantity>> copy = new HashMap<>();
@@ -73,8 +74,10 @@ public final class AllocatedState {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof AllocatedState s && s.allocatedDevices.equals(allocatedDevices)
-                && s.sharedDevices.equals(sharedDevices) && s.aggregatedCapacity.equals(aggregatedCapacity)
+        return o instanceof AllocatedState s
+                && s.allocatedDevices.equals(allocatedDevices)
+                && s.sharedDevices.equals(sharedDevices)
+                && s.aggregatedCapacity.equals(aggregatedCapacity)
                 && s.owners.equals(owners);
     }
 
@@ -154,7 +157,8 @@ public final class AllocatedState {
                     case EXCLUSIVE -> addExclusive(h.device(), h.owner());
                     case SHARE -> shared.add(new SharedDevice(h.device(), h.shareId()));
                     case CAPACITY -> {
-                        Map<String, KubeQuantity> sum = capacity.computeIfAbsent(h.device(), k -> new LinkedHashMap<>());
+                        Map<String, KubeQuantity> sum =
+                                capacity.computeIfAbsent(h.device(), k -> new LinkedHashMap<>());
                         h.consumed().forEach((name, q) -> sum.merge(name, q, KubeQuantity::add));
                     }
                 }

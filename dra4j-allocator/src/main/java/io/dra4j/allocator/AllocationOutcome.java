@@ -2,7 +2,6 @@ package io.dra4j.allocator;
 
 import io.dra4j.allocator.internal.LazyResults;
 import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
-
 import java.util.List;
 
 /**
@@ -22,14 +21,12 @@ public sealed interface AllocationOutcome {
     }
 
     /** The claims do not fit on this node. Not an error: another node may work. */
-    record Unschedulable(String reason) implements AllocationOutcome {
-    }
+    record Unschedulable(String reason) implements AllocationOutcome {}
 
     /**
      * Invalid input or a failed evaluation (bad CEL, missing class, incomplete pool for an All request, ...).
      * {@code perNode} is true for the failures upstream reports as "failed on this node" rather than as a
      * scheduling error (for example {@code invalid resource pools were encountered}).
      */
-    record Failed(String message, boolean perNode) implements AllocationOutcome {
-    }
+    record Failed(String message, boolean perNode) implements AllocationOutcome {}
 }

@@ -2,19 +2,18 @@ package io.dra4j.allocator;
 
 import io.dra4j.allocator.internal.AllocationException;
 import io.dra4j.allocator.internal.AllocatorInputs;
-import io.dra4j.allocator.internal.Explainer;
-import io.dra4j.allocator.internal.Suggestions;
 import io.dra4j.allocator.internal.ClusterView;
-import io.dra4j.cel.DeviceSelectorEnvironment;
 import io.dra4j.allocator.internal.EngineFeatures;
+import io.dra4j.allocator.internal.Explainer;
 import io.dra4j.allocator.internal.LazyResults;
 import io.dra4j.allocator.internal.Search;
+import io.dra4j.allocator.internal.Suggestions;
+import io.dra4j.cel.DeviceSelectorEnvironment;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintRule;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -64,8 +63,7 @@ public final class Allocator {
     }
 
     /** An outcome together with the number of search steps it took (upstream's allocateOne invocations). */
-    public record Attempt(AllocationOutcome outcome, long searchSteps) {
-    }
+    public record Attempt(AllocationOutcome outcome, long searchSteps) {}
 
     /** Like {@link #allocate}, also reporting how many search steps were needed. */
     public Attempt allocateWithStats(Node node, List<ResourceClaim> claims) {
@@ -80,10 +78,16 @@ public final class Allocator {
             return new Attempt(new AllocationOutcome.Allocated(LazyResults.of(search)), search.steps());
         } catch (AllocationException e) {
             if (e.timedOut()) {
-                // kube-scheduler's words (statusError: the pod is retried, not marked unschedulable), plus the work done.
-                String name = node.getMetadata() == null ? "" : node.getMetadata().getName();
-                return new Attempt(new AllocationOutcome.Failed("node " + name + ": " + e.getMessage() + " (timed out after "
-                        + seconds(timeout) + " and " + search.steps() + " search steps)", false), search.steps());
+                // kube-scheduler's words (statusError: the pod is retried, not marked unschedulable), plus the work
+                // done.
+                String name =
+                        node.getMetadata() == null ? "" : node.getMetadata().getName();
+                return new Attempt(
+                        new AllocationOutcome.Failed(
+                                "node " + name + ": " + e.getMessage() + " (timed out after " + seconds(timeout)
+                                        + " and " + search.steps() + " search steps)",
+                                false),
+                        search.steps());
             }
             return new Attempt(new AllocationOutcome.Failed(e.getMessage(), e.perNode()), search.steps());
         } catch (IllegalArgumentException e) {
@@ -94,7 +98,8 @@ public final class Allocator {
     /** "10s", "1.5s", as Go prints a time.Duration of whole milliseconds. */
     private static String seconds(Duration d) {
         long millis = d.toMillis();
-        return millis % 1000 == 0 ? millis / 1000 + "s"
+        return millis % 1000 == 0
+                ? millis / 1000 + "s"
                 : java.math.BigDecimal.valueOf(millis, 3).stripTrailingZeros().toPlainString() + "s";
     }
 
@@ -111,8 +116,8 @@ public final class Allocator {
         for (int ci = 0; ci < analysis.funnels().size(); ci++) {
             reports.add(Explainer.report(search, ci, analysis.funnels().get(ci), outcome));
         }
-        List<Explanation.Suggestion> suggestions = Suggestions.find(analysis, outcome, inputsFor(node, claims),
-                this::allocateWhatIf);
+        List<Explanation.Suggestion> suggestions =
+                Suggestions.find(analysis, outcome, inputsFor(node, claims), this::allocateWhatIf);
         return new Explanation(outcome, analysis.decisive(), reports, analysis.pools(), suggestions);
     }
 
@@ -125,16 +130,28 @@ public final class Allocator {
     }
 
     private AllocatorInputs inputsFor(Node node, List<ResourceClaim> claims) {
-        return new AllocatorInputs(state.featureGates(), state.allocatedState(), state.deviceClasses(),
-                state.resourceSlices(), state.deviceTaintRules(), node, claims);
+        return new AllocatorInputs(
+                state.featureGates(),
+                state.allocatedState(),
+                state.deviceClasses(),
+                state.resourceSlices(),
+                state.deviceTaintRules(),
+                node,
+                claims);
     }
 
     /** A what-if is a state built from scratch from the changed inputs, reusing this lineage's compiled CEL, and
      * bounded by this allocator's timeout. */
     private AllocationOutcome allocateWhatIf(AllocatorInputs in) {
-        Builder b = Allocator.builder().featureGates(in.gates()).allocatedState(in.state()).deviceClasses(in.classes())
-                .resourceSlices(in.slices()).deviceTaintRules(in.taintRules()).timeout(timeout);
-        if (ClusterView.celFeatures(EngineFeatures.from(in.gates())).equals(view.celEnvironment().features())) {
+        Builder b = Allocator.builder()
+                .featureGates(in.gates())
+                .allocatedState(in.state())
+                .deviceClasses(in.classes())
+                .resourceSlices(in.slices())
+                .deviceTaintRules(in.taintRules())
+                .timeout(timeout);
+        if (ClusterView.celFeatures(EngineFeatures.from(in.gates()))
+                .equals(view.celEnvironment().features())) {
             b.celEnvironment(view.celEnvironment());
         }
         return b.build().allocate(in.node(), in.claims());
@@ -147,8 +164,7 @@ public final class Allocator {
         private Supplier<String> shareIds = () -> UUID.randomUUID().toString();
         private Duration timeout;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** An allocator on an existing state version; the object setters below are then ignored. */
         public Builder clusterState(ClusterState state) {

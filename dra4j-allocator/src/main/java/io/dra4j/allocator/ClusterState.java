@@ -8,7 +8,6 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintRule;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
-
 import java.util.List;
 import java.util.Objects;
 
@@ -86,7 +85,11 @@ public final class ClusterState {
 
     /** Like {@link #withAllocatedClaim} for a claim and the result an allocation gave it; the claim is not modified. */
     public ClusterState withAllocation(ResourceClaim claim, AllocationResult result) {
-        ResourceClaim allocated = new ResourceClaimBuilder(claim).editOrNewStatus().withAllocation(result).endStatus().build();
+        ResourceClaim allocated = new ResourceClaimBuilder(claim)
+                .editOrNewStatus()
+                .withAllocation(result)
+                .endStatus()
+                .build();
         return withAllocatedClaim(allocated);
     }
 
@@ -133,8 +136,7 @@ public final class ClusterState {
         private List<DeviceTaintRule> taintRules = List.of();
         private DeviceSelectorEnvironment cel;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         public Builder featureGates(FeatureGates gates) {
             this.gates = Objects.requireNonNull(gates);
@@ -183,8 +185,8 @@ public final class ClusterState {
         }
 
         public ClusterState build() {
-            return new ClusterState(ClusterView.build(gates, cel, classes, slices, taintRules, allocatedState,
-                    allocatedClaims));
+            return new ClusterState(
+                    ClusterView.build(gates, cel, classes, slices, taintRules, allocatedState, allocatedClaims));
         }
     }
 }

@@ -15,11 +15,12 @@ import java.util.List;
  * @param pools       pools on this node that are incomplete or invalid
  * @param suggestions changes to the inputs that were applied and re-allocated successfully, smallest first
  */
-public record Explanation(AllocationOutcome outcome,
-                          String decisive,
-                          List<ClaimReport> claims,
-                          List<PoolNote> pools,
-                          List<Suggestion> suggestions) {
+public record Explanation(
+        AllocationOutcome outcome,
+        String decisive,
+        List<ClaimReport> claims,
+        List<PoolNote> pools,
+        List<Suggestion> suggestions) {
 
     public Explanation {
         claims = List.copyOf(claims);
@@ -44,13 +45,14 @@ public record Explanation(AllocationOutcome outcome,
      * @param chosen      for an allocated claim: the devices taken for this request and why they came first
      * @param shortfall   the first stage that left fewer devices than requested, or null
      */
-    public record RequestReport(String request,
-                                long requested,
-                                List<Stage> funnel,
-                                List<Rejection> rejections,
-                                List<String> constraints,
-                                List<String> chosen,
-                                String shortfall) {
+    public record RequestReport(
+            String request,
+            long requested,
+            List<Stage> funnel,
+            List<Rejection> rejections,
+            List<String> constraints,
+            List<String> chosen,
+            String shortfall) {
         public RequestReport {
             funnel = List.copyOf(funnel);
             rejections = List.copyOf(rejections);
@@ -60,12 +62,10 @@ public record Explanation(AllocationOutcome outcome,
     }
 
     /** How many candidate devices are left after a stage. */
-    public record Stage(String stage, int remaining) {
-    }
+    public record Stage(String stage, int remaining) {}
 
     /** One rejected device and the concrete reason. */
-    public record Rejection(Reason reason, DeviceId device, String detail) {
-    }
+    public record Rejection(Reason reason, DeviceId device, String detail) {}
 
     /** Why a device cannot serve a request. */
     public enum Reason {
@@ -84,12 +84,10 @@ public record Explanation(AllocationOutcome outcome,
     }
 
     /** A pool visible from the node that the allocator cannot use. */
-    public record PoolNote(String pool, String problem) {
-    }
+    public record PoolNote(String pool, String problem) {}
 
     /** A change that was applied to a copy of the inputs and made the claims allocatable on this node. */
-    public record Suggestion(String description, Change change) {
-    }
+    public record Suggestion(String description, Change change) {}
 
     /**
      * A change to the inputs of an allocation, as {@link Allocator#allocateWith} applies it. Claims are addressed
@@ -97,63 +95,52 @@ public record Explanation(AllocationOutcome outcome,
      */
     public sealed interface Change {
         /** Add tolerations to a request or subrequest. */
-        record Tolerate(int claim, String request, List<io.fabric8.kubernetes.api.model.resource.v1.DeviceToleration> tolerations)
-                implements Change {
-        }
+        record Tolerate(
+                int claim,
+                String request,
+                List<io.fabric8.kubernetes.api.model.resource.v1.DeviceToleration> tolerations)
+                implements Change {}
 
         /** Free devices that earlier allocations hold, exclusively or as shares of their capacity. */
-        record Release(List<DeviceId> devices) implements Change {
-        }
+        record Release(List<DeviceId> devices) implements Change {}
 
         /** Leave one request of a claim out: the claim's other requests fit without it. */
-        record DropRequest(int claim, String request) implements Change {
-        }
+        record DropRequest(int claim, String request) implements Change {}
 
         /** Leave one claim out: the others fit on this node without it. */
-        record DropClaim(int claim) implements Change {
-        }
+        record DropClaim(int claim) implements Change {}
 
         /** Ask for a different number of devices. */
-        record SetCount(int claim, String request, long count) implements Change {
-        }
+        record SetCount(int claim, String request, long count) implements Change {}
 
         /** Remove one of the claim's constraints. */
-        record DropConstraint(int claim, int index) implements Change {
-        }
+        record DropConstraint(int claim, int index) implements Change {}
 
         /** Remove one selector of a request or subrequest. */
-        record DropSelector(int claim, String request, int index) implements Change {
-        }
+        record DropSelector(int claim, String request, int index) implements Change {}
 
         /**
          * Replace one selector of a request or subrequest by {@code expression}: the same selector with a guard in
          * front, so that a device lacking what it reads does not match instead of failing the allocation.
          */
-        record GuardSelector(int claim, String request, int index, String expression) implements Change {
-        }
+        record GuardSelector(int claim, String request, int index, String expression) implements Change {}
 
         /** Add to the pool's shared counters what one device consumes. */
-        record RaiseCounters(DeviceId device) implements Change {
-        }
+        record RaiseCounters(DeviceId device) implements Change {}
 
         /** Turn feature gates on. */
-        record EnableGates(java.util.Set<DraFeature> gates) implements Change {
-        }
+        record EnableGates(java.util.Set<DraFeature> gates) implements Change {}
 
         /** Treat the newest generation of a pool as complete with the slices published so far. */
-        record CompletePool(String driver, String pool) implements Change {
-        }
+        record CompletePool(String driver, String pool) implements Change {}
 
         /** Remove one selector of a device class. */
-        record DropClassSelector(String deviceClass, int index) implements Change {
-        }
+        record DropClassSelector(String deviceClass, int index) implements Change {}
 
         /** Remove the capacity requests of a request or subrequest (consume policy defaults instead). */
-        record DropCapacityRequests(int claim, String request) implements Change {
-        }
+        record DropCapacityRequests(int claim, String request) implements Change {}
 
         /** Add labels to the node. */
-        record LabelNode(java.util.Map<String, String> labels) implements Change {
-        }
+        record LabelNode(java.util.Map<String, String> labels) implements Change {}
     }
 }

@@ -1,10 +1,10 @@
 package io.dra4j.allocator;
 
+import static io.dra4j.allocator.DraFeature.*;
+
 import java.util.EnumSet;
 import java.util.Optional;
 import java.util.Set;
-
-import static io.dra4j.allocator.DraFeature.*;
 
 /**
  * The Kubernetes releases whose default DRA feature gates dra4j knows: what each release's
@@ -13,14 +13,37 @@ import static io.dra4j.allocator.DraFeature.*;
  * checks these sets against the table generated from upstream's sources.
  */
 public enum KubernetesVersion {
-    V1_34("1.34", EnumSet.of(DRAAdminAccess, DRAPrioritizedList, DRAResourceClaimDeviceStatus, DRASchedulerFilterTimeout)),
-    V1_35("1.35", EnumSet.of(DRAAdminAccess, DRAPrioritizedList, DRAResourceClaimDeviceStatus, DRASchedulerFilterTimeout)),
-    V1_36("1.36", EnumSet.of(DRAAdminAccess, DRAPrioritizedList, DRADeviceTaints, DRAPartitionableDevices,
-            DRAConsumableCapacity, DRAExtendedResource, DRADeviceBindingConditions, DRAResourceClaimDeviceStatus,
-            DRASchedulerFilterTimeout)),
-    V1_37("1.37", EnumSet.of(DRAAdminAccess, DRAPrioritizedList, DRADeviceTaints, DRADeviceTaintRules,
-            DRAPartitionableDevices, DRAConsumableCapacity, DRAExtendedResource, DRADeviceBindingConditions,
-            DRAResourceClaimDeviceStatus, DRASchedulerFilterTimeout));
+    V1_34(
+            "1.34",
+            EnumSet.of(DRAAdminAccess, DRAPrioritizedList, DRAResourceClaimDeviceStatus, DRASchedulerFilterTimeout)),
+    V1_35(
+            "1.35",
+            EnumSet.of(DRAAdminAccess, DRAPrioritizedList, DRAResourceClaimDeviceStatus, DRASchedulerFilterTimeout)),
+    V1_36(
+            "1.36",
+            EnumSet.of(
+                    DRAAdminAccess,
+                    DRAPrioritizedList,
+                    DRADeviceTaints,
+                    DRAPartitionableDevices,
+                    DRAConsumableCapacity,
+                    DRAExtendedResource,
+                    DRADeviceBindingConditions,
+                    DRAResourceClaimDeviceStatus,
+                    DRASchedulerFilterTimeout)),
+    V1_37(
+            "1.37",
+            EnumSet.of(
+                    DRAAdminAccess,
+                    DRAPrioritizedList,
+                    DRADeviceTaints,
+                    DRADeviceTaintRules,
+                    DRAPartitionableDevices,
+                    DRAConsumableCapacity,
+                    DRAExtendedResource,
+                    DRADeviceBindingConditions,
+                    DRAResourceClaimDeviceStatus,
+                    DRASchedulerFilterTimeout));
 
     public static final KubernetesVersion LATEST = V1_37;
 

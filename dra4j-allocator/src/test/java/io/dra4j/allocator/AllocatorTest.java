@@ -1,19 +1,18 @@
 package io.dra4j.allocator;
 
+import static io.dra4j.allocator.TestObjects.*;
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.fabric8.kubernetes.api.model.resource.v1.Device;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceConstraintBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
-import static io.dra4j.allocator.TestObjects.*;
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class AllocatorTest {
 
@@ -27,14 +26,20 @@ class AllocatorTest {
     }
 
     private static Allocator allocator(List<ResourceSlice> slices, AllocatedState state) {
-        return Allocator.builder().featureGates(FeatureGates.defaults()).deviceClasses(List.of(gpuClass()))
-                .resourceSlices(slices).allocatedState(state).build();
+        return Allocator.builder()
+                .featureGates(FeatureGates.defaults())
+                .deviceClasses(List.of(gpuClass()))
+                .resourceSlices(slices)
+                .allocatedState(state)
+                .build();
     }
 
     private static List<String> devices(AllocationOutcome outcome, int claim) {
         assertThat(outcome).isInstanceOf(AllocationOutcome.Allocated.class);
-        return ((AllocationOutcome.Allocated) outcome).results().get(claim).getDevices().getResults().stream()
-                .map(DeviceRequestAllocationResult::getDevice).toList();
+        return ((AllocationOutcome.Allocated) outcome)
+                .results().get(claim).getDevices().getResults().stream()
+                        .map(DeviceRequestAllocationResult::getDevice)
+                        .toList();
     }
 
     @Test
@@ -47,10 +52,17 @@ class AllocatorTest {
     @Test
     void matchAttributeMovesToTheNextNvlinkDomainWhenTheFirstIsPartlyTaken() {
         AllocatedState state = AllocatedState.builder(FeatureGates.defaults())
-                .addExclusive(new DeviceId(DRIVER, "node-1", "gpu-1")).build();
-        ResourceClaim claim = new ResourceClaimBuilder(claim("c", request("gpu", 4))).editSpec().editDevices()
-                .addToConstraints(new DeviceConstraintBuilder().withMatchAttribute(DRIVER + "/nvlinkDomain").build())
-                .endDevices().endSpec().build();
+                .addExclusive(new DeviceId(DRIVER, "node-1", "gpu-1"))
+                .build();
+        ResourceClaim claim = new ResourceClaimBuilder(claim("c", request("gpu", 4)))
+                .editSpec()
+                .editDevices()
+                .addToConstraints(new DeviceConstraintBuilder()
+                        .withMatchAttribute(DRIVER + "/nvlinkDomain")
+                        .build())
+                .endDevices()
+                .endSpec()
+                .build();
         AllocationOutcome out = allocator(List.of(eightGpus()), state).allocate(node("node-1"), List.of(claim));
         assertThat(devices(out, 0)).containsExactly("gpu-4", "gpu-5", "gpu-6", "gpu-7");
     }
@@ -76,9 +88,15 @@ class AllocatorTest {
     @Test
     void searchStepsCountUpstreamAllocateOneInvocations() {
         // Alternating models: the constraint rejects every second candidate without a search step.
-        ResourceClaim claim = new ResourceClaimBuilder(claim("c", request("gpu", 3))).editSpec().editDevices()
-                .addToConstraints(new DeviceConstraintBuilder().withMatchAttribute(DRIVER + "/model").build())
-                .endDevices().endSpec().build();
+        ResourceClaim claim = new ResourceClaimBuilder(claim("c", request("gpu", 3)))
+                .editSpec()
+                .editDevices()
+                .addToConstraints(new DeviceConstraintBuilder()
+                        .withMatchAttribute(DRIVER + "/model")
+                        .build())
+                .endDevices()
+                .endSpec()
+                .build();
         List<Device> devices = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
             devices.add(device("gpu-" + i, Map.of("model", string(i % 2 == 0 ? "H100" : "A100"))));
@@ -107,7 +125,11 @@ class AllocatorTest {
     void missingClassIsAnErrorWithUpstreamWording() {
         Allocator a = Allocator.builder().resourceSlices(List.of(eightGpus())).build();
         AllocationOutcome out = a.allocate(node("node-1"), List.of(claim("c", request("gpu", 1))));
-        assertThat(out).isInstanceOfSatisfying(AllocationOutcome.Failed.class, f -> assertThat(f.message())
-                .isEqualTo("claim default/c, request gpu: could not retrieve device class gpu: deviceclass.resource.k8s.io \"gpu\" not found"));
+        assertThat(out)
+                .isInstanceOfSatisfying(
+                        AllocationOutcome.Failed.class,
+                        f -> assertThat(f.message())
+                                .isEqualTo(
+                                        "claim default/c, request gpu: could not retrieve device class gpu: deviceclass.resource.k8s.io \"gpu\" not found"));
     }
 }

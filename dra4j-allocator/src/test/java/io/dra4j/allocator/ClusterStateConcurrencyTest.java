@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -16,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
 
 /**
  * Many threads allocate against whatever version is published while another thread derives and publishes new
@@ -30,14 +29,16 @@ class ClusterStateConcurrencyTest {
     private static final int ROUNDS = 6;
 
     /** A published version and its position in the update sequence. */
-    private record Published(int index, ClusterState state) {
-    }
+    private record Published(int index, ClusterState state) {}
 
     private static final int STEPS = 24;
 
     private static ClusterState first() {
-        return ClusterState.builder().featureGates(ClusterWorld.gates(1))
-                .deviceClasses(ClusterWorld.initialClasses()).resourceSlices(ClusterWorld.initialSlices()).build();
+        return ClusterState.builder()
+                .featureGates(ClusterWorld.gates(1))
+                .deviceClasses(ClusterWorld.initialClasses())
+                .resourceSlices(ClusterWorld.initialSlices())
+                .build();
     }
 
     /** The version after update number {@code step}. */
@@ -46,9 +47,14 @@ class ClusterStateConcurrencyTest {
             case 0 -> s.withResourceSlice(ClusterWorld.slice(step % ClusterWorld.SLICE_NAMES, step % 4));
             case 1 -> {
                 ResourceClaim claim = ClusterWorld.claim(step % ClusterWorld.CLAIMS);
-                yield Allocator.builder().clusterState(s).shareIds(() -> "x").build()
-                        .allocate(nodes.get(step % ClusterWorld.NODES), List.of(claim))
-                        instanceof AllocationOutcome.Allocated a ? s.withAllocation(claim, a.results().get(0)) : s;
+                yield Allocator.builder()
+                                        .clusterState(s)
+                                        .shareIds(() -> "x")
+                                        .build()
+                                        .allocate(nodes.get(step % ClusterWorld.NODES), List.of(claim))
+                                instanceof AllocationOutcome.Allocated a
+                        ? s.withAllocation(claim, a.results().get(0))
+                        : s;
             }
             case 2 -> s.withDeviceTaintRule(ClusterWorld.taintRule(step % 2, step % 3));
             case 3 -> s.withoutAllocatedClaim("ns", ClusterWorld.claimName((step - 2) % ClusterWorld.CLAIMS));
@@ -59,7 +65,10 @@ class ClusterStateConcurrencyTest {
 
     private static Allocator.Attempt ask(ClusterState state, Node node, int claim) {
         AtomicInteger shares = new AtomicInteger();
-        return Allocator.builder().clusterState(state).shareIds(() -> "share-" + shares.incrementAndGet()).build()
+        return Allocator.builder()
+                .clusterState(state)
+                .shareIds(() -> "share-" + shares.incrementAndGet())
+                .build()
                 .allocateWithStats(node, List.of(ClusterWorld.claim(claim)));
     }
 
@@ -101,8 +110,8 @@ class ClusterStateConcurrencyTest {
                             int c = (i / nodes.size()) % ClusterWorld.CLAIMS;
                             Allocator.Attempt got = ask(p.state(), nodes.get(n), c);
                             if (!got.equals(expected[p.index()][n][c])) {
-                                throw new AssertionError("version " + p.index() + ", node " + n + ", claim " + c
-                                        + ": " + got + " instead of " + expected[p.index()][n][c]);
+                                throw new AssertionError("version " + p.index() + ", node " + n + ", claim " + c + ": "
+                                        + got + " instead of " + expected[p.index()][n][c]);
                             }
                             checked++;
                             i += 7;

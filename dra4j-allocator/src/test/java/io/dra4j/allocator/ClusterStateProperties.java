@@ -11,14 +11,13 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintRule;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
-import org.junit.jupiter.api.Test;
-import org.quicktheories.core.Gen;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
 
 /**
  * An incrementally updated {@link ClusterState} answers every allocation exactly as a state built from scratch from
@@ -33,25 +32,32 @@ class ClusterStateProperties {
         @Override
         public String toString() {
             return switch (kind) {
-                case 0 -> "put slice " + ClusterWorld.sliceName(a % ClusterWorld.SLICE_NAMES) + " v" + b % ClusterWorld.SLICE_VARIANTS;
+                case 0 ->
+                    "put slice " + ClusterWorld.sliceName(a % ClusterWorld.SLICE_NAMES) + " v"
+                            + b % ClusterWorld.SLICE_VARIANTS;
                 case 1 -> "remove slice " + ClusterWorld.sliceName(a % ClusterWorld.SLICE_NAMES);
                 case 2 -> "put class " + ClusterWorld.className(a % 2) + " v" + b % 2;
                 case 3 -> "remove class " + ClusterWorld.className(a % 2);
                 case 4 -> "put rule-" + a % 2 + " v" + b % 3;
                 case 5 -> "remove rule-" + a % 2;
-                case 6, 8, 9 -> "allocate " + ClusterWorld.claimName(a % ClusterWorld.CLAIMS) + " on node-" + b % ClusterWorld.NODES;
+                case 6, 8, 9 ->
+                    "allocate " + ClusterWorld.claimName(a % ClusterWorld.CLAIMS) + " on node-"
+                            + b % ClusterWorld.NODES;
                 default -> "deallocate " + ClusterWorld.claimName(a % ClusterWorld.CLAIMS);
             };
         }
     }
 
-    private static final List<List<Integer>> PROBES = List.of(List.of(0), List.of(1), List.of(2), List.of(3),
-            List.of(4), List.of(0, 3));
+    private static final List<List<Integer>> PROBES =
+            List.of(List.of(0), List.of(1), List.of(2), List.of(3), List.of(4), List.of(0, 3));
 
     @Test
     void incrementalStateAnswersAsAStateBuiltFromScratch() {
-        Gen<Op> op = integers().between(0, 9).zip(integers().between(0, 11), integers().between(0, 11), Op::new);
-        qt().withExamples(100).withShrinkCycles(200)
+        Gen<Op> op = integers()
+                .between(0, 9)
+                .zip(integers().between(0, 11), integers().between(0, 11), Op::new);
+        qt().withExamples(100)
+                .withShrinkCycles(200)
                 .forAll(integers().between(0, 2), lists().of(op).ofSizeBetween(1, 12))
                 .checkAssert(ClusterStateProperties::replay);
     }
@@ -67,13 +73,18 @@ class ClusterStateProperties {
         Model(FeatureGates gates) {
             this.gates = gates;
             ClusterWorld.initialSlices().forEach(s -> slices.put(s.getMetadata().getName(), s));
-            ClusterWorld.initialClasses().forEach(c -> classes.put(c.getMetadata().getName(), c));
+            ClusterWorld.initialClasses()
+                    .forEach(c -> classes.put(c.getMetadata().getName(), c));
         }
 
         ClusterState fromScratch() {
-            return ClusterState.builder().featureGates(gates).deviceClasses(new ArrayList<>(classes.values()))
-                    .resourceSlices(new ArrayList<>(slices.values())).deviceTaintRules(new ArrayList<>(rules.values()))
-                    .allocatedClaims(new ArrayList<>(allocated.values())).build();
+            return ClusterState.builder()
+                    .featureGates(gates)
+                    .deviceClasses(new ArrayList<>(classes.values()))
+                    .resourceSlices(new ArrayList<>(slices.values()))
+                    .deviceTaintRules(new ArrayList<>(rules.values()))
+                    .allocatedClaims(new ArrayList<>(allocated.values()))
+                    .build();
         }
     }
 
@@ -93,7 +104,8 @@ class ClusterStateProperties {
     private static ClusterState apply(Op op, ClusterState state, Model model, List<Node> nodes) {
         switch (op.kind()) {
             case 0 -> {
-                ResourceSlice s = ClusterWorld.slice(op.a() % ClusterWorld.SLICE_NAMES, op.b() % ClusterWorld.SLICE_VARIANTS);
+                ResourceSlice s =
+                        ClusterWorld.slice(op.a() % ClusterWorld.SLICE_NAMES, op.b() % ClusterWorld.SLICE_VARIANTS);
                 model.slices.put(s.getMetadata().getName(), s);
                 return state.withResourceSlice(s);
             }
@@ -133,12 +145,18 @@ class ClusterStateProperties {
                 if (model.allocated.containsKey(key)) {
                     return state;
                 }
-                AllocationOutcome out = allocator(state).allocate(nodes.get(op.b() % ClusterWorld.NODES), List.of(claim));
+                AllocationOutcome out =
+                        allocator(state).allocate(nodes.get(op.b() % ClusterWorld.NODES), List.of(claim));
                 if (!(out instanceof AllocationOutcome.Allocated a)) {
                     return state;
                 }
-                model.allocated.put(key, new ResourceClaimBuilder(claim).editOrNewStatus()
-                        .withAllocation(a.results().get(0)).endStatus().build());
+                model.allocated.put(
+                        key,
+                        new ResourceClaimBuilder(claim)
+                                .editOrNewStatus()
+                                .withAllocation(a.results().get(0))
+                                .endStatus()
+                                .build());
                 return state.withAllocation(claim, a.results().get(0));
             }
         }
@@ -148,8 +166,11 @@ class ClusterStateProperties {
         Map<String, Allocator.Attempt> out = new LinkedHashMap<>();
         for (Node node : nodes) {
             for (List<Integer> probe : PROBES) {
-                List<ResourceClaim> claims = probe.stream().map(ClusterWorld::claim).toList();
-                out.put(node.getMetadata().getName() + " " + probe, allocator(state).allocateWithStats(node, claims));
+                List<ResourceClaim> claims =
+                        probe.stream().map(ClusterWorld::claim).toList();
+                out.put(
+                        node.getMetadata().getName() + " " + probe,
+                        allocator(state).allocateWithStats(node, claims));
             }
         }
         return out;
@@ -157,6 +178,9 @@ class ClusterStateProperties {
 
     private static Allocator allocator(ClusterState state) {
         AtomicInteger shares = new AtomicInteger();
-        return Allocator.builder().clusterState(state).shareIds(() -> "share-" + shares.incrementAndGet()).build();
+        return Allocator.builder()
+                .clusterState(state)
+                .shareIds(() -> "share-" + shares.incrementAndGet())
+                .build();
     }
 }

@@ -14,11 +14,10 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Test;
 
 /**
  * One-device requests under a distinctAttribute constraint (issue 9's shape: 63 devices, 10 requests): without a
@@ -34,8 +33,11 @@ class DistinctValuesBoundTest {
         for (int i = 0; i < 63; i++) {
             devices.add(device("gpu-" + i, Map.of("numa", integer(i % 8))));
         }
-        return Allocator.builder().featureGates(FeatureGates.defaults(KubernetesVersion.V1_37))
-                .deviceClasses(List.of(gpuClass())).resourceSlices(List.of(slice("node-1", devices))).build();
+        return Allocator.builder()
+                .featureGates(FeatureGates.defaults(KubernetesVersion.V1_37))
+                .deviceClasses(List.of(gpuClass()))
+                .resourceSlices(List.of(slice("node-1", devices)))
+                .build();
     }
 
     private static ResourceClaim claim(int requests) {
@@ -43,8 +45,15 @@ class DistinctValuesBoundTest {
         for (int i = 0; i < requests; i++) {
             rs[i] = request("r" + i, 1);
         }
-        return new ResourceClaimBuilder(TestObjects.claim("spread", rs)).editSpec().editDevices().addNewConstraint()
-                .withDistinctAttribute(DRIVER + "/numa").endConstraint().endDevices().endSpec().build();
+        return new ResourceClaimBuilder(TestObjects.claim("spread", rs))
+                .editSpec()
+                .editDevices()
+                .addNewConstraint()
+                .withDistinctAttribute(DRIVER + "/numa")
+                .endConstraint()
+                .endDevices()
+                .endSpec()
+                .build();
     }
 
     @Test
@@ -58,8 +67,10 @@ class DistinctValuesBoundTest {
     void asManyRequestsAsValuesTakeTheFirstDeviceOfEachValue() {
         Allocator.Attempt a = allocator().allocateWithStats(node("node-1"), List.of(claim(8)));
         assertThat(a.outcome()).isInstanceOf(AllocationOutcome.Allocated.class);
-        List<String> devices = ((AllocationOutcome.Allocated) a.outcome()).results().get(0).getDevices().getResults()
-                .stream().map(DeviceRequestAllocationResult::getDevice).toList();
+        List<String> devices = ((AllocationOutcome.Allocated) a.outcome())
+                .results().get(0).getDevices().getResults().stream()
+                        .map(DeviceRequestAllocationResult::getDevice)
+                        .toList();
         assertThat(devices).containsExactly("gpu-0", "gpu-1", "gpu-2", "gpu-3", "gpu-4", "gpu-5", "gpu-6", "gpu-7");
     }
 }

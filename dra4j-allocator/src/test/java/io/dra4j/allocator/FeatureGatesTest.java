@@ -1,9 +1,9 @@
 package io.dra4j.allocator;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.dra4j.allocator.internal.EngineFeatures;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 class FeatureGatesTest {
 

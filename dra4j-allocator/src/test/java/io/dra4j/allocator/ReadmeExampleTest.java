@@ -1,13 +1,7 @@
 package io.dra4j.allocator;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
-import javax.tools.DiagnosticCollector;
-import javax.tools.JavaCompiler;
-import javax.tools.JavaFileObject;
-import javax.tools.StandardJavaFileManager;
-import javax.tools.ToolProvider;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -21,8 +15,13 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import javax.tools.DiagnosticCollector;
+import javax.tools.JavaCompiler;
+import javax.tools.JavaFileObject;
+import javax.tools.StandardJavaFileManager;
+import javax.tools.ToolProvider;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The README's library section is what a user copies: its Maven coordinates are this module's, and its Java block
@@ -50,18 +49,20 @@ class ReadmeExampleTest {
 
         JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
         DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
-        try (StandardJavaFileManager files = compiler.getStandardFileManager(diagnostics, null, StandardCharsets.UTF_8)) {
-            List<String> options = List.of("--release", "17", "-Xlint:all", "-Werror", "-d", dir.toString(),
-                    "-classpath", testClassPath());
-            boolean compiled = compiler.getTask(null, files, diagnostics, options, null,
-                    files.getJavaFileObjects(file)).call();
+        try (StandardJavaFileManager files =
+                compiler.getStandardFileManager(diagnostics, null, StandardCharsets.UTF_8)) {
+            List<String> options = List.of(
+                    "--release", "17", "-Xlint:all", "-Werror", "-d", dir.toString(), "-classpath", testClassPath());
+            boolean compiled = compiler.getTask(null, files, diagnostics, options, null, files.getJavaFileObjects(file))
+                    .call();
             assertThat(diagnostics.getDiagnostics()).as("compiler diagnostics").isEmpty();
             assertThat(compiled).isTrue();
         }
 
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         PrintStream stdout = System.out;
-        try (URLClassLoader loader = new URLClassLoader(new URL[] {dir.toUri().toURL()}, getClass().getClassLoader())) {
+        try (URLClassLoader loader =
+                new URLClassLoader(new URL[] {dir.toUri().toURL()}, getClass().getClassLoader())) {
             Method main = loader.loadClass(name.group(1)).getMethod("main", String[].class);
             System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
             main.invoke(null, (Object) new String[0]);
@@ -81,7 +82,8 @@ class ReadmeExampleTest {
 
     /** The first fenced block of {@code language} in the text. */
     private static String block(String text, String language) {
-        Matcher m = Pattern.compile("\n```" + language + "\n(.*?)\n```\n", Pattern.DOTALL).matcher(text);
+        Matcher m = Pattern.compile("\n```" + language + "\n(.*?)\n```\n", Pattern.DOTALL)
+                .matcher(text);
         assertThat(m.find()).as("a ```" + language + " block").isTrue();
         return m.group(1) + "\n";
     }
@@ -90,7 +92,10 @@ class ReadmeExampleTest {
     private static String printed(String text) {
         Matcher m = Pattern.compile("\nIt prints:\n\n((?: {4}.*\n)+)").matcher(text);
         assertThat(m.find()).as("an indented block after 'It prints:'").isTrue();
-        return m.group(1).lines().map(l -> l.substring(4) + System.lineSeparator()).collect(Collectors.joining());
+        return m.group(1)
+                .lines()
+                .map(l -> l.substring(4) + System.lineSeparator())
+                .collect(Collectors.joining());
     }
 
     private static String tag(String xml, String tag) {

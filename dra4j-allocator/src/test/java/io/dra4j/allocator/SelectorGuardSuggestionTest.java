@@ -1,16 +1,15 @@
 package io.dra4j.allocator;
 
+import static io.dra4j.allocator.TestObjects.*;
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
-import org.junit.jupiter.api.Test;
-
 import java.util.List;
 import java.util.Map;
-
-import static io.dra4j.allocator.TestObjects.*;
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * A CEL runtime error in a request selector is an error of the whole allocation upstream; the explanation suggests
@@ -20,9 +19,14 @@ class SelectorGuardSuggestionTest {
     private static final String SELECTOR = "device.attributes[\"gpu.example.com\"].model == \"h100\"";
     private static final String GUARDED = "has(device.attributes[\"gpu.example.com\"].model) && (" + SELECTOR + ")";
 
-    private final Allocator allocator = Allocator.builder().deviceClasses(List.of(gpuClass()))
-            .resourceSlices(List.of(slice("node-1", List.of(device("gpu-0", Map.of("model", string("h100"))),
-                    device("gpu-1", Map.of()), device("gpu-2", Map.of("model", string("h100")))))))
+    private final Allocator allocator = Allocator.builder()
+            .deviceClasses(List.of(gpuClass()))
+            .resourceSlices(List.of(slice(
+                    "node-1",
+                    List.of(
+                            device("gpu-0", Map.of("model", string("h100"))),
+                            device("gpu-1", Map.of()),
+                            device("gpu-2", Map.of("model", string("h100")))))))
             .build();
 
     @Test
@@ -41,8 +45,12 @@ class SelectorGuardSuggestionTest {
 
     @Test
     void allocationModeAllFailsBeforeTheSearchAndStillGetsTheGuard() {
-        DeviceRequest all = new DeviceRequestBuilder(selecting(request("gpu", 1))).editExactly()
-                .withAllocationMode("All").withCount(null).endExactly().build();
+        DeviceRequest all = new DeviceRequestBuilder(selecting(request("gpu", 1)))
+                .editExactly()
+                .withAllocationMode("All")
+                .withCount(null)
+                .endExactly()
+                .build();
         ResourceClaim claim = claim("c", all);
 
         Explanation x = allocator.explain(node("node-1"), List.of(claim));
@@ -56,10 +64,18 @@ class SelectorGuardSuggestionTest {
 
     @Test
     void aFailingClassSelectorIsNotRewritten() {
-        Allocator withFailingClass = Allocator.builder().deviceClasses(List.of(new io.fabric8.kubernetes.api.model
-                        .resource.v1.DeviceClassBuilder(gpuClass()).editSpec().addNewSelector().withNewCel()
-                        .withExpression(SELECTOR).endCel().endSelector().endSpec().build()))
-                .resourceSlices(List.of(slice("node-1", List.of(device("gpu-1", Map.of()))))).build();
+        Allocator withFailingClass = Allocator.builder()
+                .deviceClasses(List.of(new io.fabric8.kubernetes.api.model.resource.v1.DeviceClassBuilder(gpuClass())
+                        .editSpec()
+                        .addNewSelector()
+                        .withNewCel()
+                        .withExpression(SELECTOR)
+                        .endCel()
+                        .endSelector()
+                        .endSpec()
+                        .build()))
+                .resourceSlices(List.of(slice("node-1", List.of(device("gpu-1", Map.of())))))
+                .build();
 
         Explanation x = withFailingClass.explain(node("node-1"), List.of(claim("c", request("gpu", 1))));
 
@@ -68,20 +84,31 @@ class SelectorGuardSuggestionTest {
     }
 
     private static DeviceRequest selecting(DeviceRequest request) {
-        return new DeviceRequestBuilder(request).editExactly().addNewSelector().withNewCel().withExpression(SELECTOR)
-                .endCel().endSelector().endExactly().build();
+        return new DeviceRequestBuilder(request)
+                .editExactly()
+                .addNewSelector()
+                .withNewCel()
+                .withExpression(SELECTOR)
+                .endCel()
+                .endSelector()
+                .endExactly()
+                .build();
     }
 
     private static Explanation.Change.GuardSelector onlyGuard(Explanation x) {
-        List<Explanation.Change> guards = x.suggestions().stream().map(Explanation.Suggestion::change)
-                .filter(c -> c instanceof Explanation.Change.GuardSelector).toList();
+        List<Explanation.Change> guards = x.suggestions().stream()
+                .map(Explanation.Suggestion::change)
+                .filter(c -> c instanceof Explanation.Change.GuardSelector)
+                .toList();
         assertThat(guards).hasSize(1);
         return (Explanation.Change.GuardSelector) guards.get(0);
     }
 
     private static List<String> devices(AllocationOutcome outcome) {
         assertThat(outcome).isInstanceOf(AllocationOutcome.Allocated.class);
-        return ((AllocationOutcome.Allocated) outcome).results().get(0).getDevices().getResults().stream()
-                .map(DeviceRequestAllocationResult::getDevice).toList();
+        return ((AllocationOutcome.Allocated) outcome)
+                .results().get(0).getDevices().getResults().stream()
+                        .map(DeviceRequestAllocationResult::getDevice)
+                        .toList();
     }
 }

@@ -1,7 +1,6 @@
 package io.dra4j.bench;
 
 import io.fabric8.kubernetes.api.model.Quantity;
-
 import java.util.Map;
 import java.util.Objects;
 
@@ -11,8 +10,8 @@ import java.util.Objects;
  *
  * @param consumedCapacity capacity the share consumes; empty for an exclusive allocation
  */
-public record AllocatedDevice(String driver, String pool, String device, boolean shared,
-                              Map<String, Quantity> consumedCapacity) {
+public record AllocatedDevice(
+        String driver, String pool, String device, boolean shared, Map<String, Quantity> consumedCapacity) {
     public AllocatedDevice {
         Objects.requireNonNull(driver, "driver");
         Objects.requireNonNull(pool, "pool");

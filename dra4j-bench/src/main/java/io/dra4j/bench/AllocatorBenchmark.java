@@ -5,6 +5,8 @@ import io.dra4j.allocator.AllocationOutcome;
 import io.dra4j.allocator.Allocator;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -14,9 +16,6 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Time per allocation on one node, measured the way the Go oracle's {@code -bench} measures upstream:
@@ -30,20 +29,20 @@ import java.util.concurrent.TimeUnit;
 public class AllocatorBenchmark {
     /** Must list {@link Workloads#names()} (checked by a test). */
     @Param({
-            "empty_500nodes",
-            "half_500nodes",
-            "full_500nodes",
-            "selector_empty_500nodes",
-            "match_empty_500nodes",
-            "listattributes_empty_500nodes",
-            "partitionable_backtracking",
-            "consumablecapacity_empty_100nodes",
-            "consumablecapacity_half_100nodes",
-            "node_1000devices_selector",
-            "node_1000devices_count32",
-            "nosolution_count_exceeds_devices",
-            "nosolution_requests_exceed_devices",
-            "nosolution_prioritized_list",
+        "empty_500nodes",
+        "half_500nodes",
+        "full_500nodes",
+        "selector_empty_500nodes",
+        "match_empty_500nodes",
+        "listattributes_empty_500nodes",
+        "partitionable_backtracking",
+        "consumablecapacity_empty_100nodes",
+        "consumablecapacity_half_100nodes",
+        "node_1000devices_selector",
+        "node_1000devices_count32",
+        "nosolution_count_exceeds_devices",
+        "nosolution_requests_exceed_devices",
+        "nosolution_prioritized_list",
     })
     public String workload;
 

@@ -9,6 +9,8 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -18,9 +20,6 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The cluster state as a long-lived value under Kubernetes 1.37's default gates: building it from every slice of a
@@ -48,10 +47,16 @@ public class ClusterStateBenchmark {
         String[] shape = fleet.split("x");
         w = Workloads.fleet(Integer.parseInt(shape[0]), Integer.parseInt(shape[1]));
         gates = FeatureGates.defaults(KubernetesVersion.V1_37);
-        state = ClusterState.builder().featureGates(gates).deviceClasses(w.classes()).resourceSlices(w.slices()).build();
+        state = ClusterState.builder()
+                .featureGates(gates)
+                .deviceClasses(w.classes())
+                .resourceSlices(w.slices())
+                .build();
         claims = w.claims();
         claim = claims.get(0);
-        result = ((AllocationOutcome.Allocated) state.allocator().allocate(w.node(), claims)).results().get(0);
+        result = ((AllocationOutcome.Allocated) state.allocator().allocate(w.node(), claims))
+                .results()
+                .get(0);
         for (Node n : w.nodes()) {
             state.allocator().allocate(n, claims);
         }
@@ -59,14 +64,22 @@ public class ClusterStateBenchmark {
 
     @Benchmark
     public AllocationOutcome rebuildAndAllocate() {
-        return ClusterState.builder().featureGates(gates).deviceClasses(w.classes()).resourceSlices(w.slices()).build()
-                .allocator().allocate(w.node(), claims);
+        return ClusterState.builder()
+                .featureGates(gates)
+                .deviceClasses(w.classes())
+                .resourceSlices(w.slices())
+                .build()
+                .allocator()
+                .allocate(w.node(), claims);
     }
 
     @Benchmark
     public ClusterState bind() {
-        ResourceClaim named = new ResourceClaimBuilder(claim).editMetadata().withName("c-" + (bindCounter++ & 1023))
-                .endMetadata().build();
+        ResourceClaim named = new ResourceClaimBuilder(claim)
+                .editMetadata()
+                .withName("c-" + (bindCounter++ & 1023))
+                .endMetadata()
+                .build();
         return state.withAllocation(named, result);
     }
 

@@ -5,6 +5,8 @@ import io.dra4j.allocator.Allocator;
 import io.dra4j.allocator.Explanation;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -14,9 +16,6 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Explanations cost nothing unless asked: {@link #allocate} is the plain decision, {@link #explain} the same decision

@@ -5,6 +5,7 @@ import io.dra4j.sim.SimulationOptions;
 import io.dra4j.sim.whatif.GpuFleet;
 import io.dra4j.sim.whatif.PodExplanation;
 import io.dra4j.sim.whatif.WhyPending;
+import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -14,8 +15,6 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-
-import java.util.concurrent.TimeUnit;
 
 /**
  * {@code explain pod} on a large cluster, as the command runs it after reading the snapshot: the simulation, every

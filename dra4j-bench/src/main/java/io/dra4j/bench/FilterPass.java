@@ -5,7 +5,6 @@ import io.dra4j.allocator.Allocator;
 import io.dra4j.allocator.ClusterState;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -14,8 +13,7 @@ import java.util.List;
  * pod's claims allocated on every node in turn, each node once.
  */
 public final class FilterPass {
-    private FilterPass() {
-    }
+    private FilterPass() {}
 
     /** Runs the pass and returns the number of nodes the claims fit on. */
     public static int feasibleNodes(ClusterState state, List<Node> nodes, List<ResourceClaim> claims) {

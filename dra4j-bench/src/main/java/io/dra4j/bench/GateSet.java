@@ -3,7 +3,6 @@ package io.dra4j.bench;
 import io.dra4j.allocator.DraFeature;
 import io.dra4j.allocator.FeatureGates;
 import io.dra4j.allocator.KubernetesVersion;
-
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;

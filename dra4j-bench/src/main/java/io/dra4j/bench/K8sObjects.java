@@ -27,7 +27,6 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimSpec;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourcePool;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceSpec;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -41,8 +40,7 @@ import java.util.Map;
 final class K8sObjects {
     static final String API_VERSION = "resource.k8s.io/v1";
 
-    private K8sObjects() {
-    }
+    private K8sObjects() {}
 
     static Node node(String name, Map<String, String> labels) {
         Node node = new Node();
@@ -77,8 +75,15 @@ final class K8sObjects {
         return slice(name, driver, pool, 1, nodeName, null, devices, null);
     }
 
-    static ResourceSlice slice(String name, String driver, String pool, long sliceCount, String nodeName,
-                               NodeSelector nodeSelector, List<Device> devices, List<CounterSet> counterSets) {
+    static ResourceSlice slice(
+            String name,
+            String driver,
+            String pool,
+            long sliceCount,
+            String nodeName,
+            NodeSelector nodeSelector,
+            List<Device> devices,
+            List<CounterSet> counterSets) {
         ResourceSlice s = new ResourceSlice();
         s.setApiVersion(API_VERSION);
         s.setKind("ResourceSlice");
@@ -229,8 +234,8 @@ final class K8sObjects {
         return c;
     }
 
-    static ResourceClaim claim(String namespace, String name, List<DeviceRequest> requests,
-                               List<DeviceConstraint> constraints) {
+    static ResourceClaim claim(
+            String namespace, String name, List<DeviceRequest> requests, List<DeviceConstraint> constraints) {
         ResourceClaim c = new ResourceClaim();
         c.setApiVersion(API_VERSION);
         c.setKind("ResourceClaim");

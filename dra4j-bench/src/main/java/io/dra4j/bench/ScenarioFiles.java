@@ -1,6 +1,11 @@
 package io.dra4j.bench;
 
 import io.fabric8.kubernetes.api.model.Node;
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
@@ -8,12 +13,6 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 import tools.jackson.dataformat.yaml.YAMLMapper;
 import tools.jackson.dataformat.yaml.YAMLWriteFeature;
-
-import java.io.IOException;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 
 /**
  * Writes a workload as an allocation scenario (docs/scenario-format.md) so the upstream allocator (the Go oracle) runs
@@ -27,8 +26,7 @@ public final class ScenarioFiles {
             .enable(YAMLWriteFeature.MINIMIZE_QUOTES)
             .build();
 
-    private ScenarioFiles() {
-    }
+    private ScenarioFiles() {}
 
     /** The scenario document of a workload. */
     public static ObjectNode toTree(Workload w) {

@@ -4,8 +4,6 @@ import io.dra4j.allocator.AllocationOutcome;
 import io.dra4j.allocator.Allocator;
 import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
-import tools.jackson.databind.JsonNode;
-
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -17,6 +15,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.StringJoiner;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Prints the side-by-side tables of upstream ({@code oracle -filter}) and dra4j ({@link FilterPassBenchmark}) for
@@ -31,12 +30,10 @@ import java.util.StringJoiner;
  * per-node outcomes are computed here from the same workload objects. Exit status 1 when an outcome differs.
  */
 public final class SideBySideReport {
-    private SideBySideReport() {
-    }
+    private SideBySideReport() {}
 
     /** Warm and cold time of one pass, in ns; -1 where not measured. */
-    record Timing(double warm, double cold) {
-    }
+    record Timing(double warm, double cold) {}
 
     public static void main(String[] args) throws IOException {
         if (args.length != 1) {
@@ -65,7 +62,7 @@ public final class SideBySideReport {
         return gates == GateSet.K8S_1_37
                 ? "Kubernetes 1.37 default gates (plus the gates a workload needs): one pod's Filter pass over every node."
                 : "Only the gates each workload needs (upstream's stable variant, as older releases ran), for the"
-                + " workloads where that is another variant than under 1.37's gates.";
+                        + " workloads where that is another variant than under 1.37's gates.";
     }
 
     /** Appends one gate set's table; returns whether every outcome agreed. */
@@ -73,8 +70,9 @@ public final class SideBySideReport {
         Map<String, JsonNode> upstreamOutcomes = byScenario(dir.resolve("upstream-filter.jsonl"));
         Map<String, JsonNode> upstreamBench = byScenario(dir.resolve("upstream-filter-bench.jsonl"));
         Map<String, Timing> mine = jmh(dir);
-        out.append("| workload | nodes | outcome on every node (upstream / dra4j) | upstream warm | dra4j warm | speed-up"
-                + " | upstream cold | dra4j cold | speed-up | search steps (upstream / dra4j) |\n");
+        out.append(
+                "| workload | nodes | outcome on every node (upstream / dra4j) | upstream warm | dra4j warm | speed-up"
+                        + " | upstream cold | dra4j cold | speed-up | search steps (upstream / dra4j) |\n");
         out.append("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
         boolean allSame = true;
         for (String name : Workloads.names()) {
@@ -82,30 +80,51 @@ public final class SideBySideReport {
                 continue; // not part of this run (oracle/bench --workloads, or the same variant as 1.37)
             }
             Workload w = gates.apply(Workloads.byName(name));
-            List<Allocator.Attempt> attempts = FilterPass.attempts(w.clusterState(w.celEnvironment()), w.nodes(),
-                    w.claims());
+            List<Allocator.Attempt> attempts =
+                    FilterPass.attempts(w.clusterState(w.celEnvironment()), w.nodes(), w.claims());
             JsonNode theirs = upstreamOutcomes.get(name);
             Comparison c = compare(theirs, attempts);
             allSame &= c.same();
             JsonNode bench = upstreamBench.get(name);
-            Timing up = bench == null ? new Timing(-1, -1)
-                    : new Timing(bench.path("passNsPerOp").asDouble(-1), bench.path("coldPassNsPerOp").asDouble(-1));
+            Timing up = bench == null
+                    ? new Timing(-1, -1)
+                    : new Timing(
+                            bench.path("passNsPerOp").asDouble(-1),
+                            bench.path("coldPassNsPerOp").asDouble(-1));
             Timing me = mine.getOrDefault(name, new Timing(-1, -1));
-            long mySteps = attempts.stream().mapToLong(Allocator.Attempt::searchSteps).sum();
-            String theirSteps = theirs == null ? "n/a" : Long.toString(theirs.path("searchSteps").asLong());
-            out.append("| ").append(name).append(" | ").append(w.nodes().size())
-                    .append(" | ").append(cell(c.text()))
-                    .append(" | ").append(time(up.warm())).append(" | ").append(time(me.warm()))
-                    .append(" | ").append(ratio(up.warm(), me.warm()))
-                    .append(" | ").append(time(up.cold())).append(" | ").append(time(me.cold()))
-                    .append(" | ").append(ratio(up.cold(), me.cold()))
-                    .append(" | ").append(theirSteps).append(" / ").append(mySteps).append(" |\n");
+            long mySteps =
+                    attempts.stream().mapToLong(Allocator.Attempt::searchSteps).sum();
+            String theirSteps = theirs == null
+                    ? "n/a"
+                    : Long.toString(theirs.path("searchSteps").asLong());
+            out.append("| ")
+                    .append(name)
+                    .append(" | ")
+                    .append(w.nodes().size())
+                    .append(" | ")
+                    .append(cell(c.text()))
+                    .append(" | ")
+                    .append(time(up.warm()))
+                    .append(" | ")
+                    .append(time(me.warm()))
+                    .append(" | ")
+                    .append(ratio(up.warm(), me.warm()))
+                    .append(" | ")
+                    .append(time(up.cold()))
+                    .append(" | ")
+                    .append(time(me.cold()))
+                    .append(" | ")
+                    .append(ratio(up.cold(), me.cold()))
+                    .append(" | ")
+                    .append(theirSteps)
+                    .append(" / ")
+                    .append(mySteps)
+                    .append(" |\n");
         }
         return allSame;
     }
 
-    record Comparison(boolean same, String text) {
-    }
+    record Comparison(boolean same, String text) {}
 
     /** Compares every node's outcome; the text counts the nodes per outcome or names the first difference. */
     static Comparison compare(JsonNode upstream, List<Allocator.Attempt> mine) {
@@ -113,8 +132,10 @@ public final class SideBySideReport {
             return new Comparison(false, "DIFFERENT: upstream missing");
         }
         if (!upstream.path("error").asString("").isEmpty()) {
-            return new Comparison(false, "DIFFERENT: upstream could not build its allocator: "
-                    + upstream.path("error").asString());
+            return new Comparison(
+                    false,
+                    "DIFFERENT: upstream could not build its allocator: "
+                            + upstream.path("error").asString());
         }
         JsonNode nodes = upstream.path("nodes");
         if (nodes.size() != mine.size()) {
@@ -129,7 +150,8 @@ public final class SideBySideReport {
             if (!theirs.equals(ours)) {
                 differing++;
                 if (first == null) {
-                    first = "node " + nodes.get(i).path("node").asString() + ": upstream " + theirs + " / dra4j " + ours;
+                    first = "node " + nodes.get(i).path("node").asString() + ": upstream " + theirs + " / dra4j "
+                            + ours;
                 }
             }
             counts.merge(kind(ours), 1, Integer::sum);
@@ -198,7 +220,12 @@ public final class SideBySideReport {
             for (AllocationResult r : a.results()) {
                 sb.append(" [");
                 for (DeviceRequestAllocationResult d : r.getDevices().getResults()) {
-                    sb.append(d.getRequest()).append('=').append(d.getPool()).append('/').append(d.getDevice()).append(' ');
+                    sb.append(d.getRequest())
+                            .append('=')
+                            .append(d.getPool())
+                            .append('/')
+                            .append(d.getDevice())
+                            .append(' ');
                 }
                 sb.append(']');
             }
@@ -217,8 +244,12 @@ public final class SideBySideReport {
             for (JsonNode a : upstream.path("allocations")) {
                 sb.append(" [");
                 for (JsonNode d : a.path("results")) {
-                    sb.append(d.path("request").asString()).append('=').append(d.path("pool").asString()).append('/')
-                            .append(d.path("device").asString()).append(' ');
+                    sb.append(d.path("request").asString())
+                            .append('=')
+                            .append(d.path("pool").asString())
+                            .append('/')
+                            .append(d.path("device").asString())
+                            .append(' ');
                 }
                 sb.append(']');
             }

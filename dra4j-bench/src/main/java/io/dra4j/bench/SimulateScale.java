@@ -14,8 +14,7 @@ import io.dra4j.sim.Simulator;
  * side-by-side run is {@code oracle/scheduler-bench}).
  */
 public final class SimulateScale {
-    private SimulateScale() {
-    }
+    private SimulateScale() {}
 
     public static void main(String[] args) throws java.io.IOException {
         int nodes = args.length > 0 ? Integer.parseInt(args[0]) : 5000;
@@ -30,8 +29,9 @@ public final class SimulateScale {
         System.gc();
         Runtime rt = Runtime.getRuntime();
         long usedMiB = (rt.totalMemory() - rt.freeMemory()) / (1024 * 1024);
-        System.out.printf("%d nodes x 8 devices, %d pods: %.1f s, %d placed, %d pending, %d MiB heap in use after GC"
-                + " (max %d MiB), %.0f pods/s%n", nodes, pods, seconds, r.placed(), r.pending(), usedMiB,
-                rt.maxMemory() / (1024 * 1024), pods / seconds);
+        System.out.printf(
+                "%d nodes x 8 devices, %d pods: %.1f s, %d placed, %d pending, %d MiB heap in use after GC"
+                        + " (max %d MiB), %.0f pods/s%n",
+                nodes, pods, seconds, r.placed(), r.pending(), usedMiB, rt.maxMemory() / (1024 * 1024), pods / seconds);
     }
 }

@@ -14,7 +14,6 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceBuilder;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,9 +30,16 @@ import java.util.Map;
  * @param node     the representative node one Allocate call is timed on
  * @param nodes    every node of the cluster, in name order, for a Filter pass over all of them
  */
-public record Workload(String name, String notes, List<DraFeature> features, List<DeviceClass> classes,
-                       List<ResourceSlice> slices, List<AllocatedDevice> allocated, List<ResourceClaim> claims,
-                       Node node, List<Node> nodes) {
+public record Workload(
+        String name,
+        String notes,
+        List<DraFeature> features,
+        List<DeviceClass> classes,
+        List<ResourceSlice> slices,
+        List<AllocatedDevice> allocated,
+        List<ResourceClaim> claims,
+        Node node,
+        List<Node> nodes) {
 
     public Workload {
         features = List.copyOf(features);
@@ -83,13 +89,19 @@ public record Workload(String name, String notes, List<DraFeature> features, Lis
      * the gates, and the given compiled CEL expressions (kept across states, as kube-scheduler keeps its CEL cache).
      */
     public ClusterState clusterState(DeviceSelectorEnvironment cel) {
-        return ClusterState.builder().featureGates(featureGates()).celEnvironment(cel).deviceClasses(classes)
-                .resourceSlices(slices).allocatedState(allocatedState()).build();
+        return ClusterState.builder()
+                .featureGates(featureGates())
+                .celEnvironment(cel)
+                .deviceClasses(classes)
+                .resourceSlices(slices)
+                .allocatedState(allocatedState())
+                .build();
     }
 
     /** The compiled-expression environment matching this workload's gates. */
     public DeviceSelectorEnvironment celEnvironment() {
-        return DeviceSelectorEnvironment.create(new CelFeatures(features.contains(DraFeature.DRAConsumableCapacity),
+        return DeviceSelectorEnvironment.create(new CelFeatures(
+                features.contains(DraFeature.DRAConsumableCapacity),
                 features.contains(DraFeature.DRAListTypeAttributes)));
     }
 

@@ -1,25 +1,5 @@
 package io.dra4j.bench;
 
-import io.dra4j.allocator.DraFeature;
-import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.resource.v1.CapacityRequestPolicy;
-import io.fabric8.kubernetes.api.model.resource.v1.CapacityRequestPolicyRange;
-import io.fabric8.kubernetes.api.model.resource.v1.Device;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttribute;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceCapacity;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceConstraint;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest;
-import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
-import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
-
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.function.Supplier;
-
 import static io.dra4j.bench.K8sObjects.capacity;
 import static io.dra4j.bench.K8sObjects.claim;
 import static io.dra4j.bench.K8sObjects.consumes;
@@ -39,6 +19,25 @@ import static io.dra4j.bench.K8sObjects.stringsAttr;
 import static io.dra4j.bench.K8sObjects.subRequest;
 import static io.dra4j.bench.K8sObjects.versionAttr;
 import static io.dra4j.bench.K8sObjects.withCapacity;
+
+import io.dra4j.allocator.DraFeature;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.resource.v1.CapacityRequestPolicy;
+import io.fabric8.kubernetes.api.model.resource.v1.CapacityRequestPolicyRange;
+import io.fabric8.kubernetes.api.model.resource.v1.Device;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttribute;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceCapacity;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceConstraint;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * The benchmark workloads. The first group reproduces the object shapes of Kubernetes' scheduler_perf DRA tests
@@ -76,8 +75,7 @@ public final class Workloads {
         ALL.put("nosolution_prioritized_list", Workloads::prioritizedListNoSolution);
     }
 
-    private Workloads() {
-    }
+    private Workloads() {}
 
     /** Workload names in benchmark order. */
     public static List<String> names() {
@@ -88,7 +86,8 @@ public final class Workloads {
     public static Workload byName(String name) {
         Supplier<Workload> s = ALL.get(name);
         if (s == null) {
-            throw new IllegalArgumentException("unknown workload \"" + name + "\"; known: " + String.join(", ", names()));
+            throw new IllegalArgumentException(
+                    "unknown workload \"" + name + "\"; known: " + String.join(", ", names()));
         }
         return s.get();
     }
@@ -102,7 +101,11 @@ public final class Workloads {
     }
 
     /** The claim shapes of SteadyStateClusterResourceClaimTemplate and its #140254 variants. */
-    private enum Claims { ONE, SELECTOR, MATCH }
+    private enum Claims {
+        ONE,
+        SELECTOR,
+        MATCH
+    }
 
     static String perfNode(int i) {
         return "scheduler-perf-dra-" + i;
@@ -148,10 +151,16 @@ public final class Workloads {
      * empty_500nodes, for the cluster-state benchmarks (build, update after a bind, Filter pass).
      */
     public static Workload fleet(int nodes, int devices) {
-        return new Workload("fleet_" + nodes + "x" + devices, "scheduler_perf devices on " + nodes + " nodes", List.of(),
-                List.of(testClass()), perfSlices(nodes, devices), List.of(),
+        return new Workload(
+                "fleet_" + nodes + "x" + devices,
+                "scheduler_perf devices on " + nodes + " nodes",
+                List.of(),
+                List.of(testClass()),
+                perfSlices(nodes, devices),
+                List.of(),
                 List.of(claim("test", "test-claim", List.of(exactly("req-0", CLASS, 1)), List.of())),
-                node(perfNode(nodes / 2), Map.of()), perfNodes(nodes));
+                node(perfNode(nodes / 2), Map.of()),
+                perfNodes(nodes));
     }
 
     /*
@@ -184,7 +193,8 @@ public final class Workloads {
         switch (shape) {
             case SELECTOR -> {
                 requests.add(exactly("req-0", CLASS, 1, CLAIM_SELECTOR));
-                notes = "scheduler_perf selector_empty_500nodes (kubernetes#140254): one device with a claim CEL selector";
+                notes =
+                        "scheduler_perf selector_empty_500nodes (kubernetes#140254): one device with a claim CEL selector";
             }
             case MATCH -> {
                 requests.add(exactly("req-0", CLASS, 1));
@@ -199,9 +209,16 @@ public final class Workloads {
                         + " selector only, " + inUse + " of 5000 devices in use";
             }
         }
-        return new Workload(name, notes, List.of(), List.of(testClass()), perfSlices(PERF_NODES, PERF_DEVICES),
-                allocated, List.of(claim("test", "test-claim", requests, constraints)),
-                node(perfNode(REPRESENTATIVE), Map.of()), perfNodes(PERF_NODES));
+        return new Workload(
+                name,
+                notes,
+                List.of(),
+                List.of(testClass()),
+                perfSlices(PERF_NODES, PERF_DEVICES),
+                allocated,
+                List.of(claim("test", "test-claim", requests, constraints)),
+                node(perfNode(REPRESENTATIVE), Map.of()),
+                perfNodes(PERF_NODES));
     }
 
     /*
@@ -233,11 +250,17 @@ public final class Workloads {
             requests.add(exactly("req-" + r, CLASS, 1));
         }
         ResourceClaim claim = claim("test", "test-claim", requests, List.of(matchAttribute("dra.example.com/match")));
-        return new Workload("listattributes_empty_500nodes",
+        return new Workload(
+                "listattributes_empty_500nodes",
                 "scheduler_perf SchedulingWithResourceClaimTemplateListAttributes (kubernetes#140783): 64 devices with"
                         + " 47-value list attributes, 32 requests + matchAttribute",
-                List.of(DraFeature.DRAListTypeAttributes), List.of(testClass()), slices, List.of(), List.of(claim),
-                node(perfNode(REPRESENTATIVE), Map.of()), perfNodes(PERF_NODES));
+                List.of(DraFeature.DRAListTypeAttributes),
+                List.of(testClass()),
+                slices,
+                List.of(),
+                List.of(claim),
+                node(perfNode(REPRESENTATIVE), Map.of()),
+                perfNodes(PERF_NODES));
     }
 
     /*
@@ -252,8 +275,17 @@ public final class Workloads {
         for (int c = 1; c <= 8; c++) {
             cpus.put("cpu" + c, "1");
         }
-        ResourceSlice counters = slice("resourceslice-countersets-0", DRIVER, pool, 2, nodeName, null, null,
-                List.of(counterSet("counter-set-for-cpu", cpus), counterSet("counter-set-for-mem", Map.of("mem", "70Gi"))));
+        ResourceSlice counters = slice(
+                "resourceslice-countersets-0",
+                DRIVER,
+                pool,
+                2,
+                nodeName,
+                null,
+                null,
+                List.of(
+                        counterSet("counter-set-for-cpu", cpus),
+                        counterSet("counter-set-for-mem", Map.of("mem", "70Gi"))));
         List<Device> ds = new ArrayList<>();
         for (int d = 1; d <= 8; d++) {
             Device dev = device("device-" + d, Map.of(), Map.of());
@@ -262,15 +294,21 @@ public final class Workloads {
                     consumes("counter-set-for-mem", Map.of("mem", d == 1 ? "20Gi" : "10Gi"))));
             ds.add(dev);
         }
-        ResourceSlice devices = slice("resourceslice-devices-0", DRIVER, pool, 2, null,
-                labelSelector("node-with-dra", "true"), ds, null);
+        ResourceSlice devices = slice(
+                "resourceslice-devices-0", DRIVER, pool, 2, null, labelSelector("node-with-dra", "true"), ds, null);
         ResourceClaim claim = claim("test", "test-claim", List.of(exactly("req-0", CLASS, 7)), List.of());
         Node node = node(nodeName, Map.of("node-with-dra", "true"));
-        return new Workload("partitionable_backtracking",
+        return new Workload(
+                "partitionable_backtracking",
                 "scheduler_perf SteadyStateClusterResourceClaimTemplatePartitionableBacktracking: count 7 of 8"
                         + " partitionable devices, the only solution excludes device-1",
-                List.of(DraFeature.DRAPartitionableDevices), List.of(testClass()), List.of(counters, devices),
-                List.of(), List.of(claim), node, List.of(node));
+                List.of(DraFeature.DRAPartitionableDevices),
+                List.of(testClass()),
+                List.of(counters, devices),
+                List.of(),
+                List.of(claim),
+                node,
+                List.of(node));
     }
 
     /*
@@ -300,20 +338,29 @@ public final class Workloads {
             for (int c = 0; c < claimsPerNode; c++) {
                 for (int share = 0; share < 2; share++) {
                     int d = (2 * c + share) % 4;
-                    allocated.add(AllocatedDevice.share(DRIVER, perfNode(i), "nic-" + d,
-                            Map.of("bandwidth", new Quantity("2500M"))));
+                    allocated.add(AllocatedDevice.share(
+                            DRIVER, perfNode(i), "nic-" + d, Map.of("bandwidth", new Quantity("2500M"))));
                 }
             }
         }
         DeviceClass cls = deviceClass(CLASS, CLASS_SELECTOR + " && device.allowMultipleAllocations == true");
-        ResourceClaim claim = claim("test", "test-claim",
+        ResourceClaim claim = claim(
+                "test",
+                "test-claim",
                 List.of(withCapacity(exactly("req-0", CLASS, 2), Map.of("bandwidth", "2500M"))),
                 List.of(distinctAttribute("dra.example.com/nic")));
-        return new Workload(name,
+        return new Workload(
+                name,
                 "scheduler_perf SteadyStateClusterResourceClaimTemplateConsumableCapacity: 100 nodes x 4 shareable"
-                        + " 10G devices, claim = 2 distinct devices x 2500M, " + claimsPerNode + " claims per node in use",
-                List.of(DraFeature.DRAConsumableCapacity), List.of(cls), slices, allocated, List.of(claim),
-                node(perfNode(REPRESENTATIVE % nodes), Map.of()), perfNodes(nodes));
+                        + " 10G devices, claim = 2 distinct devices x 2500M, " + claimsPerNode
+                        + " claims per node in use",
+                List.of(DraFeature.DRAConsumableCapacity),
+                List.of(cls),
+                slices,
+                allocated,
+                List.of(claim),
+                node(perfNode(REPRESENTATIVE % nodes), Map.of()),
+                perfNodes(nodes));
     }
 
     /*
@@ -346,8 +393,16 @@ public final class Workloads {
             notes = "one node with 1000 devices, the first 500 in use; a claim for 32 devices (the per-claim maximum)";
         }
         Node node = node(nodeName, Map.of());
-        return new Workload(name, notes, List.of(), List.of(testClass()), slices, allocated,
-                List.of(claim("test", "test-claim", List.of(request), List.of())), node, List.of(node));
+        return new Workload(
+                name,
+                notes,
+                List.of(),
+                List.of(testClass()),
+                slices,
+                allocated,
+                List.of(claim("test", "test-claim", List.of(request), List.of())),
+                node,
+                List.of(node));
     }
 
     /** One node with {@code devices} scheduler_perf devices in one slice. */
@@ -372,12 +427,17 @@ public final class Workloads {
         String nodeName = "node-0";
         int n = COUNT_EXCEEDS_DEVICES;
         Node node = node(nodeName, Map.of());
-        return new Workload("nosolution_count_exceeds_devices",
+        return new Workload(
+                "nosolution_count_exceeds_devices",
                 "kubernetes#131730/#130593: one request for " + (n + 1) + " devices on a node with " + n
                         + " (no solution; upstream tries every subset)",
-                List.of(), List.of(testClass()), singleNodeSlices(nodeName, n), List.of(),
+                List.of(),
+                List.of(testClass()),
+                singleNodeSlices(nodeName, n),
+                List.of(),
                 List.of(claim("test", "test-claim", List.of(exactly("req-0", CLASS, n + 1)), List.of())),
-                node, List.of(node));
+                node,
+                List.of(node));
     }
 
     /*
@@ -393,10 +453,16 @@ public final class Workloads {
             requests.add(exactly("req-" + r, CLASS, 1));
         }
         Node node = node(nodeName, Map.of());
-        return new Workload("nosolution_requests_exceed_devices",
+        return new Workload(
+                "nosolution_requests_exceed_devices",
                 "kubernetes#131730: " + (n + 1) + " one-device requests on a node with " + n + " devices (no solution)",
-                List.of(), List.of(testClass()), singleNodeSlices(nodeName, n), List.of(),
-                List.of(claim("test", "test-claim", requests, List.of())), node, List.of(node));
+                List.of(),
+                List.of(testClass()),
+                singleNodeSlices(nodeName, n),
+                List.of(),
+                List.of(claim("test", "test-claim", requests, List.of())),
+                node,
+                List.of(node));
     }
 
     /*
@@ -411,10 +477,16 @@ public final class Workloads {
                 firstAvailable("req-0", List.of(subRequest("large", CLASS, 5), subRequest("small", CLASS, 4))),
                 firstAvailable("req-1", List.of(subRequest("large", CLASS, 5), subRequest("small", CLASS, 4))));
         Node node = node(nodeName, Map.of());
-        return new Workload("nosolution_prioritized_list",
+        return new Workload(
+                "nosolution_prioritized_list",
                 "kubernetes#130593: two firstAvailable requests (5 devices, else 4) on a node with " + n
                         + " devices (no solution)",
-                List.of(DraFeature.DRAPrioritizedList), List.of(testClass()), singleNodeSlices(nodeName, n), List.of(),
-                List.of(claim("test", "test-claim", requests, List.of())), node, List.of(node));
+                List.of(DraFeature.DRAPrioritizedList),
+                List.of(testClass()),
+                singleNodeSlices(nodeName, n),
+                List.of(),
+                List.of(claim("test", "test-claim", requests, List.of())),
+                node,
+                List.of(node));
     }
 }

@@ -17,8 +17,7 @@ import java.util.List;
  * Kubernetes 1.37's gates. Prints each written file's path.
  */
 public final class WriteWorkloads {
-    private WriteWorkloads() {
-    }
+    private WriteWorkloads() {}
 
     public static void main(String[] args) throws IOException {
         boolean json = false;

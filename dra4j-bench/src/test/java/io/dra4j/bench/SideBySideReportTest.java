@@ -1,13 +1,12 @@
 package io.dra4j.bench;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.dra4j.allocator.AllocationOutcome;
 import io.dra4j.allocator.Allocator;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
-
-import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 class SideBySideReportTest {
 
@@ -17,8 +16,11 @@ class SideBySideReportTest {
         AllocationOutcome mine = w.allocatorBuilder(w.allocatedState()).build().allocate(w.node(), w.claims());
         StringBuilder results = new StringBuilder();
         for (int d = 2; d <= 8; d++) {
-            results.append(d > 2 ? "," : "").append("{\"request\":\"req-0\",\"driver\":\"test-driver.cdi.k8s.io\","
-                    + "\"pool\":\"resourceslice-0\",\"device\":\"device-").append(d).append("\"}");
+            results.append(d > 2 ? "," : "")
+                    .append("{\"request\":\"req-0\",\"driver\":\"test-driver.cdi.k8s.io\","
+                            + "\"pool\":\"resourceslice-0\",\"device\":\"device-")
+                    .append(d)
+                    .append("\"}");
         }
         String upstreamLine = "{\"scenario\":\"partitionable_backtracking\",\"outcome\":\"allocated\","
                 + "\"allocations\":[{\"claim\":\"test-claim\",\"results\":[" + results + "]}]}";
@@ -29,10 +31,13 @@ class SideBySideReportTest {
 
     @Test
     void unschedulableAndErrorsAreDescribedByOutcome() {
-        assertThat(SideBySideReport.describe(new AllocationOutcome.Unschedulable("x"))).isEqualTo("unschedulable");
-        assertThat(SideBySideReport.describe(ScenarioFiles.json().readTree(
-                "{\"scenario\":\"s\",\"outcome\":\"error\",\"error\":\"boom\"}"))).isEqualTo("error: boom");
-        assertThat(SideBySideReport.describe(new AllocationOutcome.Failed("boom", false))).isEqualTo("error: boom");
+        assertThat(SideBySideReport.describe(new AllocationOutcome.Unschedulable("x")))
+                .isEqualTo("unschedulable");
+        assertThat(SideBySideReport.describe(
+                        ScenarioFiles.json().readTree("{\"scenario\":\"s\",\"outcome\":\"error\",\"error\":\"boom\"}")))
+                .isEqualTo("error: boom");
+        assertThat(SideBySideReport.describe(new AllocationOutcome.Failed("boom", false)))
+                .isEqualTo("error: boom");
     }
 
     @Test
@@ -40,16 +45,20 @@ class SideBySideReportTest {
         List<Allocator.Attempt> mine = List.of(
                 new Allocator.Attempt(new AllocationOutcome.Unschedulable("x"), 1),
                 new Allocator.Attempt(new AllocationOutcome.Unschedulable("x"), 1));
-        JsonNode same = ScenarioFiles.json().readTree("{\"scenario\":\"s\",\"nodes\":["
-                + "{\"node\":\"a\",\"outcome\":\"unschedulable\"},{\"node\":\"b\",\"outcome\":\"unschedulable\"}]}");
+        JsonNode same = ScenarioFiles.json()
+                .readTree(
+                        "{\"scenario\":\"s\",\"nodes\":["
+                                + "{\"node\":\"a\",\"outcome\":\"unschedulable\"},{\"node\":\"b\",\"outcome\":\"unschedulable\"}]}");
         assertThat(SideBySideReport.compare(same, mine))
                 .isEqualTo(new SideBySideReport.Comparison(true, "same on every node: unschedulable 2"));
-        JsonNode other = ScenarioFiles.json().readTree("{\"scenario\":\"s\",\"nodes\":["
-                + "{\"node\":\"a\",\"outcome\":\"unschedulable\"},{\"node\":\"b\",\"outcome\":\"error\","
-                + "\"error\":\"boom\"}]}");
+        JsonNode other = ScenarioFiles.json()
+                .readTree("{\"scenario\":\"s\",\"nodes\":["
+                        + "{\"node\":\"a\",\"outcome\":\"unschedulable\"},{\"node\":\"b\",\"outcome\":\"error\","
+                        + "\"error\":\"boom\"}]}");
         SideBySideReport.Comparison c = SideBySideReport.compare(other, mine);
         assertThat(c.same()).isFalse();
-        assertThat(c.text()).isEqualTo("DIFFERENT on 1 of 2 nodes, first node b: upstream error: boom / dra4j unschedulable");
+        assertThat(c.text())
+                .isEqualTo("DIFFERENT on 1 of 2 nodes, first node b: upstream error: boom / dra4j unschedulable");
         assertThat(SideBySideReport.compare(null, mine).same()).isFalse();
     }
 

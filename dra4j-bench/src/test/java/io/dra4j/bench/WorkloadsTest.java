@@ -1,20 +1,19 @@
 package io.dra4j.bench;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.dra4j.allocator.AllocationOutcome;
 import io.dra4j.allocator.DraFeature;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.openjdk.jmh.annotations.Param;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.stream.IntStream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class WorkloadsTest {
 
@@ -35,9 +34,16 @@ class WorkloadsTest {
         assertThat(first.getMetadata().getName()).isEqualTo("scheduler-perf-dra-0");
         assertThat(first.getSpec().getPool().getName()).isEqualTo("scheduler-perf-dra-0");
         assertThat(first.getSpec().getNodeName()).isEqualTo("scheduler-perf-dra-0");
-        assertThat(first.getSpec().getDevices()).extracting(d -> d.getName())
-                .containsExactlyElementsOf(IntStream.range(0, 10).mapToObj(i -> "instance-" + i).toList());
-        assertThat(first.getSpec().getDevices().get(3).getAttributes().get("driverVersion").getVersion())
+        assertThat(first.getSpec().getDevices())
+                .extracting(d -> d.getName())
+                .containsExactlyElementsOf(
+                        IntStream.range(0, 10).mapToObj(i -> "instance-" + i).toList());
+        assertThat(first.getSpec()
+                        .getDevices()
+                        .get(3)
+                        .getAttributes()
+                        .get("driverVersion")
+                        .getVersion())
                 .isEqualTo("1.2.3");
         assertThat(empty.allocated()).isEmpty();
 
@@ -52,13 +58,19 @@ class WorkloadsTest {
     void gateSetsAddTheDefaultsOf137AndTellWhereTheUpstreamVariantDiffers() {
         Workload list = Workloads.byName("listattributes_empty_500nodes");
         Workload on137 = GateSet.K8S_1_37.apply(list);
-        assertThat(on137.features()).contains(DraFeature.DRAListTypeAttributes, DraFeature.DRAPrioritizedList,
-                DraFeature.DRADeviceBindingConditions);
+        assertThat(on137.features())
+                .contains(
+                        DraFeature.DRAListTypeAttributes,
+                        DraFeature.DRAPrioritizedList,
+                        DraFeature.DRADeviceBindingConditions);
         assertThat(GateSet.WORKLOAD.apply(list).features()).containsExactly(DraFeature.DRAListTypeAttributes);
         assertThat(GateSet.WORKLOAD.differsFrom137(list)).isFalse();
-        assertThat(GateSet.WORKLOAD.differsFrom137(Workloads.byName("consumablecapacity_half_100nodes"))).isFalse();
-        assertThat(GateSet.WORKLOAD.differsFrom137(Workloads.byName("empty_500nodes"))).isTrue();
-        assertThat(GateSet.WORKLOAD.differsFrom137(Workloads.byName("partitionable_backtracking"))).isTrue();
+        assertThat(GateSet.WORKLOAD.differsFrom137(Workloads.byName("consumablecapacity_half_100nodes")))
+                .isFalse();
+        assertThat(GateSet.WORKLOAD.differsFrom137(Workloads.byName("empty_500nodes")))
+                .isTrue();
+        assertThat(GateSet.WORKLOAD.differsFrom137(Workloads.byName("partitionable_backtracking")))
+                .isTrue();
         assertThat(GateSet.K8S_1_37.differsFrom137(list)).isTrue();
         assertThatThrownBy(() -> GateSet.byId("1.99")).hasMessageContaining("\"1.99\"");
     }
@@ -91,7 +103,12 @@ class WorkloadsTest {
         JsonNode share = tree.path("allocatedDevices").get(0);
         assertThat(share.path("shared").asBoolean()).isTrue();
         assertThat(share.path("consumedCapacity").path("bandwidth").asString()).isEqualTo("2500M");
-        JsonNode request = tree.path("claims").get(0).path("spec").path("devices").path("requests").get(0);
+        JsonNode request = tree.path("claims")
+                .get(0)
+                .path("spec")
+                .path("devices")
+                .path("requests")
+                .get(0);
         assertThat(request.path("exactly").path("allocationMode").asString()).isEqualTo("ExactCount");
         assertThat(request.path("exactly").path("count").asInt()).isEqualTo(2);
     }
@@ -108,13 +125,17 @@ class WorkloadsTest {
     @Test
     void listAttributesTakeTheDevicesSharingAValue() {
         assertThat(devices(run("listattributes_empty_500nodes")))
-                .containsExactlyElementsOf(IntStream.range(32, 64).mapToObj(i -> "device-" + i).toList());
+                .containsExactlyElementsOf(
+                        IntStream.range(32, 64).mapToObj(i -> "device-" + i).toList());
     }
 
     @Test
     void noSolutionWorkloadsAreUnschedulable() {
-        for (String name : List.of("full_500nodes", "nosolution_count_exceeds_devices",
-                "nosolution_requests_exceed_devices", "nosolution_prioritized_list")) {
+        for (String name : List.of(
+                "full_500nodes",
+                "nosolution_count_exceeds_devices",
+                "nosolution_requests_exceed_devices",
+                "nosolution_prioritized_list")) {
             assertThat(run(name)).as(name).isInstanceOf(AllocationOutcome.Unschedulable.class);
         }
     }
@@ -127,8 +148,11 @@ class WorkloadsTest {
     private static List<String> devices(AllocationOutcome outcome) {
         assertThat(outcome).isInstanceOf(AllocationOutcome.Allocated.class);
         List<String> out = new ArrayList<>();
-        for (DeviceRequestAllocationResult r : ((AllocationOutcome.Allocated) outcome).results().get(0)
-                .getDevices().getResults()) {
+        for (DeviceRequestAllocationResult r : ((AllocationOutcome.Allocated) outcome)
+                .results()
+                .get(0)
+                .getDevices()
+                .getResults()) {
             out.add(r.getDevice());
         }
         return out;

@@ -10,8 +10,7 @@ final class Canonical {
     private static final BigDecimal PLUS_1024 = BigDecimal.valueOf(1024);
     private static final BigInteger BIG_1024 = BigInteger.valueOf(1024);
 
-    private Canonical() {
-    }
+    private Canonical() {}
 
     static String format(BigDecimal amount, KubeQuantity.Format format) {
         if (amount.signum() == 0) {
@@ -67,28 +66,45 @@ final class Canonical {
     /** Upstream prints no suffix at all when the exponent has no SI name (e.g. 1000E prints as "1"). */
     private static String decimalSuffix(long exponent) {
         switch ((int) exponent) {
-            case -9: return "n";
-            case -6: return "u";
-            case -3: return "m";
-            case 3: return "k";
-            case 6: return "M";
-            case 9: return "G";
-            case 12: return "T";
-            case 15: return "P";
-            case 18: return "E";
-            default: return "";
+            case -9:
+                return "n";
+            case -6:
+                return "u";
+            case -3:
+                return "m";
+            case 3:
+                return "k";
+            case 6:
+                return "M";
+            case 9:
+                return "G";
+            case 12:
+                return "T";
+            case 15:
+                return "P";
+            case 18:
+                return "E";
+            default:
+                return "";
         }
     }
 
     private static String binarySuffix(int exponent) {
         switch (exponent) {
-            case 10: return "Ki";
-            case 20: return "Mi";
-            case 30: return "Gi";
-            case 40: return "Ti";
-            case 50: return "Pi";
-            case 60: return "Ei";
-            default: return "";
+            case 10:
+                return "Ki";
+            case 20:
+                return "Mi";
+            case 30:
+                return "Gi";
+            case 40:
+                return "Ti";
+            case 50:
+                return "Pi";
+            case 60:
+                return "Ei";
+            default:
+                return "";
         }
     }
 }

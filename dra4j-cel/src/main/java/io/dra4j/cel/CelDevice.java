@@ -9,13 +9,13 @@ import io.dra4j.cel.internal.DeviceView;
  */
 public final class CelDevice {
 
-  private final DeviceView view;
+    private final DeviceView view;
 
-  CelDevice(DeviceView view) {
-    this.view = view;
-  }
+    CelDevice(DeviceView view) {
+        this.view = view;
+    }
 
-  DeviceView view() {
-    return view;
-  }
+    DeviceView view() {
+        return view;
+    }
 }

@@ -11,5 +11,4 @@ package io.dra4j.cel;
  * @param consumableCapacity DRAConsumableCapacity
  * @param listTypeAttributes DRAListTypeAttributes
  */
-public record CelFeatures(boolean consumableCapacity, boolean listTypeAttributes) {
-}
+public record CelFeatures(boolean consumableCapacity, boolean listTypeAttributes) {}

@@ -7,8 +7,7 @@ final class DecimalAmount {
 
     private static final BigInteger MAX_INT64 = BigInteger.valueOf(Long.MAX_VALUE);
 
-    private DecimalAmount() {
-    }
+    private DecimalAmount() {}
 
     /**
      * {@code ceil(unscaled * 10^-scale / 10^-newScale)} as upstream computes it: exact for large magnitudes; for

@@ -17,8 +17,7 @@ final class GoFloat {
     };
     private static final double TWO_POW_63 = 9.223372036854775807E18;
 
-    private GoFloat() {
-    }
+    private GoFloat() {}
 
     /** Go's math.Pow10, computed from the same tables so results are bit-identical. */
     static double pow10(int n) {

@@ -9,8 +9,7 @@ import java.math.BigDecimal;
  */
 final class Int64Amount {
 
-    private Int64Amount() {
-    }
+    private Int64Amount() {}
 
     /** Go's int64Amount.Add on two int64-form values; null when the result needs the decimal form. */
     static BigDecimal add(BigDecimal a, BigDecimal b) {
@@ -51,12 +50,18 @@ final class Int64Amount {
      */
     private static long[] positiveScaleInt64(long base, int scale) {
         switch (scale) {
-            case 0: return new long[] {base, 1};
-            case 1: return multiplyScale(base, 10, true);
-            case 2: return multiplyScale(base, 100, true);
-            case 3: return multiplyScale(base, 1000, true);
-            case 6: return multiplyScale(base, 1_000_000, false);
-            case 9: return multiplyScale(base, 1_000_000_000, false);
+            case 0:
+                return new long[] {base, 1};
+            case 1:
+                return multiplyScale(base, 10, true);
+            case 2:
+                return multiplyScale(base, 100, true);
+            case 3:
+                return multiplyScale(base, 1000, true);
+            case 6:
+                return multiplyScale(base, 1_000_000, false);
+            case 9:
+                return multiplyScale(base, 1_000_000_000, false);
             default:
                 long value = base;
                 for (int i = 0; i < scale; i++) {

@@ -50,6 +50,7 @@ public final class KubeQuantity implements Comparable<KubeQuantity> {
     private final BigDecimal amount;
     /** True when Go would hold the value as an int64Amount, false for inf.Dec. */
     private final boolean int64Form;
+
     private final Format format;
     /** The parsed text when Go keeps it as the printed form; null when the canonical form is computed. */
     private final String text;
@@ -187,8 +188,8 @@ public final class KubeQuantity implements Comparable<KubeQuantity> {
      * (arbitrary-precision form, no rounding).
      */
     public static KubeQuantity of(BigDecimal value, Format format) {
-        return new KubeQuantity(Objects.requireNonNull(value, "value"), false, Objects.requireNonNull(format, "format"),
-                null);
+        return new KubeQuantity(
+                Objects.requireNonNull(value, "value"), false, Objects.requireNonNull(format, "format"), null);
     }
 
     /** A quantity holding an integer, like Go's {@code NewQuantity(value, format)} (int64 form). */
@@ -252,7 +253,8 @@ public final class KubeQuantity implements Comparable<KubeQuantity> {
         Format resultFormat = isZero() ? y.format : format;
         if (int64Form && y.int64Form) {
             long bValue = y.amount.unscaledValue().longValue();
-            BigDecimal sum = Int64Amount.add(amount, subtract ? BigDecimal.valueOf(-bValue, y.amount.scale()) : y.amount);
+            BigDecimal sum =
+                    Int64Amount.add(amount, subtract ? BigDecimal.valueOf(-bValue, y.amount.scale()) : y.amount);
             if (sum != null) {
                 return new KubeQuantity(sum, true, resultFormat, null);
             }
@@ -316,7 +318,9 @@ public final class KubeQuantity implements Comparable<KubeQuantity> {
         if (text != null) {
             return text;
         }
-        if (format == Format.BINARY_SI && int64Form && amount.scale() == 0
+        if (format == Format.BINARY_SI
+                && int64Form
+                && amount.scale() == 0
                 && amount.unscaledValue().equals(BigInteger.valueOf(Long.MIN_VALUE))) {
             // Go cannot negate the most negative int64 while removing factors of 1024, so it prints it plainly.
             return amount.toPlainString();
@@ -415,23 +419,40 @@ public final class KubeQuantity implements Comparable<KubeQuantity> {
 
         static Suffix interpret(String s) {
             switch (s) {
-                case "": return new Suffix(10, 0, Format.DECIMAL_SI);
-                case "n": return new Suffix(10, -9, Format.DECIMAL_SI);
-                case "u": return new Suffix(10, -6, Format.DECIMAL_SI);
-                case "m": return new Suffix(10, -3, Format.DECIMAL_SI);
-                case "k": return new Suffix(10, 3, Format.DECIMAL_SI);
-                case "M": return new Suffix(10, 6, Format.DECIMAL_SI);
-                case "G": return new Suffix(10, 9, Format.DECIMAL_SI);
-                case "T": return new Suffix(10, 12, Format.DECIMAL_SI);
-                case "P": return new Suffix(10, 15, Format.DECIMAL_SI);
-                case "E": return new Suffix(10, 18, Format.DECIMAL_SI);
-                case "Ki": return new Suffix(2, 10, Format.BINARY_SI);
-                case "Mi": return new Suffix(2, 20, Format.BINARY_SI);
-                case "Gi": return new Suffix(2, 30, Format.BINARY_SI);
-                case "Ti": return new Suffix(2, 40, Format.BINARY_SI);
-                case "Pi": return new Suffix(2, 50, Format.BINARY_SI);
-                case "Ei": return new Suffix(2, 60, Format.BINARY_SI);
-                default: break;
+                case "":
+                    return new Suffix(10, 0, Format.DECIMAL_SI);
+                case "n":
+                    return new Suffix(10, -9, Format.DECIMAL_SI);
+                case "u":
+                    return new Suffix(10, -6, Format.DECIMAL_SI);
+                case "m":
+                    return new Suffix(10, -3, Format.DECIMAL_SI);
+                case "k":
+                    return new Suffix(10, 3, Format.DECIMAL_SI);
+                case "M":
+                    return new Suffix(10, 6, Format.DECIMAL_SI);
+                case "G":
+                    return new Suffix(10, 9, Format.DECIMAL_SI);
+                case "T":
+                    return new Suffix(10, 12, Format.DECIMAL_SI);
+                case "P":
+                    return new Suffix(10, 15, Format.DECIMAL_SI);
+                case "E":
+                    return new Suffix(10, 18, Format.DECIMAL_SI);
+                case "Ki":
+                    return new Suffix(2, 10, Format.BINARY_SI);
+                case "Mi":
+                    return new Suffix(2, 20, Format.BINARY_SI);
+                case "Gi":
+                    return new Suffix(2, 30, Format.BINARY_SI);
+                case "Ti":
+                    return new Suffix(2, 40, Format.BINARY_SI);
+                case "Pi":
+                    return new Suffix(2, 50, Format.BINARY_SI);
+                case "Ei":
+                    return new Suffix(2, 60, Format.BINARY_SI);
+                default:
+                    break;
             }
             if (s.length() > 1 && (s.charAt(0) == 'E' || s.charAt(0) == 'e')) {
                 Long parsed = GoFloat.parseInt64(s.substring(1));

@@ -69,8 +69,7 @@ public final class KubernetesLibraries {
     /** Returned by {@link #runtimeCost} when upstream has no specific rule (cel-go then charges 1 per call). */
     public static final long NO_COST_RULE = LibraryCosts.NO_RULE;
 
-    private KubernetesLibraries() {
-    }
+    private KubernetesLibraries() {}
 
     /**
      * The runtime cost upstream's library cost estimator ({@code CallCost} in apiserver pkg/cel/library/cost.go)

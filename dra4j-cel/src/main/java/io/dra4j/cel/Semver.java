@@ -215,7 +215,10 @@ public final class Semver implements Comparable<Semver> {
     @Override
     public String toString() {
         StringBuilder b = new StringBuilder();
-        b.append(Long.toUnsignedString(major)).append('.').append(Long.toUnsignedString(minor)).append('.')
+        b.append(Long.toUnsignedString(major))
+                .append('.')
+                .append(Long.toUnsignedString(minor))
+                .append('.')
                 .append(Long.toUnsignedString(patch));
         if (!pre.isEmpty()) {
             b.append('-');
@@ -231,7 +234,8 @@ public final class Semver implements Comparable<Semver> {
 
     private static long versionNumber(String s, String which) {
         if (!containsOnly(s, NUMBERS)) {
-            throw new IllegalArgumentException("Invalid character(s) found in " + which + " number " + GoQuote.quote(s));
+            throw new IllegalArgumentException(
+                    "Invalid character(s) found in " + which + " number " + GoQuote.quote(s));
         }
         if (hasLeadingZeroes(s)) {
             String label = Character.toUpperCase(which.charAt(0)) + which.substring(1);
@@ -248,7 +252,8 @@ public final class Semver implements Comparable<Semver> {
         try {
             return Long.parseUnsignedLong(s);
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("strconv.ParseUint: parsing " + GoQuote.quote(s) + ": value out of range");
+            throw new IllegalArgumentException(
+                    "strconv.ParseUint: parsing " + GoQuote.quote(s) + ": value out of range");
         }
     }
 

@@ -3,10 +3,10 @@ package io.dra4j.cel;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.Test;
 
 /**
  * The static cost estimate against upstream's: each maximum is {@code CompilationResult.MaxCost} as printed by
@@ -21,17 +21,25 @@ class EstimatedCostTest {
         return Stream.of(
                 Arguments.of("device.driver == \"gpu.example.com\"", "4"),
                 Arguments.of("device.attributes[\"gpu.example.com\"].model.matches(\"^a[0-9]+$\")", "25"),
-                Arguments.of("device.attributes.all(d, device.attributes[d].all(k, "
-                        + "device.attributes[\"gpu.example.com\"].model.matches(\"^a[0-9]+$\")))", "28931"),
-                Arguments.of("device.attributes[\"gpu.example.com\"].labels.all(l, "
-                        + "l.matches(device.attributes[\"gpu.example.com\"].model))", "18446744073709551615"),
+                Arguments.of(
+                        "device.attributes.all(d, device.attributes[d].all(k, "
+                                + "device.attributes[\"gpu.example.com\"].model.matches(\"^a[0-9]+$\")))",
+                        "28931"),
+                Arguments.of(
+                        "device.attributes[\"gpu.example.com\"].labels.all(l, "
+                                + "l.matches(device.attributes[\"gpu.example.com\"].model))",
+                        "18446744073709551615"),
                 Arguments.of("device.attributes[\"gpu.example.com\"].labels.sort().join(\",\").size() > 2", "9029"),
-                Arguments.of("cel.bind(a, device.attributes[\"gpu.example.com\"], a.model.startsWith(\"a1\") "
-                        + "&& a.model.lowerAscii().contains(\"x\"))", "32"),
+                Arguments.of(
+                        "cel.bind(a, device.attributes[\"gpu.example.com\"], a.model.startsWith(\"a1\") "
+                                + "&& a.model.lowerAscii().contains(\"x\"))",
+                        "32"),
                 Arguments.of("sets.contains([1, 2, 3], [1]) && has(device.attributes.x)", "26"),
                 Arguments.of("device.capacity[\"gpu.example.com\"].memory.compareTo(quantity(\"10Gi\")) >= 0", "7"),
-                Arguments.of("device.attributes.all(a, device.attributes.all(b, device.attributes.exists(c, "
-                        + "device.driver == device.attributes[\"gpu.example.com\"].model)))", "563395"));
+                Arguments.of(
+                        "device.attributes.all(a, device.attributes.all(b, device.attributes.exists(c, "
+                                + "device.driver == device.attributes[\"gpu.example.com\"].model)))",
+                        "563395"));
     }
 
     @ParameterizedTest
@@ -40,8 +48,8 @@ class EstimatedCostTest {
         EstimatedCost cost = env.compile(expression).estimatedCost().orElseThrow();
         assertThat(Long.toUnsignedString(cost.max())).isEqualTo(upstreamMax);
         assertThat(Long.compareUnsigned(cost.min(), cost.max())).isLessThanOrEqualTo(0);
-        assertThat(cost.exceedsLimit()).isEqualTo(Long.compareUnsigned(Long.parseUnsignedLong(upstreamMax),
-                EstimatedCost.LIMIT) > 0);
+        assertThat(cost.exceedsLimit())
+                .isEqualTo(Long.compareUnsigned(Long.parseUnsignedLong(upstreamMax), EstimatedCost.LIMIT) > 0);
     }
 
     @Test

@@ -32,7 +32,7 @@ class KubeQuantityTest {
 
     private static void load(String resource, List<Arguments> cases) throws IOException {
         try (InputStream in = Objects.requireNonNull(KubeQuantityTest.class.getResourceAsStream(resource));
-             BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+                BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
             String line;
             while ((line = reader.readLine()) != null) {
                 if (line.isEmpty() || line.startsWith("#")) {
@@ -60,8 +60,10 @@ class KubeQuantityTest {
             case "N", "M" -> {
                 long value = Long.parseLong(f[1]);
                 Format format = goFormat(f[2]);
-                assertDescribes(f[0].equals("N") ? KubeQuantity.ofInt64(value, format)
-                        : KubeQuantity.ofMilli(value, format), f, 3);
+                assertDescribes(
+                        f[0].equals("N") ? KubeQuantity.ofInt64(value, format) : KubeQuantity.ofMilli(value, format),
+                        f,
+                        3);
             }
             case "A", "S" -> {
                 KubeQuantity a = KubeQuantity.parse(f[1]);
@@ -78,7 +80,8 @@ class KubeQuantityTest {
         assertThat(q.canonical()).as("String()").isEqualTo(f[at]);
         assertThat(q.format()).as("format").isEqualTo(goFormat(f[at + 1]));
         assertThat(Long.toHexString(Double.doubleToRawLongBits(q.asApproximateFloat64())))
-                .as("AsApproximateFloat64 bits").isEqualTo(f[at + 2].replaceFirst("^0+(?=.)", ""));
+                .as("AsApproximateFloat64 bits")
+                .isEqualTo(f[at + 2].replaceFirst("^0+(?=.)", ""));
         OptionalLong asInt = q.asInt64();
         assertThat(asInt.isPresent()).as("AsInt64 ok").isEqualTo(Boolean.parseBoolean(f[at + 4]));
         if (asInt.isPresent()) {
@@ -114,7 +117,8 @@ class KubeQuantityTest {
     @Test
     void emptyStringIsFormatError() {
         assertThatThrownBy(() -> KubeQuantity.parse(""))
-                .hasMessage("quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
+                .hasMessage(
+                        "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
     }
 
     @Test
@@ -135,7 +139,9 @@ class KubeQuantityTest {
         assertThat(k).isEqualTo(thousand).hasSameHashCodeAs(thousand);
         assertThat(k.identical(thousand)).isFalse();
         assertThat(k.identical(KubeQuantity.parse("1000"))).isTrue();
-        assertThat(KubeQuantity.parse("0")).isEqualTo(KubeQuantity.parse("0Ki")).hasSameHashCodeAs(KubeQuantity.parse("0m"));
+        assertThat(KubeQuantity.parse("0"))
+                .isEqualTo(KubeQuantity.parse("0Ki"))
+                .hasSameHashCodeAs(KubeQuantity.parse("0m"));
         assertThat(k.compareTo(KubeQuantity.parse("1Ki"))).isNegative();
         assertThat(k.value()).isEqualByComparingTo("1000");
     }
@@ -145,17 +151,21 @@ class KubeQuantityTest {
         KubeQuantity q = KubeQuantity.of(new BigDecimal("1.5"), Format.DECIMAL_SI);
         assertThat(q.canonical()).isEqualTo("1500m");
         assertThat(q.asInt64()).isEmpty();
-        assertThat(KubeQuantity.of(new BigDecimal("2048"), Format.BINARY_SI).canonical()).isEqualTo("2Ki");
+        assertThat(KubeQuantity.of(new BigDecimal("2048"), Format.BINARY_SI).canonical())
+                .isEqualTo("2Ki");
         assertThat(KubeQuantity.ofInt64(5, Format.DECIMAL_EXPONENT).asInt64()).hasValue(5);
     }
 
     @Test
     void fromFabric8CombinesAmountAndFormat() {
-        assertThat(KubeQuantity.fromFabric8(new io.fabric8.kubernetes.api.model.Quantity("4", "Gi")).canonical())
+        assertThat(KubeQuantity.fromFabric8(new io.fabric8.kubernetes.api.model.Quantity("4", "Gi"))
+                        .canonical())
                 .isEqualTo("4Gi");
-        assertThat(KubeQuantity.fromFabric8(new io.fabric8.kubernetes.api.model.Quantity("1500m")).canonical())
+        assertThat(KubeQuantity.fromFabric8(new io.fabric8.kubernetes.api.model.Quantity("1500m"))
+                        .canonical())
                 .isEqualTo("1500m");
-        assertThat(KubeQuantity.fromFabric8(new io.fabric8.kubernetes.api.model.Quantity("1e3")).canonical())
+        assertThat(KubeQuantity.fromFabric8(new io.fabric8.kubernetes.api.model.Quantity("1e3"))
+                        .canonical())
                 .isEqualTo("1e3");
         assertThatThrownBy(() -> KubeQuantity.fromFabric8(new io.fabric8.kubernetes.api.model.Quantity("1", "ki")))
                 .hasMessage("unable to parse quantity's suffix");
@@ -165,7 +175,8 @@ class KubeQuantityTest {
     void absurdExponentIsRefusedInsteadOfMaterialised() {
         assertThatThrownBy(() -> KubeQuantity.parse("1234567890123456789e999999"))
                 .hasMessage("unable to parse numeric part of quantity");
-        assertThat(KubeQuantity.parse("1234567890123456789e-999999").canonical()).isEqualTo("1e-9");
+        assertThat(KubeQuantity.parse("1234567890123456789e-999999").canonical())
+                .isEqualTo("1e-9");
         assertThat(KubeQuantity.parse("1e999999").canonical()).isEqualTo("1e999999");
     }
 }

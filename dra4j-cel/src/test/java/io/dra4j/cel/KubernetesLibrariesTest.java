@@ -23,12 +23,26 @@ class KubernetesLibrariesTest {
 
     @Test
     void librariesCarryUpstreamNames() {
-        assertThat(KubernetesLibraries.all()).extracting(KubernetesCelLibrary::libraryName).contains(
-                "kubernetes.quantity", "kubernetes.Semver", "kubernetes.lists", "kubernetes.regex",
-                "kubernetes.urls", "kubernetes.net.ip", "kubernetes.net.cidr", "kubernetes.format");
-        assertThat(KubernetesLibraries.opaqueTypes()).extracting(t -> t.name()).containsExactly(
-                "kubernetes.Quantity", "kubernetes.Semver", "net.IP", "net.CIDR", "kubernetes.URL",
-                "kubernetes.NamedFormat");
+        assertThat(KubernetesLibraries.all())
+                .extracting(KubernetesCelLibrary::libraryName)
+                .contains(
+                        "kubernetes.quantity",
+                        "kubernetes.Semver",
+                        "kubernetes.lists",
+                        "kubernetes.regex",
+                        "kubernetes.urls",
+                        "kubernetes.net.ip",
+                        "kubernetes.net.cidr",
+                        "kubernetes.format");
+        assertThat(KubernetesLibraries.opaqueTypes())
+                .extracting(t -> t.name())
+                .containsExactly(
+                        "kubernetes.Quantity",
+                        "kubernetes.Semver",
+                        "net.IP",
+                        "net.CIDR",
+                        "kubernetes.URL",
+                        "kubernetes.NamedFormat");
     }
 
     @Test
@@ -66,9 +80,10 @@ class KubernetesLibrariesTest {
                 .setOptions(OPTIONS)
                 .addLibraries(KubernetesLibraries.all())
                 .build();
-        var ast = compiler.compile("device.attributes['dra.example.com'].sizes.max() == 8").getAst();
-        Map<String, Object> vars = Map.of("device",
-                Map.of("attributes", Map.of("dra.example.com", Map.of("sizes", List.of(2L, 8L, 4L)))));
+        var ast = compiler.compile("device.attributes['dra.example.com'].sizes.max() == 8")
+                .getAst();
+        Map<String, Object> vars =
+                Map.of("device", Map.of("attributes", Map.of("dra.example.com", Map.of("sizes", List.of(2L, 8L, 4L)))));
         assertThatThrownBy(() -> runtime.createProgram(ast).eval(vars)).hasMessageContaining("Ambiguous overloads");
         var resolved = KubernetesLibraries.resolveDynamicOverloads(ast);
         assertThat(runtime.createProgram(resolved).eval(vars)).isEqualTo(true);
@@ -76,11 +91,16 @@ class KubernetesLibrariesTest {
 
     @Test
     void libraryErrorsSurfaceWithUpstreamText() throws Exception {
-        CelCompiler compiler = CelCompilerFactory.standardCelCompilerBuilder().setOptions(OPTIONS)
-                .addLibraries(KubernetesLibraries.all()).build();
-        CelRuntime runtime = CelRuntimeFactory.standardCelRuntimeBuilder().setOptions(OPTIONS)
-                .addLibraries(KubernetesLibraries.all()).build();
-        var program = runtime.createProgram(compiler.compile("semver('1.2') == semver('1.2.0')").getAst());
+        CelCompiler compiler = CelCompilerFactory.standardCelCompilerBuilder()
+                .setOptions(OPTIONS)
+                .addLibraries(KubernetesLibraries.all())
+                .build();
+        CelRuntime runtime = CelRuntimeFactory.standardCelRuntimeBuilder()
+                .setOptions(OPTIONS)
+                .addLibraries(KubernetesLibraries.all())
+                .build();
+        var program = runtime.createProgram(
+                compiler.compile("semver('1.2') == semver('1.2.0')").getAst());
         assertThatThrownBy(() -> program.eval(Map.of()))
                 .isInstanceOf(CelEvaluationException.class)
                 .hasMessage("No Major.Minor.Patch elements found");
@@ -93,16 +113,17 @@ class KubernetesLibrariesTest {
                 .addLibraries(CelExtensions.strings())
                 .addLibraries(KubernetesLibraries.all())
                 .build();
-        assertThatThrownBy(() -> both.compile("'abc'.trim()").getAst())
-                .hasMessageContaining("overlapping overload");
+        assertThatThrownBy(() -> both.compile("'abc'.trim()").getAst()).hasMessageContaining("overlapping overload");
     }
 
     @Test
     void runtimeCostFollowsUpstreamRules() {
         // quantity(s): ceil(len(s) * 0.1); "1.5Gi" has 5 characters.
-        assertThat(KubernetesLibraries.runtimeCost("string_to_quantity", List.of("1.5Gi"))).isEqualTo(1);
-        assertThat(KubernetesLibraries.runtimeCost("quantity_is_greater_than",
-                List.of(KubeQuantity.parse("1"), KubeQuantity.parse("2")))).isEqualTo(1);
+        assertThat(KubernetesLibraries.runtimeCost("string_to_quantity", List.of("1.5Gi")))
+                .isEqualTo(1);
+        assertThat(KubernetesLibraries.runtimeCost(
+                        "quantity_is_greater_than", List.of(KubeQuantity.parse("1"), KubeQuantity.parse("2"))))
+                .isEqualTo(1);
         // The dynamic list binding is priced like the typed overloads: one traversal.
         assertThat(KubernetesLibraries.runtimeCost("list_dyn_sum", List.of(List.of("a".repeat(20)))))
                 .isEqualTo(2);

@@ -23,7 +23,7 @@ class SemverTest {
     static Stream<Arguments> upstreamCases() throws IOException {
         List<Arguments> cases = new ArrayList<>();
         try (InputStream in = Objects.requireNonNull(SemverTest.class.getResourceAsStream("semver-upstream.tsv"));
-             BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+                BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
             String line;
             while ((line = reader.readLine()) != null) {
                 if (line.isEmpty() || line.startsWith("#")) {
@@ -62,8 +62,18 @@ class SemverTest {
     @Test
     void precedenceFollowsTheSemverSpecificationExample() {
         // SemVer 2.0.0, item 11.
-        List<String> ascending = List.of("1.0.0-alpha", "1.0.0-alpha.1", "1.0.0-alpha.beta", "1.0.0-beta",
-                "1.0.0-beta.2", "1.0.0-beta.11", "1.0.0-rc.1", "1.0.0", "1.0.1", "1.1.0", "2.0.0");
+        List<String> ascending = List.of(
+                "1.0.0-alpha",
+                "1.0.0-alpha.1",
+                "1.0.0-alpha.beta",
+                "1.0.0-beta",
+                "1.0.0-beta.2",
+                "1.0.0-beta.11",
+                "1.0.0-rc.1",
+                "1.0.0",
+                "1.0.1",
+                "1.1.0",
+                "2.0.0");
         for (int i = 0; i < ascending.size(); i++) {
             for (int j = 0; j < ascending.size(); j++) {
                 Semver a = Semver.parse(ascending.get(i));
@@ -87,15 +97,36 @@ class SemverTest {
         Semver big = Semver.parse("18446744073709551615.0.0");
         assertThat(big.major()).isEqualTo(-1L);
         assertThat(big.compareTo(Semver.parse("1.0.0"))).isEqualTo(1);
-        assertThat(Semver.parse("1.0.0-18446744073709551615").compareTo(Semver.parse("1.0.0-2"))).isEqualTo(1);
+        assertThat(Semver.parse("1.0.0-18446744073709551615").compareTo(Semver.parse("1.0.0-2")))
+                .isEqualTo(1);
     }
 
     /** isValid answers plain versions without parsing; it must agree with parse on them and on their near misses. */
     @Test
     void isValidAgreesWithParse() {
-        List<String> inputs = List.of("1.2.3", "0.0.0", "10.20.30", "123456789012345678.0.1", "1234567890123456789.0.1",
-                "18446744073709551615.0.0", "18446744073709551616.0.0", "01.2.3", "1.02.3", "1.2.03", "1.2", "1.2.3.4",
-                "1..3", ".1.2", "1.2.", "1.2.3-rc.1", "1.2.3+build", "v1.2.3", "1.2.3 ", "", "1.2.x", "1.2.3-",
+        List<String> inputs = List.of(
+                "1.2.3",
+                "0.0.0",
+                "10.20.30",
+                "123456789012345678.0.1",
+                "1234567890123456789.0.1",
+                "18446744073709551615.0.0",
+                "18446744073709551616.0.0",
+                "01.2.3",
+                "1.02.3",
+                "1.2.03",
+                "1.2",
+                "1.2.3.4",
+                "1..3",
+                ".1.2",
+                "1.2.",
+                "1.2.3-rc.1",
+                "1.2.3+build",
+                "v1.2.3",
+                "1.2.3 ",
+                "",
+                "1.2.x",
+                "1.2.3-",
                 "1.2.\u0663");
         for (String s : inputs) {
             boolean parses;

@@ -10,13 +10,6 @@ import io.dra4j.scenario.ScenarioOutcome;
 import io.dra4j.scenario.ScenarioRunner;
 import io.dra4j.sim.NodeVerdict;
 import io.dra4j.sim.PodClaims;
-import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -26,49 +19,64 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** {@code dra4j allocate}: allocates the claims of Kubernetes manifests or scenario files and prints the outcomes. */
-@Command(name = "allocate",
+@Command(
+        name = "allocate",
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
         usageHelpWidth = 100,
         description = {
-                "Allocates claims and prints the outcome: allocated (with the devices per claim), unschedulable, or "
-                        + "error.",
-                "",
-                "Kubernetes manifests (YAML or JSON, multi-document, kind: List, directories, - for standard input) "
-                        + "form one cluster, as kubectl apply -f would see them: DeviceClasses, ResourceSlices, "
-                        + "ResourceClaims, ResourceClaimTemplates, DeviceTaintRules, Nodes and Pods (workloads are "
-                        + "expanded into their pods). Every pending pod's claims (by name, or the claim its template "
-                        + "stands for) are allocated together as kube-scheduler's DynamicResources plugin does, on "
-                        + "--node or on every node (ranked by its score); so is every unallocated claim no pod uses. "
-                        + "Each pod is checked alone against the bound pods and allocated claims; 'simulate' places "
-                        + "them one after another with every scheduler plugin. Gates: --kubernetes-version's "
-                        + "defaults and --feature-gates.",
-                "",
-                "A scenario file (see docs/scenario-format.md) is one scenario: the device classes, resource slices, "
-                        + "devices in use, the node, the claims and the gates that are on; every DRA gate it does not "
-                        + "list is off. A scenario without a features key gets the defaults of --kubernetes-version.",
-                "",
-                "Scenarios are printed in argument order, then the manifests' pods and claims in input order. A file "
-                        + "that cannot be read is reported with the problem; the other files still run."},
+            "Allocates claims and prints the outcome: allocated (with the devices per claim), unschedulable, or "
+                    + "error.",
+            "",
+            "Kubernetes manifests (YAML or JSON, multi-document, kind: List, directories, - for standard input) "
+                    + "form one cluster, as kubectl apply -f would see them: DeviceClasses, ResourceSlices, "
+                    + "ResourceClaims, ResourceClaimTemplates, DeviceTaintRules, Nodes and Pods (workloads are "
+                    + "expanded into their pods). Every pending pod's claims (by name, or the claim its template "
+                    + "stands for) are allocated together as kube-scheduler's DynamicResources plugin does, on "
+                    + "--node or on every node (ranked by its score); so is every unallocated claim no pod uses. "
+                    + "Each pod is checked alone against the bound pods and allocated claims; 'simulate' places "
+                    + "them one after another with every scheduler plugin. Gates: --kubernetes-version's "
+                    + "defaults and --feature-gates.",
+            "",
+            "A scenario file (see docs/scenario-format.md) is one scenario: the device classes, resource slices, "
+                    + "devices in use, the node, the claims and the gates that are on; every DRA gate it does not "
+                    + "list is off. A scenario without a features key gets the defaults of --kubernetes-version.",
+            "",
+            "Scenarios are printed in argument order, then the manifests' pods and claims in input order. A file "
+                    + "that cannot be read is reported with the problem; the other files still run."
+        },
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {
-                "0:every input ran, whatever its outcome (with --exit-code: every claim was allocated)",
-                "1:an input could not be read or had an invalid object (the others still ran)",
-                "2:bad usage",
-                "3:with --exit-code: every file was read, but a scenario is unschedulable or has an error outcome"})
+            "0:every input ran, whatever its outcome (with --exit-code: every claim was allocated)",
+            "1:an input could not be read or had an invalid object (the others still ran)",
+            "2:bad usage",
+            "3:with --exit-code: every file was read, but a scenario is unschedulable or has an error outcome"
+        })
 final class AllocateCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", defaultValue = "text",
+    @Option(
+            names = {"-o", "--output"},
+            paramLabel = "FORMAT",
+            defaultValue = "text",
             description = "text (default, for people), yaml, or json (JSON Lines: one object per scenario, "
                     + "{\"scenario\",\"outcome\",\"error\",\"allocations\"}, and one per claim of the manifests, "
                     + "{\"pod\",\"claim\",\"node\",\"outcome\",...}; see README)")
     private OutcomeWriter.Format output;
 
-    @Option(names = "--kubernetes-version", paramLabel = "VERSION", defaultValue = "1.37",
+    @Option(
+            names = "--kubernetes-version",
+            paramLabel = "VERSION",
+            defaultValue = "1.37",
             converter = VersionConverter.class,
             description = "release whose default feature gates apply to manifests and to scenarios without a "
                     + "features key: 1.34, 1.35, 1.36 or 1.37 (default)")
@@ -77,8 +85,9 @@ final class AllocateCommand implements Callable<Integer> {
     @Mixin
     private Inputs inputs;
 
-    @Option(names = "--exit-code", description = "exit with status 3 when a scenario is unschedulable or has an "
-            + "error outcome (for CI)")
+    @Option(
+            names = "--exit-code",
+            description = "exit with status 3 when a scenario is unschedulable or has an " + "error outcome (for CI)")
     private boolean exitCode;
 
     @Override
@@ -86,7 +95,8 @@ final class AllocateCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         if (inputs.all().isEmpty()) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "no input: give FILE, -f FILE, or - for standard input");
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(), "no input: give FILE, -f FILE, or - for standard input");
         }
         int status = CommandLine.ExitCode.OK;
         boolean notAllocated = false;
@@ -106,8 +116,11 @@ final class AllocateCommand implements Callable<Integer> {
                 scenario = inputs.withGates(inputs.read((Inputs.ScenarioInput) input), kubernetesVersion);
                 outcome = run(scenario);
                 if (outcome == null) {
-                    outcome = ScenarioOutcome.of(scenario, new AllocationOutcome.Failed(
-                            "internal error in dra4j while allocating scenario file " + scenario.sourcePath(), false));
+                    outcome = ScenarioOutcome.of(
+                            scenario,
+                            new AllocationOutcome.Failed(
+                                    "internal error in dra4j while allocating scenario file " + scenario.sourcePath(),
+                                    false));
                     status = CommandLine.ExitCode.SOFTWARE;
                 }
             } catch (ScenarioException e) {
@@ -122,16 +135,19 @@ final class AllocateCommand implements Callable<Integer> {
                 // JSON and YAML keep one record per input, an unreadable one included; text leaves errors to stderr.
                 out.print(OutcomeWriter.render(outcome, output));
             }
-            if (output == OutcomeWriter.Format.TEXT && outcome.outcome() instanceof AllocationOutcome.Unschedulable
+            if (output == OutcomeWriter.Format.TEXT
+                    && outcome.outcome() instanceof AllocationOutcome.Unschedulable
                     && scenario != null) {
                 // People get the decisive reason with the verdict; 'explain' has the rest.
-                out.println("  why: " + ScenarioRunner.explain(scenario, kubernetesVersion, inputs.timeout).decisive());
+                out.println("  why: "
+                        + ScenarioRunner.explain(scenario, kubernetesVersion, inputs.timeout)
+                                .decisive());
             }
             out.flush();
         }
         if (!manifests.isEmpty()) {
-            Optional<ClusterInput.Checked> checked = ClusterInput.check(manifests, inputs, kubernetesVersion,
-                    output == OutcomeWriter.Format.TEXT, "allocate", err);
+            Optional<ClusterInput.Checked> checked = ClusterInput.check(
+                    manifests, inputs, kubernetesVersion, output == OutcomeWriter.Format.TEXT, "allocate", err);
             err.flush();
             if (checked.isEmpty() || checked.get().problems()) {
                 status = CommandLine.ExitCode.SOFTWARE;
@@ -154,15 +170,17 @@ final class AllocateCommand implements Callable<Integer> {
             }
             for (int i = 0; i < p.claims().size(); i++) {
                 if (!p.templates().get(i).isEmpty()) {
-                    out.println("  claim " + p.claims().get(i) + " stands for ResourceClaimTemplate "
-                            + p.namespace() + "/" + p.templates().get(i));
+                    out.println("  claim " + p.claims().get(i) + " stands for ResourceClaimTemplate " + p.namespace()
+                            + "/" + p.templates().get(i));
                 }
             }
             if (!p.nodes().isEmpty()) {
                 out.println(ClusterInput.ranking(p));
             }
-            if (!(p.outcome() instanceof AllocationOutcome.Allocated) && p.explanation().isPresent()) {
-                out.println("  why: " + (p.node().isEmpty() ? "" : p.node() + ": ") + p.explanation().get().decisive());
+            if (!(p.outcome() instanceof AllocationOutcome.Allocated)
+                    && p.explanation().isPresent()) {
+                out.println("  why: " + (p.node().isEmpty() ? "" : p.node() + ": ")
+                        + p.explanation().get().decisive());
             }
             p.notes().forEach(n -> out.println("  note: " + n));
             return;
@@ -191,16 +209,21 @@ final class AllocateCommand implements Callable<Integer> {
             for (NodeVerdict v : p.nodes()) {
                 Map<String, Object> n = new LinkedHashMap<>();
                 n.put("node", v.node());
-                n.put("outcome", v.allocated() ? "allocated"
-                        : v.outcome() instanceof AllocationOutcome.Unschedulable ? "unschedulable" : "error");
+                n.put(
+                        "outcome",
+                        v.allocated()
+                                ? "allocated"
+                                : v.outcome() instanceof AllocationOutcome.Unschedulable ? "unschedulable" : "error");
                 if (v.allocated()) {
                     n.put("score", v.score());
                 }
                 nodes.add(n);
             }
             line.put("nodes", nodes);
-            out.print(output == OutcomeWriter.Format.JSON ? OutcomeWriter.jsonLine(line) + "\n"
-                    : OutcomeWriter.yamlDocument(line));
+            out.print(
+                    output == OutcomeWriter.Format.JSON
+                            ? OutcomeWriter.jsonLine(line) + "\n"
+                            : OutcomeWriter.yamlDocument(line));
         }
     }
 
@@ -221,9 +244,12 @@ final class AllocateCommand implements Callable<Integer> {
     static final class VersionConverter implements CommandLine.ITypeConverter<KubernetesVersion> {
         @Override
         public KubernetesVersion convert(String value) {
-            return KubernetesVersion.parse(value).orElseThrow(() -> new CommandLine.TypeConversionException(
-                    "unsupported Kubernetes version '" + value + "', supported: " + Arrays.stream(KubernetesVersion.values())
-                            .map(KubernetesVersion::text).collect(Collectors.joining(", "))));
+            return KubernetesVersion.parse(value)
+                    .orElseThrow(() -> new CommandLine.TypeConversionException(
+                            "unsupported Kubernetes version '" + value + "', supported: "
+                                    + Arrays.stream(KubernetesVersion.values())
+                                            .map(KubernetesVersion::text)
+                                            .collect(Collectors.joining(", "))));
         }
     }
 }

@@ -15,8 +15,7 @@ import java.util.List;
  * their output discarded: only which classes they load matters.
  */
 public final class CdsTraining {
-    private CdsTraining() {
-    }
+    private CdsTraining() {}
 
     public static void main(String[] args) {
         List<List<String>> runs = new ArrayList<>();

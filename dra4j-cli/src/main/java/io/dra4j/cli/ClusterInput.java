@@ -11,7 +11,6 @@ import io.dra4j.scenario.SkippedObject;
 import io.dra4j.sim.ClusterSnapshot;
 import io.dra4j.sim.DraCheck;
 import io.dra4j.sim.PodClaims;
-
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Optional;
@@ -24,22 +23,26 @@ import java.util.Optional;
  */
 final class ClusterInput {
     /** The kinds the commands read, for messages. */
-    static final String KINDS_READ = "DeviceClass, ResourceSlice, ResourceClaim, ResourceClaimTemplate, DeviceTaintRule, "
-            + "Node and Pod (and Deployment, ReplicaSet, StatefulSet, Job, DaemonSet for their pods)";
+    static final String KINDS_READ =
+            "DeviceClass, ResourceSlice, ResourceClaim, ResourceClaimTemplate, DeviceTaintRule, "
+                    + "Node and Pod (and Deployment, ReplicaSet, StatefulSet, Job, DaemonSet for their pods)";
 
     /** The check's result, and whether any input had a problem (exit status 1). */
-    record Checked(DraCheck.Result result, boolean problems) {
-    }
+    record Checked(DraCheck.Result result, boolean problems) {}
 
-    private ClusterInput() {
-    }
+    private ClusterInput() {}
 
     /**
      * Reads the sources, reports on {@code err}, and checks the pods and claims; empty when nothing could be
      * checked (the reason is on {@code err}).
      */
-    static Optional<Checked> check(List<ManifestReader.Source> sources, Inputs inputs, KubernetesVersion version,
-                                   boolean explain, String command, PrintWriter err) {
+    static Optional<Checked> check(
+            List<ManifestReader.Source> sources,
+            Inputs inputs,
+            KubernetesVersion version,
+            boolean explain,
+            String command,
+            PrintWriter err) {
         FeatureGates gates;
         try {
             gates = inputs.gates(version);
@@ -75,8 +78,10 @@ final class ClusterInput {
 
     /** {@code pod team-a/train-0 on node-1}: the label and, when a node was tried, the chosen one. */
     static String title(PodClaims p) {
-        return p.label() + (p.node().isEmpty() || !(p.outcome() instanceof AllocationOutcome.Allocated) ? ""
-                : " on " + p.node());
+        return p.label()
+                + (p.node().isEmpty() || !(p.outcome() instanceof AllocationOutcome.Allocated)
+                        ? ""
+                        : " on " + p.node());
     }
 
     /** The pod's namespace/name, null for a claim no pod uses. */
@@ -87,7 +92,8 @@ final class ClusterInput {
     /** The explanation on the chosen node, or one made of the outcome when no node was tried (PreFilter). */
     static Explanation explanation(PodClaims p) {
         return p.explanation().orElseGet(() -> {
-            String why = p.outcome() instanceof AllocationOutcome.Failed f ? f.message()
+            String why = p.outcome() instanceof AllocationOutcome.Failed f
+                    ? f.message()
                     : p.outcome() instanceof AllocationOutcome.Unschedulable u ? u.reason() : "";
             return new Explanation(p.outcome(), why, List.of(), List.of(), List.of());
         });
@@ -99,7 +105,10 @@ final class ClusterInput {
         StringBuilder not = new StringBuilder();
         p.nodes().forEach(v -> {
             if (v.allocated()) {
-                fits.append(fits.length() == 0 ? "" : ", ").append(v.node()).append(" (score ").append(v.score())
+                fits.append(fits.length() == 0 ? "" : ", ")
+                        .append(v.node())
+                        .append(" (score ")
+                        .append(v.score())
                         .append(')');
             } else {
                 not.append(not.length() == 0 ? "" : ", ").append(v.node());

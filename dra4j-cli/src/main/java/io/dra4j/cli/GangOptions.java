@@ -1,15 +1,16 @@
 package io.dra4j.cli;
 
 import io.dra4j.sim.SimulationOptions;
+import java.util.ArrayList;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
-import java.util.ArrayList;
-import java.util.List;
-
 /** {@code --gang}, for the commands that simulate: pods marked as gangs, placed all or nothing. */
 final class GangOptions {
-    @Option(names = "--gang", paramLabel = "LABEL-KEY|SELECTOR",
+    @Option(
+            names = "--gang",
+            paramLabel = "LABEL-KEY|SELECTOR",
             description = "mark pods as a gang, placed all or nothing: by a label key, the pods of a namespace sharing "
                     + "a value of it are one gang per value (batch.kubernetes.io/job-name: each Job's pods); by a "
                     + "label selector (-l syntax), the pods of a namespace it selects; repeatable. PodGroups with a "

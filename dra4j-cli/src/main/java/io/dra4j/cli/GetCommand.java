@@ -4,6 +4,13 @@ import io.dra4j.scenario.Manifests;
 import io.dra4j.sim.ClusterSnapshot;
 import io.dra4j.sim.whatif.DeviceInventory;
 import io.dra4j.sim.whatif.LabelQuery;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -14,31 +21,26 @@ import picocli.CommandLine.Spec;
 import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
-import java.io.IOException;
-import java.io.PrintWriter;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
-import java.util.concurrent.Callable;
-
 /** {@code dra4j get devices}: every device, who holds it, in kubectl's table style. */
-@Command(name = "get",
+@Command(
+        name = "get",
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
         usageHelpWidth = 100,
         description = {
-                "dra4j get devices: every device of the snapshot's ResourceSlices with its node, pool, the "
-                        + "DeviceClasses it matches, its taints (as published in the slice), whether it is a "
-                        + "partition or shareable, and the claim and pods holding it; then one line per node pool "
-                        + "with how many devices are held."},
+            "dra4j get devices: every device of the snapshot's ResourceSlices with its node, pool, the "
+                    + "DeviceClasses it matches, its taints (as published in the slice), whether it is a "
+                    + "partition or shareable, and the claim and pods holding it; then one line per node pool "
+                    + "with how many devices are held."
+        },
         exitCodeListHeading = "%nExit status:%n",
-        exitCodeList = {
-                "0:listed",
-                "1:the snapshot could not be read or had invalid objects",
-                "2:bad usage"})
+        exitCodeList = {"0:listed", "1:the snapshot could not be read or had invalid objects", "2:bad usage"})
 final class GetCommand implements Callable<Integer> {
-    enum Format { text, wide, json }
+    enum Format {
+        text,
+        wide,
+        json
+    }
 
     @Spec
     private CommandSpec spec;
@@ -46,23 +48,33 @@ final class GetCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "RESOURCE", description = "devices")
     private String resource;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", defaultValue = "text",
+    @Option(
+            names = {"-o", "--output"},
+            paramLabel = "FORMAT",
+            defaultValue = "text",
             description = "text (default), wide (adds kind, node pool, attributes) or json")
     private Format output;
 
-    @Option(names = {"-l", "--selector"}, paramLabel = "SELECTOR",
+    @Option(
+            names = {"-l", "--selector"},
+            paramLabel = "SELECTOR",
             description = "only devices of nodes whose labels match (kubectl -l syntax)")
     private String selector;
 
     @Option(names = "--class", paramLabel = "DEVICECLASS", description = "only devices matching this DeviceClass")
     private String deviceClass;
 
-    @Option(names = "--pool-label", paramLabel = "LABEL", defaultValue = "node.kubernetes.io/instance-type",
+    @Option(
+            names = "--pool-label",
+            paramLabel = "LABEL",
+            defaultValue = "node.kubernetes.io/instance-type",
             description = "the node label naming its node pool (default: node.kubernetes.io/instance-type)")
     private String poolLabel;
 
-    @Option(names = "--after-simulation",
-            description = "list the devices as the simulation leaves them (pending pods scheduled), not as the snapshot has them")
+    @Option(
+            names = "--after-simulation",
+            description =
+                    "list the devices as the simulation leaves them (pending pods scheduled), not as the snapshot has them")
     private boolean afterSimulation;
 
     @Mixin
@@ -90,17 +102,21 @@ final class GetCommand implements Callable<Integer> {
         try {
             ClusterSnapshot snapshot = ClusterSnapshot.of(manifests);
             if (afterSimulation) {
-                snapshot = new io.dra4j.sim.Simulator(io.dra4j.sim.SimulationOptions.defaults()).run(snapshot).finalState();
+                snapshot = new io.dra4j.sim.Simulator(io.dra4j.sim.SimulationOptions.defaults())
+                        .run(snapshot)
+                        .finalState();
             }
-            rows = DeviceInventory.of(snapshot, query == null ? l -> true : query, query != null,
-                    deviceClass, poolLabel);
+            rows = DeviceInventory.of(
+                    snapshot, query == null ? l -> true : query, query != null, deviceClass, poolLabel);
         } catch (IllegalArgumentException e) {
             err.println("dra4j: " + e.getMessage());
             err.flush();
             return CommandLine.ExitCode.SOFTWARE;
         }
         if (output == Format.json) {
-            out.println(JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build()
+            out.println(JsonMapper.builder()
+                    .enable(SerializationFeature.INDENT_OUTPUT)
+                    .build()
                     .writeValueAsString(Map.of("devices", rows)));
         } else {
             table(rows, output == Format.wide, out);
@@ -114,15 +130,34 @@ final class GetCommand implements Callable<Integer> {
 
     private static void table(List<DeviceInventory.Row> rows, boolean wide, PrintWriter out) {
         List<String[]> lines = new ArrayList<>();
-        lines.add(wide ? new String[] {"NODE", "POOL", "DEVICE", "CLASSES", "TAINTS", "CLAIM", "POD", "KIND",
-                "NODE-POOL", "ATTRIBUTES"} : new String[] {"NODE", "POOL", "DEVICE", "CLASSES", "TAINTS", "CLAIM", "POD"});
+        lines.add(
+                wide
+                        ? new String[] {
+                            "NODE",
+                            "POOL",
+                            "DEVICE",
+                            "CLASSES",
+                            "TAINTS",
+                            "CLAIM",
+                            "POD",
+                            "KIND",
+                            "NODE-POOL",
+                            "ATTRIBUTES"
+                        }
+                        : new String[] {"NODE", "POOL", "DEVICE", "CLASSES", "TAINTS", "CLAIM", "POD"});
         for (DeviceInventory.Row r : rows) {
-            List<String> cells = new ArrayList<>(List.of(none(r.node()), r.driver() + "/" + r.pool(), r.device(),
-                    none(String.join(",", r.classes())), none(String.join(",", r.taints())),
-                    none(String.join(",", r.claims())), none(String.join(",", r.pods()))));
+            List<String> cells = new ArrayList<>(List.of(
+                    none(r.node()),
+                    r.driver() + "/" + r.pool(),
+                    r.device(),
+                    none(String.join(",", r.classes())),
+                    none(String.join(",", r.taints())),
+                    none(String.join(",", r.claims())),
+                    none(String.join(",", r.pods()))));
             if (wide) {
                 List<String> attrs = new ArrayList<>();
-                r.attributes().entrySet().stream().sorted(Map.Entry.comparingByKey())
+                r.attributes().entrySet().stream()
+                        .sorted(Map.Entry.comparingByKey())
                         .forEach(e -> attrs.add(e.getKey() + "=" + e.getValue()));
                 cells.addAll(List.of(r.kind(), none(r.nodePool()), none(String.join(",", attrs))));
             }
@@ -147,14 +182,15 @@ final class GetCommand implements Callable<Integer> {
     private static void summary(List<DeviceInventory.Row> rows, PrintWriter out) {
         Map<String, int[]> pools = new TreeMap<>();
         for (DeviceInventory.Row r : rows) {
-            int[] c = pools.computeIfAbsent(r.node().isEmpty() ? "(devices of no node)" : none(r.nodePool()),
-                    k -> new int[3]);
+            int[] c = pools.computeIfAbsent(
+                    r.node().isEmpty() ? "(devices of no node)" : none(r.nodePool()), k -> new int[3]);
             c[0]++;
             c[1] += r.held() ? 1 : 0;
             c[2] += r.taints().isEmpty() ? 0 : 1;
         }
-        pools.forEach((pool, c) -> out.printf("node pool %s: %d of %d device(s) held (%d%%), %d tainted%n", pool, c[1],
-                c[0], c[0] == 0 ? 0 : 100 * c[1] / c[0], c[2]));
+        pools.forEach((pool, c) -> out.printf(
+                "node pool %s: %d of %d device(s) held (%d%%), %d tainted%n",
+                pool, c[1], c[0], c[0] == 0 ? 0 : 100 * c[1] / c[0], c[2]));
     }
 
     private static String none(String s) {

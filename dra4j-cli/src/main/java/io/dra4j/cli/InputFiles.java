@@ -16,11 +16,9 @@ import java.util.Set;
 /** Reading manifest files (or stdin) as UTF-8 text, and replacing a file atomically, for the rewriting commands. */
 final class InputFiles {
     /** A file's text and where it came from. */
-    record Input(String name, Path path, String text) {
-    }
+    record Input(String name, Path path, String text) {}
 
-    private InputFiles() {
-    }
+    private InputFiles() {}
 
     /** The text of {@code name} ({@code -} is stdin), or null after printing why it cannot be read. */
     static Input read(String name, PrintWriter err) {
@@ -47,7 +45,8 @@ final class InputFiles {
     }
 
     private static String decode(byte[] bytes) throws CharacterCodingException {
-        String text = StandardCharsets.UTF_8.newDecoder()
+        String text = StandardCharsets.UTF_8
+                .newDecoder()
                 .onMalformedInput(CodingErrorAction.REPORT)
                 .onUnmappableCharacter(CodingErrorAction.REPORT)
                 .decode(java.nio.ByteBuffer.wrap(bytes))

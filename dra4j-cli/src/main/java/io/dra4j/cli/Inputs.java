@@ -3,16 +3,11 @@ package io.dra4j.cli;
 import io.dra4j.allocator.DraFeature;
 import io.dra4j.allocator.FeatureGates;
 import io.dra4j.allocator.KubernetesVersion;
+import io.dra4j.scenario.ManifestReader;
 import io.dra4j.scenario.Scenario;
 import io.dra4j.scenario.ScenarioException;
 import io.dra4j.scenario.ScenarioReader;
 import io.dra4j.scenario.ScenarioRunner;
-import picocli.CommandLine;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-
-import io.dra4j.scenario.ManifestReader;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -29,6 +24,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import picocli.CommandLine;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * The input options {@code allocate} and {@code explain} share, kubectl style: files as arguments or with
@@ -37,9 +35,12 @@ import java.util.regex.Pattern;
 final class Inputs {
     /** How standard input is named in messages. */
     static final Path STDIN = Path.of("<stdin>");
+
     private static final Pattern GO_DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)(ns|us|µs|ms|s|m|h)");
 
-    @Option(names = {"-f", "--filename"}, paramLabel = "FILE",
+    @Option(
+            names = {"-f", "--filename"},
+            paramLabel = "FILE",
             description = "a file or directory to read (repeatable): Kubernetes manifests or a scenario file; - "
                     + "reads standard input")
     List<Path> filenames = new ArrayList<>();
@@ -47,29 +48,42 @@ final class Inputs {
     @Parameters(arity = "0..*", paramLabel = "FILE", description = "files and directories as with -f")
     List<Path> files = new ArrayList<>();
 
-    @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "10s", converter = DurationConverter.class,
+    @Option(
+            names = "--timeout",
+            paramLabel = "DURATION",
+            defaultValue = "10s",
+            converter = DurationConverter.class,
             description = "bound on the search per node, as kube-scheduler's filterTimeout (default 10s); past it "
                     + "the outcome is the error \"node N: timed out trying to allocate devices\"; 0 for no bound")
     Duration timeout;
 
-    @Option(names = "--validate", paramLabel = "BOOLEAN", defaultValue = "true", arity = "0..1", fallbackValue = "true",
+    @Option(
+            names = "--validate",
+            paramLabel = "BOOLEAN",
+            defaultValue = "true",
+            arity = "0..1",
+            fallbackValue = "true",
             description = "apply the defaults and validation of kube-apiserver 1.37 to every object before "
                     + "allocating (default true); --validate=false takes objects as upstream's allocator tests hand "
                     + "them over")
     boolean validate;
 
-    @Option(names = "--node", paramLabel = "NAME",
+    @Option(
+            names = "--node",
+            paramLabel = "NAME",
             description = "for Kubernetes manifests: allocate on this node only (default: on every node of the "
                     + "input, the nodes ranked)")
     String node;
 
-    @Option(names = "--feature-gates", paramLabel = "A=true,B=false", converter = GatesConverter.class,
+    @Option(
+            names = "--feature-gates",
+            paramLabel = "A=true,B=false",
+            converter = GatesConverter.class,
             description = "DRA feature gates to turn on or off on top of the scenario's (kube-scheduler's syntax)")
     Gates featureGates = new Gates(Map.of());
 
     /** The gates --feature-gates turns on (true) or off (false), in command-line order. */
-    record Gates(Map<DraFeature, Boolean> values) {
-    }
+    record Gates(Map<DraFeature, Boolean> values) {}
 
     /**
      * The scenario with --feature-gates applied: its gates (or the release's defaults when it lists none), then the
@@ -83,9 +97,20 @@ final class Inputs {
         for (Map.Entry<DraFeature, Boolean> e : featureGates.values().entrySet()) {
             gates = gates.with(e.getKey(), e.getValue());
         }
-        return new Scenario(s.name(), s.source(), Optional.of(List.copyOf(gates.enabled())), s.confidence(), s.notes(),
-                s.node(), s.deviceClasses(), s.resourceSlices(), s.deviceTaintRules(), s.allocatedDevices(), s.claims(),
-                s.expectation(), s.sourcePath());
+        return new Scenario(
+                s.name(),
+                s.source(),
+                Optional.of(List.copyOf(gates.enabled())),
+                s.confidence(),
+                s.notes(),
+                s.node(),
+                s.deviceClasses(),
+                s.resourceSlices(),
+                s.deviceTaintRules(),
+                s.allocatedDevices(),
+                s.claims(),
+                s.expectation(),
+                s.sourcePath());
     }
 
     /** The gates for manifests: the release's defaults, then --feature-gates. */
@@ -98,23 +123,19 @@ final class Inputs {
     }
 
     /** One input as read: a scenario file, a manifest source, or a path that could not be read. */
-    sealed interface Input permits ScenarioInput, ManifestInput, UnreadableInput {
-    }
+    sealed interface Input permits ScenarioInput, ManifestInput, UnreadableInput {}
 
     /** A scenario file (docs/scenario-format.md): one scenario. */
-    record ScenarioInput(Path label, byte[] content) implements Input {
-    }
+    record ScenarioInput(Path label, byte[] content) implements Input {}
 
     /** A file (or standard input) of Kubernetes manifests; every such input forms one cluster. */
-    record ManifestInput(String name, byte[] content) implements Input {
-    }
+    record ManifestInput(String name, byte[] content) implements Input {}
 
     /**
      * A path that could not be read (missing, permission denied, ...): {@code problem} says why, or is empty when
      * the scenario reader's words are to be used.
      */
-    record UnreadableInput(Path path, String problem) implements Input {
-    }
+    record UnreadableInput(Path path, String problem) implements Input {}
 
     /**
      * The inputs in command-line order, directories expanded into their .yaml, .yml and .json files (recursively, in
@@ -189,7 +210,10 @@ final class Inputs {
     private static Input classify(Path label, String name, byte[] content) {
         // Text that is not YAML goes to the scenario reader unless it shows an object's keys.
         boolean scenario = ScenarioReader.isScenario(content)
-                || !OBJECT_KEY.matcher(new String(content, StandardCharsets.UTF_8)).find() && !ScenarioReader.isYaml(content);
+                || !OBJECT_KEY
+                                .matcher(new String(content, StandardCharsets.UTF_8))
+                                .find()
+                        && !ScenarioReader.isYaml(content);
         return scenario ? new ScenarioInput(label, content) : new ManifestInput(name, content);
     }
 
@@ -242,10 +266,15 @@ final class Inputs {
                 }
                 String name = item.substring(0, eq).trim();
                 String bool = item.substring(eq + 1).trim();
-                DraFeature gate = DraFeature.byGateName(name).orElseThrow(() ->
-                        new CommandLine.TypeConversionException("unrecognized feature gate: " + name
-                                + " (dra4j knows the DRA gates: " + String.join(", ", java.util.Arrays.stream(
-                                DraFeature.values()).map(DraFeature::gateName).toList()) + ")"));
+                DraFeature gate = DraFeature.byGateName(name)
+                        .orElseThrow(() -> new CommandLine.TypeConversionException("unrecognized feature gate: " + name
+                                + " (dra4j knows the DRA gates: "
+                                + String.join(
+                                        ", ",
+                                        java.util.Arrays.stream(DraFeature.values())
+                                                .map(DraFeature::gateName)
+                                                .toList())
+                                + ")"));
                 Boolean on = switch (bool) {
                     case "1", "t", "T", "TRUE", "true", "True" -> Boolean.TRUE;
                     case "0", "f", "F", "FALSE", "false", "False" -> Boolean.FALSE;
@@ -285,8 +314,8 @@ final class Inputs {
                 at = m.end();
             }
             if (at == 0 || at != value.length()) {
-                throw new CommandLine.TypeConversionException("invalid duration '" + value
-                        + "' (want e.g. 10s, 500ms, 1m30s, or 0 for no bound)");
+                throw new CommandLine.TypeConversionException(
+                        "invalid duration '" + value + "' (want e.g. 10s, 500ms, 1m30s, or 0 for no bound)");
             }
             return total;
         }

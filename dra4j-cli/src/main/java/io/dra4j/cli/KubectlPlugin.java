@@ -9,8 +9,7 @@ package io.dra4j.cli;
 final class KubectlPlugin {
     static final String PROPERTY = "dra4j.kubectlPlugin";
 
-    private KubectlPlugin() {
-    }
+    private KubectlPlugin() {}
 
     static boolean active() {
         return Boolean.parseBoolean(System.getProperty(PROPERTY));

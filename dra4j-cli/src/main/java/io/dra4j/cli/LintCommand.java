@@ -4,13 +4,6 @@ import io.dra4j.migrate.Finding;
 import io.dra4j.migrate.Lint;
 import io.dra4j.scenario.LiveClusterException;
 import io.dra4j.scenario.LiveSnapshot;
-import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
-
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,64 +11,87 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /** {@code dra4j lint}: manifests checked against a Kubernetes release and, optionally, a cluster snapshot. */
-@Command(name = "lint",
+@Command(
+        name = "lint",
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
         usageHelpWidth = 100,
         description = {
-                "Checks manifests against a Kubernetes release (1.32 to 1.37): resource.k8s.io versions it does not "
-                        + "serve (or only with --runtime-config), fields behind feature gates that are off or alpha "
-                        + "there, CEL selectors the API server would reject, objects it would refuse. With "
-                        + "--snapshot or --from-cluster also: classes and requests that match no device, claims no "
-                        + "node can satisfy, devices offered by a device plugin and a DRA driver on one node, "
-                        + "duplicate DeviceClasses, and ResourceQuota that no longer limits DRA claims.",
-                "",
-                "Findings go to stdout as file:line:col: severity: rule: message (or SARIF 2.1.0 with --format "
-                        + "sarif). The rules are described, each with an example, in docs/lint.md."},
+            "Checks manifests against a Kubernetes release (1.32 to 1.37): resource.k8s.io versions it does not "
+                    + "serve (or only with --runtime-config), fields behind feature gates that are off or alpha "
+                    + "there, CEL selectors the API server would reject, objects it would refuse. With "
+                    + "--snapshot or --from-cluster also: classes and requests that match no device, claims no "
+                    + "node can satisfy, devices offered by a device plugin and a DRA driver on one node, "
+                    + "duplicate DeviceClasses, and ResourceQuota that no longer limits DRA claims.",
+            "",
+            "Findings go to stdout as file:line:col: severity: rule: message (or SARIF 2.1.0 with --format "
+                    + "sarif). The rules are described, each with an example, in docs/lint.md."
+        },
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {
-                "0:no finding worse than info",
-                "1:a file or the cluster could not be read",
-                "2:bad usage",
-                "3:at least one error",
-                "4:warnings, but no error"})
+            "0:no finding worse than info",
+            "1:a file or the cluster could not be read",
+            "2:bad usage",
+            "3:at least one error",
+            "4:warnings, but no error"
+        })
 final class LintCommand implements Callable<Integer> {
     static final int ERRORS = 3;
     static final int WARNINGS = 4;
 
     /** Output formats. */
-    enum Format { text, sarif }
+    enum Format {
+        text,
+        sarif
+    }
 
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--kubernetes-version", required = true, paramLabel = "VERSION",
+    @Option(
+            names = "--kubernetes-version",
+            required = true,
+            paramLabel = "VERSION",
             description = "the release to check against: 1.32 to 1.37 (1.35, v1.35 or 1.35.2)")
     private String kubernetesVersion;
 
-    @Option(names = "--feature-gates", paramLabel = "A=true,B=false", split = ",",
+    @Option(
+            names = "--feature-gates",
+            paramLabel = "A=true,B=false",
+            split = ",",
             description = "DRA feature gates set on the cluster, on top of the release's defaults")
     private List<String> featureGates = List.of();
 
-    @Option(names = "--snapshot", paramLabel = "FILE",
+    @Option(
+            names = "--snapshot",
+            paramLabel = "FILE",
             description = "the cluster's objects (kubectl get nodes,resourceslices,deviceclasses,resourcequotas -A "
                     + "-o yaml); repeatable")
     private List<String> snapshots = List.of();
 
-    @Option(names = "--from-cluster", description = "take the snapshot from the cluster, read-only, through the kubeconfig")
+    @Option(
+            names = "--from-cluster",
+            description = "take the snapshot from the cluster, read-only, through the kubeconfig")
     private boolean fromCluster;
 
-    @Option(names = "--kubeconfig", paramLabel = "FILE",
+    @Option(
+            names = "--kubeconfig",
+            paramLabel = "FILE",
             description = "kubeconfig for --from-cluster (default: $KUBECONFIG's first entry, else ~/.kube/config)")
     private Path kubeconfig;
 
     @Option(names = "--context", paramLabel = "NAME", description = "kubeconfig context for --from-cluster")
     private String context;
 
-    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
-            description = "text (default) or sarif")
+    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text", description = "text (default) or sarif")
     private Format format;
 
     @Option(names = "-f", paramLabel = "FILE", description = "a manifest file (repeatable; - is stdin)")
@@ -94,8 +110,8 @@ final class LintCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "give the manifest files to lint");
         }
         if (!fromCluster && (kubeconfig != null || context != null)) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--kubeconfig and --context go with "
-                    + "--from-cluster");
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(), "--kubeconfig and --context go with " + "--from-cluster");
         }
         Lint lint;
         try {
@@ -123,7 +139,8 @@ final class LintCommand implements Callable<Integer> {
             }
         }
         if (fromCluster) {
-            Path config = kubeconfig != null ? kubeconfig
+            Path config = kubeconfig != null
+                    ? kubeconfig
                     : LiveSnapshot.defaultKubeconfig(System.getenv(), Path.of(System.getProperty("user.home")));
             try {
                 LiveSnapshot live = LiveSnapshot.take(config, context);
@@ -148,7 +165,8 @@ final class LintCommand implements Callable<Integer> {
         if (findings.stream().anyMatch(f -> f.severity() == Finding.Severity.ERROR)) {
             return ERRORS;
         }
-        return findings.stream().anyMatch(f -> f.severity() == Finding.Severity.WARNING) ? WARNINGS
+        return findings.stream().anyMatch(f -> f.severity() == Finding.Severity.WARNING)
+                ? WARNINGS
                 : CommandLine.ExitCode.OK;
     }
 
@@ -158,8 +176,8 @@ final class LintCommand implements Callable<Integer> {
             int eq = g.indexOf('=');
             String value = eq < 0 ? "" : g.substring(eq + 1).strip();
             if (eq <= 0 || !(value.equals("true") || value.equals("false"))) {
-                throw new CommandLine.ParameterException(spec.commandLine(),
-                        "--feature-gates: " + g + ": expected NAME=true or NAME=false");
+                throw new CommandLine.ParameterException(
+                        spec.commandLine(), "--feature-gates: " + g + ": expected NAME=true or NAME=false");
             }
             out.put(g.substring(0, eq).strip(), Boolean.parseBoolean(value));
         }

@@ -1,18 +1,18 @@
 package io.dra4j.cli;
 
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.Callable;
 import picocli.AutoComplete;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
-import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.util.List;
-import java.util.concurrent.Callable;
-
 /** The {@code dra4j} command. */
-@Command(name = "dra4j",
+@Command(
+        name = "dra4j",
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
         usageHelpWidth = 100,
@@ -100,7 +100,8 @@ public final class Main implements Callable<Integer> {
         }
         for (Class<?> c : SUBCOMMANDS) {
             Command command = c.getAnnotation(Command.class);
-            if (command.name().equals(word) || java.util.Arrays.asList(command.aliases()).contains(word)) {
+            if (command.name().equals(word)
+                    || java.util.Arrays.asList(command.aliases()).contains(word)) {
                 return c == CommandLine.HelpCommand.class || c == AutoComplete.GenerateCompletion.class ? null : c;
             }
         }
@@ -119,9 +120,11 @@ public final class Main implements Callable<Integer> {
             } catch (java.io.IOException e) {
                 // Without the resource the version is unknown; say so below.
             }
-            return new String[]{"dra4j " + p.getProperty("version", "(unknown version)")
-                    + ", follows Kubernetes " + p.getProperty("kubernetes", "?")
-                    + " (allocation as " + p.getProperty("allocator", "?") + ")"};
+            return new String[] {
+                "dra4j " + p.getProperty("version", "(unknown version)")
+                        + ", follows Kubernetes " + p.getProperty("kubernetes", "?")
+                        + " (allocation as " + p.getProperty("allocator", "?") + ")"
+            };
         }
     }
 }

@@ -4,6 +4,12 @@ import io.dra4j.migrate.DevicePluginMigration;
 import io.dra4j.migrate.Finding;
 import io.dra4j.migrate.ResourceMapping;
 import io.dra4j.migrate.UnifiedDiff;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -12,37 +18,29 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-import java.io.PrintWriter;
-import java.nio.file.Path;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.Callable;
-
 /** {@code dra4j migrate}: workloads from device-plugin resources to DRA. */
-@Command(name = "migrate",
+@Command(
+        name = "migrate",
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
         usageHelpWidth = 100,
         description = {
-                "Moves pods and workloads (Pod, Deployment, StatefulSet, DaemonSet, ReplicaSet, Job, CronJob) that "
-                        + "ask for device-plugin resources (nvidia.com/gpu, MIG names such as nvidia.com/mig-1g.10gb, "
-                        + "nvidia.com/gpu.shared, others through --mapping) to DRA.",
-                "",
-                "--bridge keeps the manifests and prints DeviceClasses with extendedResourceName, so that the "
-                        + "scheduler serves the same requests from a DRA driver (where a node's device plugin still "
-                        + "advertises the resource, the device plugin wins).",
-                "--claims rewrites each workload to a ResourceClaimTemplate (printed after it), spec.resourceClaims "
-                        + "and the containers' resources.claims, and turns GPU feature-discovery node selectors "
-                        + "(nvidia.com/gpu.product, gpu.memory, gpu.family, ...) into claim selectors on the DRA "
-                        + "driver's attributes. Everything else stays byte for byte, comments included.",
-                "",
-                "Notes and problems go to stderr as file:line:col: severity: rule: message."},
+            "Moves pods and workloads (Pod, Deployment, StatefulSet, DaemonSet, ReplicaSet, Job, CronJob) that "
+                    + "ask for device-plugin resources (nvidia.com/gpu, MIG names such as nvidia.com/mig-1g.10gb, "
+                    + "nvidia.com/gpu.shared, others through --mapping) to DRA.",
+            "",
+            "--bridge keeps the manifests and prints DeviceClasses with extendedResourceName, so that the "
+                    + "scheduler serves the same requests from a DRA driver (where a node's device plugin still "
+                    + "advertises the resource, the device plugin wins).",
+            "--claims rewrites each workload to a ResourceClaimTemplate (printed after it), spec.resourceClaims "
+                    + "and the containers' resources.claims, and turns GPU feature-discovery node selectors "
+                    + "(nvidia.com/gpu.product, gpu.memory, gpu.family, ...) into claim selectors on the DRA "
+                    + "driver's attributes. Everything else stays byte for byte, comments included.",
+            "",
+            "Notes and problems go to stderr as file:line:col: severity: rule: message."
+        },
         exitCodeListHeading = "%nExit status:%n",
-        exitCodeList = {
-                "0:done",
-                "1:a file or document could not be read or rewritten",
-                "2:bad usage"})
+        exitCodeList = {"0:done", "1:a file or document could not be read or rewritten", "2:bad usage"})
 final class MigrateCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
@@ -61,11 +59,14 @@ final class MigrateCommand implements Callable<Integer> {
     @Option(names = "--diff", description = "with --claims: print a unified diff per file instead of the files")
     private boolean diff;
 
-    @Option(names = {"-i", "--in-place"},
+    @Option(
+            names = {"-i", "--in-place"},
             description = "with --claims: rewrite each file that changes and has no error, atomically")
     private boolean inPlace;
 
-    @Option(names = "--mapping", paramLabel = "FILE",
+    @Option(
+            names = "--mapping",
+            paramLabel = "FILE",
             description = "YAML: mappings: [{resource, deviceClassName, driver, selectors, note}] for extended "
                     + "resources other than NVIDIA's (also overrides them)")
     private Path mappingFile;

@@ -9,7 +9,6 @@ import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -18,8 +17,7 @@ import java.util.concurrent.CountDownLatch;
 
 /** What the long-running node commands share: claims from a file or the API server, and running until stopped. */
 final class NodeRuntime {
-    private NodeRuntime() {
-    }
+    private NodeRuntime() {}
 
     /** The claims of manifest files, or null after printing their problems. */
     static List<ResourceClaim> claims(List<Path> files, PrintWriter err) {
@@ -40,9 +38,12 @@ final class NodeRuntime {
             }
             return m.resourceClaims().stream()
                     .filter(c -> name.equals(c.getMetadata().getName())
-                            && namespace.equals(c.getMetadata().getNamespace() == null ? Manifests.DEFAULT_NAMESPACE
-                            : c.getMetadata().getNamespace()))
-                    .findFirst().orElse(null);
+                            && namespace.equals(
+                                    c.getMetadata().getNamespace() == null
+                                            ? Manifests.DEFAULT_NAMESPACE
+                                            : c.getMetadata().getNamespace()))
+                    .findFirst()
+                    .orElse(null);
         };
     }
 
@@ -69,7 +70,8 @@ final class NodeRuntime {
                 .withConnectionTimeout(DRIVER_CONNECT_TIMEOUT_SECONDS * 1000)
                 .withRequestTimeout(DRIVER_REQUEST_TIMEOUT_SECONDS * 1000)
                 .withRequestRetryBackoffLimit(DRIVER_RETRIES)
-                .withRequestRetryBackoffInterval(DRIVER_RETRY_INTERVAL_MS).build();
+                .withRequestRetryBackoffInterval(DRIVER_RETRY_INTERVAL_MS)
+                .build();
         return new KubernetesClientBuilder().withConfig(config).build();
     }
 
@@ -91,15 +93,18 @@ final class NodeRuntime {
                 if (root == e || e.getCode() > 0) {
                     throw e;
                 }
-                throw new IOException("API server " + server + " unreachable (gave up after " + (DRIVER_RETRIES + 1)
-                        + " attempts): " + root.getClass().getSimpleName()
-                        + (root.getMessage() == null ? "" : ": " + root.getMessage()), e);
+                throw new IOException(
+                        "API server " + server + " unreachable (gave up after " + (DRIVER_RETRIES + 1)
+                                + " attempts): " + root.getClass().getSimpleName()
+                                + (root.getMessage() == null ? "" : ": " + root.getMessage()),
+                        e);
             }
         };
     }
 
     private static Config config(Path kubeconfig) {
-        return kubeconfig == null ? Config.autoConfigure(null)
+        return kubeconfig == null
+                ? Config.autoConfigure(null)
                 : Config.fromKubeconfig(null, readKubeconfig(kubeconfig), kubeconfig.toString());
     }
 

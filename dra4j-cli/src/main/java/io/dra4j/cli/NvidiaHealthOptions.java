@@ -3,8 +3,6 @@ package io.dra4j.cli;
 import io.dra4j.drivers.nvidia.GpuInfo;
 import io.dra4j.drivers.nvidia.NvidiaHealthMonitor;
 import io.dra4j.drivers.nvidia.NvidiaSmi;
-import picocli.CommandLine.Option;
-
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -14,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Option;
 
 /**
  * The GPU health options of {@code dra4j driver nvidia} and {@code dra4j device-plugin nvidia}, and the checks they
@@ -21,13 +20,21 @@ import java.util.concurrent.TimeUnit;
  * Unhealthy devices come from the same rules.
  */
 final class NvidiaHealthOptions {
-    @Option(names = "--health", description = "Check GPU health (uncorrectable ECC errors from nvidia-smi, XIDs "
-            + "from --kernel-log) every --health-interval seconds and report failing GPUs.")
+    @Option(
+            names = "--health",
+            description = "Check GPU health (uncorrectable ECC errors from nvidia-smi, XIDs "
+                    + "from --kernel-log) every --health-interval seconds and report failing GPUs.")
     boolean health;
-    @Option(names = "--kernel-log", description = "The kernel log to read XIDs from (a file 'dmesg' or "
-            + "'journalctl -k' output goes to); without it only ECC counters are checked.")
+
+    @Option(
+            names = "--kernel-log",
+            description = "The kernel log to read XIDs from (a file 'dmesg' or "
+                    + "'journalctl -k' output goes to); without it only ECC counters are checked.")
     Path kernelLog;
-    @Option(names = "--health-interval", defaultValue = "10",
+
+    @Option(
+            names = "--health-interval",
+            defaultValue = "10",
             description = "Seconds between health checks (default: ${DEFAULT-VALUE}).")
     long intervalSeconds;
 
@@ -44,8 +51,8 @@ final class NvidiaHealthOptions {
         if (intervalSeconds < 1) {
             throw new IOException("--health-interval must be at least 1 second, got " + intervalSeconds);
         }
-        NvidiaHealthMonitor monitor = new NvidiaHealthMonitor(gpus, smi,
-                () -> kernelLog == null ? "" : Files.readString(kernelLog), Clock.systemUTC());
+        NvidiaHealthMonitor monitor = new NvidiaHealthMonitor(
+                gpus, smi, () -> kernelLog == null ? "" : Files.readString(kernelLog), Clock.systemUTC());
         try {
             monitor.check();
         } catch (IOException e) {
@@ -64,18 +71,22 @@ final class NvidiaHealthOptions {
             t.setDaemon(true);
             return t;
         });
-        executor.scheduleWithFixedDelay(() -> {
-            boolean changed;
-            try {
-                changed = monitor.check();
-            } catch (IOException e) {
-                err.println("dra4j: health check: " + e.getMessage());
-                return;
-            }
-            if (changed) {
-                onChange.run();
-            }
-        }, intervalSeconds, intervalSeconds, TimeUnit.SECONDS);
+        executor.scheduleWithFixedDelay(
+                () -> {
+                    boolean changed;
+                    try {
+                        changed = monitor.check();
+                    } catch (IOException e) {
+                        err.println("dra4j: health check: " + e.getMessage());
+                        return;
+                    }
+                    if (changed) {
+                        onChange.run();
+                    }
+                },
+                intervalSeconds,
+                intervalSeconds,
+                TimeUnit.SECONDS);
         return new Checks(executor);
     }
 }

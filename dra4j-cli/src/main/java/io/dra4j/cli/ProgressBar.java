@@ -1,7 +1,6 @@
 package io.dra4j.cli;
 
 import io.dra4j.sim.Simulator;
-
 import java.io.PrintWriter;
 
 /**

@@ -9,8 +9,7 @@ import java.nio.file.Path;
 
 /** Checks that {@code simulate --report FILE} can be written before the simulation runs, and words write errors. */
 final class ReportFile {
-    private ReportFile() {
-    }
+    private ReportFile() {}
 
     /** Why the report could not be written there, or null when it can. */
     static String problem(Path file) {

@@ -1,14 +1,15 @@
 package io.dra4j.cli;
 
+import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
-import java.util.concurrent.Callable;
-
 /** {@code dra4j version}: the same as {@code dra4j --version}, as kubectl has both. */
-@Command(name = "version", usageHelpWidth = 100,
+@Command(
+        name = "version",
+        usageHelpWidth = 100,
         description = "Prints dra4j's version and the Kubernetes release whose allocation it follows.")
 final class VersionCommand implements Callable<Integer> {
     @Spec

@@ -8,11 +8,6 @@ import io.dra4j.sim.SimulationResult;
 import io.dra4j.sim.whatif.LabelQuery;
 import io.dra4j.sim.whatif.NodeTemplate;
 import io.dra4j.sim.whatif.WhatIf;
-import picocli.CommandLine;
-import picocli.CommandLine.Option;
-import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ObjectNode;
-
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -21,6 +16,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import picocli.CommandLine;
+import picocli.CommandLine.Option;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * simulate's what-if questions: {@code --add-nodes TEMPLATE=N}, {@code --find-min TEMPLATE [--for SELECTOR]},
@@ -28,28 +27,36 @@ import java.util.Map;
  * one Node and its ResourceSlices (scale from zero).
  */
 final class WhatIfOptions {
-    @Option(names = "--add-nodes", paramLabel = "TEMPLATE=N",
+    @Option(
+            names = "--add-nodes",
+            paramLabel = "TEMPLATE=N",
             description = "add N nodes like TEMPLATE (a node of the snapshot, or a file with a Node and its "
                     + "ResourceSlices), cloned as cluster-autoscaler sanitizes a template node; repeatable")
     List<String> addNodes = new ArrayList<>();
 
-    @Option(names = "--find-min", paramLabel = "TEMPLATE",
+    @Option(
+            names = "--find-min",
+            paramLabel = "TEMPLATE",
             description = "the smallest number of nodes like TEMPLATE that places every pending pod (binary search, "
                     + "each step a simulation)")
     String findMin;
 
-    @Option(names = "--for", paramLabel = "SELECTOR",
+    @Option(
+            names = "--for",
+            paramLabel = "SELECTOR",
             description = "with --find-min: only the pending pods matching this label selector (kubectl -l syntax)")
     String forSelector;
 
-    @Option(names = "--drain", paramLabel = "NODE", split = ",",
+    @Option(
+            names = "--drain",
+            paramLabel = "NODE",
+            split = ",",
             description = "cordon these nodes and evict their pods (DaemonSet pods stay): do they fit elsewhere, with "
                     + "their claims re-allocated?")
     List<String> drain = new ArrayList<>();
 
     /** One question's answer: the simulation to print, and the what-if lines and JSON. */
-    record Answer(SimulationResult result, List<String> lines, ObjectNode json) {
-    }
+    record Answer(SimulationResult result, List<String> lines, ObjectNode json) {}
 
     boolean asked() {
         return !addNodes.isEmpty() || findMin != null || !drain.isEmpty();
@@ -59,7 +66,8 @@ final class WhatIfOptions {
     Answer answer(CommandLine cl, ClusterSnapshot snapshot, SimulationOptions options) throws IOException {
         int asked = (addNodes.isEmpty() ? 0 : 1) + (findMin == null ? 0 : 1) + (drain.isEmpty() ? 0 : 1);
         if (asked > 1) {
-            throw new CommandLine.ParameterException(cl, "ask one what-if at a time: --add-nodes, --find-min or --drain");
+            throw new CommandLine.ParameterException(
+                    cl, "ask one what-if at a time: --add-nodes, --find-min or --drain");
         }
         if (forSelector != null && findMin == null) {
             throw new CommandLine.ParameterException(cl, "--for goes with --find-min");
@@ -79,18 +87,24 @@ final class WhatIfOptions {
                         n = -1;
                     }
                     if (eq <= 0 || n < 0) {
-                        throw new CommandLine.ParameterException(cl, "--add-nodes wants TEMPLATE=N with N >= 0, got " + a);
+                        throw new CommandLine.ParameterException(
+                                cl, "--add-nodes wants TEMPLATE=N with N >= 0, got " + a);
                     }
                     counts.put(template(snapshot, a.substring(0, eq)), n);
                 }
                 WhatIf.Added added = whatIf.addNodes(snapshot, counts);
                 lines.add("What if: " + added.newNodes().size() + " node(s) added (" + String.join(", ", addNodes)
-                        + "): pending " + added.pendingBefore() + " without them, " + added.result().pending()
+                        + "): pending " + added.pendingBefore() + " without them, "
+                        + added.result().pending()
                         + " with them; " + added.placedOnNewNodes() + " pod(s) placed on the new nodes");
                 added.incompletePools().forEach(p -> lines.add("  note: " + p));
                 json.put("question", "add-nodes");
-                json.set("newNodes", json.arrayNode().addAll(added.newNodes().stream()
-                        .map(json::textNode).toList()));
+                json.set(
+                        "newNodes",
+                        json.arrayNode()
+                                .addAll(added.newNodes().stream()
+                                        .map(json::textNode)
+                                        .toList()));
                 json.put("pendingBefore", added.pendingBefore());
                 json.put("pendingAfter", added.result().pending());
                 json.put("placedOnNewNodes", added.placedOnNewNodes());
@@ -100,15 +114,19 @@ final class WhatIfOptions {
             if (findMin != null) {
                 NodeTemplate t = template(snapshot, findMin);
                 LabelQuery query = forSelector == null ? null : LabelQuery.parse(forSelector);
-                WhatIf.Minimum min = whatIf.findMin(snapshot, t,
+                WhatIf.Minimum min = whatIf.findMin(
+                        snapshot,
+                        t,
                         p -> query == null || query.test(p.getMetadata().getLabels()));
-                String which = min.targets().size() + " pending pod(s)" + (forSelector == null ? ""
-                        : " matching " + forSelector);
-                lines.add(min.count() >= 0
-                        ? "What if: " + min.count() + " node(s) like " + t.name() + " place all " + which
-                        + " (" + min.simulations() + " simulations)"
-                        : "What if: no number of nodes like " + t.name() + " places all " + which + "; with "
-                        + min.tried() + ", " + min.stillPending().size() + " stay pending");
+                String which = min.targets().size() + " pending pod(s)"
+                        + (forSelector == null ? "" : " matching " + forSelector);
+                lines.add(
+                        min.count() >= 0
+                                ? "What if: " + min.count() + " node(s) like " + t.name() + " place all " + which + " ("
+                                        + min.simulations() + " simulations)"
+                                : "What if: no number of nodes like " + t.name() + " places all " + which + "; with "
+                                        + min.tried() + ", "
+                                        + min.stillPending().size() + " stay pending");
                 min.stillPending().forEach((pod, why) -> lines.add("  " + pod + ": " + why));
                 min.incompletePools().forEach(p -> lines.add("  cause: " + p));
                 json.put("question", "find-min");
@@ -123,14 +141,16 @@ final class WhatIfOptions {
                 min.stillPending().forEach(left::put);
                 json.set("incompletePools", strings(json, min.incompletePools()));
                 json.put("simulations", min.simulations());
-                SimulationResult shown = new io.dra4j.sim.Simulator(options).run(NodeTemplate.addTo(snapshot,
-                        WhatIf.clones(t, Math.max(min.count(), 0))));
+                SimulationResult shown = new io.dra4j.sim.Simulator(options)
+                        .run(NodeTemplate.addTo(snapshot, WhatIf.clones(t, Math.max(min.count(), 0))));
                 return new Answer(shown, lines, json);
             }
             if (!drain.isEmpty()) {
                 WhatIf.Drained d = whatIf.drain(snapshot, drain);
-                lines.add("What if: " + String.join(", ", drain) + " drained: " + (d.moved().size() + d.pending().size())
-                        + " pod(s) evicted, " + d.moved().size() + " fit elsewhere, " + d.pending().size()
+                lines.add("What if: " + String.join(", ", drain) + " drained: "
+                        + (d.moved().size() + d.pending().size())
+                        + " pod(s) evicted, " + d.moved().size() + " fit elsewhere, "
+                        + d.pending().size()
                         + " stay pending" + (d.fits() ? " (the nodes can be removed)" : ""));
                 d.moved().forEach((pod, node) -> lines.add("  " + pod + " -> " + node));
                 d.pending().forEach((pod, why) -> lines.add("  " + pod + ": " + why));
@@ -158,19 +178,36 @@ final class WhatIfOptions {
 
     /** A node of the snapshot, or a file with exactly one Node and its ResourceSlices. */
     private static NodeTemplate template(ClusterSnapshot snapshot, String name) throws IOException {
-        if (snapshot.nodes().stream().anyMatch(n -> n.getMetadata().getName().equals(name)) || !Files.exists(Path.of(name))) {
+        if (snapshot.nodes().stream().anyMatch(n -> n.getMetadata().getName().equals(name))
+                || !Files.exists(Path.of(name))) {
             return NodeTemplate.of(snapshot, name);
         }
         Manifests m = ManifestReader.read(List.of(name), System.in);
         if (!m.problems().isEmpty()) {
-            throw new IllegalArgumentException("template " + name + ": " + m.problems().get(0).describe());
+            throw new IllegalArgumentException(
+                    "template " + name + ": " + m.problems().get(0).describe());
         }
         if (m.nodes().size() != 1) {
-            throw new IllegalArgumentException("template " + name + ": want exactly one Node, found " + m.nodes().size());
+            throw new IllegalArgumentException("template " + name + ": want exactly one Node, found "
+                    + m.nodes().size());
         }
         String node = m.nodes().get(0).getMetadata().getName();
-        return NodeTemplate.of(new ClusterSnapshot(m.nodes(), List.of(), List.of(), List.of(), m.resourceSlices(),
-                List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of()), node);
+        return NodeTemplate.of(
+                new ClusterSnapshot(
+                        m.nodes(),
+                        List.of(),
+                        List.of(),
+                        List.of(),
+                        m.resourceSlices(),
+                        List.of(),
+                        List.of(),
+                        List.of(),
+                        List.of(),
+                        List.of(),
+                        List.of(),
+                        List.of(),
+                        List.of()),
+                node);
     }
 
     static void print(Answer a, PrintWriter out) {

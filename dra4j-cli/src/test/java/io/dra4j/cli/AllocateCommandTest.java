@@ -1,18 +1,14 @@
 package io.dra4j.cli;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
 
 class AllocateCommandTest {
     @TempDir
@@ -43,9 +39,11 @@ class AllocateCommandTest {
         JsonNode allocation = lines.get(1).get("allocations").get(0);
         assertThat(allocation.get("claim").stringValue()).isEqualTo("train");
         assertThat(allocation.get("results").toString())
-                .isEqualTo("[{\"request\":\"gpus\",\"driver\":\"gpu.example.com\",\"pool\":\"node-1\",\"device\":\"gpu-0\"}]");
+                .isEqualTo(
+                        "[{\"request\":\"gpus\",\"driver\":\"gpu.example.com\",\"pool\":\"node-1\",\"device\":\"gpu-0\"}]");
         assertThat(allocation.get("nodeSelector").toString())
-                .isEqualTo("{\"nodeSelectorTerms\":[{\"matchFields\":[{\"key\":\"metadata.name\",\"operator\":\"In\",\"values\":[\"node-1\"]}]}]}");
+                .isEqualTo(
+                        "{\"nodeSelectorTerms\":[{\"matchFields\":[{\"key\":\"metadata.name\",\"operator\":\"In\",\"values\":[\"node-1\"]}]}]}");
     }
 
     @Test
@@ -62,9 +60,13 @@ class AllocateCommandTest {
         assertThat(lines).hasSize(3);
         assertThat(lines.get(0).get("scenario").stringValue()).isEqualTo("missing");
         assertThat(lines.get(0).get("outcome").stringValue()).isEqualTo("error");
-        assertThat(lines.get(0).get("error").stringValue()).contains(missing.toString()).contains("no such file");
+        assertThat(lines.get(0).get("error").stringValue())
+                .contains(missing.toString())
+                .contains("no such file");
         assertThat(lines.get(1).get("scenario").stringValue()).isEqualTo("broken");
-        assertThat(lines.get(1).get("error").stringValue()).contains(broken.toString()).contains("malformed YAML at line");
+        assertThat(lines.get(1).get("error").stringValue())
+                .contains(broken.toString())
+                .contains("malformed YAML at line");
         assertThat(lines.get(2).get("outcome").stringValue()).isEqualTo("allocated");
     }
 
@@ -88,7 +90,10 @@ class AllocateCommandTest {
 
     @Test
     void textIsTheDefaultOutput() throws IOException {
-        CliRuns.Run r = run("allocate", scenario("fits", 1).toString(), scenario("too-many", 2).toString());
+        CliRuns.Run r = run(
+                "allocate",
+                scenario("fits", 1).toString(),
+                scenario("too-many", 2).toString());
         assertThat(r.status()).isZero();
         assertThat(r.out()).isEqualTo("""
                 fits: allocated
@@ -110,7 +115,10 @@ class AllocateCommandTest {
     void kubernetesVersionAcceptsSupportedReleases() throws IOException {
         Path fits = scenario("fits", 1);
         for (String v : List.of("1.34", "1.35", "1.36", "1.37", "v1.37.2")) {
-            assertThat(run("allocate", "--kubernetes-version", v, "-o", "json", fits.toString()).status()).as(v).isZero();
+            assertThat(run("allocate", "--kubernetes-version", v, "-o", "json", fits.toString())
+                            .status())
+                    .as(v)
+                    .isZero();
         }
     }
 
@@ -121,6 +129,9 @@ class AllocateCommandTest {
         assertThat(top.out()).contains("allocate");
         CliRuns.Run allocate = run("allocate", "--help");
         assertThat(allocate.status()).isZero();
-        assertThat(allocate.out()).contains("--output").contains("--kubernetes-version").contains("Exit status");
+        assertThat(allocate.out())
+                .contains("--output")
+                .contains("--kubernetes-version")
+                .contains("Exit status");
     }
 }

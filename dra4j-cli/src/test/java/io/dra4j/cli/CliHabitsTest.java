@@ -1,7 +1,8 @@
 package io.dra4j.cli;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static io.dra4j.cli.CliRuns.run;
+import static io.dra4j.cli.CliRuns.scenario;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -9,10 +10,8 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-
-import static io.dra4j.cli.CliRuns.run;
-import static io.dra4j.cli.CliRuns.scenario;
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** kubectl habits: -f, - for stdin, errors on stderr, --exit-code, version, completion, --timeout, --validate. */
 class CliHabitsTest {
@@ -50,7 +49,9 @@ class CliHabitsTest {
         Path b = scenario(dir, "b", 2);
         Path c = scenario(dir, "c", 1);
         CliRuns.Run r = run("allocate", "-o", "json", "-f", a.toString(), "--filename", b.toString(), c.toString());
-        assertThat(r.jsonLines()).extracting(n -> n.get("scenario").stringValue()).containsExactly("a", "b", "c");
+        assertThat(r.jsonLines())
+                .extracting(n -> n.get("scenario").stringValue())
+                .containsExactly("a", "b", "c");
     }
 
     @Test
@@ -93,8 +94,11 @@ class CliHabitsTest {
     void exitCodeOptionFailsOnUnschedulable() throws IOException {
         Path fits = scenario(dir, "fits", 1);
         Path tooMany = scenario(dir, "too-many", 2);
-        assertThat(run("allocate", fits.toString(), tooMany.toString()).status()).isZero();
-        assertThat(run("allocate", "--exit-code", fits.toString(), tooMany.toString()).status()).isEqualTo(3);
+        assertThat(run("allocate", fits.toString(), tooMany.toString()).status())
+                .isZero();
+        assertThat(run("allocate", "--exit-code", fits.toString(), tooMany.toString())
+                        .status())
+                .isEqualTo(3);
         assertThat(run("allocate", "--exit-code", fits.toString()).status()).isZero();
         assertThat(run("explain", "--exit-code", tooMany.toString()).status()).isEqualTo(3);
     }
@@ -105,7 +109,8 @@ class CliHabitsTest {
         Files.writeString(negative, CliRuns.SCENARIO.formatted("negative", -3));
         CliRuns.Run r = run("allocate", "-o", "json", negative.toString());
         assertThat(r.status()).isEqualTo(1);
-        assertThat(r.err()).contains("spec.devices.requests[0].exactly.count: Invalid value: -3: must be greater than zero");
+        assertThat(r.err())
+                .contains("spec.devices.requests[0].exactly.count: Invalid value: -3: must be greater than zero");
         CliRuns.Run off = run("allocate", "--validate=false", "-o", "json", negative.toString());
         assertThat(off.status()).isZero();
     }
@@ -113,39 +118,59 @@ class CliHabitsTest {
     @Test
     void timeoutAcceptsGoDurationsAndRejectsOthers() throws IOException {
         Path fits = scenario(dir, "fits", 1);
-        assertThat(run("allocate", "--timeout", "1m30s", fits.toString()).status()).isZero();
+        assertThat(run("allocate", "--timeout", "1m30s", fits.toString()).status())
+                .isZero();
         assertThat(run("allocate", "--timeout", "0", fits.toString()).status()).isZero();
         CliRuns.Run bad = run("allocate", "--timeout", "soon", fits.toString());
         assertThat(bad.status()).isEqualTo(2);
         assertThat(bad.err()).contains("invalid duration 'soon'");
         assertThat(new Inputs.DurationConverter().convert("500ms").toMillis()).isEqualTo(500);
-        assertThat(new Inputs.DurationConverter().convert("1h2m3s").getSeconds()).isEqualTo(3723);
+        assertThat(new Inputs.DurationConverter().convert("1h2m3s").getSeconds())
+                .isEqualTo(3723);
     }
 
     @Test
     void featureGatesInKubeSchedulersSyntax() throws IOException {
         Path fits = scenario(dir, "fits", 1);
         assertThat(run("allocate", "--feature-gates", "DRAPrioritizedList=true,DRADeviceTaints=false", fits.toString())
-                .status()).isZero();
+                        .status())
+                .isZero();
         CliRuns.Run unknown = run("allocate", "--feature-gates", "DRAMagic=true", fits.toString());
         assertThat(unknown.status()).isEqualTo(2);
         assertThat(unknown.err()).contains("unrecognized feature gate: DRAMagic");
         CliRuns.Run bad = run("allocate", "--feature-gates", "DRADeviceTaints=maybe", fits.toString());
         assertThat(bad.status()).isEqualTo(2);
-        assertThat(bad.err()).contains("invalid value of DRADeviceTaints=maybe, err: strconv.ParseBool: parsing \"maybe\": invalid syntax");
-        assertThat(run("allocate", "--feature-gates", "DRADeviceTaints", fits.toString()).err())
+        assertThat(bad.err())
+                .contains(
+                        "invalid value of DRADeviceTaints=maybe, err: strconv.ParseBool: parsing \"maybe\": invalid syntax");
+        assertThat(run("allocate", "--feature-gates", "DRADeviceTaints", fits.toString())
+                        .err())
                 .contains("missing bool value for DRADeviceTaints");
     }
 
     @Test
     void featureGateOverridesChangeTheDecision() throws IOException {
         Path tainted = dir.resolve("tainted.yaml");
-        Files.writeString(tainted, CliRuns.SCENARIO.formatted("tainted", 1).replace("features: []", "features: [DRADeviceTaints]")
-                .replace("    - name: gpu-0\n", "    - name: gpu-0\n      taints:\n      - {key: broken, effect: NoSchedule}\n"));
-        assertThat(run("allocate", "-o", "json", tainted.toString()).jsonLines().get(0).get("outcome").stringValue())
+        Files.writeString(
+                tainted,
+                CliRuns.SCENARIO
+                        .formatted("tainted", 1)
+                        .replace("features: []", "features: [DRADeviceTaints]")
+                        .replace(
+                                "    - name: gpu-0\n",
+                                "    - name: gpu-0\n      taints:\n      - {key: broken, effect: NoSchedule}\n"));
+        assertThat(run("allocate", "-o", "json", tainted.toString())
+                        .jsonLines()
+                        .get(0)
+                        .get("outcome")
+                        .stringValue())
                 .isEqualTo("unschedulable");
-        assertThat(run("allocate", "-o", "json", "--feature-gates", "DRADeviceTaints=false", tainted.toString()).jsonLines()
-                .get(0).get("outcome").stringValue()).isEqualTo("allocated");
+        assertThat(run("allocate", "-o", "json", "--feature-gates", "DRADeviceTaints=false", tainted.toString())
+                        .jsonLines()
+                        .get(0)
+                        .get("outcome")
+                        .stringValue())
+                .isEqualTo("allocated");
     }
 
     @Test
@@ -155,8 +180,9 @@ class CliHabitsTest {
         assertThat(flag.status()).isZero();
         assertThat(command.status()).isZero();
         assertThat(flag.out()).isEqualTo(command.out());
-        assertThat(flag.out()).matches("dra4j \\d+\\.\\d+\\.\\d+(-SNAPSHOT)?, follows Kubernetes 1\\.37 "
-                + "\\(allocation as k8s\\.io/dynamic-resource-allocation v0\\.37\\.2\\)\\R");
+        assertThat(flag.out())
+                .matches("dra4j \\d+\\.\\d+\\.\\d+(-SNAPSHOT)?, follows Kubernetes 1\\.37 "
+                        + "\\(allocation as k8s\\.io/dynamic-resource-allocation v0\\.37\\.2\\)\\R");
     }
 
     @Test

@@ -1,18 +1,13 @@
 package io.dra4j.cli;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
-
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /** What the CLI tests share: a one-GPU scenario file and a way to run the command line in-process. */
 final class CliRuns {
@@ -79,5 +74,4 @@ final class CliRuns {
         Files.writeString(file, SCENARIO.formatted(name, count));
         return file;
     }
-
 }

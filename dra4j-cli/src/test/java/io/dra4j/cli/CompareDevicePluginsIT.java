@@ -1,11 +1,6 @@
 package io.dra4j.cli;
 
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.dataformat.yaml.YAMLMapper;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -17,8 +12,12 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.dataformat.yaml.YAMLMapper;
 
 /**
  * {@code simulate --compare device-plugins} on the bundled fleet: every number of both sides re-derived from the
@@ -35,8 +34,8 @@ class CompareDevicePluginsIT {
     @BeforeAll
     static void run(@TempDir Path dir) throws IOException {
         Path state = dir.resolve("state.yaml");
-        CliRuns.Run json = CliRuns.run("simulate", "--compare", "device-plugins", "-o", "json",
-                "--output-state", state.toString());
+        CliRuns.Run json = CliRuns.run(
+                "simulate", "--compare", "device-plugins", "-o", "json", "--output-state", state.toString());
         assertThat(json.status()).as(json.err()).isZero();
         JsonNode root = JsonMapper.builder().build().readTree(json.out());
         comparison = root.get("comparison");
@@ -62,9 +61,15 @@ class CompareDevicePluginsIT {
         return docs.stream().filter(d -> kind.equals(d.path("kind").asString())).toList();
     }
 
-    private record Dev(String key, String node, boolean gpu, String uuid, String parent, long memory, boolean failed,
-                       String domain) {
-    }
+    private record Dev(
+            String key,
+            String node,
+            boolean gpu,
+            String uuid,
+            String parent,
+            long memory,
+            boolean failed,
+            String domain) {}
 
     private static Map<String, Dev> inventory(List<JsonNode> state) {
         Map<String, Dev> out = new HashMap<>();
@@ -72,17 +77,25 @@ class CompareDevicePluginsIT {
             JsonNode spec = s.get("spec");
             for (JsonNode d : spec.path("devices")) {
                 JsonNode a = d.path("attributes");
-                String key = spec.get("driver").asString() + "/" + spec.path("pool").get("name").asString() + "/"
+                String key = spec.get("driver").asString() + "/"
+                        + spec.path("pool").get("name").asString() + "/"
                         + d.get("name").asString();
                 boolean failed = false;
                 for (JsonNode t : d.path("taints")) {
                     failed |= !"None".equals(t.path("effect").asString());
                 }
                 JsonNode mem = d.path("capacity").path("memory").path("value");
-                out.put(key, new Dev(key, spec.path("nodeName").asString(), !"mig".equals(a.path("type")
-                        .path("string").asString()), a.path("uuid").path("string").asString(null),
-                        a.path("parentUUID").path("string").asString(null), mem.isMissingNode() ? 0 : gi(mem.asString()),
-                        failed, a.path(DOMAIN).path("int").asString(null)));
+                out.put(
+                        key,
+                        new Dev(
+                                key,
+                                spec.path("nodeName").asString(),
+                                !"mig".equals(a.path("type").path("string").asString()),
+                                a.path("uuid").path("string").asString(null),
+                                a.path("parentUUID").path("string").asString(null),
+                                mem.isMissingNode() ? 0 : gi(mem.asString()),
+                                failed,
+                                a.path(DOMAIN).path("int").asString(null)));
             }
         }
         return out;
@@ -94,7 +107,8 @@ class CompareDevicePluginsIT {
     }
 
     private static String id(JsonNode pod) {
-        return pod.path("metadata").path("namespace").asString() + "/" + pod.path("metadata").path("name").asString();
+        return pod.path("metadata").path("namespace").asString() + "/"
+                + pod.path("metadata").path("name").asString();
     }
 
     /** Per DP pod: its nvidia.com limits. */
@@ -120,8 +134,10 @@ class CompareDevicePluginsIT {
 
     private static boolean pendingWanting(List<JsonNode> state, String prefix) {
         Map<String, Map<String, Long>> limits = limits();
-        return kind(state, "Pod").stream().filter(CompareDevicePluginsIT::pending).anyMatch(p ->
-                limits.getOrDefault(id(p), Map.of()).keySet().stream().anyMatch(k -> k.startsWith(prefix)));
+        return kind(state, "Pod").stream()
+                .filter(CompareDevicePluginsIT::pending)
+                .anyMatch(p ->
+                        limits.getOrDefault(id(p), Map.of()).keySet().stream().anyMatch(k -> k.startsWith(prefix)));
     }
 
     private static Map<String, List<String>> draUse() {
@@ -130,7 +146,9 @@ class CompareDevicePluginsIT {
         Map<String, List<String>> out = new HashMap<>();
         for (JsonNode p : kind(draState, "Pod")) {
             Set<String> names = new HashSet<>();
-            p.path("status").path("resourceClaimStatuses").forEach(s -> names.add(s.path("resourceClaimName").asString()));
+            p.path("status")
+                    .path("resourceClaimStatuses")
+                    .forEach(s -> names.add(s.path("resourceClaimName").asString()));
             p.path("spec").path("resourceClaims").forEach(s -> {
                 if (s.has("resourceClaimName")) {
                     names.add(s.get("resourceClaimName").asString());
@@ -142,10 +160,12 @@ class CompareDevicePluginsIT {
                 if (c == null) {
                     continue;
                 }
-                for (JsonNode r : c.path("status").path("allocation").path("devices").path("results")) {
+                for (JsonNode r :
+                        c.path("status").path("allocation").path("devices").path("results")) {
                     if (!r.path("adminAccess").asBoolean(false)) {
-                        devs.add(r.get("driver").asString() + "/" + r.get("pool").asString() + "/"
-                                + r.get("device").asString());
+                        devs.add(
+                                r.get("driver").asString() + "/" + r.get("pool").asString() + "/"
+                                        + r.get("device").asString());
                     }
                 }
             }
@@ -157,24 +177,34 @@ class CompareDevicePluginsIT {
     private static Map<String, List<String>> dpUse() {
         Map<String, List<String>> out = new HashMap<>();
         for (JsonNode p : kind(dpState, "Pod")) {
-            String a = p.path("metadata").path("annotations").path("dra4j.io/device-plugin-devices").asString("");
+            String a = p.path("metadata")
+                    .path("annotations")
+                    .path("dra4j.io/device-plugin-devices")
+                    .asString("");
             out.put(id(p), a.isEmpty() ? List.of() : List.of(a.split(",")));
         }
         return out;
     }
 
     private static long crossDomain(Map<String, List<String>> use, Map<String, Dev> inv) {
-        return use.values().stream().filter(devs -> {
-            List<Dev> gpus = devs.stream().map(inv::get).filter(d -> d != null && d.gpu()).toList();
-            return gpus.size() > 1 && gpus.stream().map(Dev::domain).distinct().count() > 1;
-        }).count();
+        return use.values().stream()
+                .filter(devs -> {
+                    List<Dev> gpus = devs.stream()
+                            .map(inv::get)
+                            .filter(d -> d != null && d.gpu())
+                            .toList();
+                    return gpus.size() > 1
+                            && gpus.stream().map(Dev::domain).distinct().count() > 1;
+                })
+                .count();
     }
 
     private void counts(JsonNode side, List<JsonNode> state) {
         List<JsonNode> pods = kind(state, "Pod");
         assertThat(side.get("placed").asLong() + side.get("boundBefore").asLong())
                 .isEqualTo(pods.stream().filter(p -> !pending(p)).count());
-        assertThat(side.get("pending").asLong()).isEqualTo(pods.stream().filter(CompareDevicePluginsIT::pending).count());
+        assertThat(side.get("pending").asLong())
+                .isEqualTo(pods.stream().filter(CompareDevicePluginsIT::pending).count());
     }
 
     @Test
@@ -204,8 +234,11 @@ class CompareDevicePluginsIT {
                 memory += d.memory();
             }
             if (migPending && partitionable.contains(d.uuid()) && !used.contains(d.key())) {
-                mig += d.memory() - inv.values().stream().filter(m -> !m.gpu() && d.uuid().equals(m.parent())
-                        && used.contains(m.key())).mapToLong(Dev::memory).sum();
+                mig += d.memory()
+                        - inv.values().stream()
+                                .filter(m -> !m.gpu() && d.uuid().equals(m.parent()) && used.contains(m.key()))
+                                .mapToLong(Dev::memory)
+                                .sum();
             }
         }
         assertThat(dra.get("strandedDevices").asLong()).isEqualTo(stranded).isPositive();
@@ -239,7 +272,9 @@ class CompareDevicePluginsIT {
         long lost = 0;
         for (JsonNode n : kind(dpState, "Node")) {
             String name = n.path("metadata").path("name").asString();
-            List<Dev> gpus = inv.values().stream().filter(d -> d.node().equals(name) && d.gpu()).toList();
+            List<Dev> gpus = inv.values().stream()
+                    .filter(d -> d.node().equals(name) && d.gpu())
+                    .toList();
             if (gpus.isEmpty()) {
                 continue;
             }
@@ -256,10 +291,13 @@ class CompareDevicePluginsIT {
             for (var e : alloc.properties()) {
                 if (e.getKey().startsWith("nvidia.com/mig-") && migPending) {
                     String profile = e.getKey().substring("nvidia.com/mig-".length());
-                    long usedHere = kind(dpState, "Pod").stream().filter(p -> name.equals(p.path("spec")
-                            .path("nodeName").asString(""))).mapToLong(p -> limits().get(id(p))
-                            .getOrDefault(e.getKey(), 0L)).sum();
-                    long perSlice = gi(profile.substring(profile.indexOf('.') + 1).replace("gb", "Gi"));
+                    long usedHere = kind(dpState, "Pod").stream()
+                            .filter(p ->
+                                    name.equals(p.path("spec").path("nodeName").asString("")))
+                            .mapToLong(p -> limits().get(id(p)).getOrDefault(e.getKey(), 0L))
+                            .sum();
+                    long perSlice =
+                            gi(profile.substring(profile.indexOf('.') + 1).replace("gb", "Gi"));
                     mig += (Long.parseLong(e.getValue().asString()) - usedHere) * perSlice;
                 }
             }
@@ -267,7 +305,9 @@ class CompareDevicePluginsIT {
         assertThat(dp.get("strandedDevices").asLong()).isEqualTo(stranded);
         assertThat(dp.get("strandedGpuMemory").asLong()).isEqualTo(memory);
         assertThat(dp.get("migStrandedMemory").asLong()).isEqualTo(mig).isPositive();
-        assertThat(dp.get("healthyGpusLostToCordoning").asLong()).isEqualTo(lost).isEqualTo(7);
+        assertThat(dp.get("healthyGpusLostToCordoning").asLong())
+                .isEqualTo(lost)
+                .isEqualTo(7);
         assertThat(dp.get("crossDomainJobs").asLong()).isEqualTo(crossDomain(use, inv));
     }
 
@@ -275,8 +315,11 @@ class CompareDevicePluginsIT {
     void theTextShowsTheSameNumbersAndTheMapping() {
         JsonNode dra = comparison.get("dra");
         JsonNode dp = comparison.get("devicePlugins");
-        assertThat(text).containsPattern("pods placed\\s+" + dra.get("placed").asLong() + "\\s+" + dp.get("placed").asLong())
-                .containsPattern("pods pending\\s+" + dra.get("pending").asLong() + "\\s+" + dp.get("pending").asLong())
+        assertThat(text)
+                .containsPattern("pods placed\\s+" + dra.get("placed").asLong() + "\\s+"
+                        + dp.get("placed").asLong())
+                .containsPattern("pods pending\\s+" + dra.get("pending").asLong() + "\\s+"
+                        + dp.get("pending").asLong())
                 .contains("ml-train/h100-x4-nvlink/gpus -> nvidia.com/gpu: 4")
                 .contains("cannot express: matchAttribute gpu.nvidia.com/nvlinkDomain")
                 .contains("research/mig-3g/mig -> nvidia.com/mig-3g.20gb: 1");

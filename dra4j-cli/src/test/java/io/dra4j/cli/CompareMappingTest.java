@@ -1,15 +1,14 @@
 package io.dra4j.cli;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /** {@code --compare} and {@code --mapping}: bad usage, a bad mapping file, and an override that takes effect. */
 class CompareMappingTest {
@@ -33,7 +32,8 @@ class CompareMappingTest {
         Path m = Files.writeString(dir.resolve("m.yaml"), "requests:\n  research/mig-3g/mig: {count: 1}\n");
         CliRuns.Run run = CliRuns.run("simulate", "--compare", "device-plugins", "--mapping", m.toString());
         assertThat(run.status()).isEqualTo(1);
-        assertThat(run.err()).contains(m + ": requests.research/mig-3g/mig: resource (a string) and count")
+        assertThat(run.err())
+                .contains(m + ": requests.research/mig-3g/mig: resource (a string) and count")
                 .doesNotContain("Exception");
         assertThat(run.out()).isEmpty();
     }
@@ -47,15 +47,16 @@ class CompareMappingTest {
                   monitoring/all-gpus-admin/gpus: {resource: nvidia.com/gpu, count: 0}
                 """);
         JsonNode byDefault = compare();
-        CliRuns.Run run = CliRuns.run("simulate", "--compare", "device-plugins", "-o", "json", "--mapping", m.toString());
+        CliRuns.Run run =
+                CliRuns.run("simulate", "--compare", "device-plugins", "-o", "json", "--mapping", m.toString());
         assertThat(run.status()).as(run.err()).isZero();
         JsonNode c = JsonMapper.builder().build().readTree(run.out()).get("comparison");
         // 16 A100 laid out as two 3g.20gb each: the 30 medium jobs fit, the 12 small ones find no 1g.5gb partition.
         assertThat(c.get("devicePlugins").get("pending").asLong())
                 .isEqualTo(byDefault.get("devicePlugins").get("pending").asLong() - 30 + 12);
         assertThat(c.get("dra")).isEqualTo(byDefault.get("dra"));
-        assertThat(c.get("mapping").toString()).contains("monitoring/all-gpus-admin/gpus -> nothing (dropped)",
-                "overridden by " + m);
+        assertThat(c.get("mapping").toString())
+                .contains("monitoring/all-gpus-admin/gpus -> nothing (dropped)", "overridden by " + m);
     }
 
     private static JsonNode compare() {

@@ -1,13 +1,12 @@
 package io.dra4j.cli;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ConvertCommandTest {
     private static final String BETA1 = """
@@ -58,8 +57,9 @@ class ConvertCommandTest {
         assertThat(run.out()).isEmpty();
         assertThat(Files.readString(good)).isEqualTo(V1);
         assertThat(Files.readString(bad)).isEqualTo(badText);
-        assertThat(run.err()).contains(bad + ":14:1: error: no-v1-form: Frobnicator f: no kind \"Frobnicator\" is "
-                + "registered for version \"resource.k8s.io/v1beta1\"")
+        assertThat(run.err())
+                .contains(bad + ":14:1: error: no-v1-form: Frobnicator f: no kind \"Frobnicator\" is "
+                        + "registered for version \"resource.k8s.io/v1beta1\"")
                 .contains(bad + ": not rewritten: it has errors");
         try (var files = Files.list(dir)) {
             assertThat(files.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("good.yaml", "bad.yaml");
@@ -73,7 +73,8 @@ class ConvertCommandTest {
         assertThat(run.status()).isEqualTo(1);
         assertThat(run.err()).contains("missing.yaml: no such file");
         assertThat(run.out()).isEqualTo(V1);
-        assertThat(CliRuns.run("convert", "--to", "v1beta2", good.toString()).status()).isEqualTo(2);
+        assertThat(CliRuns.run("convert", "--to", "v1beta2", good.toString()).status())
+                .isEqualTo(2);
         assertThat(CliRuns.run("convert", "--in-place", "-").status()).isEqualTo(2);
     }
 }

@@ -1,18 +1,14 @@
 package io.dra4j.cli;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
 
 class ExplainCommandTest {
     @TempDir
@@ -32,13 +28,21 @@ class ExplainCommandTest {
         assertThat(r.status()).isZero();
         List<String> lines = r.out().lines().toList();
         assertThat(lines.get(0)).isEqualTo("too-many: unschedulable");
-        assertThat(lines.get(1)).isEqualTo("  why: claim train, request gpus: 2 device(s) requested, only 1 in usable pools on node node-1");
-        assertThat(lines.get(2)).isEqualTo("  would fit: claim train, request gpus: at most 1 device(s) fit, ask for 1 instead of 2");
+        assertThat(lines.get(1))
+                .isEqualTo(
+                        "  why: claim train, request gpus: 2 device(s) requested, only 1 in usable pools on node node-1");
+        assertThat(lines.get(2))
+                .isEqualTo("  would fit: claim train, request gpus: at most 1 device(s) fit, ask for 1 instead of 2");
     }
 
     @Test
     void jsonFollowsTheDocumentedSchema() throws IOException {
-        CliRuns.Run r = run("explain", "-o", "json", scenario("too-many", 2).toString(), scenario("fits", 1).toString());
+        CliRuns.Run r = run(
+                "explain",
+                "-o",
+                "json",
+                scenario("too-many", 2).toString(),
+                scenario("fits", 1).toString());
         assertThat(r.status()).isZero();
         List<JsonNode> lines = r.jsonLines();
         assertThat(lines).hasSize(2);
@@ -54,7 +58,13 @@ class ExplainCommandTest {
         JsonNode second = lines.get(1);
         assertThat(second.get("outcome").asString()).isEqualTo("allocated");
         assertThat(second.get("suggestions")).isEmpty();
-        assertThat(second.get("claims").get(0).get("requests").get(0).get("chosen").get(0).asString())
+        assertThat(second.get("claims")
+                        .get(0)
+                        .get("requests")
+                        .get(0)
+                        .get("chosen")
+                        .get(0)
+                        .asString())
                 .startsWith("gpu.example.com/node-1/gpu-0: candidate 1 of 1");
     }
 
@@ -62,7 +72,8 @@ class ExplainCommandTest {
     void unreadableFileIsReportedAndTheOthersStillRun() throws IOException {
         Path broken = dir.resolve("broken.yaml");
         Files.writeString(broken, "name: [unclosed");
-        CliRuns.Run r = run("explain", "-o", "json", broken.toString(), scenario("fits", 1).toString());
+        CliRuns.Run r = run(
+                "explain", "-o", "json", broken.toString(), scenario("fits", 1).toString());
         assertThat(r.status()).isEqualTo(1);
         List<JsonNode> lines = r.jsonLines();
         assertThat(lines.get(0).get("outcome").asString()).isEqualTo("error");

@@ -1,13 +1,12 @@
 package io.dra4j.cli;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
-
-import java.nio.file.Path;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 class ExplainPodCommandTest {
     /** A pod of the bundled fleet that stays pending: its MIG partition's counters are used up everywhere. */
@@ -56,7 +55,8 @@ class ExplainPodCommandTest {
         CliRuns.Run run = CliRuns.run("explain", "pod", "research/nope");
 
         assertThat(run.status()).isEqualTo(1);
-        assertThat(run.err()).startsWith("dra4j: pod research/nope not found in the snapshot (in namespace research: ")
+        assertThat(run.err())
+                .startsWith("dra4j: pod research/nope not found in the snapshot (in namespace research: ")
                 .doesNotContain("Exception");
         assertThat(run.out()).isEmpty();
     }
@@ -64,12 +64,14 @@ class ExplainPodCommandTest {
     @Test
     void badUsage(@TempDir Path dir) {
         assertThat(CliRuns.run("explain", "pod", "a/b/c").status()).isEqualTo(2);
-        assertThat(CliRuns.run("explain", "pod", "x", "--context", "c").status()).isEqualTo(2);
+        assertThat(CliRuns.run("explain", "pod", "x", "--context", "c").status())
+                .isEqualTo(2);
     }
 
     @Test
     void explainFileStillExplainsScenarios(@TempDir Path dir) throws Exception {
-        CliRuns.Run run = CliRuns.run("explain", CliRuns.scenario(dir, "one-gpu", 2).toString());
+        CliRuns.Run run =
+                CliRuns.run("explain", CliRuns.scenario(dir, "one-gpu", 2).toString());
 
         assertThat(run.status()).as(run.err()).isZero();
         assertThat(run.out()).startsWith("one-gpu: unschedulable");

@@ -1,15 +1,14 @@
 package io.dra4j.cli;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 class GangCommandTest {
     /** Two nodes of two GPUs; Job big wants 3 pods of 2 GPUs (one too many), Job small 1 pod of 2 GPUs. */
@@ -53,6 +52,7 @@ class GangCommandTest {
                   containers: [{name: main, image: t, resources: {requests: {cpu: "1"}}}]
                   resourceClaims: [{name: gpus, resourceClaimTemplateName: two}]
             """;
+
     private static final String NODE = """
             ---
             apiVersion: v1
@@ -89,14 +89,16 @@ class GangCommandTest {
 
         CliRuns.Run text = CliRuns.run("simulate", "--gang", "batch.kubernetes.io/job-name", f.toString());
         assertThat(text.status()).as(text.err()).isZero();
-        assertThat(text.out()).contains("Gangs (placed all or nothing):",
-                "gang ml/batch.kubernetes.io/job-name=big: pending: 2 of the 3 members needed fitted, 1 missing; "
-                        + "0 of 3 placed",
-                "    minCount (3) cannot be satisfied: 2 scheduled, 0 remaining",
-                "gang ml/batch.kubernetes.io/job-name=small: fits: 1 of 1 members placed (minCount 1)");
+        assertThat(text.out())
+                .contains(
+                        "Gangs (placed all or nothing):",
+                        "gang ml/batch.kubernetes.io/job-name=big: pending: 2 of the 3 members needed fitted, 1 missing; "
+                                + "0 of 3 placed",
+                        "    minCount (3) cannot be satisfied: 2 scheduled, 0 remaining",
+                        "gang ml/batch.kubernetes.io/job-name=small: fits: 1 of 1 members placed (minCount 1)");
 
-        CliRuns.Run json = CliRuns.run("simulate", "--gang", "batch.kubernetes.io/job-name", "-o", "json",
-                f.toString());
+        CliRuns.Run json =
+                CliRuns.run("simulate", "--gang", "batch.kubernetes.io/job-name", "-o", "json", f.toString());
         JsonNode root = JsonMapper.builder().build().readTree(json.out());
         assertThat(root.at("/summary/placed").asInt()).isEqualTo(1);
         JsonNode big = root.get("gangs").get(0);
@@ -104,32 +106,46 @@ class GangCommandTest {
         assertThat(big.get("fitted").asInt()).isEqualTo(2);
         assertThat(big.get("missing").asInt()).isEqualTo(1);
         assertThat(big.get("members")).hasSize(3);
-        assertThat(big.get("firstUnfit").asString()).isEqualTo(big.get("members").get(2).asString());
-        assertThat(big.get("unfitReason").asString()).startsWith("0/2 nodes are available: 2 cannot allocate all claims.");
+        assertThat(big.get("firstUnfit").asString())
+                .isEqualTo(big.get("members").get(2).asString());
+        assertThat(big.get("unfitReason").asString())
+                .startsWith("0/2 nodes are available: 2 cannot allocate all claims.");
     }
 
     @Test
     void explainPodOnAGangMemberNamesTheGangAndItsFirstMemberThatDidNotFit(@TempDir Path dir) throws IOException {
         Path f = fleet(dir);
-        JsonNode sim = JsonMapper.builder().build().readTree(CliRuns.run("simulate", "--gang",
-                "batch.kubernetes.io/job-name", "-o", "json", f.toString()).out());
+        JsonNode sim = JsonMapper.builder()
+                .build()
+                .readTree(CliRuns.run("simulate", "--gang", "batch.kubernetes.io/job-name", "-o", "json", f.toString())
+                        .out());
         String member = sim.get("gangs").get(0).get("members").get(0).asString();
 
         CliRuns.Run loose = CliRuns.run("explain", "pod", member, "-o", "json", "--snapshot", f.toString());
         assertThat(loose.status()).as(loose.err()).isZero();
-        assertThat(JsonMapper.builder().build().readTree(loose.out()).get("status").asString()).isEqualTo("placed");
+        assertThat(JsonMapper.builder()
+                        .build()
+                        .readTree(loose.out())
+                        .get("status")
+                        .asString())
+                .isEqualTo("placed");
 
-        CliRuns.Run x = CliRuns.run("explain", "pod", member, "--gang", "batch.kubernetes.io/job-name",
-                "--snapshot", f.toString());
+        CliRuns.Run x = CliRuns.run(
+                "explain", "pod", member, "--gang", "batch.kubernetes.io/job-name", "--snapshot", f.toString());
         assertThat(x.status()).as(x.err()).isZero();
-        assertThat(x.out()).contains(": pending", "  why: gang ml/batch.kubernetes.io/job-name=big does not fit",
-                "first member that did not fit: " + sim.get("gangs").get(0).get("members").get(2).asString(),
-                "  gang: gang ml/batch.kubernetes.io/job-name=big: pending: 2 of the 3 members needed fitted");
+        assertThat(x.out())
+                .contains(
+                        ": pending",
+                        "  why: gang ml/batch.kubernetes.io/job-name=big does not fit",
+                        "first member that did not fit: "
+                                + sim.get("gangs").get(0).get("members").get(2).asString(),
+                        "  gang: gang ml/batch.kubernetes.io/job-name=big: pending: 2 of the 3 members needed fitted");
     }
 
     @Test
     void aGangMarkThatDoesNotParseIsBadUsage(@TempDir Path dir) throws IOException {
-        CliRuns.Run run = CliRuns.run("simulate", "--gang", "team in (a", fleet(dir).toString());
+        CliRuns.Run run =
+                CliRuns.run("simulate", "--gang", "team in (a", fleet(dir).toString());
 
         assertThat(run.status()).isEqualTo(2);
         assertThat(run.err()).contains("--gang team in (a: ").doesNotContain("Exception");

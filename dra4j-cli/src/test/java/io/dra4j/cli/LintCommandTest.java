@@ -1,13 +1,12 @@
 package io.dra4j.cli;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class LintCommandTest {
     private static final String BETA1_CLAIM = """
@@ -38,26 +37,36 @@ class LintCommandTest {
         Path claim = Files.writeString(dir.resolve("claim.yaml"), BETA1_CLAIM);
         CliRuns.Run run = CliRuns.run("lint", "--kubernetes-version", "1.37", claim.toString());
         assertThat(run.status()).isEqualTo(4);
-        assertThat(run.out()).startsWith(claim + ":1:1: warning: api-version-off-by-default: ResourceClaim default/train:");
+        assertThat(run.out())
+                .startsWith(claim + ":1:1: warning: api-version-off-by-default: ResourceClaim default/train:");
         assertThat(run.err()).isEmpty();
 
         Path bad = Files.writeString(dir.resolve("bad.yaml"), BAD_CEL);
         run = CliRuns.run("lint", "--kubernetes-version", "1.37", "-f", bad.toString(), claim.toString());
         assertThat(run.status()).isEqualTo(3);
-        assertThat(run.out()).contains(bad + ":8:7: error: cel-compile: DeviceClass broken: "
-                + "spec.selectors[0].cel.expression:");
+        assertThat(run.out())
+                .contains(bad + ":8:7: error: cel-compile: DeviceClass broken: " + "spec.selectors[0].cel.expression:");
         assertThat(Files.readString(claim)).isEqualTo(BETA1_CLAIM);
     }
 
     @Test
     void cleanInputExitsZeroAndSarifIsJson(@TempDir Path dir) throws IOException {
-        Path claim = Files.writeString(dir.resolve("claim.yaml"), BETA1_CLAIM.replace("v1beta1", "v1")
-                .replace("  deviceClassName: gpu.nvidia.com\n      count: 2", "  exactly:\n        deviceClassName: "
-                        + "gpu.nvidia.com\n        count: 2"));
+        Path claim = Files.writeString(
+                dir.resolve("claim.yaml"),
+                BETA1_CLAIM
+                        .replace("v1beta1", "v1")
+                        .replace(
+                                "  deviceClassName: gpu.nvidia.com\n      count: 2",
+                                "  exactly:\n        deviceClassName: " + "gpu.nvidia.com\n        count: 2"));
         CliRuns.Run run = CliRuns.run("lint", "--kubernetes-version", "v1.37.2", claim.toString());
         assertThat(run.out()).isEmpty();
         assertThat(run.status()).isZero();
-        run = CliRuns.run("lint", "--kubernetes-version", "1.37", "--format", "sarif",
+        run = CliRuns.run(
+                "lint",
+                "--kubernetes-version",
+                "1.37",
+                "--format",
+                "sarif",
                 Files.writeString(dir.resolve("b.yaml"), BAD_CEL).toString());
         assertThat(run.status()).isEqualTo(3);
         assertThat(run.out()).contains("\"version\" : \"2.1.0\"", "\"ruleId\" : \"cel-compile\"");
@@ -65,10 +74,22 @@ class LintCommandTest {
 
     @Test
     void badUsageAndUnreadableFiles(@TempDir Path dir) {
-        assertThat(CliRuns.run("lint", "--kubernetes-version", "1.20", "x.yaml").status()).isEqualTo(2);
-        assertThat(CliRuns.run("lint", "--kubernetes-version", "1.37", "--feature-gates", "DRAPrioritizedList",
-                "x.yaml").status()).isEqualTo(2);
-        CliRuns.Run run = CliRuns.run("lint", "--kubernetes-version", "1.37", dir.resolve("missing.yaml").toString());
+        assertThat(CliRuns.run("lint", "--kubernetes-version", "1.20", "x.yaml").status())
+                .isEqualTo(2);
+        assertThat(CliRuns.run(
+                                "lint",
+                                "--kubernetes-version",
+                                "1.37",
+                                "--feature-gates",
+                                "DRAPrioritizedList",
+                                "x.yaml")
+                        .status())
+                .isEqualTo(2);
+        CliRuns.Run run = CliRuns.run(
+                "lint",
+                "--kubernetes-version",
+                "1.37",
+                dir.resolve("missing.yaml").toString());
         assertThat(run.status()).isEqualTo(1);
         assertThat(run.err()).contains("missing.yaml: no such file");
     }

@@ -1,9 +1,6 @@
 package io.dra4j.cli;
 
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import tools.jackson.databind.JsonNode;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -12,8 +9,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
 
 /** {@code allocate} and {@code explain} on Kubernetes manifests: one cluster from several inputs, pods, templates. */
 class ManifestInputTest {
@@ -112,6 +111,7 @@ class ManifestInputTest {
 
     @TempDir
     Path dir;
+
     private Path cluster;
     private Path work;
 
@@ -139,9 +139,12 @@ class ManifestInputTest {
         assertThat(train.get("outcome").stringValue()).isEqualTo("allocated");
         assertThat(train.get("node").stringValue()).isEqualTo("node-1");
         assertThat(train.get("allocation").get("results").toString())
-                .contains("\"device\":\"gpu-0\"").contains("\"device\":\"gpu-1\"").contains("\"pool\":\"node-1\"");
-        assertThat(train.get("nodes").toString()).isEqualTo(
-                "[{\"node\":\"node-1\",\"outcome\":\"allocated\",\"score\":0},{\"node\":\"node-2\",\"outcome\":\"unschedulable\"}]");
+                .contains("\"device\":\"gpu-0\"")
+                .contains("\"device\":\"gpu-1\"")
+                .contains("\"pool\":\"node-1\"");
+        assertThat(train.get("nodes").toString())
+                .isEqualTo(
+                        "[{\"node\":\"node-1\",\"outcome\":\"allocated\",\"score\":0},{\"node\":\"node-2\",\"outcome\":\"unschedulable\"}]");
         JsonNode three = lines.get(1);
         assertThat(three.get("pod").isNull()).isTrue();
         assertThat(three.get("claim").stringValue()).isEqualTo("team-a/three");
@@ -156,7 +159,8 @@ class ManifestInputTest {
         CliRuns.Run r = run("allocate", dir.toString());
 
         assertThat(r.status()).as(r.err()).isZero();
-        assertThat(r.out()).contains("pod team-a/train-0 on node-1: allocated")
+        assertThat(r.out())
+                .contains("pod team-a/train-0 on node-1: allocated")
                 .contains("stands for ResourceClaimTemplate team-a/two-gpus")
                 .contains("  nodes: fit on node-1 (score 0); not on node-2")
                 .contains("claim team-a/three: unschedulable")
@@ -223,8 +227,9 @@ class ManifestInputTest {
         CliRuns.Run r = run("allocate", "-o", "json", cluster.toString(), work.toString(), bad.toString());
 
         assertThat(r.status()).isEqualTo(1);
-        assertThat(r.err()).contains("bad.yaml: document 1 (ResourceClaim team-a/minus): "
-                + "spec.devices.requests[0].exactly.count: Invalid value: -3: must be greater than zero");
+        assertThat(r.err())
+                .contains("bad.yaml: document 1 (ResourceClaim team-a/minus): "
+                        + "spec.devices.requests[0].exactly.count: Invalid value: -3: must be greater than zero");
         assertThat(r.jsonLines()).hasSize(2);
     }
 
@@ -261,7 +266,8 @@ class ManifestInputTest {
         CliRuns.Run r = run("allocate", "-o", "json", c.toString(), work.toString());
 
         assertThat(r.status()).as(r.err()).isZero();
-        assertThat(r.err()).contains("note: the input holds no Node objects: taken as node(s) without labels: node-1, node-2");
+        assertThat(r.err())
+                .contains("note: the input holds no Node objects: taken as node(s) without labels: node-1, node-2");
         assertThat(r.jsonLines().get(0).get("node").stringValue()).isEqualTo("node-1");
     }
 
@@ -308,17 +314,22 @@ class ManifestInputTest {
                 """);
 
         // node-2 first in node order, so that only the score puts node-1 first.
-        Path swapped = Files.writeString(dir.resolve("cluster.yaml"), CLUSTER.replaceFirst("  name: node-1\n", "  name: X\n")
-                .replaceFirst("  name: node-2\n", "  name: node-1\n").replaceFirst("  name: X\n", "  name: node-2\n"));
+        Path swapped = Files.writeString(
+                dir.resolve("cluster.yaml"),
+                CLUSTER.replaceFirst("  name: node-1\n", "  name: X\n")
+                        .replaceFirst("  name: node-2\n", "  name: node-1\n")
+                        .replaceFirst("  name: X\n", "  name: node-2\n"));
 
         CliRuns.Run r = run("allocate", "-o", "json", swapped.toString(), pod.toString());
 
         assertThat(r.status()).as(r.err()).isZero();
         JsonNode line = r.jsonLines().get(0);
         assertThat(line.get("node").stringValue()).isEqualTo("node-1");
-        assertThat(line.get("nodes").toString()).isEqualTo("[{\"node\":\"node-1\",\"outcome\":\"allocated\",\"score\":8},"
-                + "{\"node\":\"node-2\",\"outcome\":\"allocated\",\"score\":7}]");
-        assertThat(line.get("allocation").get("results").get(0).get("request").stringValue()).isEqualTo("gpus/two");
+        assertThat(line.get("nodes").toString())
+                .isEqualTo("[{\"node\":\"node-1\",\"outcome\":\"allocated\",\"score\":8},"
+                        + "{\"node\":\"node-2\",\"outcome\":\"allocated\",\"score\":7}]");
+        assertThat(line.get("allocation").get("results").get(0).get("request").stringValue())
+                .isEqualTo("gpus/two");
     }
 
     @Test
@@ -336,12 +347,15 @@ class ManifestInputTest {
         assertThat(train.get("claims")).hasSize(1);
         JsonNode three = lines.get(1);
         assertThat(three.get("outcome").stringValue()).isEqualTo("unschedulable");
-        assertThat(three.get("node").stringValue()).as("the node that came closest").isEqualTo("node-1");
+        assertThat(three.get("node").stringValue())
+                .as("the node that came closest")
+                .isEqualTo("node-1");
         assertThat(three.get("decisive").stringValue()).contains("3 device(s) requested, only 2");
         assertThat(three.get("claims").get(0).get("claim").stringValue()).isEqualTo("three");
 
         CliRuns.Run text = run("explain", cluster.toString(), work.toString());
-        assertThat(text.out()).contains("claim team-a/three on node-1: unschedulable")
+        assertThat(text.out())
+                .contains("claim team-a/three on node-1: unschedulable")
                 .contains("  why: claim team-a/three, request gpus: 3 device(s) requested, only 2");
     }
 }

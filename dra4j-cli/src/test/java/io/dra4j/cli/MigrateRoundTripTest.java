@@ -1,5 +1,7 @@
 package io.dra4j.cli;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.dra4j.migrate.DevicePluginMigration;
 import io.dra4j.migrate.Finding;
 import io.dra4j.scenario.ManifestReader;
@@ -9,15 +11,12 @@ import io.dra4j.sim.PodResult;
 import io.dra4j.sim.SimulationOptions;
 import io.dra4j.sim.SimulationResult;
 import io.dra4j.sim.Simulator;
-import org.junit.jupiter.api.Test;
-
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * The migration round trip: workloads that ask the device plugin for {@code nvidia.com/gpu} (with GPU feature
@@ -27,9 +26,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class MigrateRoundTripTest {
     private static final String[][] NODES = {
-            {"h100-a", "8", "NVIDIA H100 80GB HBM3", "80Gi"},
-            {"h100-b", "8", "NVIDIA H100 80GB HBM3", "80Gi"},
-            {"l4-a", "4", "NVIDIA L4", "24Gi"}};
+        {"h100-a", "8", "NVIDIA H100 80GB HBM3", "80Gi"},
+        {"h100-b", "8", "NVIDIA H100 80GB HBM3", "80Gi"},
+        {"l4-a", "4", "NVIDIA L4", "24Gi"}
+    };
 
     private static final String WORKLOADS = """
             # Training wants three H100s per pod, by node label; five replicas fit four.
@@ -105,21 +105,36 @@ class MigrateRoundTripTest {
                     + "spec:\n  selectors:\n  - cel: {expression: \"device.driver == 'gpu.nvidia.com'\"}\n");
         }
         for (String[] n : NODES) {
-            b.append("---\napiVersion: v1\nkind: Node\nmetadata:\n  name: ").append(n[0]).append("\n  labels:\n")
-                    .append("    kubernetes.io/hostname: ").append(n[0]).append('\n')
-                    .append("    nvidia.com/gpu.product: ").append(n[2].replace(' ', '-')).append('\n')
+            b.append("---\napiVersion: v1\nkind: Node\nmetadata:\n  name: ")
+                    .append(n[0])
+                    .append("\n  labels:\n")
+                    .append("    kubernetes.io/hostname: ")
+                    .append(n[0])
+                    .append('\n')
+                    .append("    nvidia.com/gpu.product: ")
+                    .append(n[2].replace(' ', '-'))
+                    .append('\n')
                     .append("status:\n  allocatable: {cpu: \"64\", memory: 512Gi, pods: \"110\"")
-                    .append(devicePlugin ? ", nvidia.com/gpu: \"" + n[1] + "\"" : "").append("}\n")
+                    .append(devicePlugin ? ", nvidia.com/gpu: \"" + n[1] + "\"" : "")
+                    .append("}\n")
                     .append("  capacity: {cpu: \"64\", memory: 512Gi, pods: \"110\"")
-                    .append(devicePlugin ? ", nvidia.com/gpu: \"" + n[1] + "\"" : "").append("}\n");
+                    .append(devicePlugin ? ", nvidia.com/gpu: \"" + n[1] + "\"" : "")
+                    .append("}\n");
             if (!devicePlugin) {
                 b.append("---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: ")
-                        .append(n[0]).append("-gpus}\nspec:\n  driver: gpu.nvidia.com\n  nodeName: ").append(n[0])
-                        .append("\n  pool: {name: ").append(n[0])
+                        .append(n[0])
+                        .append("-gpus}\nspec:\n  driver: gpu.nvidia.com\n  nodeName: ")
+                        .append(n[0])
+                        .append("\n  pool: {name: ")
+                        .append(n[0])
                         .append(", generation: 1, resourceSliceCount: 1}\n  devices:\n");
                 for (int i = 0; i < Integer.parseInt(n[1]); i++) {
-                    b.append("  - name: gpu-").append(i).append("\n    attributes:\n      productName: {string: \"")
-                            .append(n[2]).append("\"}\n    capacity:\n      memory: {value: ").append(n[3])
+                    b.append("  - name: gpu-")
+                            .append(i)
+                            .append("\n    attributes:\n      productName: {string: \"")
+                            .append(n[2])
+                            .append("\"}\n    capacity:\n      memory: {value: ")
+                            .append(n[3])
                             .append("}\n");
                 }
             }
@@ -137,8 +152,11 @@ class MigrateRoundTripTest {
         SimulationResult r = new Simulator(SimulationOptions.defaults()).run(ClusterSnapshot.of(m));
         Map<String, List<String>> out = new TreeMap<>();
         for (PodResult p : r.pods()) {
-            out.computeIfAbsent(p.workload(), k -> new ArrayList<>()).add(p.placement() == PodResult.Placement.PLACED
-                    ? p.node().orElseThrow() : p.placement().name());
+            out.computeIfAbsent(p.workload(), k -> new ArrayList<>())
+                    .add(
+                            p.placement() == PodResult.Placement.PLACED
+                                    ? p.node().orElseThrow()
+                                    : p.placement().name());
         }
         return out;
     }
@@ -156,8 +174,8 @@ class MigrateRoundTripTest {
         assertThat(after).isEqualTo(before);
         // Sized so that the GPUs run out: 2 x 8 H100s take four 3-GPU trainers (the fifth waits), the 4 L4s take
         // four inference pods, and notebooks get what is left.
-        assertThat(before.get("Deployment ml/train")).containsExactlyInAnyOrder("h100-a", "h100-a", "h100-b",
-                "h100-b", "PENDING");
+        assertThat(before.get("Deployment ml/train"))
+                .containsExactlyInAnyOrder("h100-a", "h100-a", "h100-b", "h100-b", "PENDING");
         assertThat(before.get("Job ml/infer")).filteredOn(n -> n.equals("l4-a")).hasSizeLessThanOrEqualTo(4);
         assertThat(before.values().stream().flatMap(List::stream)).contains("PENDING", "l4-a");
     }

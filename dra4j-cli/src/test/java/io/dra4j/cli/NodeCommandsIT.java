@@ -1,15 +1,14 @@
 package io.dra4j.cli;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The node commands as a user runs them: a driver or device plugin in one thread, kubelet-probe against it. */
 class NodeCommandsIT {
@@ -67,26 +66,57 @@ class NodeCommandsIT {
         Path claims = Files.writeString(tmp.resolve("claims.yaml"), CLAIMS);
         StringWriter driverOut = new StringWriter();
         AtomicInteger driverStatus = new AtomicInteger(-1);
-        Thread driver = background(new String[]{"driver", "fake", "--config", devices.toString(), "--node-name", "node-a",
-                "--kubelet-root", root.toString(), "--cdi-dir", tmp.resolve("cdi").toString(),
-                "--claims", claims.toString()}, driverOut, driverStatus);
+        Thread driver = background(
+                new String[] {
+                    "driver",
+                    "fake",
+                    "--config",
+                    devices.toString(),
+                    "--node-name",
+                    "node-a",
+                    "--kubelet-root",
+                    root.toString(),
+                    "--cdi-dir",
+                    tmp.resolve("cdi").toString(),
+                    "--claims",
+                    claims.toString()
+                },
+                driverOut,
+                driverStatus);
         try {
             StringWriter out = new StringWriter();
             Path junit = tmp.resolve("report/junit.xml");
-            int status = Main.run(new String[]{"kubelet-probe", "--kubelet-root", root.toString(), "--claims",
-                    claims.toString(), "--node-name", "node-a", "--cdi-dir", tmp.resolve("cdi").toString(),
-                    "--no-device-plugins", "--junit", junit.toString()}, new PrintWriter(out, true),
+            int status = Main.run(
+                    new String[] {
+                        "kubelet-probe",
+                        "--kubelet-root",
+                        root.toString(),
+                        "--claims",
+                        claims.toString(),
+                        "--node-name",
+                        "node-a",
+                        "--cdi-dir",
+                        tmp.resolve("cdi").toString(),
+                        "--no-device-plugins",
+                        "--junit",
+                        junit.toString()
+                    },
+                    new PrintWriter(out, true),
                     new PrintWriter(out, true));
             assertThat(status).as(out + "\n" + driverOut).isZero();
-            assertThat(out.toString()).contains("PASS NodePrepareResources: 1 claim(s) prepared")
+            assertThat(out.toString())
+                    .contains("PASS NodePrepareResources: 1 claim(s) prepared")
                     .contains("PASS claim with a wrong UID is refused")
-                    .containsPattern("PASS health stream sends an update within 30 s: v1.DRAResourceHealth: 3 device\\(s\\) after \\d+ ms")
+                    .containsPattern(
+                            "PASS health stream sends an update within 30 s: v1.DRAResourceHealth: 3 device\\(s\\) after \\d+ ms")
                     .contains("PASS health update is well-formed")
                     .contains("PASS health values are taken by the kubelet as sent")
                     .doesNotContain("health update names only published devices")
                     .containsPattern("\\d+ passed, 0 failed");
-            assertThat(Files.readString(junit)).contains("<testsuite name=\"plugin gpu.fake.dra4j.io-reg.sock\"")
-                    .contains("name=\"health update is well-formed\"").contains("failures=\"0\"");
+            assertThat(Files.readString(junit))
+                    .contains("<testsuite name=\"plugin gpu.fake.dra4j.io-reg.sock\"")
+                    .contains("name=\"health update is well-formed\"")
+                    .contains("failures=\"0\"");
         } finally {
             driver.interrupt();
             driver.join(10_000);
@@ -104,21 +134,43 @@ class NodeCommandsIT {
         // The probe serves kubelet.sock; the plugin registers once it is there.
         StringWriter out = new StringWriter();
         AtomicInteger probeStatus = new AtomicInteger(-1);
-        Thread probe = background(new String[]{"kubelet-probe", "--kubelet-root", root.toString(), "--no-dra",
-                "--cdi-dir", tmp.resolve("cdi").toString(), "--wait", "20"}, out, probeStatus);
+        Thread probe = background(
+                new String[] {
+                    "kubelet-probe",
+                    "--kubelet-root",
+                    root.toString(),
+                    "--no-dra",
+                    "--cdi-dir",
+                    tmp.resolve("cdi").toString(),
+                    "--wait",
+                    "20"
+                },
+                out,
+                probeStatus);
         long deadline = System.nanoTime() + 20_000_000_000L;
         while (!Files.exists(dpDir.resolve("kubelet.sock")) && System.nanoTime() < deadline) {
             Thread.sleep(50);
         }
         StringWriter pluginOut = new StringWriter();
         AtomicInteger pluginStatus = new AtomicInteger(-1);
-        Thread plugin = background(new String[]{"device-plugin", "fake", "--config", devices.toString(),
-                "--device-plugin-dir", dpDir.toString(), "--cdi-dir", tmp.resolve("cdi").toString()}, pluginOut,
+        Thread plugin = background(
+                new String[] {
+                    "device-plugin",
+                    "fake",
+                    "--config",
+                    devices.toString(),
+                    "--device-plugin-dir",
+                    dpDir.toString(),
+                    "--cdi-dir",
+                    tmp.resolve("cdi").toString()
+                },
+                pluginOut,
                 pluginStatus);
         try {
             probe.join(60_000);
             assertThat(probeStatus.get()).as(out + "\n" + pluginOut).isZero();
-            assertThat(out.toString()).contains("PASS Register is accepted")
+            assertThat(out.toString())
+                    .contains("PASS Register is accepted")
                     .contains("PASS ListAndWatch sends the device list at once: 3 device(s), 2 healthy")
                     .contains("PASS GetPreferredAllocation returns a valid preference")
                     .contains("PASS Allocate answers for one container")
@@ -154,26 +206,68 @@ class NodeCommandsIT {
         Path claims = Files.writeString(tmp.resolve("claims.yaml"), CLAIMS);
         Path slices = Files.writeString(tmp.resolve("slices.yaml"), SLICES);
         StringWriter driverOut = new StringWriter();
-        Thread driver = background(new String[]{"driver", "fake", "--config", devices.toString(), "--node-name", "node-a",
-                "--kubelet-root", root.toString(), "--cdi-dir", tmp.resolve("cdi").toString(),
-                "--claims", claims.toString()}, driverOut, new AtomicInteger(-1));
+        Thread driver = background(
+                new String[] {
+                    "driver",
+                    "fake",
+                    "--config",
+                    devices.toString(),
+                    "--node-name",
+                    "node-a",
+                    "--kubelet-root",
+                    root.toString(),
+                    "--cdi-dir",
+                    tmp.resolve("cdi").toString(),
+                    "--claims",
+                    claims.toString()
+                },
+                driverOut,
+                new AtomicInteger(-1));
         StringWriter out = new StringWriter();
         AtomicInteger probeStatus = new AtomicInteger(-1);
-        Thread probe = background(new String[]{"kubelet-probe", "--kubelet-root", root.toString(), "--claims",
-                claims.toString(), "--claims", slices.toString(), "--node-name", "node-a", "--cdi-dir",
-                tmp.resolve("cdi").toString(), "--wait", "30"}, out, probeStatus);
+        Thread probe = background(
+                new String[] {
+                    "kubelet-probe",
+                    "--kubelet-root",
+                    root.toString(),
+                    "--claims",
+                    claims.toString(),
+                    "--claims",
+                    slices.toString(),
+                    "--node-name",
+                    "node-a",
+                    "--cdi-dir",
+                    tmp.resolve("cdi").toString(),
+                    "--wait",
+                    "30"
+                },
+                out,
+                probeStatus);
         long deadline = System.nanoTime() + 60_000_000_000L;
         while (!Files.exists(dpDir.resolve("kubelet.sock")) && System.nanoTime() < deadline) {
             Thread.sleep(50);
         }
         StringWriter pluginOut = new StringWriter();
-        Thread plugin = background(new String[]{"device-plugin", "fake", "--config", devices.toString(),
-                "--device-plugin-dir", dpDir.toString(), "--cdi-dir", tmp.resolve("cdi").toString()}, pluginOut,
+        Thread plugin = background(
+                new String[] {
+                    "device-plugin",
+                    "fake",
+                    "--config",
+                    devices.toString(),
+                    "--device-plugin-dir",
+                    dpDir.toString(),
+                    "--cdi-dir",
+                    tmp.resolve("cdi").toString()
+                },
+                pluginOut,
                 new AtomicInteger(-1));
         try {
             probe.join(120_000);
-            assertThat(probeStatus.get()).as(out + "\n" + driverOut + "\n" + pluginOut).isEqualTo(1);
-            assertThat(out.toString()).contains("PASS NodePrepareResources: 1 claim(s) prepared")
+            assertThat(probeStatus.get())
+                    .as(out + "\n" + driverOut + "\n" + pluginOut)
+                    .isEqualTo(1);
+            assertThat(out.toString())
+                    .contains("PASS NodePrepareResources: 1 claim(s) prepared")
                     .contains("PASS Allocate answers for one container")
                     .contains("PASS health update names only published devices")
                     .contains("PASS health update covers every published device")
@@ -199,17 +293,45 @@ class NodeCommandsIT {
         // The node's slices as the probe is told them: gpu-2 left out, a gpu-7 the driver does not have.
         Path slices = Files.writeString(tmp.resolve("slices.yaml"), SLICES.replace("{name: gpu-2}", "{name: gpu-7}"));
         StringWriter driverOut = new StringWriter();
-        Thread driver = background(new String[]{"driver", "fake", "--config", devices.toString(), "--node-name", "node-a",
-                "--kubelet-root", root.toString(), "--cdi-dir", tmp.resolve("cdi").toString(),
-                "--claims", claims.toString()}, driverOut, new AtomicInteger(-1));
+        Thread driver = background(
+                new String[] {
+                    "driver",
+                    "fake",
+                    "--config",
+                    devices.toString(),
+                    "--node-name",
+                    "node-a",
+                    "--kubelet-root",
+                    root.toString(),
+                    "--cdi-dir",
+                    tmp.resolve("cdi").toString(),
+                    "--claims",
+                    claims.toString()
+                },
+                driverOut,
+                new AtomicInteger(-1));
         try {
             StringWriter out = new StringWriter();
-            int status = Main.run(new String[]{"kubelet-probe", "--kubelet-root", root.toString(), "--claims",
-                    claims.toString(), "--claims", slices.toString(), "--node-name", "node-a", "--cdi-dir",
-                    tmp.resolve("cdi").toString(), "--no-device-plugins"}, new PrintWriter(out, true),
+            int status = Main.run(
+                    new String[] {
+                        "kubelet-probe",
+                        "--kubelet-root",
+                        root.toString(),
+                        "--claims",
+                        claims.toString(),
+                        "--claims",
+                        slices.toString(),
+                        "--node-name",
+                        "node-a",
+                        "--cdi-dir",
+                        tmp.resolve("cdi").toString(),
+                        "--no-device-plugins"
+                    },
+                    new PrintWriter(out, true),
                     new PrintWriter(out, true));
             assertThat(status).as(out + "\n" + driverOut).isEqualTo(1);
-            assertThat(out.toString()).contains("PASS health update is well-formed")
+            assertThat(out.toString())
+                    .contains("PASS health update is well-formed")
                     .contains("FAIL health update names only published devices: not in the node's ResourceSlices of "
                             + "gpu.fake.dra4j.io: [node-a/gpu-2]")
                     .contains("FAIL health update covers every published device: missing (they decay to Unknown "
@@ -225,8 +347,20 @@ class NodeCommandsIT {
     void aBrokenDevicesFileIsAnErrorNamingFileAndField() throws Exception {
         Path devices = Files.writeString(tmp.resolve("devices.yaml"), "devices:\n  - name: gpu-0\n    atributes: {}\n");
         StringWriter out = new StringWriter();
-        int status = Main.run(new String[]{"driver", "fake", "--config", devices.toString(), "--node-name", "n",
-                "--kubelet-root", tmp.toString(), "--claims", devices.toString()}, new PrintWriter(out, true),
+        int status = Main.run(
+                new String[] {
+                    "driver",
+                    "fake",
+                    "--config",
+                    devices.toString(),
+                    "--node-name",
+                    "n",
+                    "--kubelet-root",
+                    tmp.toString(),
+                    "--claims",
+                    devices.toString()
+                },
+                new PrintWriter(out, true),
                 new PrintWriter(out, true));
         assertThat(status).isEqualTo(1);
         assertThat(out.toString().trim()).isEqualTo("dra4j: " + devices + ": devices[0]: unknown field \"atributes\"");

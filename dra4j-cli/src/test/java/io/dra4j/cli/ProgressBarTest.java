@@ -1,17 +1,17 @@
 package io.dra4j.cli;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class ProgressBarTest {
     @Test
     void theLineFillsInProportionToTheAttemptsAndNeverOverflows() {
         assertThat(ProgressBar.line(0, 40)).isEqualTo("[" + ".".repeat(30) + "] 0/40 scheduling attempts");
-        assertThat(ProgressBar.line(20, 40)).isEqualTo("[" + "#".repeat(15) + ".".repeat(15) + "] 20/40 scheduling attempts");
+        assertThat(ProgressBar.line(20, 40))
+                .isEqualTo("[" + "#".repeat(15) + ".".repeat(15) + "] 20/40 scheduling attempts");
         assertThat(ProgressBar.line(50, 40)).isEqualTo("[" + "#".repeat(30) + "] 50/40 scheduling attempts");
     }
 

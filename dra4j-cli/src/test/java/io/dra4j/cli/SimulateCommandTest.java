@@ -1,15 +1,14 @@
 package io.dra4j.cli;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 class SimulateCommandTest {
     private static final String SNAPSHOT = """
@@ -39,9 +38,17 @@ class SimulateCommandTest {
 
         assertThat(run.status()).isZero();
         assertThat(run.err()).isEmpty();
-        assertThat(run.out()).startsWith("12 nodes, ").contains("Pending:", "why (DRA):", "Placed:",
-                "Devices allocated per device class:", "mig.nvidia.com", "with admin access",
-                "ResourceQuota usage per namespace", "h100.deviceclass.resource.k8s.io/devices");
+        assertThat(run.out())
+                .startsWith("12 nodes, ")
+                .contains(
+                        "Pending:",
+                        "why (DRA):",
+                        "Placed:",
+                        "Devices allocated per device class:",
+                        "mig.nvidia.com",
+                        "with admin access",
+                        "ResourceQuota usage per namespace",
+                        "h100.deviceclass.resource.k8s.io/devices");
     }
 
     @Test
@@ -60,8 +67,9 @@ class SimulateCommandTest {
         JsonNode huge = root.path("pods").get(1);
         assertThat(huge.path("name").asString()).isEqualTo("huge");
         assertThat(huge.path("node").isNull()).isTrue();
-        assertThat(huge.path("reason").asString()).isEqualTo("0/1 nodes are available: 1 Insufficient cpu. preemption: "
-                + "0/1 nodes are available: 1 Preemption is not helpful for scheduling.");
+        assertThat(huge.path("reason").asString())
+                .isEqualTo("0/1 nodes are available: 1 Insufficient cpu. preemption: "
+                        + "0/1 nodes are available: 1 Preemption is not helpful for scheduling.");
         assertThat(root.path("pods").get(0).path("node").asString()).isEqualTo("n1");
         assertThat(root.path("events").size()).isEqualTo(2);
     }
@@ -91,8 +99,9 @@ class SimulateCommandTest {
         CliRuns.Run run = CliRuns.run("simulate", file.toString());
 
         assertThat(run.status()).isEqualTo(1);
-        assertThat(run.err()).contains(file + ": document 3 (Pod ns/huge): spec.containers[0].resources.requests.cpu: "
-                + "quantity \"lots\" cannot be parsed");
+        assertThat(run.err())
+                .contains(file + ": document 3 (Pod ns/huge): spec.containers[0].resources.requests.cpu: "
+                        + "quantity \"lots\" cannot be parsed");
         assertThat(run.out()).startsWith("1 nodes, 1 pods: 1 placed, 0 pending");
     }
 }

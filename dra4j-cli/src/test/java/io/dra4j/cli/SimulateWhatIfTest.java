@@ -1,13 +1,12 @@
 package io.dra4j.cli;
 
-import org.junit.jupiter.api.Test;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /** simulate's what-if questions on the bundled fleet, each answer re-derived from plain simulations. */
 class SimulateWhatIfTest {
@@ -36,8 +35,10 @@ class SimulateWhatIfTest {
 
         JsonNode w = added.get("whatIf");
         assertThat(w.get("newNodes").get(0).asString()).isEqualTo("a100-01-new-1");
-        assertThat(w.get("pendingBefore").asLong()).isEqualTo(plain.get("summary").get("pending").asLong());
-        assertThat(w.get("pendingAfter").asLong()).isEqualTo(added.get("summary").get("pending").asLong())
+        assertThat(w.get("pendingBefore").asLong())
+                .isEqualTo(plain.get("summary").get("pending").asLong());
+        assertThat(w.get("pendingAfter").asLong())
+                .isEqualTo(added.get("summary").get("pending").asLong())
                 .isLessThan(w.get("pendingBefore").asLong());
         long onNew = 0;
         for (JsonNode p : added.get("pods")) {
@@ -78,6 +79,8 @@ class SimulateWhatIfTest {
         assertThat(unknown.status()).isEqualTo(2);
         assertThat(unknown.err()).contains("node no-such-node is not in the snapshot (12 nodes)");
         assertThat(CliRuns.run("simulate", "--for", "a=b").status()).isEqualTo(2);
-        assertThat(CliRuns.run("simulate", "--drain", "h100-01", "--find-min", "a100-01").status()).isEqualTo(2);
+        assertThat(CliRuns.run("simulate", "--drain", "h100-01", "--find-min", "a100-01")
+                        .status())
+                .isEqualTo(2);
     }
 }

@@ -7,7 +7,6 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.epoll.EpollDomainSocketChannel;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.unix.DomainSocketAddress;
-
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 

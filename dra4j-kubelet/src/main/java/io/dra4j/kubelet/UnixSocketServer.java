@@ -8,7 +8,6 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerDomainSocketChannel;
 import io.netty.channel.unix.DomainSocketAddress;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -52,8 +51,8 @@ public final class UnixSocketServer implements AutoCloseable {
             throw new IOException("socket directory " + dir + " does not exist");
         }
         Files.deleteIfExists(path);
-        Path staging = Files.createTempDirectory(dir, ".sock-",
-                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        Path staging = Files.createTempDirectory(
+                dir, ".sock-", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         Path temp = staging.resolve("s");
         EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory());
         EventLoopGroup workers = new MultiThreadIoEventLoopGroup(2, EpollIoHandler.newFactory());
@@ -75,7 +74,9 @@ public final class UnixSocketServer implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             boss.shutdownGracefully(0, 0, TimeUnit.SECONDS);
             workers.shutdownGracefully(0, 0, TimeUnit.SECONDS);
-            throw e instanceof IOException io ? io : new IOException("cannot serve on " + path + ": " + e.getMessage(), e);
+            throw e instanceof IOException io
+                    ? io
+                    : new IOException("cannot serve on " + path + ": " + e.getMessage(), e);
         } finally {
             Files.deleteIfExists(temp);
             Files.deleteIfExists(staging);
@@ -85,8 +86,8 @@ public final class UnixSocketServer implements AutoCloseable {
     static void checkLength(Path path) throws IOException {
         int bytes = path.toString().getBytes(StandardCharsets.UTF_8).length;
         if (bytes > MAX_SOCKET_PATH_BYTES) {
-            throw new IOException("socket path " + path + " is " + bytes + " bytes long; a Unix socket path holds at most "
-                    + MAX_SOCKET_PATH_BYTES);
+            throw new IOException("socket path " + path + " is " + bytes
+                    + " bytes long; a Unix socket path holds at most " + MAX_SOCKET_PATH_BYTES);
         }
     }
 

@@ -1,5 +1,9 @@
 package io.dra4j.kubelet;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.dra4j.kubelet.cdi.ContainerEdits;
 import io.dra4j.kubelet.deviceplugin.ContainerAllocation;
 import io.dra4j.kubelet.deviceplugin.DevicePlugin;
 import io.dra4j.kubelet.deviceplugin.DevicePluginServer;
@@ -11,15 +15,8 @@ import io.dra4j.kubelet.dra.DraPluginOptions;
 import io.dra4j.kubelet.dra.PrepareResult;
 import io.dra4j.kubelet.dra.PreparedClaim;
 import io.dra4j.kubelet.dra.PreparedDevice;
-import io.dra4j.kubelet.cdi.ContainerEdits;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -30,9 +27,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Wire compatibility with upstream's own generated code: {@code oracle/kubeletwire} (a Go client and server on
@@ -41,7 +40,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * Skipped when no Go toolchain is installed.
  */
 class KubeletWireIT {
-    static final Path MODULE = Path.of("..", "oracle", "kubeletwire").toAbsolutePath().normalize();
+    static final Path MODULE =
+            Path.of("..", "oracle", "kubeletwire").toAbsolutePath().normalize();
     static final JsonMapper JSON = JsonMapper.builder().build();
     static Path binary;
 
@@ -53,21 +53,27 @@ class KubeletWireIT {
         binary = Path.of("target", "kubeletwire").toAbsolutePath();
         Process go;
         try {
-            go = new ProcessBuilder("go", "build", "-o", binary.toString(), ".").directory(MODULE.toFile())
-                    .redirectErrorStream(true).start();
+            go = new ProcessBuilder("go", "build", "-o", binary.toString(), ".")
+                    .directory(MODULE.toFile())
+                    .redirectErrorStream(true)
+                    .start();
         } catch (IOException e) {
             assumeTrue(false, "no Go toolchain to build " + MODULE + ": " + e.getMessage());
             return;
         }
         String log = new String(go.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(go.waitFor(600, TimeUnit.SECONDS)).as("go build of " + MODULE).isTrue();
+        assertThat(go.waitFor(600, TimeUnit.SECONDS))
+                .as("go build of " + MODULE)
+                .isTrue();
         assertThat(go.exitValue()).as("go build of " + MODULE + ":\n" + log).isZero();
     }
 
     private static JsonNode run(List<String> args, Runnable whileRunning) throws Exception {
         List<String> command = new ArrayList<>(List.of(binary.toString()));
         command.addAll(args);
-        Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        Process p = new ProcessBuilder(command)
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
         try {
             whileRunning.run();
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -86,9 +92,14 @@ class KubeletWireIT {
         @Override
         public PrepareResult prepare(ResourceClaim claim, List<DeviceRequestAllocationResult> results) {
             calls.add("prepare " + claim.getMetadata().getName());
-            return PrepareResult.prepared(results.stream().map(r -> new PreparedDevice(List.of(r.getRequest()),
-                    r.getPool(), r.getDevice(), r.getShareID(),
-                    ContainerEdits.env(List.of("DEV_" + r.getDevice().replace('-', '_') + "=1")))).toList());
+            return PrepareResult.prepared(results.stream()
+                    .map(r -> new PreparedDevice(
+                            List.of(r.getRequest()),
+                            r.getPool(),
+                            r.getDevice(),
+                            r.getShareID(),
+                            ContainerEdits.env(List.of("DEV_" + r.getDevice().replace('-', '_') + "=1"))))
+                    .toList());
         }
 
         @Override
@@ -103,28 +114,56 @@ class KubeletWireIT {
         Path root = Files.createDirectories(tmp.resolve("kubelet"));
         Files.createDirectories(root.resolve("plugins_registry"));
         DraPluginOptions o = DraPluginOptions.defaults("wire.dra4j.io", "node-a", root)
-                .withCdiDirectory(tmp.resolve("cdi")).withHealth(true);
+                .withCdiDirectory(tmp.resolve("cdi"))
+                .withHealth(true);
         DeviceRequestAllocationResult shared = TestClaims.result("gpu/big", "wire.dra4j.io", "node-a", "dev-1");
         shared.setShareID("7d3c1e2a-0b5f-4c6d-8e9f-112233445566");
-        ResourceClaim claim = TestClaims.allocated("ns", "c1", "uid-1", "node-a", List.of(
-                TestClaims.result("gpu/big", "wire.dra4j.io", "node-a", "dev-0"), shared,
-                TestClaims.result("other", "other.example.com", "node-a", "x-0")));
+        ResourceClaim claim = TestClaims.allocated(
+                "ns",
+                "c1",
+                "uid-1",
+                "node-a",
+                List.of(
+                        TestClaims.result("gpu/big", "wire.dra4j.io", "node-a", "dev-0"),
+                        shared,
+                        TestClaims.result("other", "other.example.com", "node-a", "x-0")));
         EnvDriver driver = new EnvDriver();
         JsonNode out;
         try (DraPlugin plugin = DraPlugin.start(driver, (ns, n) -> "ns/c1".equals(ns + "/" + n) ? claim : null, o)) {
-            plugin.reportHealth(List.of(DeviceHealth.of("node-a", "dev-0", true, Instant.ofEpochSecond(1_800_000_000L), ""),
-                    new DeviceHealth("node-a", "dev-1", DeviceHealth.Status.UNHEALTHY,
-                            Instant.ofEpochSecond(1_800_000_001L), Duration.ofSeconds(60), "XID 79")));
-            out = run(List.of("dra", "-registration", o.registrationSocket().toString(), "-claim", "ns/c1/uid-1",
-                    "-claim", "ns/gone/uid-2"), () -> { });
-            assertThat(plugin.registrationStatus().registered()).as(out.toString()).isTrue();
+            plugin.reportHealth(List.of(
+                    DeviceHealth.of("node-a", "dev-0", true, Instant.ofEpochSecond(1_800_000_000L), ""),
+                    new DeviceHealth(
+                            "node-a",
+                            "dev-1",
+                            DeviceHealth.Status.UNHEALTHY,
+                            Instant.ofEpochSecond(1_800_000_001L),
+                            Duration.ofSeconds(60),
+                            "XID 79")));
+            out = run(
+                    List.of(
+                            "dra",
+                            "-registration",
+                            o.registrationSocket().toString(),
+                            "-claim",
+                            "ns/c1/uid-1",
+                            "-claim",
+                            "ns/gone/uid-2"),
+                    () -> {});
+            assertThat(plugin.registrationStatus().registered())
+                    .as(out.toString())
+                    .isTrue();
         }
         assertThat(out.path("info").path("type").asString()).isEqualTo("DRAPlugin");
         assertThat(out.path("info").path("name").asString()).isEqualTo("wire.dra4j.io");
-        assertThat(out.path("info").path("endpoint").asString()).isEqualTo(o.draSocket().toString());
-        assertThat(out.path("info").path("supported_versions").valueStream().map(JsonNode::asString).toList())
-                .containsExactly("v1.DRAPlugin", "v1beta1.DRAPlugin", "v1.DRAResourceHealth",
-                        "v1alpha1.DRAResourceHealth");
+        assertThat(out.path("info").path("endpoint").asString())
+                .isEqualTo(o.draSocket().toString());
+        assertThat(out.path("info")
+                        .path("supported_versions")
+                        .valueStream()
+                        .map(JsonNode::asString)
+                        .toList())
+                .containsExactly(
+                        "v1.DRAPlugin", "v1beta1.DRAPlugin", "v1.DRAResourceHealth", "v1alpha1.DRAResourceHealth");
         assertThat(out.path("notify").isObject()).as(out.toString()).isTrue();
 
         JsonNode v1 = out.path("v1_prepare").path("claims");
@@ -160,11 +199,17 @@ class KubeletWireIT {
         // (the kubelet's choice) and over v1alpha1 read through upstream's client wrapper.
         for (String key : List.of("health_v1", "health_v1alpha1")) {
             JsonNode health = out.path(key).path("devices");
-            assertThat(health.valueStream().map(d -> d.path("device").path("pool_name").asString() + "/"
-                    + d.path("device").path("device_name").asString() + ":" + d.path("health").asString() + ":"
-                    + d.path("last_updated_time").asString() + ":" + d.path("health_check_timeout_seconds").asString()
-                    + ":" + d.path("message").asString()).toList()).as(key + " in " + out).containsExactly(
-                    "node-a/dev-0:HEALTHY:1800000000:0:", "node-a/dev-1:UNHEALTHY:1800000001:60:XID 79");
+            assertThat(health.valueStream()
+                            .map(d -> d.path("device").path("pool_name").asString() + "/"
+                                    + d.path("device").path("device_name").asString() + ":"
+                                    + d.path("health").asString() + ":"
+                                    + d.path("last_updated_time").asString() + ":"
+                                    + d.path("health_check_timeout_seconds").asString()
+                                    + ":" + d.path("message").asString())
+                            .toList())
+                    .as(key + " in " + out)
+                    .containsExactly(
+                            "node-a/dev-0:HEALTHY:1800000000:0:", "node-a/dev-1:UNHEALTHY:1800000001:60:XID 79");
         }
     }
 
@@ -179,7 +224,8 @@ class KubeletWireIT {
 
             @Override
             public ContainerAllocation allocate(List<String> deviceIds) {
-                return new ContainerAllocation(Map.of("WIRE_DEVICES", String.join(",", deviceIds)),
+                return new ContainerAllocation(
+                        Map.of("WIRE_DEVICES", String.join(",", deviceIds)),
                         List.of(new ContainerAllocation.Mount("/opt/wire", "/var/lib/wire", true)),
                         List.of(new ContainerAllocation.DeviceNode("/dev/wire0", "/dev/null", "rw")),
                         Map.of("wire.dra4j.io/ids", String.join(",", deviceIds)),
@@ -191,8 +237,10 @@ class KubeletWireIT {
                 return true;
             }
         };
-        List<PluginDevice> devices = List.of(new PluginDevice("gpu-0", true, List.of(0L), "nvl-a"),
-                new PluginDevice("gpu-1", true, List.of(0L), "nvl-a"), new PluginDevice("gpu-2", false, List.of(1L), null));
+        List<PluginDevice> devices = List.of(
+                new PluginDevice("gpu-0", true, List.of(0L), "nvl-a"),
+                new PluginDevice("gpu-1", true, List.of(0L), "nvl-a"),
+                new PluginDevice("gpu-2", false, List.of(1L), null));
         DevicePluginServer[] server = new DevicePluginServer[1];
         JsonNode out;
         try {
@@ -202,7 +250,7 @@ class KubeletWireIT {
                     while (!Files.exists(dir.resolve("kubelet.sock")) && System.nanoTime() < deadline) {
                         Thread.sleep(20);
                     }
-                    server[0] = DevicePluginServer.start(plugin, dir, "wire.sock", devices, 100, m -> { });
+                    server[0] = DevicePluginServer.start(plugin, dir, "wire.sock", devices, 100, m -> {});
                 } catch (IOException | InterruptedException e) {
                     throw new IllegalStateException(e);
                 }
@@ -215,20 +263,40 @@ class KubeletWireIT {
         assertThat(out.path("register").path("version").asString()).isEqualTo("v1beta1");
         assertThat(out.path("register").path("endpoint").asString()).isEqualTo("wire.sock");
         assertThat(out.path("register").path("resource_name").asString()).isEqualTo("wire.dra4j.io/gpu");
-        assertThat(out.path("register").path("options").path("pre_start_required").asBoolean()).isTrue();
-        assertThat(out.path("options").path("get_preferred_allocation_available").asBoolean()).isTrue();
+        assertThat(out.path("register")
+                        .path("options")
+                        .path("pre_start_required")
+                        .asBoolean())
+                .isTrue();
+        assertThat(out.path("options")
+                        .path("get_preferred_allocation_available")
+                        .asBoolean())
+                .isTrue();
         JsonNode listed = out.path("list_and_watch").path("devices");
-        assertThat(listed.valueStream().map(d -> d.path("ID").asString() + ":" + d.path("health").asString()
-                + ":" + d.path("topology").path("nodes").get(0).path("ID").asLong()).toList())
+        assertThat(listed.valueStream()
+                        .map(d ->
+                                d.path("ID").asString() + ":" + d.path("health").asString() + ":"
+                                        + d.path("topology")
+                                                .path("nodes")
+                                                .get(0)
+                                                .path("ID")
+                                                .asLong())
+                        .toList())
                 .containsExactly("gpu-0:Healthy:0", "gpu-1:Healthy:0", "gpu-2:Unhealthy:1");
-        JsonNode preferred = out.path("preferred").path("container_responses").get(0).path("deviceIDs");
-        assertThat(preferred.valueStream().map(JsonNode::asString).toList()).containsExactlyInAnyOrder("gpu-0", "gpu-1");
+        JsonNode preferred =
+                out.path("preferred").path("container_responses").get(0).path("deviceIDs");
+        assertThat(preferred.valueStream().map(JsonNode::asString).toList())
+                .containsExactlyInAnyOrder("gpu-0", "gpu-1");
         JsonNode allocated = out.path("allocate").path("container_responses").get(0);
         assertThat(allocated.path("envs").path("WIRE_DEVICES").asString()).isEqualTo("gpu-0");
-        assertThat(allocated.path("mounts").get(0).path("container_path").asString()).isEqualTo("/opt/wire");
-        assertThat(allocated.path("mounts").get(0).path("read_only").asBoolean()).isTrue();
-        assertThat(allocated.path("devices").get(0).path("permissions").asString()).isEqualTo("rw");
-        assertThat(allocated.path("annotations").path("wire.dra4j.io/ids").asString()).isEqualTo("gpu-0");
+        assertThat(allocated.path("mounts").get(0).path("container_path").asString())
+                .isEqualTo("/opt/wire");
+        assertThat(allocated.path("mounts").get(0).path("read_only").asBoolean())
+                .isTrue();
+        assertThat(allocated.path("devices").get(0).path("permissions").asString())
+                .isEqualTo("rw");
+        assertThat(allocated.path("annotations").path("wire.dra4j.io/ids").asString())
+                .isEqualTo("gpu-0");
         assertThat(allocated.path("cdi_devices").get(0).path("name").asString()).isEqualTo("wire.dra4j.io/gpu=gpu-0");
         assertThat(out.path("prestart").isObject()).as(out.toString()).isTrue();
     }

@@ -6,7 +6,6 @@ import io.dra4j.migrate.internal.Trees;
 import io.dra4j.migrate.internal.V1Conversion;
 import io.dra4j.migrate.internal.YamlDocuments;
 import io.dra4j.migrate.internal.YamlText;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -69,8 +68,13 @@ public final class ApiConverter {
     /** The converted text of one document, or null when it is kept as written. */
     private String convert(String source, YamlDocuments.Document doc, List<Finding> findings) {
         if (doc.error() != null) {
-            findings.add(new Finding(source, doc.error().line(), doc.error().column(), Finding.Severity.ERROR,
-                    "invalid-yaml", "document " + (doc.index() + 1) + ": " + doc.error().message()));
+            findings.add(new Finding(
+                    source,
+                    doc.error().line(),
+                    doc.error().column(),
+                    Finding.Severity.ERROR,
+                    "invalid-yaml",
+                    "document " + (doc.index() + 1) + ": " + doc.error().message()));
             return null;
         }
         if (doc.root() == null) {
@@ -80,7 +84,12 @@ public final class ApiConverter {
         try {
             located = Trees.of(doc.root(), doc.startLine());
         } catch (Trees.TreeError e) {
-            findings.add(new Finding(source, doc.startLine(), 1, Finding.Severity.ERROR, "invalid-yaml",
+            findings.add(new Finding(
+                    source,
+                    doc.startLine(),
+                    1,
+                    Finding.Severity.ERROR,
+                    "invalid-yaml",
                     "document " + (doc.index() + 1) + ": " + (e.path().isEmpty() ? "" : e.path() + ": ")
                             + e.getMessage()));
             return null;
@@ -97,7 +106,12 @@ public final class ApiConverter {
         return yaml.write(result.tree())
                 .map(written -> YamlText.leadingComments(doc.text()) + written)
                 .orElseGet(() -> {
-                    findings.add(new Finding(source, doc.startLine(), 1, Finding.Severity.ERROR, "internal",
+                    findings.add(new Finding(
+                            source,
+                            doc.startLine(),
+                            1,
+                            Finding.Severity.ERROR,
+                            "internal",
                             "document " + (doc.index() + 1) + ": the converted object would not read back "
                                     + "unchanged as YAML; it is kept as written"));
                     return null;

@@ -5,6 +5,11 @@ import io.dra4j.migrate.internal.V1Conversion;
 import io.dra4j.migrate.internal.YamlDocuments;
 import io.dra4j.migrate.internal.YamlNodes;
 import io.dra4j.migrate.internal.YamlText;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import org.snakeyaml.engine.v2.nodes.MappingNode;
 import org.snakeyaml.engine.v2.nodes.Node;
 import org.snakeyaml.engine.v2.nodes.NodeTuple;
@@ -12,12 +17,6 @@ import org.snakeyaml.engine.v2.nodes.SequenceNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
-
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 
 /**
  * Moves workloads from device-plugin extended resources ({@code nvidia.com/gpu: 2}) to DRA, in one of two ways:
@@ -102,13 +101,24 @@ public final class DevicePluginMigration {
 
     private static boolean readable(String source, YamlDocuments.Document doc, List<Finding> findings) {
         if (doc.error() != null) {
-            findings.add(new Finding(source, doc.error().line(), doc.error().column(), Finding.Severity.ERROR,
-                    "invalid-yaml", "document " + (doc.index() + 1) + ": " + doc.error().message()));
+            findings.add(new Finding(
+                    source,
+                    doc.error().line(),
+                    doc.error().column(),
+                    Finding.Severity.ERROR,
+                    "invalid-yaml",
+                    "document " + (doc.index() + 1) + ": " + doc.error().message()));
             return false;
         }
-        if (!(doc.root() instanceof MappingNode) || YamlNodes.scalar(doc.root(), "kind").isEmpty()
+        if (!(doc.root() instanceof MappingNode)
+                || YamlNodes.scalar(doc.root(), "kind").isEmpty()
                 || YamlNodes.scalar(doc.root(), "apiVersion").isEmpty()) {
-            findings.add(new Finding(source, doc.startLine(), 1, Finding.Severity.ERROR, "not-kubernetes",
+            findings.add(new Finding(
+                    source,
+                    doc.startLine(),
+                    1,
+                    Finding.Severity.ERROR,
+                    "not-kubernetes",
                     "document " + (doc.index() + 1) + ": not a Kubernetes object: expected a mapping with "
                             + "apiVersion and kind"));
             return false;
@@ -136,8 +146,10 @@ public final class DevicePluginMigration {
             }
             Optional<Node> spec = ClaimsRewrite.podSpec(doc.root());
             for (String list : List.of("containers", "initContainers")) {
-                for (Node c : spec.flatMap(s -> YamlNodes.get(s, list)).filter(SequenceNode.class::isInstance)
-                        .map(n -> ((SequenceNode) n).getValue()).orElse(List.of())) {
+                for (Node c : spec.flatMap(s -> YamlNodes.get(s, list))
+                        .filter(SequenceNode.class::isInstance)
+                        .map(n -> ((SequenceNode) n).getValue())
+                        .orElse(List.of())) {
                     for (String part : List.of("limits", "requests")) {
                         Optional<Node> m = YamlNodes.at(c, "resources", part);
                         if (m.isEmpty() || !(m.get() instanceof MappingNode map)) {
@@ -146,10 +158,15 @@ public final class DevicePluginMigration {
                         for (NodeTuple t : map.getValue()) {
                             String key = YamlNodes.keyOf(t);
                             mapping(key).ifPresent(x -> {
-                                if (used.putIfAbsent(key, x) == null && !x.note().isEmpty()) {
-                                    findings.add(new Finding(source, YamlNodes.line(t.getKeyNode(), doc.startLine()),
-                                            YamlNodes.column(t.getKeyNode()), Finding.Severity.WARNING,
-                                            "changes-meaning", key + ": through the bridge each unit is a whole "
+                                if (used.putIfAbsent(key, x) == null
+                                        && !x.note().isEmpty()) {
+                                    findings.add(new Finding(
+                                            source,
+                                            YamlNodes.line(t.getKeyNode(), doc.startLine()),
+                                            YamlNodes.column(t.getKeyNode()),
+                                            Finding.Severity.WARNING,
+                                            "changes-meaning",
+                                            key + ": through the bridge each unit is a whole "
                                                     + "device of the class, not a shared replica. " + x.note()));
                                 }
                             });
@@ -180,7 +197,8 @@ public final class DevicePluginMigration {
         for (ResourceMapping m : used.values()) {
             // The driver's own class name for the plain resource; a class per resource where it adds selectors or
             // the name is taken.
-            String name = m.selectors().isEmpty() && names.add(m.deviceClassName()) ? m.deviceClassName()
+            String name = m.selectors().isEmpty() && names.add(m.deviceClassName())
+                    ? m.deviceClassName()
                     : m.shortName() + "." + m.deviceClassName();
             names.add(name);
             ObjectNode cls = deviceClass(m, name);

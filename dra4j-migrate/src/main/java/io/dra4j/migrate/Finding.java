@@ -15,7 +15,9 @@ import java.util.Objects;
 public record Finding(String source, int line, int column, Severity severity, String rule, String message) {
     /** How bad a finding is; {@link #ERROR} means the object was not converted or rewritten. */
     public enum Severity {
-        ERROR, WARNING, INFO;
+        ERROR,
+        WARNING,
+        INFO;
 
         /** The lower-case word used in {@code file:line:col: severity: ...} lines. */
         public String word() {

@@ -4,17 +4,16 @@ import io.dra4j.migrate.internal.ClusterRules;
 import io.dra4j.migrate.internal.DocumentRules;
 import io.dra4j.migrate.internal.LintObjects;
 import io.dra4j.migrate.internal.LintTables;
-import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.ObjectNode;
-import tools.jackson.databind.SerializationFeature;
-
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import tools.jackson.databind.SerializationFeature;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Checks manifests against a Kubernetes release (1.32 to 1.37): API versions it does not serve or serves only when
@@ -33,8 +32,7 @@ public final class Lint {
     }
 
     /** A rule: its name, the severity of its findings and what it checks. */
-    public record Rule(String id, Finding.Severity severity, String summary) {
-    }
+    public record Rule(String id, Finding.Severity severity, String summary) {}
 
     /** Every rule lint applies, with the severity of its findings. */
     public static final List<Rule> RULES = List.of(
@@ -44,32 +42,54 @@ public final class Lint {
             new Rule("invalid-field", Finding.Severity.ERROR, "a field of an old-version object has the wrong shape"),
             new Rule("unknown-field", Finding.Severity.ERROR, "an old-version object has a field its version lacks"),
             new Rule("invalid-object", Finding.Severity.ERROR, "the API server would reject the object (validation)"),
-            new Rule("api-version-not-served", Finding.Severity.ERROR,
+            new Rule(
+                    "api-version-not-served",
+                    Finding.Severity.ERROR,
                     "the release does not serve the object's resource.k8s.io version"),
-            new Rule("api-version-off-by-default", Finding.Severity.WARNING,
+            new Rule(
+                    "api-version-off-by-default",
+                    Finding.Severity.WARNING,
                     "the release serves the version only with --runtime-config"),
             new Rule("api-version-deprecated", Finding.Severity.WARNING, "the version is deprecated in the release"),
-            new Rule("feature-gate-off", Finding.Severity.ERROR,
+            new Rule(
+                    "feature-gate-off",
+                    Finding.Severity.ERROR,
                     "a field needs a feature gate that is off (or absent) in the release"),
             new Rule("feature-gate-alpha", Finding.Severity.WARNING, "a field needs an alpha feature gate"),
             new Rule("cel-too-long", Finding.Severity.ERROR, "a CEL selector is longer than 10 KiB"),
             new Rule("cel-compile", Finding.Severity.ERROR, "a CEL selector does not compile"),
             new Rule("cel-cost", Finding.Severity.ERROR, "a CEL selector can exceed the cost limit"),
-            new Rule("class-not-found", Finding.Severity.ERROR,
+            new Rule(
+                    "class-not-found",
+                    Finding.Severity.ERROR,
                     "a request names a DeviceClass neither the manifests nor the snapshot have"),
-            new Rule("class-matches-nothing", Finding.Severity.WARNING,
+            new Rule(
+                    "class-matches-nothing",
+                    Finding.Severity.WARNING,
                     "no device of the snapshot passes a DeviceClass's selectors"),
-            new Rule("selector-matches-nothing", Finding.Severity.WARNING,
+            new Rule(
+                    "selector-matches-nothing",
+                    Finding.Severity.WARNING,
                     "no device of the snapshot passes a request's class and own selectors"),
-            new Rule("claim-unsatisfiable", Finding.Severity.ERROR,
+            new Rule(
+                    "claim-unsatisfiable",
+                    Finding.Severity.ERROR,
                     "no node of the snapshot can satisfy a claim or template, even with every device free"),
-            new Rule("device-double-advertised", Finding.Severity.WARNING,
+            new Rule(
+                    "device-double-advertised",
+                    Finding.Severity.WARNING,
                     "a node offers the same devices through a device plugin and a DRA driver"),
-            new Rule("duplicate-device-class", Finding.Severity.WARNING,
+            new Rule(
+                    "duplicate-device-class",
+                    Finding.Severity.WARNING,
                     "two DeviceClasses have the same selectors and config"),
-            new Rule("node-label-hardware", Finding.Severity.INFO,
+            new Rule(
+                    "node-label-hardware",
+                    Finding.Severity.INFO,
                     "a workload asks for hardware through GPU node labels instead of claim selectors"),
-            new Rule("quota-no-longer-limits", Finding.Severity.WARNING,
+            new Rule(
+                    "quota-no-longer-limits",
+                    Finding.Severity.WARNING,
                     "a ResourceQuota limits an extended resource whose devices DRA claims are charged elsewhere"));
 
     private final String release;
@@ -116,8 +136,8 @@ public final class Lint {
         List<Finding> findings = new ArrayList<>();
         DocumentRules documentRules = new DocumentRules(release, featureGates);
         List<LintObjects.LintObject> objects = new ArrayList<>();
-        java.util.Set<LintObjects.LintObject> broken = java.util.Collections.newSetFromMap(
-                new java.util.IdentityHashMap<>());
+        java.util.Set<LintObjects.LintObject> broken =
+                java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         for (Input in : manifests) {
             for (LintObjects.LintObject o : LintObjects.read(in.source(), in.text(), findings)) {
                 objects.add(o);
@@ -134,9 +154,12 @@ public final class Lint {
         for (Input in : snapshot) {
             cluster.addAll(LintObjects.read(in.source(), in.text(), snapshotProblems));
         }
-        snapshotProblems.stream().filter(f -> f.severity() == Finding.Severity.ERROR).forEach(findings::add);
+        snapshotProblems.stream()
+                .filter(f -> f.severity() == Finding.Severity.ERROR)
+                .forEach(findings::add);
         new ClusterRules(documentRules, objects, cluster, hasSnapshot).check(broken, findings);
-        findings.sort(Comparator.comparing(Finding::source).thenComparingInt(Finding::line)
+        findings.sort(Comparator.comparing(Finding::source)
+                .thenComparingInt(Finding::line)
                 .thenComparingInt(Finding::column));
         return List.copyOf(dropRepeats(findings));
     }
@@ -148,8 +171,9 @@ public final class Lint {
     private static List<Finding> dropRepeats(List<Finding> findings) {
         List<Finding> out = new ArrayList<>();
         for (Finding f : findings) {
-            boolean repeat = f.rule().equals("invalid-object") && (repeats(f, findings, ".cel.expression: Too long",
-                    "cel-too-long") || repeats(f, findings, "exceeds cost limit", "cel-cost"));
+            boolean repeat = f.rule().equals("invalid-object")
+                    && (repeats(f, findings, ".cel.expression: Too long", "cel-too-long")
+                            || repeats(f, findings, "exceeds cost limit", "cel-cost"));
             if (!repeat) {
                 out.add(f);
             }
@@ -158,13 +182,15 @@ public final class Lint {
     }
 
     private static boolean repeats(Finding f, List<Finding> findings, String text, String rule) {
-        return f.message().contains(text) && findings.stream().anyMatch(g -> g.rule().equals(rule)
-                && g.source().equals(f.source()) && g.line() == f.line());
+        return f.message().contains(text)
+                && findings.stream()
+                        .anyMatch(g -> g.rule().equals(rule) && g.source().equals(f.source()) && g.line() == f.line());
     }
 
     /** The findings as a SARIF 2.1.0 log, one run of the tool {@code dra4j lint}, for code-scanning UIs. */
     public static String sarif(List<Finding> findings, String toolVersion) {
-        JsonMapper json = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
+        JsonMapper json =
+                JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
         ObjectNode log = json.createObjectNode();
         log.put("$schema", "https://json.schemastore.org/sarif-2.1.0.json");
         log.put("version", "2.1.0");

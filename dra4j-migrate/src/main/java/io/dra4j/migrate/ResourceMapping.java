@@ -18,8 +18,8 @@ import java.util.regex.Pattern;
  * @param selectors       CEL selectors the claim request adds (e.g. the MIG profile)
  * @param note            what the rewrite changes in meaning, or empty
  */
-public record ResourceMapping(String resource, String deviceClassName, String driver, List<String> selectors,
-                              String note) {
+public record ResourceMapping(
+        String resource, String deviceClassName, String driver, List<String> selectors, String note) {
     public static final String NVIDIA_DRIVER = "gpu.nvidia.com";
     private static final Pattern MIG = Pattern.compile("nvidia\\.com/mig-(\\d+g\\.\\d+gb(?:\\+me)?)");
 
@@ -37,7 +37,11 @@ public record ResourceMapping(String resource, String deviceClassName, String dr
             return Optional.of(new ResourceMapping(resource, "gpu.nvidia.com", NVIDIA_DRIVER, List.of(), ""));
         }
         if (resource.equals("nvidia.com/gpu.shared")) {
-            return Optional.of(new ResourceMapping(resource, "gpu.nvidia.com", NVIDIA_DRIVER, List.of(),
+            return Optional.of(new ResourceMapping(
+                    resource,
+                    "gpu.nvidia.com",
+                    NVIDIA_DRIVER,
+                    List.of(),
                     "nvidia.com/gpu.shared is a time-slicing or MPS replica of a GPU that the device plugin shares "
                             + "between pods; a claim from a template gives each pod a GPU of its own. To share one "
                             + "GPU between pods, have them reference one ResourceClaim (resourceClaimName) and set "
@@ -46,8 +50,12 @@ public record ResourceMapping(String resource, String deviceClassName, String dr
         Matcher m = MIG.matcher(resource);
         if (m.matches()) {
             String profile = m.group(1);
-            return Optional.of(new ResourceMapping(resource, "mig.nvidia.com", NVIDIA_DRIVER,
-                    List.of("device.attributes['" + NVIDIA_DRIVER + "'].profile == '" + profile + "'"), ""));
+            return Optional.of(new ResourceMapping(
+                    resource,
+                    "mig.nvidia.com",
+                    NVIDIA_DRIVER,
+                    List.of("device.attributes['" + NVIDIA_DRIVER + "'].profile == '" + profile + "'"),
+                    ""));
         }
         return Optional.empty();
     }
@@ -77,8 +85,8 @@ public record ResourceMapping(String resource, String deviceClassName, String dr
             String resource = m.path("resource").asString("");
             String cls = m.path("deviceClassName").asString("");
             if (resource.isEmpty() || !resource.contains("/")) {
-                throw new IllegalArgumentException(where + ".resource: an extended resource name such as "
-                        + "example.com/fpga is required");
+                throw new IllegalArgumentException(
+                        where + ".resource: an extended resource name such as " + "example.com/fpga is required");
             }
             if (cls.isEmpty()) {
                 throw new IllegalArgumentException(where + ".deviceClassName is required");
@@ -90,7 +98,11 @@ public record ResourceMapping(String resource, String deviceClassName, String dr
                 }
                 selectors.add(sel.asString());
             }
-            out.add(new ResourceMapping(resource, cls, m.path("driver").asString(cls), selectors,
+            out.add(new ResourceMapping(
+                    resource,
+                    cls,
+                    m.path("driver").asString(cls),
+                    selectors,
                     m.path("note").asString("")));
         }
         return out;

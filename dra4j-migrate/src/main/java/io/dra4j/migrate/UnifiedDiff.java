@@ -7,8 +7,7 @@ import java.util.List;
 public final class UnifiedDiff {
     private static final int CONTEXT = 3;
 
-    private UnifiedDiff() {
-    }
+    private UnifiedDiff() {}
 
     /** The diff from {@code before} to {@code after}; empty when they are equal. */
     public static String of(String name, String before, String after) {
@@ -30,14 +29,14 @@ public final class UnifiedDiff {
         int j = 0;
         while (i < a.size() || j < b.size()) {
             if (i < a.size() && j < b.size() && a.get(i).equals(b.get(j))) {
-                ops.add(new char[]{' '});
-                at.add(new int[]{i++, j++});
+                ops.add(new char[] {' '});
+                at.add(new int[] {i++, j++});
             } else if (i < a.size() && (j == b.size() || lcs[i + 1][j] >= lcs[i][j + 1])) {
-                ops.add(new char[]{'-'});
-                at.add(new int[]{i++, j});
+                ops.add(new char[] {'-'});
+                at.add(new int[] {i++, j});
             } else {
-                ops.add(new char[]{'+'});
-                at.add(new int[]{i, j++});
+                ops.add(new char[] {'+'});
+                at.add(new int[] {i, j++});
             }
         }
         StringBuilder sb = new StringBuilder("--- " + name + "\n+++ " + name + "\n");
@@ -69,8 +68,15 @@ public final class UnifiedDiff {
                 aLen += op != '+' ? 1 : 0;
                 bLen += op != '-' ? 1 : 0;
             }
-            sb.append("@@ -").append(aLen == 0 ? aStart : aStart + 1).append(',').append(aLen)
-                    .append(" +").append(bLen == 0 ? bStart : bStart + 1).append(',').append(bLen).append(" @@\n")
+            sb.append("@@ -")
+                    .append(aLen == 0 ? aStart : aStart + 1)
+                    .append(',')
+                    .append(aLen)
+                    .append(" +")
+                    .append(bLen == 0 ? bStart : bStart + 1)
+                    .append(',')
+                    .append(bLen)
+                    .append(" @@\n")
                     .append(hunk);
             k = end;
         }

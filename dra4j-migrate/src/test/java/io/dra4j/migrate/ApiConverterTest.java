@@ -1,13 +1,12 @@
 package io.dra4j.migrate;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class ApiConverterTest {
     private static final Path GOLDEN = Path.of("src/test/resources/golden/convert");
@@ -60,21 +59,25 @@ class ApiConverterTest {
                 """;
         ApiConverter.Result result = converter.toV1("c.yaml", claim);
         assertThat(result.hasErrors()).isFalse();
-        assertThat(result.output()).contains("apiVersion: resource.k8s.io/v1\n")
+        assertThat(result.output())
+                .contains("apiVersion: resource.k8s.io/v1\n")
                 .contains("      exactly:\n        deviceClassName: gpu.example.com\n        adminAccess: false\n")
-                .doesNotContain("controller").doesNotContain("deallocationRequested");
-        assertThat(result.findings().stream().map(Finding::format)).containsExactly(
-                "c.yaml:5:3: info: no-v1-form: ResourceClaim ns/c: spec.controller (1.31 classic DRA) is empty and "
-                        + "was dropped",
-                "c.yaml:12:3: warning: no-v1-form: ResourceClaim ns/c: status.deallocationRequested has no v1 form "
-                        + "and was dropped: it was used by classic DRA's control-plane controllers (removed in 1.32)");
+                .doesNotContain("controller")
+                .doesNotContain("deallocationRequested");
+        assertThat(result.findings().stream().map(Finding::format))
+                .containsExactly(
+                        "c.yaml:5:3: info: no-v1-form: ResourceClaim ns/c: spec.controller (1.31 classic DRA) is empty and "
+                                + "was dropped",
+                        "c.yaml:12:3: warning: no-v1-form: ResourceClaim ns/c: status.deallocationRequested has no v1 form "
+                                + "and was dropped: it was used by classic DRA's control-plane controllers (removed in 1.32)");
 
-        ApiConverter.Result controlled = converter.toV1("c.yaml", claim.replace("controller: \"\"",
-                "controller: gpu.example.com"));
+        ApiConverter.Result controlled =
+                converter.toV1("c.yaml", claim.replace("controller: \"\"", "controller: gpu.example.com"));
         assertThat(controlled.hasErrors()).isTrue();
         assertThat(controlled.output()).isEqualTo(claim.replace("controller: \"\"", "controller: gpu.example.com"));
-        assertThat(controlled.findings().get(0).format()).startsWith("c.yaml:5:3: error: no-v1-form: ResourceClaim "
-                + "ns/c: spec.controller: a claim allocated by a control-plane controller");
+        assertThat(controlled.findings().get(0).format())
+                .startsWith("c.yaml:5:3: error: no-v1-form: ResourceClaim "
+                        + "ns/c: spec.controller: a claim allocated by a control-plane controller");
     }
 
     @Test
@@ -91,8 +94,9 @@ class ApiConverterTest {
         ApiConverter.Result result = converter.toV1("r.yaml", rule);
         assertThat(result.output()).isEqualTo(rule);
         assertThat(result.findings()).hasSize(1);
-        assertThat(result.findings().get(0).format()).startsWith("r.yaml:6:5: error: no-v1-form: DeviceTaintRule r: "
-                + "spec.deviceSelector.deviceClassName has no v1 form: 1.35 removed class and CEL selection");
+        assertThat(result.findings().get(0).format())
+                .startsWith("r.yaml:6:5: error: no-v1-form: DeviceTaintRule r: "
+                        + "spec.deviceSelector.deviceClassName has no v1 form: 1.35 removed class and CEL selection");
     }
 
     @Test
@@ -108,16 +112,20 @@ class ApiConverterTest {
                       exactly: {deviceClassName: gpu}
                 """;
         List<String> findings = converter.toV1("c.yaml", v1ShapeInBeta1).findings().stream()
-                .map(Finding::format).toList();
-        assertThat(findings).containsExactly("c.yaml:8:7: error: unknown-field: ResourceClaim c: unknown field "
-                + "\"spec.devices.requests[0].exactly\"; exactly is the v1beta2 and v1 form, in v1beta1 the "
-                + "request's fields sit at the request");
-        String beta1InV1 = v1ShapeInBeta1.replace("v1beta1", "v1").replace("exactly: {deviceClassName: gpu}",
-                "deviceClassName: gpu");
+                .map(Finding::format)
+                .toList();
+        assertThat(findings)
+                .containsExactly("c.yaml:8:7: error: unknown-field: ResourceClaim c: unknown field "
+                        + "\"spec.devices.requests[0].exactly\"; exactly is the v1beta2 and v1 form, in v1beta1 the "
+                        + "request's fields sit at the request");
+        String beta1InV1 = v1ShapeInBeta1
+                .replace("v1beta1", "v1")
+                .replace("exactly: {deviceClassName: gpu}", "deviceClassName: gpu");
         ApiConverter.Result result = converter.toV1("c.yaml", beta1InV1);
         assertThat(result.output()).isEqualTo(beta1InV1);
-        assertThat(result.findings().stream().map(Finding::format)).containsExactly("c.yaml:8:7: error: "
-                + "unknown-field: ResourceClaim c: unknown field \"spec.devices.requests[0].deviceClassName\"; in "
-                + "v1beta2 and v1 it sits under exactly (requests[].exactly.deviceClassName)");
+        assertThat(result.findings().stream().map(Finding::format))
+                .containsExactly("c.yaml:8:7: error: "
+                        + "unknown-field: ResourceClaim c: unknown field \"spec.devices.requests[0].deviceClassName\"; in "
+                        + "v1beta2 and v1 it sits under exactly (requests[].exactly.deviceClassName)");
     }
 }

@@ -1,5 +1,7 @@
 package io.dra4j.migrate;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.dra4j.testkit.controlplane.ControlPlane;
 import io.dra4j.testkit.controlplane.ControlPlaneAssumptions;
 import io.dra4j.testkit.controlplane.ControlPlaneOptions;
@@ -8,14 +10,6 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ObjectNode;
-import tools.jackson.dataformat.yaml.YAMLMapper;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -24,8 +18,13 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.dataformat.yaml.YAMLMapper;
 
 /**
  * {@code convert}'s output against a real kube-apiserver 1.37.2: every converted object of the realistic manifests
@@ -34,14 +33,26 @@ import static org.assertj.core.api.Assertions.assertThat;
  * creationTimestamp, managedFields).
  */
 class ConvertApiServerIT {
-    private static final List<String> MANIFESTS = List.of("convert/example-driver.yaml", "convert/nvidia-v1beta1.yaml",
-            "convert/partitionable-1.35.yaml", "convert/v1alpha3-1.32.yaml", "golden/convert/helm-rendered.yaml");
-    private static final Map<String, String> PLURALS = Map.of("DeviceClass", "deviceclasses",
-            "ResourceClaim", "resourceclaims", "ResourceClaimTemplate", "resourceclaimtemplates",
-            "ResourceSlice", "resourceslices", "DeviceTaintRule", "devicetaintrules");
+    private static final List<String> MANIFESTS = List.of(
+            "convert/example-driver.yaml",
+            "convert/nvidia-v1beta1.yaml",
+            "convert/partitionable-1.35.yaml",
+            "convert/v1alpha3-1.32.yaml",
+            "golden/convert/helm-rendered.yaml");
+    private static final Map<String, String> PLURALS = Map.of(
+            "DeviceClass",
+            "deviceclasses",
+            "ResourceClaim",
+            "resourceclaims",
+            "ResourceClaimTemplate",
+            "resourceclaimtemplates",
+            "ResourceSlice",
+            "resourceslices",
+            "DeviceTaintRule",
+            "devicetaintrules");
     private static final Set<String> CLUSTER_SCOPED = Set.of("DeviceClass", "ResourceSlice", "DeviceTaintRule");
-    private static final List<String> SERVER_SET = List.of("uid", "resourceVersion", "generation", "creationTimestamp",
-            "managedFields");
+    private static final List<String> SERVER_SET =
+            List.of("uid", "resourceVersion", "generation", "creationTimestamp", "managedFields");
     private static final YAMLMapper YAML = YAMLMapper.builder().build();
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -79,18 +90,30 @@ class ConvertApiServerIT {
             }
             for (ObjectNode sent : converted) {
                 String kind = sent.path("kind").asString();
-                String what = name + ": " + kind + " " + sent.path("metadata").path("name").asString();
-                String ns = CLUSTER_SCOPED.contains(kind) ? null
+                String what = name + ": " + kind + " "
+                        + sent.path("metadata").path("name").asString();
+                String ns = CLUSTER_SCOPED.contains(kind)
+                        ? null
                         : sent.path("metadata").path("namespace").asString("default");
                 if (ns != null && namespaces.add(ns)) {
                     // Labelled so that adminAccess requests are allowed there, as upstream requires.
-                    client.resource(new NamespaceBuilder().withNewMetadata().withName(ns)
-                            .addToLabels("resource.kubernetes.io/admin-access", "true").endMetadata().build()).create();
+                    client.resource(new NamespaceBuilder()
+                                    .withNewMetadata()
+                                    .withName(ns)
+                                    .addToLabels("resource.kubernetes.io/admin-access", "true")
+                                    .endMetadata()
+                                    .build())
+                            .create();
                 }
                 ResourceDefinitionContext context = new ResourceDefinitionContext.Builder()
-                        .withGroup("resource.k8s.io").withVersion("v1").withKind(kind).withPlural(PLURALS.get(kind))
-                        .withNamespaced(ns != null).build();
-                var op = ns == null ? client.genericKubernetesResources(context)
+                        .withGroup("resource.k8s.io")
+                        .withVersion("v1")
+                        .withKind(kind)
+                        .withPlural(PLURALS.get(kind))
+                        .withNamespaced(ns != null)
+                        .build();
+                var op = ns == null
+                        ? client.genericKubernetesResources(context)
                         : client.genericKubernetesResources(context).inNamespace(ns);
                 GenericKubernetesResource object = generic(client, sent);
                 GenericKubernetesResource created;
@@ -129,8 +152,8 @@ class ConvertApiServerIT {
                 if (doc == null || !doc.isObject()) {
                     continue;
                 }
-                List<JsonNode> items = doc.path("kind").asString().endsWith("List") ? toList(doc.path("items"))
-                        : List.of(doc);
+                List<JsonNode> items =
+                        doc.path("kind").asString().endsWith("List") ? toList(doc.path("items")) : List.of(doc);
                 for (JsonNode o : items) {
                     if (o.path("apiVersion").asString().equals("resource.k8s.io/v1")
                             && PLURALS.containsKey(o.path("kind").asString())) {
@@ -149,8 +172,8 @@ class ConvertApiServerIT {
     }
 
     private static GenericKubernetesResource generic(KubernetesClient client, JsonNode sent) {
-        return client.getKubernetesSerialization().unmarshal(JSON.writeValueAsString(sent),
-                GenericKubernetesResource.class);
+        return client.getKubernetesSerialization()
+                .unmarshal(JSON.writeValueAsString(sent), GenericKubernetesResource.class);
     }
 
     private static JsonNode withoutServerFields(JsonNode got) {
@@ -175,14 +198,17 @@ class ConvertApiServerIT {
         // Struct fields that are not pointers (k8s.io/api resource/v1 types.go): Go's JSON writes them even when
         // empty, omitempty notwithstanding.
         String kind = e.path("kind").asString();
-        if (kind.equals("ResourceClaimTemplate") && e.path("spec").isObject() && !e.path("spec").has("metadata")) {
+        if (kind.equals("ResourceClaimTemplate")
+                && e.path("spec").isObject()
+                && !e.path("spec").has("metadata")) {
             ((ObjectNode) e.path("spec")).putObject("metadata");
         }
         if ((kind.equals("ResourceClaim") || kind.equals("DeviceTaintRule")) && !e.has("status")) {
             e.putObject("status");
         }
         JsonNode devices = e.path("kind").asString().equals("ResourceClaimTemplate")
-                ? e.path("spec").path("spec").path("devices") : e.path("spec").path("devices");
+                ? e.path("spec").path("spec").path("devices")
+                : e.path("spec").path("devices");
         for (JsonNode r : devices.path("requests")) {
             if (r.has("exactly")) {
                 defaultRequest((ObjectNode) r.get("exactly"));
@@ -190,21 +216,25 @@ class ConvertApiServerIT {
             r.path("firstAvailable").forEach(s -> defaultRequest((ObjectNode) s));
         }
         JsonNode sliceDevices = e.path("kind").asString().equals("ResourceSlice")
-                ? e.path("spec").path("devices") : JSON.createArrayNode();
+                ? e.path("spec").path("devices")
+                : JSON.createArrayNode();
         JsonNode gotDevices = got.path("spec").path("devices");
         for (int i = 0; i < sliceDevices.size(); i++) {
             JsonNode taints = sliceDevices.get(i).path("taints");
             for (int j = 0; j < taints.size(); j++) {
                 if (!taints.get(j).has("timeAdded")) {
-                    ((ObjectNode) taints.get(j)).set("timeAdded",
-                            gotDevices.path(i).path("taints").path(j).path("timeAdded"));
+                    ((ObjectNode) taints.get(j))
+                            .set(
+                                    "timeAdded",
+                                    gotDevices.path(i).path("taints").path(j).path("timeAdded"));
                 }
             }
         }
-        if (e.path("kind").asString().equals("DeviceTaintRule") && e.path("spec").path("taint").isObject()
+        if (e.path("kind").asString().equals("DeviceTaintRule")
+                && e.path("spec").path("taint").isObject()
                 && !e.path("spec").path("taint").has("timeAdded")) {
-            ((ObjectNode) e.path("spec").path("taint")).set("timeAdded",
-                    got.path("spec").path("taint").path("timeAdded"));
+            ((ObjectNode) e.path("spec").path("taint"))
+                    .set("timeAdded", got.path("spec").path("taint").path("timeAdded"));
         }
         return e;
     }
@@ -213,7 +243,8 @@ class ConvertApiServerIT {
         if (!r.has("allocationMode")) {
             r.put("allocationMode", "ExactCount");
         }
-        if (r.path("allocationMode").asString().equals("ExactCount") && r.path("count").asLong(0) == 0) {
+        if (r.path("allocationMode").asString().equals("ExactCount")
+                && r.path("count").asLong(0) == 0) {
             r.put("count", 1);
         }
     }

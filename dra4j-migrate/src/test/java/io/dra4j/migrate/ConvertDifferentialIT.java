@@ -1,13 +1,11 @@
 package io.dra4j.migrate;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
 import io.dra4j.migrate.internal.Trees;
 import io.dra4j.migrate.internal.YamlDocuments;
 import io.dra4j.migrate.internal.YamlText;
-import org.junit.jupiter.api.Test;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ObjectNode;
-
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -20,9 +18,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * {@code convert} against Kubernetes' own conversion code: generated objects of every version and the realistic
@@ -36,12 +35,17 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class ConvertDifferentialIT {
     private static final JsonMapper JSON = JsonMapper.builder().build();
-    private static final java.util.Set<String> LEGACY_KINDS = java.util.Set.of("DeviceClass", "ResourceClaim",
-            "ResourceClaimTemplate", "ResourceSlice", "DeviceClassList", "ResourceClaimList",
-            "ResourceClaimTemplateList", "ResourceSliceList");
+    private static final java.util.Set<String> LEGACY_KINDS = java.util.Set.of(
+            "DeviceClass",
+            "ResourceClaim",
+            "ResourceClaimTemplate",
+            "ResourceSlice",
+            "DeviceClassList",
+            "ResourceClaimList",
+            "ResourceClaimTemplateList",
+            "ResourceSliceList");
 
-    record Case(String name, String yaml) {
-    }
+    record Case(String name, String yaml) {}
 
     @Test
     void convertAgreesWithUpstream() throws Exception {
@@ -59,7 +63,8 @@ class ConvertDifferentialIT {
         YamlText yaml = new YamlText();
         for (int i = 0; i < count; i++) {
             ObjectNode obj = gen.next();
-            cases.add(new Case("generated seed " + seed + " #" + i, yaml.write(obj).orElseThrow()));
+            cases.add(new Case(
+                    "generated seed " + seed + " #" + i, yaml.write(obj).orElseThrow()));
         }
 
         List<JsonNode> results = compare(oracle, oracle132, cases);
@@ -69,17 +74,21 @@ class ConvertDifferentialIT {
         for (int i = 0; i < cases.size(); i++) {
             JsonNode res = results.get(i);
             if (!res.path("equal").asBoolean(false)) {
-                differences.add(cases.get(i).name() + ":\n" + cases.get(i).yaml() + "  -> " + res.path("detail")
-                        .asString() + "\n  upstream: " + res.path("upstream") + res.path("upstreamError").asString());
+                differences.add(cases.get(i).name() + ":\n" + cases.get(i).yaml() + "  -> "
+                        + res.path("detail").asString() + "\n  upstream: " + res.path("upstream")
+                        + res.path("upstreamError").asString());
             } else if (res.has("upstreamError")) {
                 rejectedByBoth++;
             }
         }
-        System.out.printf("convert difftest: %d objects (%d from manifests, %d generated with seed %d; %d rejected "
-                + "by both), %d differences%n", cases.size(), manifests, count, seed, rejectedByBoth,
-                differences.size());
+        System.out.printf(
+                "convert difftest: %d objects (%d from manifests, %d generated with seed %d; %d rejected "
+                        + "by both), %d differences%n",
+                cases.size(), manifests, count, seed, rejectedByBoth, differences.size());
         assertThat(differences).as("differences from upstream's conversion").isEmpty();
-        assertThat(rejectedByBoth).as("some generated inputs are ones upstream rejects").isPositive();
+        assertThat(rejectedByBoth)
+                .as("some generated inputs are ones upstream rejects")
+                .isPositive();
         assertThat(rejectedByBoth).as("most generated inputs convert").isLessThan(cases.size() / 4);
     }
 
@@ -88,7 +97,8 @@ class ConvertDifferentialIT {
         Path dir = Path.of("src/test/resources/convert");
         List<Case> cases = new ArrayList<>();
         try (Stream<Path> files = Files.list(dir)) {
-            for (Path f : files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList()) {
+            for (Path f :
+                    files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList()) {
                 for (YamlDocuments.Document d : YamlDocuments.read(Files.readString(f))) {
                     if (d.blank()) {
                         continue;
@@ -112,7 +122,8 @@ class ConvertDifferentialIT {
         for (int i = 0; i < cases.size(); i++) {
             if (isLegacy(cases.get(i).yaml())) {
                 legacy.add(i);
-                legacyLines.add(JSON.writeValueAsString(JSON.createObjectNode().put("inputYaml", cases.get(i).yaml())));
+                legacyLines.add(JSON.writeValueAsString(
+                        JSON.createObjectNode().put("inputYaml", cases.get(i).yaml())));
             }
         }
         List<JsonNode> beta1 = run(oracle132, List.of(), legacyLines);
@@ -127,13 +138,20 @@ class ConvertDifferentialIT {
                 line.put("inputYaml", c.yaml());
             } else if (beta1.get(li).has("error")) {
                 // 1.32 rejects it: give the 1.37 oracle something it rejects too, with 1.32's reason.
-                line.put("inputYaml", "1.32 rejects it: " + beta1.get(li).get("error").asString());
+                line.put(
+                        "inputYaml",
+                        "1.32 rejects it: " + beta1.get(li).get("error").asString());
             } else {
                 line.set("input", beta1.get(li).get("v1beta1"));
             }
             if (result.hasErrors()) {
-                line.put("dra4jError", result.findings().stream()
-                        .filter(f -> f.severity() == Finding.Severity.ERROR).findFirst().orElseThrow().format());
+                line.put(
+                        "dra4jError",
+                        result.findings().stream()
+                                .filter(f -> f.severity() == Finding.Severity.ERROR)
+                                .findFirst()
+                                .orElseThrow()
+                                .format());
             } else {
                 List<YamlDocuments.Document> out = YamlDocuments.read(result.output());
                 assertThat(out).as(c.name() + ": one document out").hasSize(1);
@@ -164,7 +182,9 @@ class ConvertDifferentialIT {
     private static List<JsonNode> run(String binary, List<String> args, List<String> lines) throws Exception {
         List<String> command = new ArrayList<>(List.of(binary));
         command.addAll(args);
-        Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        Process p = new ProcessBuilder(command)
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
         CompletableFuture<Void> feed = CompletableFuture.runAsync(() -> {
             try (Writer w = new OutputStreamWriter(p.getOutputStream(), StandardCharsets.UTF_8)) {
                 for (String l : lines) {

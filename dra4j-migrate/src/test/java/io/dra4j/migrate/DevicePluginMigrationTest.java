@@ -1,5 +1,7 @@
 package io.dra4j.migrate;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.dra4j.cel.CelFeatures;
 import io.dra4j.cel.DeviceSelectorEnvironment;
 import io.dra4j.cel.EvalResult;
@@ -9,10 +11,6 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.resource.v1.Device;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttribute;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceCapacity;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,8 +19,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class DevicePluginMigrationTest {
     private static final Path GOLDEN = Path.of("src/test/resources/golden/migrate");
@@ -59,15 +58,20 @@ class DevicePluginMigrationTest {
             at += found + 1;
         }
         // No mapped device-plugin resource is left, and running again changes nothing.
-        assertThat(result.output()).doesNotContainPattern("nvidia\\.com/(gpu|mig-[^:]*): *\"?\\d")
+        assertThat(result.output())
+                .doesNotContainPattern("nvidia\\.com/(gpu|mig-[^:]*): *\"?\\d")
                 .doesNotContain("example.com/fpga: 1");
         assertThat(migration().claims(name + ".yaml", result.output()).output()).isEqualTo(result.output());
     }
 
     private static boolean removable(String line) {
         String t = line.strip();
-        return t.startsWith("nvidia.com/") || t.startsWith("example.com/fpga") || t.equals("limits:")
-                || t.equals("requests:") || t.equals("nodeSelector:") || t.startsWith("limits: {");
+        return t.startsWith("nvidia.com/")
+                || t.startsWith("example.com/fpga")
+                || t.equals("limits:")
+                || t.equals("requests:")
+                || t.equals("nodeSelector:")
+                || t.startsWith("limits: {");
     }
 
     @Test
@@ -81,7 +85,8 @@ class DevicePluginMigrationTest {
         assertThat(result.findings().stream().map(Finding::format))
                 .containsExactlyElementsOf(Files.readAllLines(GOLDEN.resolve("bridge.findings")));
         assertThat(result.rewritten()).isEqualTo(6);
-        assertThat(new ApiConverter().toV1("bridge.yaml", result.output()).findings()).isEmpty();
+        assertThat(new ApiConverter().toV1("bridge.yaml", result.output()).findings())
+                .isEmpty();
     }
 
     /** What the rewrite writes is valid v1 (the converter checks it against 1.37's field list) and compiles. */
@@ -92,7 +97,9 @@ class DevicePluginMigrationTest {
             String text = Files.readString(GOLDEN.resolve(name + ".yaml"));
             for (YamlDocuments.Document d : YamlDocuments.read(text)) {
                 if (d.text().contains("resource.k8s.io/v1")) {
-                    assertThat(new ApiConverter().toV1(name, d.text()).findings()).as(name).isEmpty();
+                    assertThat(new ApiConverter().toV1(name, d.text()).findings())
+                            .as(name)
+                            .isEmpty();
                 }
             }
             Matcher m = EXPRESSION.matcher(text);
@@ -119,12 +126,15 @@ class DevicePluginMigrationTest {
                 "nvidia.com/gpu.compute.major", "8",
                 "nvidia.com/cuda.driver-version.major", "570");
         for (Map.Entry<String, String> label : a100Labels.entrySet()) {
-            String expr = GpuNodeLabels.selector(label.getKey(), label.getValue()).orElseThrow();
+            String expr =
+                    GpuNodeLabels.selector(label.getKey(), label.getValue()).orElseThrow();
             assertThat(cel.compile(expr).evaluate(cel.device("gpu.nvidia.com", a100)))
-                    .as(expr).isEqualTo(new EvalResult.Matched(true));
+                    .as(expr)
+                    .isEqualTo(new EvalResult.Matched(true));
             if (!label.getKey().contains("driver")) {
                 assertThat(cel.compile(expr).evaluate(cel.device("gpu.nvidia.com", h100)))
-                        .as(expr).isEqualTo(new EvalResult.Matched(false));
+                        .as(expr)
+                        .isEqualTo(new EvalResult.Matched(false));
             }
         }
         assertThat(GpuNodeLabels.selector("nvidia.com/gpu.count", "8")).isEmpty();

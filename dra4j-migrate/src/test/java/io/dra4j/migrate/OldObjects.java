@@ -1,13 +1,12 @@
 package io.dra4j.migrate;
 
+import java.util.List;
+import java.util.Random;
+import java.util.function.Supplier;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
-
-import java.util.List;
-import java.util.Random;
-import java.util.function.Supplier;
 
 /**
  * Random resource.k8s.io objects in v1beta1, v1beta2 and v1alpha3 shape (DeviceClass, ResourceClaim,
@@ -21,8 +20,8 @@ final class OldObjects {
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
     private static final List<String> QUANTITIES = List.of("1Gi", "40Gi", "100m", "2", "1.5Gi", "80G", "0", "1k");
     private static final List<String> NAMES = List.of("gpu", "gpu-0", "a", "mig-1g", "nic", "x1");
-    private static final List<String> ATTRS = List.of("model", "index", "gpu.example.com/memory", "driverVersion",
-            "resource.kubernetes.io/pcieRoot", "numa");
+    private static final List<String> ATTRS = List.of(
+            "model", "index", "gpu.example.com/memory", "driverVersion", "resource.kubernetes.io/pcieRoot", "numa");
 
     private final Random r;
     /** Generating a 1.32 v1alpha3 object: only fields 1.32 had, capacities as plain quantities. */
@@ -37,12 +36,25 @@ final class OldObjects {
         int pick = r.nextInt(20);
         String version = pick < 11 ? "v1beta1" : pick < 17 ? "v1beta2" : "v1alpha3";
         List<String> kinds = switch (version) {
-            case "v1beta1" -> List.of("DeviceClass", "ResourceClaim", "ResourceClaimTemplate", "ResourceSlice",
-                    "ResourceSlice", "ResourceClaim");
-            case "v1beta2" -> List.of("DeviceClass", "ResourceClaim", "ResourceClaimTemplate", "ResourceSlice",
-                    "DeviceTaintRule");
-            default -> List.of("DeviceTaintRule", "DeviceClass", "ResourceClaim", "ResourceClaimTemplate",
-                    "ResourceSlice", "ResourceSlice", "ResourceClaim");
+            case "v1beta1" ->
+                List.of(
+                        "DeviceClass",
+                        "ResourceClaim",
+                        "ResourceClaimTemplate",
+                        "ResourceSlice",
+                        "ResourceSlice",
+                        "ResourceClaim");
+            case "v1beta2" ->
+                List.of("DeviceClass", "ResourceClaim", "ResourceClaimTemplate", "ResourceSlice", "DeviceTaintRule");
+            default ->
+                List.of(
+                        "DeviceTaintRule",
+                        "DeviceClass",
+                        "ResourceClaim",
+                        "ResourceClaimTemplate",
+                        "ResourceSlice",
+                        "ResourceSlice",
+                        "ResourceClaim");
         };
         String kind = pick(kinds);
         if (r.nextInt(40) == 0) {
@@ -75,7 +87,9 @@ final class OldObjects {
         o.put("kind", kind);
         ObjectNode meta = o.putObject("metadata");
         meta.put("name", pick(NAMES) + "-" + r.nextInt(100));
-        if (!kind.equals("DeviceClass") && !kind.equals("ResourceSlice") && !kind.equals("DeviceTaintRule")
+        if (!kind.equals("DeviceClass")
+                && !kind.equals("ResourceSlice")
+                && !kind.equals("DeviceTaintRule")
                 && r.nextBoolean()) {
             meta.put("namespace", "team-" + r.nextInt(3));
         }
@@ -251,10 +265,14 @@ final class OldObjects {
     private ArrayNode selectors() {
         ArrayNode a = NODES.arrayNode();
         for (int i = 1 + r.nextInt(2); i > 0; i--) {
-            a.addObject().putObject("cel").put("expression",
-                    pick(List.of("device.driver == \"gpu.example.com\"",
-                            "device.attributes[\"gpu.example.com\"].model == \"A100\"",
-                            "device.capacity['gpu.example.com'].memory.compareTo(quantity('40Gi')) >= 0")));
+            a.addObject()
+                    .putObject("cel")
+                    .put(
+                            "expression",
+                            pick(List.of(
+                                    "device.driver == \"gpu.example.com\"",
+                                    "device.attributes[\"gpu.example.com\"].model == \"A100\"",
+                                    "device.capacity['gpu.example.com'].memory.compareTo(quantity('40Gi')) >= 0")));
         }
         return a;
     }
@@ -309,7 +327,9 @@ final class OldObjects {
             res.put("shareID", "6f3d2c1b-0000-4000-8000-000000000001");
         }
         if (r.nextBoolean()) {
-            ObjectNode term = alloc.putObject("nodeSelector").putArray("nodeSelectorTerms").addObject();
+            ObjectNode term = alloc.putObject("nodeSelector")
+                    .putArray("nodeSelectorTerms")
+                    .addObject();
             ObjectNode expr = term.putArray("matchFields").addObject();
             expr.put("key", "metadata.name");
             expr.put("operator", "In");
@@ -374,7 +394,7 @@ final class OldObjects {
                 device.put("bindsToNode", true);
             } else {
                 switch (r.nextInt(8)) {
-                    case 0 -> { }
+                    case 0 -> {}
                     case 1 -> device.putNull("basic");
                     case 2 -> device.putObject("basic");
                     default -> device.set("basic", fields);
@@ -433,7 +453,7 @@ final class OldObjects {
             case 0 -> d.put("nodeName", r.nextBoolean() ? "node-1" : "");
             case 1 -> d.put("allNodes", r.nextBoolean());
             case 2 -> d.set("nodeSelector", nodeSelector());
-            default -> { }
+            default -> {}
         }
         if (r.nextInt(4) == 0) {
             ObjectNode t = d.putArray("taints").addObject();
@@ -459,7 +479,10 @@ final class OldObjects {
 
     private ObjectNode nodeSelector() {
         ObjectNode sel = NODES.objectNode();
-        ObjectNode expr = sel.putArray("nodeSelectorTerms").addObject().putArray("matchExpressions").addObject();
+        ObjectNode expr = sel.putArray("nodeSelectorTerms")
+                .addObject()
+                .putArray("matchExpressions")
+                .addObject();
         expr.put("key", "nvidia.com/gpu.product");
         expr.put("operator", "In");
         expr.putArray("values").add("NVIDIA-A100-SXM4-40GB");

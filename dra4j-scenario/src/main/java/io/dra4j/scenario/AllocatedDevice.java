@@ -3,7 +3,6 @@ package io.dra4j.scenario;
 import io.dra4j.allocator.DeviceId;
 import io.dra4j.cel.KubeQuantity;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
-
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;

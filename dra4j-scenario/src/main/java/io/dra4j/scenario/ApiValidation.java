@@ -1,5 +1,12 @@
 package io.dra4j.scenario;
 
+import io.dra4j.allocator.DraFeature;
+import io.dra4j.allocator.FeatureGates;
+import io.dra4j.allocator.KubernetesVersion;
+import io.dra4j.cel.CelFeatures;
+import io.dra4j.cel.CompiledExpression;
+import io.dra4j.cel.DeviceSelectorEnvironment;
+import io.dra4j.cel.EstimatedCost;
 import io.fabric8.kubernetes.api.model.NodeSelector;
 import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
 import io.fabric8.kubernetes.api.model.NodeSelectorTerm;
@@ -10,37 +17,26 @@ import io.fabric8.kubernetes.api.model.resource.v1.Device;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttribute;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceClaimConfiguration;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceCounterConsumption;
-import io.dra4j.allocator.DraFeature;
-import io.dra4j.allocator.FeatureGates;
-import io.dra4j.allocator.KubernetesVersion;
-import io.dra4j.cel.CelFeatures;
-import io.dra4j.cel.CompiledExpression;
-import io.dra4j.cel.EstimatedCost;
-import io.dra4j.cel.DeviceSelectorEnvironment;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceClassConfiguration;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceClassSpec;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceConstraint;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceCounterConsumption;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceSelector;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceSubRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaint;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintRule;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintRuleSpec;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintSelector;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceToleration;
-import io.fabric8.kubernetes.api.model.resource.v1.OpaqueDeviceConfiguration;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceConstraint;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceSelector;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceSubRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.ExactDeviceRequest;
+import io.fabric8.kubernetes.api.model.resource.v1.OpaqueDeviceConfiguration;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourcePool;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceSpec;
-
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.MissingNode;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -49,6 +45,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.regex.Pattern;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.MissingNode;
 
 /**
  * The checks kube-apiserver 1.37 makes when these objects are created (k8s.io/kubernetes pkg/apis/resource/validation,
@@ -183,7 +181,10 @@ final class ApiValidation {
                 defaults(t.getSpec().getSpec().getDevices());
             }
             v.objectName(t.getMetadata(), false);
-            v.claimSpec(t.getSpec() == null || t.getSpec().getSpec() == null ? null : t.getSpec().getSpec().getDevices(),
+            v.claimSpec(
+                    t.getSpec() == null || t.getSpec().getSpec() == null
+                            ? null
+                            : t.getSpec().getSpec().getDevices(),
                     "spec.spec.devices");
         } else if (object instanceof DeviceClass c) {
             v.className(c.getMetadata());
@@ -474,8 +475,11 @@ final class ApiValidation {
         List<DeviceRequest> requests = devices.getRequests();
         if (!tooManyDeclared(requests, DEVICE_REQUESTS_MAX, at + ".requests") && requests != null) {
             // Declaratively the keys are checked before the items.
-            duplicateItems(requests, r -> r == null ? null : r.getName(),
-                    r -> GoJson.request(r == null ? new DeviceRequest() : r), at + ".requests");
+            duplicateItems(
+                    requests,
+                    r -> r == null ? null : r.getName(),
+                    r -> GoJson.request(r == null ? new DeviceRequest() : r),
+                    at + ".requests");
             for (int i = 0; i < requests.size(); i++) {
                 request(requests.get(i) == null ? new DeviceRequest() : requests.get(i), at + ".requests[" + i + "]");
             }
@@ -483,8 +487,10 @@ final class ApiValidation {
         List<DeviceConstraint> constraints = devices.getConstraints();
         if (!tooManyDeclared(constraints, CONSTRAINTS_MAX, at + ".constraints") && constraints != null) {
             for (int i = 0; i < constraints.size(); i++) {
-                constraint(constraints.get(i) == null ? new DeviceConstraint() : constraints.get(i),
-                        at + ".constraints[" + i + "]", requestNames);
+                constraint(
+                        constraints.get(i) == null ? new DeviceConstraint() : constraints.get(i),
+                        at + ".constraints[" + i + "]",
+                        requestNames);
             }
         }
         List<DeviceClaimConfiguration> config = devices.getConfig();
@@ -527,15 +533,22 @@ final class ApiValidation {
         if (!hasFirstAvailable && !hasExactly) {
             required(at, "exactly one of `exactly` or `firstAvailable` is required");
         } else if (hasFirstAvailable && hasExactly) {
-            invalid(at, "null", "exactly one of `exactly` or `firstAvailable` is required, but multiple fields are set");
+            invalid(
+                    at,
+                    "null",
+                    "exactly one of `exactly` or `firstAvailable` is required, but multiple fields are set");
             // The declarative checks (maxItems, enums, formats) still run on both, exactly first.
             ExactDeviceRequest e = r.getExactly();
             declarativeOnly(e.getSelectors(), e.getAllocationMode(), e.getTolerations(), at + ".exactly");
             if (!tooManyDeclared(r.getFirstAvailable(), FIRST_AVAILABLE_MAX, at + ".firstAvailable")) {
-                duplicateItems(r.getFirstAvailable(), s -> s == null ? null : s.getName(), GoJson::subRequest,
+                duplicateItems(
+                        r.getFirstAvailable(),
+                        s -> s == null ? null : s.getName(),
+                        GoJson::subRequest,
                         at + ".firstAvailable");
                 for (int i = 0; i < r.getFirstAvailable().size(); i++) {
-                    DeviceSubRequest sub = r.getFirstAvailable().get(i) == null ? new DeviceSubRequest()
+                    DeviceSubRequest sub = r.getFirstAvailable().get(i) == null
+                            ? new DeviceSubRequest()
                             : r.getFirstAvailable().get(i);
                     String field = at + ".firstAvailable[" + i + "]";
                     subRequestClass(sub.getDeviceClassName(), field + ".deviceClassName");
@@ -570,8 +583,8 @@ final class ApiValidation {
      * What the declarative validation checks of a request or subrequest that the hand-written validation skips when
      * both {@code exactly} and {@code firstAvailable} are set: the allocationMode enum and the tolerations.
      */
-    private void declarativeOnly(List<DeviceSelector> selectors, String mode, List<DeviceToleration> tolerations,
-                                 String at) {
+    private void declarativeOnly(
+            List<DeviceSelector> selectors, String mode, List<DeviceToleration> tolerations, String at) {
         tooManyDeclared(selectors, SELECTORS_MAX, at + ".selectors");
         declaratively(() -> {
             if (mode != null && !mode.equals("All") && !mode.equals("ExactCount")) {
@@ -622,8 +635,7 @@ final class ApiValidation {
                 }
                 String operator = t.getOperator() == null ? "" : t.getOperator();
                 switch (operator) {
-                    case "Exists", "Equal" -> {
-                    }
+                    case "Exists", "Equal" -> {}
                     case "" -> required(at + ".operator", "");
                     default -> notSupported(at + ".operator", operator, List.of("Equal", "Exists"));
                 }
@@ -687,8 +699,12 @@ final class ApiValidation {
     }
 
     private void notSupported(String field, String value, List<String> supported) {
-        sink.add(new FieldError(field, "Unsupported value: " + quote(value) + ": supported values: "
-                + String.join(", ", supported.stream().map(ApiValidation::quote).toList())));
+        sink.add(new FieldError(
+                field,
+                "Unsupported value: " + quote(value) + ": supported values: "
+                        + String.join(
+                                ", ",
+                                supported.stream().map(ApiValidation::quote).toList())));
     }
 
     // --- classes and configuration ---
@@ -734,9 +750,12 @@ final class ApiValidation {
             invalid(field, quote(value), "must be no more than 253 bytes");
         }
         if (!SUBDOMAIN.matcher(value.toLowerCase(java.util.Locale.ROOT)).matches()) {
-            invalid(field, quote(value), "an RFC 1123 subdomain must consist of alphanumeric characters, '-' or '.', "
-                    + "and must start and end with an alphanumeric character (e.g. 'Example.com', regex used for "
-                    + "validation is '" + SUBDOMAIN_FMT + "')");
+            invalid(
+                    field,
+                    quote(value),
+                    "an RFC 1123 subdomain must consist of alphanumeric characters, '-' or '.', "
+                            + "and must start and end with an alphanumeric character (e.g. 'Example.com', regex used for "
+                            + "validation is '" + SUBDOMAIN_FMT + "')");
         }
         if (value.codePointCount(0, value.length()) > DRIVER_NAME_MAX_LENGTH) {
             sink.add(new FieldError(field, "Too long: may not be more than " + DRIVER_NAME_MAX_LENGTH + " characters"));
@@ -776,16 +795,18 @@ final class ApiValidation {
             if (s == null || s.getCel() == null) {
                 required(at + ".cel", "");
             } else {
-                String expression = s.getCel().getExpression() == null ? "" : s.getCel().getExpression();
+                String expression =
+                        s.getCel().getExpression() == null ? "" : s.getCel().getExpression();
                 if (expression.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > CEL_EXPRESSION_MAX_LENGTH) {
                     tooLong(at + ".cel.expression", CEL_EXPRESSION_MAX_LENGTH);
                 } else {
                     // validateCELExpression: compiled as a new expression with 1.37's default CEL features; one that
                     // compiles is rejected when its estimated maximum cost exceeds CELSelectorExpressionMaxCost.
                     CompiledExpression compiled = cel.compile(expression);
-                    compiled.compileError()
-                            .ifPresent(e -> invalid(at + ".cel.expression", quote(expression), e));
-                    if (compiled.estimatedCost().map(EstimatedCost::exceedsLimit).orElse(false)) {
+                    compiled.compileError().ifPresent(e -> invalid(at + ".cel.expression", quote(expression), e));
+                    if (compiled.estimatedCost()
+                            .map(EstimatedCost::exceedsLimit)
+                            .orElse(false)) {
                         forbidden(at + ".cel.expression", "too complex, exceeds cost limit");
                     }
                 }
@@ -805,8 +826,8 @@ final class ApiValidation {
             }
         } else {
             // The enum is declarative in 1.37.
-            declaratively(() -> notSupported(at + ".allocationMode", mode == null ? "" : mode,
-                    List.of("All", "ExactCount")));
+            declaratively(
+                    () -> notSupported(at + ".allocationMode", mode == null ? "" : mode, List.of("All", "ExactCount")));
         }
     }
 
@@ -814,8 +835,10 @@ final class ApiValidation {
         requestRefs(c.getRequests(), at + ".requests", requestNames);
         if (c.getMatchAttribute() == null && c.getDistinctAttribute() == null) {
             if (gates.isEnabled(DraFeature.DRAConsumableCapacity)) {
-                required(at, "exactly one of \"matchAttribute\" or \"distinctAttribute\" is required, but multiple "
-                        + "fields are set");
+                required(
+                        at,
+                        "exactly one of \"matchAttribute\" or \"distinctAttribute\" is required, but multiple "
+                                + "fields are set");
             } else {
                 required(at + ".matchAttribute", "");
             }
@@ -848,7 +871,8 @@ final class ApiValidation {
             for (String segment : segments) {
                 dnsLabel(segment, at);
             }
-            boolean known = segments.length == 1 ? requestNames.containsKey(name)
+            boolean known = segments.length == 1
+                    ? requestNames.containsKey(name)
                     : requestNames.getOrDefault(segments[0], Set.of()).contains(segments[1]);
             if (!known) {
                 invalid(at, quote(name), REQUEST_REF_MSG);
@@ -900,10 +924,13 @@ final class ApiValidation {
         if (spec.getNodeSelector() != null) {
             set.add("`nodeSelector`");
             nodeSelector(spec.getNodeSelector(), "spec.nodeSelector");
-            int terms = spec.getNodeSelector().getNodeSelectorTerms() == null ? 0
+            int terms = spec.getNodeSelector().getNodeSelectorTerms() == null
+                    ? 0
                     : spec.getNodeSelector().getNodeSelectorTerms().size();
             if (terms != 1) {
-                invalid("spec.nodeSelector.nodeSelectorTerms", Json.compact(spec.getNodeSelector().getNodeSelectorTerms()),
+                invalid(
+                        "spec.nodeSelector.nodeSelectorTerms",
+                        Json.compact(spec.getNodeSelector().getNodeSelectorTerms()),
                         "must have exactly one node selector term");
             }
         }
@@ -929,7 +956,8 @@ final class ApiValidation {
         }
         JsonNode rawSpec = raw.path("spec");
         boolean partitionable = gates.isEnabled(DraFeature.DRAPartitionableDevices);
-        if ((size(spec.getSharedCounters()) > 0 || partitionable && rawSpec.path("sharedCounters").isArray())
+        if ((size(spec.getSharedCounters()) > 0
+                        || partitionable && rawSpec.path("sharedCounters").isArray())
                 && (size(spec.getDevices()) > 0 || rawSpec.path("devices").isArray())) {
             invalid("spec", "\"\"", "only one of `sharedCounters` or `devices` is allowed");
         }
@@ -938,8 +966,11 @@ final class ApiValidation {
         int max = advanced(devices) ? SLICE_MAX_DEVICES_WITH_ADVANCED_FEATURES : SLICE_MAX_DEVICES;
         if (!tooMany(devices, max, "spec.devices") && devices != null) {
             for (int i = 0; i < devices.size(); i++) {
-                device(devices.get(i) == null ? new Device() : devices.get(i), "spec.devices[" + i + "]",
-                        rawSpec.path("devices").path(i), perDeviceNodeSelection);
+                device(
+                        devices.get(i) == null ? new Device() : devices.get(i),
+                        "spec.devices[" + i + "]",
+                        rawSpec.path("devices").path(i),
+                        perDeviceNodeSelection);
             }
             duplicates(devices, d -> d == null ? null : d.getName(), "spec.devices");
         } else if (devices != null) {
@@ -965,10 +996,11 @@ final class ApiValidation {
         for (int i = 0; i < terms.size(); i++) {
             NodeSelectorTerm term = terms.get(i) == null ? new NodeSelectorTerm() : terms.get(i);
             String at = field + ".nodeSelectorTerms[" + i + "]";
-            List<NodeSelectorRequirement> expressions = term.getMatchExpressions() == null ? List.of()
-                    : term.getMatchExpressions();
+            List<NodeSelectorRequirement> expressions =
+                    term.getMatchExpressions() == null ? List.of() : term.getMatchExpressions();
             for (int j = 0; j < expressions.size(); j++) {
-                NodeSelectorRequirement r = expressions.get(j) == null ? new NodeSelectorRequirement() : expressions.get(j);
+                NodeSelectorRequirement r =
+                        expressions.get(j) == null ? new NodeSelectorRequirement() : expressions.get(j);
                 labelRequirement(r, at + ".matchExpressions[" + j + "]");
             }
             List<NodeSelectorRequirement> fields = term.getMatchFields() == null ? List.of() : term.getMatchFields();
@@ -1012,7 +1044,9 @@ final class ApiValidation {
         List<String> values = r.getValues() == null ? List.of() : r.getValues();
         if (operator.equals("In") || operator.equals("NotIn")) {
             if (values.size() != 1) {
-                required(at + ".values", "must be only one value when `operator` is 'In' or 'NotIn' for node field selector");
+                required(
+                        at + ".values",
+                        "must be only one value when `operator` is 'In' or 'NotIn' for node field selector");
             }
         } else {
             invalid(at + ".operator", quote(operator), "not a valid selector operator");
@@ -1075,8 +1109,9 @@ final class ApiValidation {
     /** The declarative checks of a device, in its fields' order: attribute unions, counters, taints, conditions. */
     private void declarativeDevice(Device d, String at) {
         if (d.getAttributes() != null) {
-            declaratively(() -> d.getAttributes().forEach((name, a) ->
-                    attributeUnion(a == null ? new DeviceAttribute() : a, at + ".attributes[" + name + "]")));
+            declaratively(() -> d.getAttributes()
+                    .forEach((name, a) ->
+                            attributeUnion(a == null ? new DeviceAttribute() : a, at + ".attributes[" + name + "]")));
         }
         declarativeConsumesCounters(d.getConsumesCounters(), at + ".consumesCounters");
         taintEffects(d, at);
@@ -1102,7 +1137,8 @@ final class ApiValidation {
         }
         for (int i = 0; i < consumption.size(); i++) {
             DeviceCounterConsumption c = consumption.get(i);
-            counterLimit(c == null ? null : c.getCounters(), COUNTERS_PER_CONSUMPTION_MAX, field + "[" + i + "].counters");
+            counterLimit(
+                    c == null ? null : c.getCounters(), COUNTERS_PER_CONSUMPTION_MAX, field + "[" + i + "].counters");
         }
     }
 
@@ -1117,8 +1153,8 @@ final class ApiValidation {
             }
             duplicateItems(consumption, c -> c == null ? null : c.getCounterSet(), GoJson::counterConsumption, field);
             for (int i = 0; i < consumption.size(); i++) {
-                DeviceCounterConsumption c = consumption.get(i) == null ? new DeviceCounterConsumption()
-                        : consumption.get(i);
+                DeviceCounterConsumption c =
+                        consumption.get(i) == null ? new DeviceCounterConsumption() : consumption.get(i);
                 shortName(c.getCounterSet(), field + "[" + i + "].counterSet");
                 counterKeys(c.getCounters(), field + "[" + i + "].counters");
             }
@@ -1130,8 +1166,8 @@ final class ApiValidation {
      * with the other. The fabric8 model holds an absent list as an empty one, which Go prints as null; the raw
      * input tells an explicitly empty one ({@code []}) apart.
      */
-    private void bindingConditions(List<String> conditions, List<String> failureConditions, String at,
-                                   JsonNode rawDevice) {
+    private void bindingConditions(
+            List<String> conditions, List<String> failureConditions, String at, JsonNode rawDevice) {
         boolean kept = SliceFieldDrops.bindingConditionsEnabled(gates);
         List<String> ok = conditions == null ? List.of() : conditions;
         List<String> failure = failureConditions == null ? List.of() : failureConditions;
@@ -1157,16 +1193,22 @@ final class ApiValidation {
                 duplicate(failureField + "[" + i + "]", condition);
             }
             if (okSet.contains(condition)) {
-                invalid(failureField + "[" + i + "]", quote(condition),
+                invalid(
+                        failureField + "[" + i + "]",
+                        quote(condition),
                         "bindingFailureConditions must not overlap with bindingConditions");
             }
         }
         if (ok.isEmpty() && !failure.isEmpty()) {
-            invalid(okField, emptyList(kept, rawDevice, "bindingConditions"),
+            invalid(
+                    okField,
+                    emptyList(kept, rawDevice, "bindingConditions"),
                     "bindingConditions are required to use bindingFailureConditions");
         }
         if (failure.isEmpty() && !ok.isEmpty()) {
-            invalid(failureField, emptyList(kept, rawDevice, "bindingFailureConditions"),
+            invalid(
+                    failureField,
+                    emptyList(kept, rawDevice, "bindingFailureConditions"),
                     "bindingFailureConditions are required to use bindingConditions");
         }
     }
@@ -1206,13 +1248,15 @@ final class ApiValidation {
                 continue;
             }
             if (d.getTaints() != null && !d.getTaints().isEmpty()
-                    || d.getConsumesCounters() != null && !d.getConsumesCounters().isEmpty()) {
+                    || d.getConsumesCounters() != null
+                            && !d.getConsumesCounters().isEmpty()) {
                 return true;
             }
             if (d.getAttributes() != null) {
                 for (DeviceAttribute a : d.getAttributes().values()) {
-                    if (a != null && size(a.getBools()) + size(a.getInts()) + size(a.getStrings())
-                            + size(a.getVersions()) > 0) {
+                    if (a != null
+                            && size(a.getBools()) + size(a.getInts()) + size(a.getStrings()) + size(a.getVersions())
+                                    > 0) {
                         return true;
                     }
                 }
@@ -1253,20 +1297,29 @@ final class ApiValidation {
         int capacities = d.getCapacity() == null ? 0 : d.getCapacity().size();
         int total = attributes.size() + capacities;
         if (total > ATTRIBUTES_AND_CAPACITIES_MAX) {
-            invalid(at, Integer.toString(total), "the total number of attributes and capacities must not exceed "
-                    + ATTRIBUTES_AND_CAPACITIES_MAX);
+            invalid(
+                    at,
+                    Integer.toString(total),
+                    "the total number of attributes and capacities must not exceed " + ATTRIBUTES_AND_CAPACITIES_MAX);
         }
         int values = 0;
         for (DeviceAttribute a : attributes.values()) {
-            int listed = a == null ? 0 : size(a.getBools()) + size(a.getInts()) + size(a.getStrings()) + size(a.getVersions());
+            int listed = a == null
+                    ? 0
+                    : size(a.getBools()) + size(a.getInts()) + size(a.getStrings()) + size(a.getVersions());
             values += listed == 0 ? 1 : listed;
         }
         if (values > ATTRIBUTE_VALUES_MAX) {
-            invalid(at, Integer.toString(values), "the total number of attribute values must not exceed " + ATTRIBUTE_VALUES_MAX);
+            invalid(
+                    at,
+                    Integer.toString(values),
+                    "the total number of attribute values must not exceed " + ATTRIBUTE_VALUES_MAX);
         }
         for (Map.Entry<String, DeviceAttribute> e : attributes.entrySet()) {
             qualifiedName(e.getKey(), at + ".attributes");
-            attribute(e.getValue() == null ? new DeviceAttribute() : e.getValue(), at + ".attributes[" + e.getKey() + "]");
+            attribute(
+                    e.getValue() == null ? new DeviceAttribute() : e.getValue(),
+                    at + ".attributes[" + e.getKey() + "]");
         }
         if (d.getCapacity() != null) {
             for (String name : d.getCapacity().keySet()) {
@@ -1293,8 +1346,11 @@ final class ApiValidation {
         boolean perDevice = Boolean.TRUE.equals(perDeviceNodeSelection);
         if (!perDevice) {
             if (d.getNodeName() != null || d.getNodeSelector() != null || d.getAllNodes() != null) {
-                invalid(at, "null", "`nodeName`, `nodeSelector` and `allNodes` can only be set if "
-                        + "`perDeviceNodeSelection` is set to true in the ResourceSlice spec");
+                invalid(
+                        at,
+                        "null",
+                        "`nodeName`, `nodeSelector` and `allNodes` can only be set if "
+                                + "`perDeviceNodeSelection` is set to true in the ResourceSlice spec");
             }
             return;
         }
@@ -1374,7 +1430,8 @@ final class ApiValidation {
     }
 
     private void stringValue(String value, String field) {
-        if (value != null && value.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > ATTRIBUTE_VALUE_MAX_LENGTH) {
+        if (value != null
+                && value.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > ATTRIBUTE_VALUE_MAX_LENGTH) {
             tooLong(field, ATTRIBUTE_VALUE_MAX_LENGTH);
         }
     }

@@ -3,10 +3,9 @@ package io.dra4j.scenario;
 import io.dra4j.allocator.FeatureGates;
 import io.dra4j.allocator.KubernetesVersion;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import tools.jackson.databind.JsonNode;
-
 import java.util.List;
 import java.util.Objects;
+import tools.jackson.databind.JsonNode;
 
 /**
  * kube-apiserver 1.37's defaults and validation of {@code resource.k8s.io/v1} objects at creation, as
@@ -23,8 +22,7 @@ public final class ApiValidator {
         }
     }
 
-    private ApiValidator() {
-    }
+    private ApiValidator() {}
 
     /**
      * Applies the v1 defaults to {@code object} (it is modified, as the API server's decoder modifies what it reads)
@@ -60,7 +58,10 @@ public final class ApiValidator {
     }
 
     private static List<FieldError> errors(HasMetadata object, JsonNode raw, FeatureGates gates) {
-        return ApiValidation.errors(Objects.requireNonNull(object, "object"), raw, Objects.requireNonNull(gates, "gates"))
-                .stream().map(e -> new FieldError(e.field(), e.body())).toList();
+        return ApiValidation.errors(
+                        Objects.requireNonNull(object, "object"), raw, Objects.requireNonNull(gates, "gates"))
+                .stream()
+                .map(e -> new FieldError(e.field(), e.body()))
+                .toList();
     }
 }

@@ -26,8 +26,7 @@ public sealed interface Expectation {
     }
 
     /** No error, but the claims do not fit on the node. */
-    record Unschedulable() implements Expectation {
-    }
+    record Unschedulable() implements Expectation {}
 
     /** An allocation error whose message contains {@code substring}. */
     record Error(String substring) implements Expectation {

@@ -1,11 +1,10 @@
 package io.dra4j.scenario;
 
-import tools.jackson.databind.JsonNode;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Reads an {@code expect} block. The expected allocations are kept as written (see {@link Expectation.Allocated});
@@ -14,11 +13,19 @@ import java.util.Set;
 final class ExpectationParser {
     private static final Set<String> KEYS = Set.of("allocations", "unschedulable", "error", "resultOrderAsserted");
     private static final Set<String> ALLOCATION_KEYS = Set.of("claim", "results", "nodeSelector", "config");
-    private static final Set<String> RESULT_KEYS = Set.of("request", "driver", "pool", "device", "adminAccess",
-            "tolerations", "bindingConditions", "bindingFailureConditions", "shareID", "consumedCapacity");
+    private static final Set<String> RESULT_KEYS = Set.of(
+            "request",
+            "driver",
+            "pool",
+            "device",
+            "adminAccess",
+            "tolerations",
+            "bindingConditions",
+            "bindingFailureConditions",
+            "shareID",
+            "consumedCapacity");
 
-    private ExpectationParser() {
-    }
+    private ExpectationParser() {}
 
     /**
      * @param where the location of the block, for messages ({@code expect})
@@ -30,18 +37,22 @@ final class ExpectationParser {
             throw new BadInput(where, "want a mapping, found " + Json.describe(node));
         }
         unknownKeys(node, KEYS, where);
-        int kinds = (node.has("allocations") ? 1 : 0) + (node.has("unschedulable") ? 1 : 0) + (node.has("error") ? 1 : 0);
+        int kinds =
+                (node.has("allocations") ? 1 : 0) + (node.has("unschedulable") ? 1 : 0) + (node.has("error") ? 1 : 0);
         if (kinds != 1) {
             throw new BadInput(where, "want exactly one of allocations, unschedulable: true or error, found " + kinds);
         }
         if (node.has("error")) {
-            String substring = Json.text(node.get("error")).orElseThrow(() -> new BadInput(Where.field(where, "error"),
-                    "want a string, found " + Json.describe(node.get("error"))));
+            String substring = Json.text(node.get("error"))
+                    .orElseThrow(() -> new BadInput(
+                            Where.field(where, "error"), "want a string, found " + Json.describe(node.get("error"))));
             return new Expectation.Error(substring);
         }
         if (node.has("unschedulable")) {
-            if (!node.get("unschedulable").isBoolean() || !node.get("unschedulable").booleanValue()) {
-                throw new BadInput(Where.field(where, "unschedulable"),
+            if (!node.get("unschedulable").isBoolean()
+                    || !node.get("unschedulable").booleanValue()) {
+                throw new BadInput(
+                        Where.field(where, "unschedulable"),
                         "want true, found " + Json.describe(node.get("unschedulable")));
             }
             return new Expectation.Unschedulable();
@@ -50,7 +61,8 @@ final class ExpectationParser {
         if (node.has("resultOrderAsserted")) {
             JsonNode o = node.get("resultOrderAsserted");
             if (!o.isBoolean()) {
-                throw new BadInput(Where.field(where, "resultOrderAsserted"), "want a boolean, found " + Json.describe(o));
+                throw new BadInput(
+                        Where.field(where, "resultOrderAsserted"), "want a boolean, found " + Json.describe(o));
             }
             ordered = o.booleanValue();
         }
@@ -73,7 +85,8 @@ final class ExpectationParser {
         }
         unknownKeys(a, ALLOCATION_KEYS, where);
         if (Json.text(a.get("claim")).isEmpty()) {
-            throw new BadInput(Where.field(where, "claim"), "want the claim's name, found " + Json.describe(a.get("claim")));
+            throw new BadInput(
+                    Where.field(where, "claim"), "want the claim's name, found " + Json.describe(a.get("claim")));
         }
         JsonNode results = a.get("results");
         String at = Where.field(where, "results");
@@ -92,8 +105,10 @@ final class ExpectationParser {
     private static void unknownKeys(JsonNode node, Set<String> allowed, String where) {
         for (String key : node.propertyNames()) {
             if (!allowed.contains(key)) {
-                throw new BadInput(Where.field(where, key), "unknown key \"" + key + "\" (known: "
-                        + String.join(", ", allowed.stream().sorted().toList()) + ")");
+                throw new BadInput(
+                        Where.field(where, key),
+                        "unknown key \"" + key + "\" (known: "
+                                + String.join(", ", allowed.stream().sorted().toList()) + ")");
             }
         }
     }

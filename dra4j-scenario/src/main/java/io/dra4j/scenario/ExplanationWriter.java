@@ -3,12 +3,11 @@ package io.dra4j.scenario;
 import io.dra4j.allocator.AllocationOutcome;
 import io.dra4j.allocator.Explanation;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceToleration;
+import java.util.List;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
-
-import java.util.List;
 
 /**
  * Renders explanations: short text for people (the decisive reason first), and JSON for tools with the schema in
@@ -18,8 +17,7 @@ public final class ExplanationWriter {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
-    private ExplanationWriter() {
-    }
+    private ExplanationWriter() {}
 
     /** One JSON object on one line. */
     public static String json(String scenario, Explanation x) {
@@ -71,7 +69,10 @@ public final class ExplanationWriter {
                 }
                 ArrayNode rejections = rn.putArray("rejections");
                 for (Explanation.Rejection rej : r.rejections()) {
-                    rejections.addObject().put("reason", rej.reason().name()).put("device", rej.device().toString())
+                    rejections
+                            .addObject()
+                            .put("reason", rej.reason().name())
+                            .put("device", rej.device().toString())
                             .put("detail", rej.detail());
                 }
                 strings(rn.putArray("constraints"), r.constraints());
@@ -87,7 +88,10 @@ public final class ExplanationWriter {
         }
         ArrayNode suggestions = root.putArray("suggestions");
         for (Explanation.Suggestion s : x.suggestions()) {
-            suggestions.addObject().put("description", s.description()).put("change", s.change().getClass().getSimpleName());
+            suggestions
+                    .addObject()
+                    .put("description", s.description())
+                    .put("change", s.change().getClass().getSimpleName());
         }
         return JSON.writeValueAsString(root);
     }
@@ -117,12 +121,21 @@ public final class ExplanationWriter {
             }
         }
         for (Explanation.PoolNote p : x.pools()) {
-            sb.append("  pool ").append(p.pool()).append(": ").append(p.problem()).append('\n');
+            sb.append("  pool ")
+                    .append(p.pool())
+                    .append(": ")
+                    .append(p.problem())
+                    .append('\n');
         }
         for (Explanation.ClaimReport c : x.claims()) {
             for (Explanation.RequestReport r : c.requests()) {
-                sb.append("  claim ").append(c.claim()).append(", request ").append(r.request()).append(" (")
-                        .append(r.requested() < 0 ? "all devices" : r.requested() + " requested").append("): ");
+                sb.append("  claim ")
+                        .append(c.claim())
+                        .append(", request ")
+                        .append(r.request())
+                        .append(" (")
+                        .append(r.requested() < 0 ? "all devices" : r.requested() + " requested")
+                        .append("): ");
                 int last = -1;
                 StringBuilder stages = new StringBuilder();
                 for (Explanation.Stage s : r.funnel()) {
@@ -136,7 +149,11 @@ public final class ExplanationWriter {
                 }
                 sb.append(stages).append('\n');
                 for (Explanation.Rejection rej : r.rejections()) {
-                    sb.append("    ").append(rej.device()).append(": ").append(rej.detail()).append('\n');
+                    sb.append("    ")
+                            .append(rej.device())
+                            .append(": ")
+                            .append(rej.detail())
+                            .append('\n');
                 }
                 for (String note : r.constraints()) {
                     sb.append("    ").append(note).append('\n');
@@ -154,12 +171,19 @@ public final class ExplanationWriter {
      * {@code tolerations:}; they are exactly what the suggestion applied and allocated with.
      */
     private static void tolerationYaml(StringBuilder sb, Explanation x, Explanation.Change.Tolerate t) {
-        String claim = t.claim() >= 0 && t.claim() < x.claims().size() ? x.claims().get(t.claim()).claim() : "";
+        String claim = t.claim() >= 0 && t.claim() < x.claims().size()
+                ? x.claims().get(t.claim()).claim()
+                : "";
         int slash = t.request().indexOf('/');
-        String where = slash < 0 ? "spec.devices.requests[name=" + t.request() + "].exactly.tolerations"
+        String where = slash < 0
+                ? "spec.devices.requests[name=" + t.request() + "].exactly.tolerations"
                 : "spec.devices.requests[name=" + t.request().substring(0, slash) + "].firstAvailable[name="
-                + t.request().substring(slash + 1) + "].tolerations";
-        sb.append("    paste into claim ").append(claim).append(", ").append(where).append(":\n");
+                        + t.request().substring(slash + 1) + "].tolerations";
+        sb.append("    paste into claim ")
+                .append(claim)
+                .append(", ")
+                .append(where)
+                .append(":\n");
         for (DeviceToleration tol : t.tolerations()) {
             String first = "      - ";
             for (String line : tolerationLines(tol)) {
@@ -189,8 +213,10 @@ public final class ExplanationWriter {
 
     /** A string as a YAML scalar that reads back as that string (quoted as JSON when plain would not). */
     private static String yamlString(String s) {
-        return s.matches("[A-Za-z0-9][-A-Za-z0-9_./]*") && !s.matches("(?i)y|n|yes|no|on|off|true|false|null|~|[-+0-9.eE_]+")
-                ? s : JSON.writeValueAsString(s);
+        return s.matches("[A-Za-z0-9][-A-Za-z0-9_./]*")
+                        && !s.matches("(?i)y|n|yes|no|on|off|true|false|null|~|[-+0-9.eE_]+")
+                ? s
+                : JSON.writeValueAsString(s);
     }
 
     private static void strings(ArrayNode array, List<String> values) {

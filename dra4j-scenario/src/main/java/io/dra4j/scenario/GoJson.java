@@ -1,7 +1,7 @@
 package io.dra4j.scenario;
 
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.dra4j.cel.KubeQuantity;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.resource.v1.CapacityRequirements;
 import io.fabric8.kubernetes.api.model.resource.v1.Counter;
 import io.fabric8.kubernetes.api.model.resource.v1.CounterSet;
@@ -12,7 +12,6 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceSelector;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceSubRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceToleration;
 import io.fabric8.kubernetes.api.model.resource.v1.ExactDeviceRequest;
-
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -25,8 +24,7 @@ import java.util.TreeMap;
  * canonicalised; a counter's is canonical.
  */
 final class GoJson {
-    private GoJson() {
-    }
+    private GoJson() {}
 
     static String request(DeviceRequest r) {
         StringBuilder b = new StringBuilder("{");
@@ -58,7 +56,15 @@ final class GoJson {
         Fields f = new Fields(b);
         f.string("name", s.getName(), false);
         f.string("deviceClassName", s.getDeviceClassName(), false);
-        common(b, f, s.getSelectors(), s.getAllocationMode(), s.getCount(), null, s.getTolerations(), s.getCapacity(),
+        common(
+                b,
+                f,
+                s.getSelectors(),
+                s.getAllocationMode(),
+                s.getCount(),
+                null,
+                s.getTolerations(),
+                s.getCapacity(),
                 s.getDerivedAttributes());
         b.append('}');
     }
@@ -67,13 +73,28 @@ final class GoJson {
         b.append('{');
         Fields f = new Fields(b);
         f.string("deviceClassName", e.getDeviceClassName(), false);
-        common(b, f, e.getSelectors(), e.getAllocationMode(), e.getCount(), e.getAdminAccess(), e.getTolerations(),
-                e.getCapacity(), e.getDerivedAttributes());
+        common(
+                b,
+                f,
+                e.getSelectors(),
+                e.getAllocationMode(),
+                e.getCount(),
+                e.getAdminAccess(),
+                e.getTolerations(),
+                e.getCapacity(),
+                e.getDerivedAttributes());
         b.append('}');
     }
 
-    private static void common(StringBuilder b, Fields f, List<DeviceSelector> selectors, String allocationMode,
-            Long count, Boolean adminAccess, List<DeviceToleration> tolerations, CapacityRequirements capacity,
+    private static void common(
+            StringBuilder b,
+            Fields f,
+            List<DeviceSelector> selectors,
+            String allocationMode,
+            Long count,
+            Boolean adminAccess,
+            List<DeviceToleration> tolerations,
+            CapacityRequirements capacity,
             List<DeviceDerivedAttribute> derived) {
         if (selectors != null && !selectors.isEmpty()) {
             f.name("selectors");
@@ -81,7 +102,9 @@ final class GoJson {
                 b.append('{');
                 if (s != null && s.getCel() != null) {
                     b.append("\"cel\":{\"expression\":");
-                    quote(b, s.getCel().getExpression() == null ? "" : s.getCel().getExpression());
+                    quote(
+                            b,
+                            s.getCel().getExpression() == null ? "" : s.getCel().getExpression());
                     b.append('}');
                 }
                 b.append('}');
@@ -129,8 +152,12 @@ final class GoJson {
                     quote(b, e.getKey());
                     b.append(':');
                     Quantity q = e.getValue();
-                    quote(b, q == null ? "0" : (q.getAmount() == null ? "" : q.getAmount())
-                            + (q.getFormat() == null ? "" : q.getFormat()));
+                    quote(
+                            b,
+                            q == null
+                                    ? "0"
+                                    : (q.getAmount() == null ? "" : q.getAmount())
+                                            + (q.getFormat() == null ? "" : q.getFormat()));
                 }
                 b.append('}');
             }
@@ -211,8 +238,10 @@ final class GoJson {
                 default -> {
                     if (c < 0x20 || c == '<' || c == '>' || c == '&' || c == '\u2028' || c == '\u2029') {
                         b.append(String.format("\\u%04x", (int) c));
-                    } else if (Character.isSurrogate(c) && !(Character.isHighSurrogate(c) && i + 1 < s.length()
-                            && Character.isLowSurrogate(s.charAt(i + 1)))
+                    } else if (Character.isSurrogate(c)
+                            && !(Character.isHighSurrogate(c)
+                                    && i + 1 < s.length()
+                                    && Character.isLowSurrogate(s.charAt(i + 1)))
                             && !(Character.isLowSurrogate(c) && i > 0 && Character.isHighSurrogate(s.charAt(i - 1)))) {
                         b.append("\\ufffd");
                     } else {

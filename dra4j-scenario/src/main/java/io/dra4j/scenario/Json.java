@@ -1,24 +1,22 @@
 package io.dra4j.scenario;
 
-import tools.jackson.core.JacksonException;
-import tools.jackson.databind.DatabindException;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.exc.MismatchedInputException;
-import tools.jackson.databind.json.JsonMapper;
-
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.DatabindException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.exc.MismatchedInputException;
+import tools.jackson.databind.json.JsonMapper;
 
 /** Small helpers over Jackson trees for the reader: typed access, descriptions for messages, decoding. */
 final class Json {
     private static final JsonMapper COMPACT = JsonMapper.builder().build();
 
-    private Json() {
-    }
+    private Json() {}
 
     /** The string value of a string node; empty for anything else (absent, null, number, ...). */
     static Optional<String> text(JsonNode node) {

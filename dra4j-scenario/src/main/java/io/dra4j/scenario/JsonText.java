@@ -13,8 +13,7 @@ import java.util.Map;
 final class JsonText {
     private static final char[] HEX = "0123456789abcdef".toCharArray();
 
-    private JsonText() {
-    }
+    private JsonText() {}
 
     static String write(Object value) {
         StringBuilder sb = new StringBuilder();
@@ -52,11 +51,17 @@ final class JsonText {
             }
             sb.append(']');
         } else if (v instanceof Double || v instanceof Float) {
-            sb.append(BigDecimal.valueOf(((Number) v).doubleValue()).stripTrailingZeros().toPlainString());
+            sb.append(BigDecimal.valueOf(((Number) v).doubleValue())
+                    .stripTrailingZeros()
+                    .toPlainString());
         } else if (v instanceof BigDecimal d) {
             sb.append(d.stripTrailingZeros().toPlainString());
-        } else if (v instanceof Number n && (v instanceof Integer || v instanceof Long || v instanceof Short
-                || v instanceof Byte || v instanceof BigInteger)) {
+        } else if (v instanceof Number n
+                && (v instanceof Integer
+                        || v instanceof Long
+                        || v instanceof Short
+                        || v instanceof Byte
+                        || v instanceof BigInteger)) {
             sb.append(n);
         } else {
             string(sb, v.toString());
@@ -89,7 +94,10 @@ final class JsonText {
     }
 
     private static void unicode(StringBuilder sb, char c) {
-        sb.append("\\u").append(HEX[(c >> 12) & 0xF]).append(HEX[(c >> 8) & 0xF])
-                .append(HEX[(c >> 4) & 0xF]).append(HEX[c & 0xF]);
+        sb.append("\\u")
+                .append(HEX[(c >> 12) & 0xF])
+                .append(HEX[(c >> 8) & 0xF])
+                .append(HEX[(c >> 4) & 0xF])
+                .append(HEX[c & 0xF]);
     }
 }

@@ -11,20 +11,23 @@ import java.util.regex.Pattern;
  */
 final class LabelSyntax {
     private static final String KEY_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
-    private static final String KEY_MSG = "must consist of alphanumeric characters, '-', '_' or '.', and must start and "
-            + "end with an alphanumeric character";
+    private static final String KEY_MSG =
+            "must consist of alphanumeric characters, '-', '_' or '.', and must start and "
+                    + "end with an alphanumeric character";
     private static final String VALUE_FMT = "(" + KEY_FMT + ")?";
-    private static final String VALUE_MSG = "a valid label must be an empty string or consist of alphanumeric characters, "
-            + "'-', '_' or '.', and must start and end with an alphanumeric character";
+    private static final String VALUE_MSG =
+            "a valid label must be an empty string or consist of alphanumeric characters, "
+                    + "'-', '_' or '.', and must start and end with an alphanumeric character";
     private static final Pattern KEY = Pattern.compile(KEY_FMT);
     private static final Pattern VALUE = Pattern.compile(VALUE_FMT);
-    private static final Pattern SUBDOMAIN = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
-    private static final String SUBDOMAIN_MSG = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric "
-            + "characters, '-' or '.', and must start and end with an alphanumeric character";
+    private static final Pattern SUBDOMAIN =
+            Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+    private static final String SUBDOMAIN_MSG =
+            "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric "
+                    + "characters, '-' or '.', and must start and end with an alphanumeric character";
     private static final int MAX = 63;
 
-    private LabelSyntax() {
-    }
+    private LabelSyntax() {}
 
     /** IsLabelKey: an optional DNS subdomain prefix and '/', then a name of at most 63 characters. */
     static List<String> key(String value) {
@@ -84,6 +87,9 @@ final class LabelSyntax {
         for (int i = 0; i < examples.length; i++) {
             b.append(i > 0 ? " or " : "").append('\'').append(examples[i]).append("', ");
         }
-        return b.append("regex used for validation is '").append(re).append("')").toString();
+        return b.append("regex used for validation is '")
+                .append(re)
+                .append("')")
+                .toString();
     }
 }

@@ -21,9 +21,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
-import tools.jackson.core.JacksonException;
-import tools.jackson.databind.JsonNode;
-
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -35,6 +32,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
 
 /**
  * A snapshot of a live cluster, taken read-only (list requests only) through the fabric8 client: the objects
@@ -62,7 +61,8 @@ public record LiveSnapshot(String server, List<HasMetadata> objects, List<String
             List.of(DeviceClass.class),
             List.of(ResourceClaim.class),
             List.of(ResourceClaimTemplate.class),
-            List.of(DeviceTaintRule.class,
+            List.of(
+                    DeviceTaintRule.class,
                     io.fabric8.kubernetes.api.model.resource.v1beta2.DeviceTaintRule.class,
                     io.fabric8.kubernetes.api.model.resource.v1alpha3.DeviceTaintRule.class),
             List.of(PriorityClass.class),
@@ -92,7 +92,8 @@ public record LiveSnapshot(String server, List<HasMetadata> objects, List<String
      */
     public static LiveSnapshot take(Path kubeconfig, String context) throws LiveClusterException {
         Config config = config(kubeconfig, context);
-        try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build()) {
+        try (KubernetesClient client =
+                new KubernetesClientBuilder().withConfig(config).build()) {
             return take(client);
         }
     }
@@ -137,11 +138,17 @@ public record LiveSnapshot(String server, List<HasMetadata> objects, List<String
 
     /** The snapshot as a {@code kind: List} YAML document, with a comment naming the server and what it lacks. */
     public String toYaml() {
-        KubernetesList list = new KubernetesList("v1", objects, "List",
+        KubernetesList list = new KubernetesList(
+                "v1",
+                objects,
+                "List",
                 new ListMetaBuilder().withResourceVersion("").build());
-        StringBuilder out = new StringBuilder("# dra4j snapshot of ").append(server).append('\n');
+        StringBuilder out =
+                new StringBuilder("# dra4j snapshot of ").append(server).append('\n');
         if (!notServed.isEmpty()) {
-            out.append("# not served there: ").append(String.join(", ", notServed)).append('\n');
+            out.append("# not served there: ")
+                    .append(String.join(", ", notServed))
+                    .append('\n');
         }
         String yaml = new KubernetesSerialization().asYaml(list);
         return out.append(yaml.startsWith("---\n") ? yaml.substring(4) : yaml).toString();
@@ -153,8 +160,7 @@ public record LiveSnapshot(String server, List<HasMetadata> objects, List<String
         Path temporary = Files.createTempFile(absolute.getParent(), "." + absolute.getFileName(), ".tmp");
         try {
             Files.writeString(temporary, toYaml(), StandardCharsets.UTF_8);
-            Files.move(temporary, absolute, StandardCopyOption.REPLACE_EXISTING,
-                    StandardCopyOption.ATOMIC_MOVE);
+            Files.move(temporary, absolute, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } finally {
             Files.deleteIfExists(temporary);
         }
@@ -209,7 +215,9 @@ public record LiveSnapshot(String server, List<HasMetadata> objects, List<String
         }
         List<String> contexts = new ArrayList<>();
         root.path("contexts").forEach(c -> Json.text(c.get("name")).ifPresent(contexts::add));
-        String wanted = context != null ? context : Json.text(root.get("current-context")).orElse("");
+        String wanted = context != null
+                ? context
+                : Json.text(root.get("current-context")).orElse("");
         if (wanted.isEmpty()) {
             throw new LiveClusterException("kubeconfig " + kubeconfig + ": no current-context; name one with --context"
                     + " (contexts: " + (contexts.isEmpty() ? "none" : String.join(", ", contexts)) + ")");
@@ -219,7 +227,8 @@ public record LiveSnapshot(String server, List<HasMetadata> objects, List<String
                     + (contexts.isEmpty() ? "none" : String.join(", ", contexts)) + ")");
         }
         try {
-            Config config = Config.fromKubeconfig(wanted, text, kubeconfig.toAbsolutePath().toString());
+            Config config = Config.fromKubeconfig(
+                    wanted, text, kubeconfig.toAbsolutePath().toString());
             // Fail fast instead of retrying for minutes against a server that is not there.
             config.setRequestRetryBackoffLimit(1);
             config.setConnectionTimeout(10_000);

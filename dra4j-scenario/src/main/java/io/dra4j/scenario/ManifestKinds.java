@@ -19,7 +19,6 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
 import io.fabric8.kubernetes.api.model.scheduling.v1beta1.PodGroup;
 import io.fabric8.kubernetes.api.model.scheduling.v1beta1.Workload;
-
 import java.util.List;
 import java.util.Optional;
 
@@ -52,19 +51,28 @@ final class ManifestKinds {
             new Kind("resource.k8s.io", "v1", "ResourceSlice", ResourceSlice.class, false),
             new Kind("resource.k8s.io", "v1", "DeviceTaintRule", DeviceTaintRule.class, false));
 
-    private ManifestKinds() {
-    }
+    private ManifestKinds() {}
 
     /** The kind of this name in this API group, whatever the version asked for. */
     static Optional<Kind> byGroupAndKind(String group, String kind) {
-        return KINDS.stream().filter(k -> k.group.equals(group) && k.kind.equals(kind)).findFirst();
+        return KINDS.stream()
+                .filter(k -> k.group.equals(group) && k.kind.equals(kind))
+                .findFirst();
     }
 
     static boolean namespaced(Class<?> type) {
-        return KINDS.stream().filter(k -> k.type == type).findFirst().map(Kind::namespaced).orElse(true);
+        return KINDS.stream()
+                .filter(k -> k.type == type)
+                .findFirst()
+                .map(Kind::namespaced)
+                .orElse(true);
     }
 
     static String kindOf(Class<?> type) {
-        return KINDS.stream().filter(k -> k.type == type).findFirst().map(Kind::kind).orElse(type.getSimpleName());
+        return KINDS.stream()
+                .filter(k -> k.type == type)
+                .findFirst()
+                .map(Kind::kind)
+                .orElse(type.getSimpleName());
     }
 }

@@ -1,7 +1,6 @@
 package io.dra4j.scenario;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-
 import java.util.Objects;
 
 /** One decoded object of a manifest, with where it came from. */

@@ -2,13 +2,12 @@ package io.dra4j.scenario;
 
 import io.dra4j.allocator.FeatureGates;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import tools.jackson.databind.JsonNode;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Reads the documents of manifest sources into objects, collecting skipped kinds and problems; one parser per
@@ -56,8 +55,11 @@ final class ManifestParser {
             });
             if (documents[0] == 0) {
                 // kubectl apply -f: "error: no objects passed to apply".
-                problem(new ManifestOrigin(source, 0, -1), "", "", "holds no Kubernetes objects (it is empty or only "
-                        + "comments)");
+                problem(
+                        new ManifestOrigin(source, 0, -1),
+                        "",
+                        "",
+                        "holds no Kubernetes objects (it is empty or only " + "comments)");
             }
         } catch (YamlDocuments.YamlError e) {
             problem(new ManifestOrigin(source, e.document(), -1), "", "", e.describe());
@@ -71,7 +73,11 @@ final class ManifestParser {
             return;
         }
         if (!doc.isObject()) {
-            problem(at, "", "", "want a Kubernetes object (a mapping with apiVersion and kind), found " + Json.describe(doc));
+            problem(
+                    at,
+                    "",
+                    "",
+                    "want a Kubernetes object (a mapping with apiVersion and kind), found " + Json.describe(doc));
             return;
         }
         String kind = Json.text(doc.get("kind")).orElse("");
@@ -82,9 +88,11 @@ final class ManifestParser {
                 return;
             }
             // A typed list (PodList) may leave apiVersion and kind off its items: they are the list's.
-            Optional<String[]> itemType = kind.equals("List") ? Optional.empty()
-                    : Optional.of(new String[]{Json.text(doc.get("apiVersion")).orElse(""),
-                    kind.substring(0, kind.length() - "List".length())});
+            Optional<String[]> itemType = kind.equals("List")
+                    ? Optional.empty()
+                    : Optional.of(new String[] {
+                        Json.text(doc.get("apiVersion")).orElse(""), kind.substring(0, kind.length() - "List".length())
+                    });
             items(items, at, itemType);
             return;
         }
@@ -105,8 +113,11 @@ final class ManifestParser {
 
     private void object(JsonNode node, ManifestOrigin at, Optional<String[]> defaultType) {
         String label = label(node, defaultType);
-        String apiVersion = Json.text(node.get("apiVersion")).or(() -> defaultType.map(t -> t[0])).orElse("");
-        String kind = Json.text(node.get("kind")).or(() -> defaultType.map(t -> t[1])).orElse("");
+        String apiVersion = Json.text(node.get("apiVersion"))
+                .or(() -> defaultType.map(t -> t[0]))
+                .orElse("");
+        String kind =
+                Json.text(node.get("kind")).or(() -> defaultType.map(t -> t[1])).orElse("");
         if (apiVersion.isEmpty()) {
             problem(at, label, "apiVersion", "missing apiVersion, found " + Json.describe(node.get("apiVersion")));
             return;
@@ -119,12 +130,20 @@ final class ManifestParser {
         String group = slash < 0 ? "" : apiVersion.substring(0, slash);
         Optional<ManifestKinds.Kind> known = ManifestKinds.byGroupAndKind(group, kind);
         if (known.isEmpty() && group.equals("resource.k8s.io")) {
-            problem(at, label, "kind", "unknown kind \"" + kind + "\" in resource.k8s.io (dra4j reads DeviceClass, "
-                    + "DeviceTaintRule, ResourceClaim, ResourceClaimTemplate and ResourceSlice)");
+            problem(
+                    at,
+                    label,
+                    "kind",
+                    "unknown kind \"" + kind + "\" in resource.k8s.io (dra4j reads DeviceClass, "
+                            + "DeviceTaintRule, ResourceClaim, ResourceClaimTemplate and ResourceSlice)");
             return;
         }
         if (known.isEmpty()) {
-            skipped.add(new SkippedObject(at, apiVersion, kind, Json.text(node.path("metadata").get("name")).orElse("")));
+            skipped.add(new SkippedObject(
+                    at,
+                    apiVersion,
+                    kind,
+                    Json.text(node.path("metadata").get("name")).orElse("")));
             return;
         }
         ManifestKinds.Kind k = known.get();
@@ -132,8 +151,10 @@ final class ManifestParser {
             if (group.equals("resource.k8s.io")) {
                 ObjectDecoder.checkApiVersion(apiVersion, kind, node);
             } else if (!apiVersion.equals(k.apiVersion())) {
-                throw new BadInput("apiVersion", "apiVersion " + apiVersion + " is not supported for " + kind
-                        + ", only " + k.apiVersion() + " (the version Kubernetes 1.37 serves)");
+                throw new BadInput(
+                        "apiVersion",
+                        "apiVersion " + apiVersion + " is not supported for " + kind + ", only " + k.apiVersion()
+                                + " (the version Kubernetes 1.37 serves)");
             }
             HasMetadata value = Json.decode(node, k.type());
             ModelChecker.check(value);
@@ -143,8 +164,9 @@ final class ManifestParser {
             String key = identity(value, k);
             ManifestOrigin first = seen.putIfAbsent(key, at);
             if (first != null) {
-                throw new BadInput("metadata.name", key.substring(key.indexOf(' ') + 1) + " already exists (first read at "
-                        + first + ")");
+                throw new BadInput(
+                        "metadata.name",
+                        key.substring(key.indexOf(' ') + 1) + " already exists (first read at " + first + ")");
             }
             objects.add(new ManifestObject(at, value));
         } catch (BadInput e) {
@@ -160,7 +182,8 @@ final class ManifestParser {
      */
     private String identity(HasMetadata value, ManifestKinds.Kind k) {
         String name = value.getMetadata() == null ? null : value.getMetadata().getName();
-        String generateName = value.getMetadata() == null ? null : value.getMetadata().getGenerateName();
+        String generateName =
+                value.getMetadata() == null ? null : value.getMetadata().getGenerateName();
         if (name == null || name.isEmpty()) {
             if (generateName == null || generateName.isEmpty()) {
                 throw new BadInput("metadata.name", "Required value: name or generateName is required");
@@ -174,9 +197,11 @@ final class ManifestParser {
 
     /** {@code Pod team-a/train-0}, with as much as the object tells. */
     private static String label(JsonNode node, Optional<String[]> defaultType) {
-        String kind = Json.text(node.get("kind")).or(() -> defaultType.map(t -> t[1])).orElse("");
+        String kind =
+                Json.text(node.get("kind")).or(() -> defaultType.map(t -> t[1])).orElse("");
         JsonNode meta = node.path("metadata");
-        String name = Json.text(meta.get("name")).or(() -> Json.text(meta.get("generateName")).map(g -> g + "*"))
+        String name = Json.text(meta.get("name"))
+                .or(() -> Json.text(meta.get("generateName")).map(g -> g + "*"))
                 .orElse("");
         String ns = Json.text(meta.get("namespace")).orElse("");
         String what = kind + " " + (ns.isEmpty() || name.isEmpty() ? name : ns + "/" + name);

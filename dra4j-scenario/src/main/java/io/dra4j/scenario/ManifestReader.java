@@ -24,8 +24,7 @@ public final class ManifestReader {
     /** The source name used for {@code -}. */
     public static final String STDIN = "<stdin>";
 
-    private ManifestReader() {
-    }
+    private ManifestReader() {}
 
     /** Reads files, directories and {@code -} (from {@code stdin}), in the order given. */
     public static Manifests read(List<String> sources, InputStream stdin) {
@@ -117,10 +116,13 @@ public final class ManifestReader {
 
     private static List<Path> manifestFiles(ManifestParser parser, Path dir) {
         try (Stream<Path> files = Files.walk(dir)) {
-            return files.filter(Files::isRegularFile).filter(ManifestReader::isManifestName).sorted().toList();
+            return files.filter(Files::isRegularFile)
+                    .filter(ManifestReader::isManifestName)
+                    .sorted()
+                    .toList();
         } catch (IOException | UncheckedIOException e) {
-            parser.problem(new ManifestOrigin(dir.toString(), 0, -1), "", "", "cannot list the directory: "
-                    + e.getMessage());
+            parser.problem(
+                    new ManifestOrigin(dir.toString(), 0, -1), "", "", "cannot list the directory: " + e.getMessage());
             return List.of();
         }
     }

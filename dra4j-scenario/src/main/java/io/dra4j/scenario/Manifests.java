@@ -19,7 +19,6 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
 import io.fabric8.kubernetes.api.model.scheduling.v1beta1.PodGroup;
 import io.fabric8.kubernetes.api.model.scheduling.v1beta1.Workload;
-
 import java.util.List;
 import java.util.Objects;
 
@@ -41,7 +40,11 @@ public record Manifests(List<ManifestObject> objects, List<SkippedObject> skippe
 
     /** The objects of one kind (exactly that class), in input order. */
     public <T extends HasMetadata> List<T> all(Class<T> type) {
-        return objects.stream().map(ManifestObject::object).filter(o -> o.getClass() == type).map(type::cast).toList();
+        return objects.stream()
+                .map(ManifestObject::object)
+                .filter(o -> o.getClass() == type)
+                .map(type::cast)
+                .toList();
     }
 
     public List<Node> nodes() {

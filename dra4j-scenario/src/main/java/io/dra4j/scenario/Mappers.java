@@ -27,6 +27,5 @@ final class Mappers {
             .disable(YAMLWriteFeature.SPLIT_LINES)
             .build();
 
-    private Mappers() {
-    }
+    private Mappers() {}
 }

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dra4j.cel.KubeQuantity;
 import io.fabric8.kubernetes.api.model.FieldsV1;
 import io.fabric8.kubernetes.api.model.Quantity;
-
 import java.lang.reflect.Field;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -24,12 +23,11 @@ final class ModelChecker {
     private static final String MODEL_PACKAGE = "io.fabric8.kubernetes.api.model";
     private static final Pattern REQUEST_PATH = Pattern.compile("spec\\.devices\\.requests\\[\\d+]");
     private static final Pattern DEVICE_PATH = Pattern.compile("spec\\.devices\\[\\d+]");
-    private static final Set<String> EXACT_FIELDS = Set.of(
-            "deviceClassName", "selectors", "allocationMode", "count", "adminAccess", "tolerations", "capacity");
+    private static final Set<String> EXACT_FIELDS =
+            Set.of("deviceClassName", "selectors", "allocationMode", "count", "adminAccess", "tolerations", "capacity");
 
     /** The JSON properties of a model class, with the field holding each. */
-    private record Property(String name, Field field) {
-    }
+    private record Property(String name, Field field) {}
 
     private static final ClassValue<List<Property>> PROPERTIES = new ClassValue<>() {
         @Override
@@ -50,8 +48,7 @@ final class ModelChecker {
         }
     };
 
-    private ModelChecker() {
-    }
+    private ModelChecker() {}
 
     /**
      * @throws BadInput for the first unknown field or unparsable quantity, located by its path inside the object

@@ -1,10 +1,9 @@
 package io.dra4j.scenario;
 
 import io.dra4j.allocator.FeatureGates;
-import tools.jackson.databind.JsonNode;
-
 import java.util.List;
 import java.util.Optional;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Turns one {@code resource.k8s.io} object of a scenario file into its fabric8 v1 class: checks apiVersion and kind
@@ -13,13 +12,12 @@ import java.util.Optional;
  */
 final class ObjectDecoder {
     static final String API_VERSION = "resource.k8s.io/v1";
-    private static final List<String> KINDS = List.of(
-            "DeviceClass", "ResourceClaim", "ResourceClaimTemplate", "ResourceSlice", "DeviceTaintRule");
+    private static final List<String> KINDS =
+            List.of("DeviceClass", "ResourceClaim", "ResourceClaimTemplate", "ResourceSlice", "DeviceTaintRule");
     private static final List<String> EXACT_FIELDS = List.of(
             "deviceClassName", "selectors", "allocationMode", "count", "adminAccess", "tolerations", "capacity");
 
-    private ObjectDecoder() {
-    }
+    private ObjectDecoder() {}
 
     /**
      * Decodes {@code node}, the object at {@code list[index]}.
@@ -34,8 +32,8 @@ final class ObjectDecoder {
      * Like {@link #decode(JsonNode, String, int, String, Class)}; with {@code validate} the object also gets the API
      * server's defaults and validation ({@link ApiValidation}) with {@code gates}.
      */
-    static <T> T decode(JsonNode node, String list, int index, String kind, Class<T> type, boolean validate,
-                        FeatureGates gates) {
+    static <T> T decode(
+            JsonNode node, String list, int index, String kind, Class<T> type, boolean validate, FeatureGates gates) {
         String label = label(node, list, index);
         try {
             if (!node.isObject()) {
@@ -78,12 +76,14 @@ final class ObjectDecoder {
             throw new BadInput("kind", "missing kind (want " + kind + ")");
         }
         if (!KINDS.contains(actualKind)) {
-            throw new BadInput("kind", "unknown kind \"" + actualKind + "\" (" + API_VERSION + " kinds: "
-                    + String.join(", ", KINDS) + "; " + list + " holds " + kind + " objects)");
+            throw new BadInput(
+                    "kind",
+                    "unknown kind \"" + actualKind + "\" (" + API_VERSION + " kinds: " + String.join(", ", KINDS) + "; "
+                            + list + " holds " + kind + " objects)");
         }
         if (!actualKind.equals(kind)) {
-            throw new BadInput("kind", "a " + actualKind + " does not belong in " + list + ", which holds " + kind
-                    + " objects");
+            throw new BadInput(
+                    "kind", "a " + actualKind + " does not belong in " + list + ", which holds " + kind + " objects");
         }
     }
 

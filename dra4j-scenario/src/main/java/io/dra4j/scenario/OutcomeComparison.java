@@ -23,8 +23,7 @@ public final class OutcomeComparison {
             Pattern.compile("([+-]?[0-9.]+)([eE][+-]?[0-9]+)?(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E)?");
     private static final Map<String, BigDecimal> SUFFIX = suffixes();
 
-    private OutcomeComparison() {
-    }
+    private OutcomeComparison() {}
 
     /** Empty when the outcome meets the expectation; otherwise what differs. */
     public static Optional<String> compare(Expectation expected, ScenarioOutcome outcome) {
@@ -68,13 +67,13 @@ public final class OutcomeComparison {
             }
             if (e.containsKey("nodeSelector")
                     && !Objects.equals(nodeSelector(e.get("nodeSelector")), nodeSelector(a.get("nodeSelector")))) {
-                return "claim " + claim + ": nodeSelector expected " + JsonText.write(e.get("nodeSelector"))
-                        + ", got " + JsonText.write(a.get("nodeSelector"));
+                return "claim " + claim + ": nodeSelector expected " + JsonText.write(e.get("nodeSelector")) + ", got "
+                        + JsonText.write(a.get("nodeSelector"));
             }
             if (e.containsKey("config")) {
                 if (!config(e.get("config")).equals(config(a.get("config")))) {
-                    return "claim " + claim + ": config expected " + JsonText.write(e.get("config"))
-                            + ", got " + JsonText.write(a.get("config"));
+                    return "claim " + claim + ": config expected " + JsonText.write(e.get("config")) + ", got "
+                            + JsonText.write(a.get("config"));
                 }
             } else if (truthy(a.get("config"))) {
                 return "claim " + claim + ": expected no config, got " + JsonText.write(a.get("config"));
@@ -137,7 +136,8 @@ public final class OutcomeComparison {
         d.put("adminAccess", truthy(r.get("adminAccess")));
         d.put("tolerations", tolerations(r.get("tolerations")));
         d.put("bindingConditions", truthy(r.get("bindingConditions")) ? r.get("bindingConditions") : List.of());
-        d.put("bindingFailureConditions",
+        d.put(
+                "bindingFailureConditions",
                 truthy(r.get("bindingFailureConditions")) ? r.get("bindingFailureConditions") : List.of());
         Map<String, Object> caps = new TreeMap<>();
         if (truthy(r.get("consumedCapacity"))) {
@@ -244,7 +244,8 @@ public final class OutcomeComparison {
             number = number.scaleByPowerOfTen(Integer.parseInt(matcher.group(2).substring(1)));
         }
         number = number.multiply(SUFFIX.get(matcher.group(3) == null ? "" : matcher.group(3)));
-        return "value:" + (number.signum() == 0 ? "0" : number.stripTrailingZeros().toPlainString());
+        return "value:"
+                + (number.signum() == 0 ? "0" : number.stripTrailingZeros().toPlainString());
     }
 
     private static Map<String, BigDecimal> suffixes() {
@@ -289,7 +290,10 @@ public final class OutcomeComparison {
 
     /** Python's {@code v in (None, '', 0)}. */
     private static boolean isEmptyValue(Object v) {
-        return v == null || "".equals(v) || (v instanceof Boolean b && !b) || (v instanceof Number n && n.doubleValue() == 0);
+        return v == null
+                || "".equals(v)
+                || (v instanceof Boolean b && !b)
+                || (v instanceof Number n && n.doubleValue() == 0);
     }
 
     /** Python's {@code str(v)} for the scalars a scenario holds. */

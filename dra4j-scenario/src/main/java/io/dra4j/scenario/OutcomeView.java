@@ -10,14 +10,13 @@ import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceAllocationConfiguration;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceToleration;
-import tools.jackson.databind.JsonNode;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The outcome as plain maps and lists in the shape of the CLI contract, which is the shape the Go oracle prints:
@@ -25,8 +24,7 @@ import java.util.TreeMap;
  * where Go sorts them. The JSON, YAML and comparison code all work on this view, so they agree by construction.
  */
 final class OutcomeView {
-    private OutcomeView() {
-    }
+    private OutcomeView() {}
 
     static Map<String, Object> of(ScenarioOutcome o) {
         Map<String, Object> out = new LinkedHashMap<>();
@@ -168,7 +166,9 @@ final class OutcomeView {
         if (c.getOpaque() != null) {
             Map<String, Object> opaque = new LinkedHashMap<>();
             opaque.put("driver", Objects.toString(c.getOpaque().getDriver(), ""));
-            opaque.put("parameters", sortedPlain(Mappers.READER.valueToTree(c.getOpaque().getParameters())));
+            opaque.put(
+                    "parameters",
+                    sortedPlain(Mappers.READER.valueToTree(c.getOpaque().getParameters())));
             out.put("opaque", opaque);
         }
         return out;

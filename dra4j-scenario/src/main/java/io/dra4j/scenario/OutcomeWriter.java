@@ -1,7 +1,6 @@
 package io.dra4j.scenario;
 
 import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
-
 import java.util.Map;
 
 /**
@@ -12,11 +11,12 @@ import java.util.Map;
 public final class OutcomeWriter {
     /** The output formats of {@code dra4j allocate --output}. */
     public enum Format {
-        TEXT, YAML, JSON
+        TEXT,
+        YAML,
+        JSON
     }
 
-    private OutcomeWriter() {
-    }
+    private OutcomeWriter() {}
 
     /** One outcome in the given format, ending with a newline. */
     public static String render(ScenarioOutcome outcome, Format format) {

@@ -10,7 +10,6 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceSubRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.ExactDeviceRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimSpec;
-
 import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
@@ -62,8 +61,7 @@ public final class QuotaCounting {
     /** The annotation the scheduler sets on the claim it creates for a pod's extended resources. */
     public static final String EXTENDED_RESOURCE_CLAIM_ANNOTATION = "resource.kubernetes.io/extended-resource-claim";
 
-    private QuotaCounting() {
-    }
+    private QuotaCounting() {}
 
     /** {@code <className>.deviceclass.resource.k8s.io/devices}. */
     public static String devicesOf(String className) {
@@ -85,13 +83,15 @@ public final class QuotaCounting {
                 // The worst case per class: the subrequest that would take the most devices of it.
                 Map<String, Long> most = new TreeMap<>();
                 for (DeviceSubRequest s : r.getFirstAvailable()) {
-                    most.merge(devicesOf(s.getDeviceClassName()), devices(s.getAllocationMode(), s.getCount()),
-                            Math::max);
+                    most.merge(
+                            devicesOf(s.getDeviceClassName()), devices(s.getAllocationMode(), s.getCount()), Math::max);
                 }
                 most.forEach((k, v) -> usage.merge(k, v, QuotaCounting::saturatedAdd));
             } else if (r.getExactly() != null) {
                 ExactDeviceRequest e = r.getExactly();
-                usage.merge(devicesOf(e.getDeviceClassName()), devices(e.getAllocationMode(), e.getCount()),
+                usage.merge(
+                        devicesOf(e.getDeviceClassName()),
+                        devices(e.getAllocationMode(), e.getCount()),
                         QuotaCounting::saturatedAdd);
             }
         }
@@ -140,10 +140,13 @@ public final class QuotaCounting {
      * time and then name among {@code namespaceClaims}). {@code owner} may be null (the pod is not known: nothing is
      * subtracted).
      */
-    public static Map<String, Long> resourceQuota(ResourceClaim claim, ExtendedResourceClasses classes, Pod owner,
-                                                  Collection<ResourceClaim> namespaceClaims) {
-        Map<String, Long> podUsage = owner != null && verifiedOwner(claim, owner, namespaceClaims)
-                ? podExtendedResources(owner) : Map.of();
+    public static Map<String, Long> resourceQuota(
+            ResourceClaim claim,
+            ExtendedResourceClasses classes,
+            Pod owner,
+            Collection<ResourceClaim> namespaceClaims) {
+        Map<String, Long> podUsage =
+                owner != null && verifiedOwner(claim, owner, namespaceClaims) ? podExtendedResources(owner) : Map.of();
         return resourceQuota(claim.getSpec(), classes, podUsage);
     }
 
@@ -152,8 +155,8 @@ public final class QuotaCounting {
      * for {@code requests.deviceclass.resource.kubernetes.io/<class>} and {@code requests.<extendedResourceName>},
      * each less {@code podUsage}'s value for the name and charged only when what remains is positive.
      */
-    public static Map<String, Long> resourceQuota(ResourceClaimSpec spec, ExtendedResourceClasses classes,
-                                                  Map<String, Long> podUsage) {
+    public static Map<String, Long> resourceQuota(
+            ResourceClaimSpec spec, ExtendedResourceClasses classes, Map<String, Long> podUsage) {
         Map<String, Long> usage = new TreeMap<>(resourceQuota(spec));
         // Upstream fills a map keyed by resource name: two classes of one claim naming the same extendedResourceName
         // overwrite each other in Go's random map order; dra4j keeps the larger, the worst case.
@@ -187,7 +190,8 @@ public final class QuotaCounting {
         }
         var status = pod.getStatus() == null ? null : pod.getStatus().getExtendedResourceClaimStatus();
         if (status != null) {
-            return Objects.equals(status.getResourceClaimName(), claim.getMetadata().getName());
+            return Objects.equals(
+                    status.getResourceClaimName(), claim.getMetadata().getName());
         }
         Instant created = created(claim);
         for (ResourceClaim other : namespaceClaims) {
@@ -195,7 +199,12 @@ public final class QuotaCounting {
                 continue;
             }
             int c = created(other).compareTo(created);
-            if (c < 0 || c == 0 && other.getMetadata().getName().compareTo(claim.getMetadata().getName()) < 0) {
+            if (c < 0
+                    || c == 0
+                            && other.getMetadata()
+                                            .getName()
+                                            .compareTo(claim.getMetadata().getName())
+                                    < 0) {
                 return false;
             }
         }
@@ -205,14 +214,16 @@ public final class QuotaCounting {
     /** Annotated as an extended-resource claim and controlled by this pod (v1 Pod, same name and UID). */
     private static boolean extendedResourceClaimOf(ResourceClaim claim, Pod pod) {
         var meta = claim.getMetadata();
-        if (meta == null || meta.getAnnotations() == null
+        if (meta == null
+                || meta.getAnnotations() == null
                 || !"true".equals(meta.getAnnotations().get(EXTENDED_RESOURCE_CLAIM_ANNOTATION))
                 || !Objects.equals(meta.getNamespace(), pod.getMetadata().getNamespace())) {
             return false;
         }
         for (OwnerReference r : list(meta.getOwnerReferences())) {
             if (Boolean.TRUE.equals(r.getController())) {
-                return r.getKind().equals("Pod") && r.getApiVersion().equals("v1")
+                return r.getKind().equals("Pod")
+                        && r.getApiVersion().equals("v1")
                         && r.getName().equals(pod.getMetadata().getName())
                         && Objects.equals(r.getUid(), pod.getMetadata().getUid());
             }
@@ -275,7 +286,9 @@ public final class QuotaCounting {
         if (c.getResources() == null) {
             return out;
         }
-        Map<String, Quantity> limits = c.getResources().getLimits() == null ? Map.of() : c.getResources().getLimits();
+        Map<String, Quantity> limits = c.getResources().getLimits() == null
+                ? Map.of()
+                : c.getResources().getLimits();
         Map<String, Quantity> requests = new HashMap<>(limits);
         if (c.getResources().getRequests() != null) {
             requests.putAll(c.getResources().getRequests());
@@ -290,7 +303,9 @@ public final class QuotaCounting {
 
     /** Extended resources are whole numbers (the API server rejects others); a fraction is rounded up as Value() does. */
     private static long amount(Quantity q) {
-        return q.getNumericalAmount().setScale(0, java.math.RoundingMode.CEILING).longValueExact();
+        return q.getNumericalAmount()
+                .setScale(0, java.math.RoundingMode.CEILING)
+                .longValueExact();
     }
 
     /**
@@ -298,7 +313,8 @@ public final class QuotaCounting {
      * {@code kubernetes.io/}, not starting with {@code requests.}) or a class's implicit one.
      */
     public static boolean isDraExtendedResourceName(String name) {
-        return name.startsWith(IMPLICIT_EXTENDED_RESOURCE_PREFIX) || !isNative(name) && !name.startsWith(REQUESTS_PREFIX);
+        return name.startsWith(IMPLICIT_EXTENDED_RESOURCE_PREFIX)
+                || !isNative(name) && !name.startsWith(REQUESTS_PREFIX);
     }
 
     private static boolean isNative(String name) {
@@ -349,8 +365,7 @@ public final class QuotaCounting {
         }
 
         /** Kueue does not admit the workload: the field (relative to the claim spec) and why. */
-        record Unsupported(String field, String message) implements KueueCount {
-        }
+        record Unsupported(String field, String message) implements KueueCount {}
     }
 
     /**
@@ -360,7 +375,8 @@ public final class QuotaCounting {
     public static KueueCount kueue(ResourceClaimSpec spec, Map<String, String> deviceClassMappings) {
         Objects.requireNonNull(deviceClassMappings, "deviceClassMappings");
         Map<String, Long> perClass = new TreeMap<>();
-        List<DeviceRequest> requests = spec == null || spec.getDevices() == null ? List.of()
+        List<DeviceRequest> requests = spec == null || spec.getDevices() == null
+                ? List.of()
                 : list(spec.getDevices().getRequests());
         for (int i = 0; i < requests.size(); i++) {
             DeviceRequest r = requests.get(i);
@@ -378,22 +394,25 @@ public final class QuotaCounting {
             }
             String mode = e.getAllocationMode() == null ? "ExactCount" : e.getAllocationMode();
             if (mode.equals("All")) {
-                return new KueueCount.Unsupported(at + ".exactly.allocationMode", "AllocationMode 'All' is not supported");
+                return new KueueCount.Unsupported(
+                        at + ".exactly.allocationMode", "AllocationMode 'All' is not supported");
             }
             if (!mode.equals("ExactCount")) {
-                return new KueueCount.Unsupported(at + ".exactly.allocationMode", "unsupported allocation mode: " + mode);
+                return new KueueCount.Unsupported(
+                        at + ".exactly.allocationMode", "unsupported allocation mode: " + mode);
             }
             if (e.getDeviceClassName() == null || e.getDeviceClassName().isEmpty()) {
                 continue;
             }
-            perClass.merge(e.getDeviceClassName(), e.getCount() == null ? 1 : e.getCount(), QuotaCounting::saturatedAdd);
+            perClass.merge(
+                    e.getDeviceClassName(), e.getCount() == null ? 1 : e.getCount(), QuotaCounting::saturatedAdd);
         }
         Map<String, Long> perResource = new TreeMap<>();
         for (Map.Entry<String, Long> c : perClass.entrySet()) {
             String resource = deviceClassMappings.get(c.getKey());
             if (resource == null) {
-                return new KueueCount.Unsupported("devices",
-                        "DeviceClass " + c.getKey() + " is not mapped in DRA configuration");
+                return new KueueCount.Unsupported(
+                        "devices", "DeviceClass " + c.getKey() + " is not mapped in DRA configuration");
             }
             perResource.merge(resource, c.getValue(), QuotaCounting::saturatedAdd);
         }
@@ -403,7 +422,8 @@ public final class QuotaCounting {
     /** {@code usage} times {@code n} (the pods that each create a claim from one template), saturating. */
     public static Map<String, Long> times(Map<String, Long> usage, long n) {
         Map<String, Long> out = new TreeMap<>();
-        usage.forEach((k, v) -> out.put(k, n != 0 && Math.abs(v) > Long.MAX_VALUE / Math.abs(n) ? Long.MAX_VALUE : v * n));
+        usage.forEach((k, v) ->
+                out.put(k, n != 0 && Math.abs(v) > Long.MAX_VALUE / Math.abs(n) ? Long.MAX_VALUE : v * n));
         return java.util.Collections.unmodifiableMap(out);
     }
 

@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintRule;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
-
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
@@ -33,19 +32,20 @@ import java.util.Optional;
  * @param expectation      the expected outcome; empty when the file has no {@code expect} key
  * @param sourcePath       the file the scenario was read from
  */
-public record Scenario(String name,
-                       String source,
-                       Optional<List<DraFeature>> features,
-                       String confidence,
-                       String notes,
-                       Node node,
-                       List<DeviceClass> deviceClasses,
-                       List<ResourceSlice> resourceSlices,
-                       List<DeviceTaintRule> deviceTaintRules,
-                       List<AllocatedDevice> allocatedDevices,
-                       List<ResourceClaim> claims,
-                       Optional<Expectation> expectation,
-                       Path sourcePath) {
+public record Scenario(
+        String name,
+        String source,
+        Optional<List<DraFeature>> features,
+        String confidence,
+        String notes,
+        Node node,
+        List<DeviceClass> deviceClasses,
+        List<ResourceSlice> resourceSlices,
+        List<DeviceTaintRule> deviceTaintRules,
+        List<AllocatedDevice> allocatedDevices,
+        List<ResourceClaim> claims,
+        Optional<Expectation> expectation,
+        Path sourcePath) {
 
     public Scenario {
         Objects.requireNonNull(name, "name");

@@ -2,7 +2,6 @@ package io.dra4j.scenario;
 
 import io.dra4j.allocator.AllocationOutcome;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
-
 import java.util.List;
 import java.util.Objects;
 
@@ -16,7 +15,8 @@ public record ScenarioOutcome(String scenario, List<String> claims, AllocationOu
         claims = List.copyOf(claims);
         Objects.requireNonNull(outcome, "outcome");
         if (outcome instanceof AllocationOutcome.Allocated a && a.results().size() != claims.size()) {
-            throw new IllegalArgumentException(a.results().size() + " allocation results for " + claims.size() + " claims");
+            throw new IllegalArgumentException(
+                    a.results().size() + " allocation results for " + claims.size() + " claims");
         }
     }
 

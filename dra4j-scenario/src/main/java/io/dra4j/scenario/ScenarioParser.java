@@ -11,8 +11,6 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintRule;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
-import tools.jackson.databind.JsonNode;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -22,17 +20,28 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.BiFunction;
+import tools.jackson.databind.JsonNode;
 
 /** Reads the top level of one scenario document; the objects inside go through {@link ObjectDecoder}. */
 final class ScenarioParser {
-    private static final Set<String> TOP_LEVEL_KEYS = Set.of("name", "source", "features", "confidence", "notes",
-            "node", "deviceClasses", "resourceSlices", "deviceTaintRules", "allocatedDevices", "claims", "expect");
+    private static final Set<String> TOP_LEVEL_KEYS = Set.of(
+            "name",
+            "source",
+            "features",
+            "confidence",
+            "notes",
+            "node",
+            "deviceClasses",
+            "resourceSlices",
+            "deviceTaintRules",
+            "allocatedDevices",
+            "claims",
+            "expect");
     private static final Set<String> NODE_KEYS = Set.of("name", "labels");
-    private static final Set<String> DEVICE_KEYS = Set.of("driver", "pool", "device", "shared", "shareID",
-            "consumedCapacity");
+    private static final Set<String> DEVICE_KEYS =
+            Set.of("driver", "pool", "device", "shared", "shareID", "consumedCapacity");
 
-    private ScenarioParser() {
-    }
+    private ScenarioParser() {}
 
     /**
      * Parses the text of a scenario file.
@@ -52,20 +61,25 @@ final class ScenarioParser {
 
     private static Scenario parse(JsonNode root, Path file, boolean validate) {
         if (!root.isObject()) {
-            throw new BadInput("", "a scenario file holds one YAML mapping with the scenario's keys, found "
-                    + Json.describe(root));
+            throw new BadInput(
+                    "",
+                    "a scenario file holds one YAML mapping with the scenario's keys, found " + Json.describe(root));
         }
         for (String key : root.propertyNames()) {
             if (!TOP_LEVEL_KEYS.contains(key)) {
-                throw new BadInput(key, "unknown key \"" + key + "\" (known: "
-                        + String.join(", ", TOP_LEVEL_KEYS.stream().sorted().toList()) + ")");
+                throw new BadInput(
+                        key,
+                        "unknown key \"" + key + "\" (known: "
+                                + String.join(
+                                        ", ", TOP_LEVEL_KEYS.stream().sorted().toList()) + ")");
             }
         }
         String name = requiredString(root, "name");
         Optional<List<DraFeature>> features = features(root);
         // The API server that would hold these objects runs with the scenario's gates (its strategies drop the
         // fields of disabled features before validating).
-        FeatureGates gates = features.map(FeatureGates::of).orElseGet(() -> FeatureGates.defaults(KubernetesVersion.LATEST));
+        FeatureGates gates =
+                features.map(FeatureGates::of).orElseGet(() -> FeatureGates.defaults(KubernetesVersion.LATEST));
         return new Scenario(
                 name,
                 optionalString(root, "source"),
@@ -73,12 +87,30 @@ final class ScenarioParser {
                 optionalString(root, "confidence"),
                 optionalString(root, "notes"),
                 node(root.get("node")),
-                objects(root, "deviceClasses", (n, i) -> ObjectDecoder.decode(n, "deviceClasses", i, "DeviceClass", DeviceClass.class, validate, gates)),
-                objects(root, "resourceSlices", (n, i) -> ObjectDecoder.decode(n, "resourceSlices", i, "ResourceSlice", ResourceSlice.class, validate, gates)),
-                objects(root, "deviceTaintRules", (n, i) -> ObjectDecoder.decode(n, "deviceTaintRules", i, "DeviceTaintRule", DeviceTaintRule.class, validate, gates)),
+                objects(
+                        root,
+                        "deviceClasses",
+                        (n, i) -> ObjectDecoder.decode(
+                                n, "deviceClasses", i, "DeviceClass", DeviceClass.class, validate, gates)),
+                objects(
+                        root,
+                        "resourceSlices",
+                        (n, i) -> ObjectDecoder.decode(
+                                n, "resourceSlices", i, "ResourceSlice", ResourceSlice.class, validate, gates)),
+                objects(
+                        root,
+                        "deviceTaintRules",
+                        (n, i) -> ObjectDecoder.decode(
+                                n, "deviceTaintRules", i, "DeviceTaintRule", DeviceTaintRule.class, validate, gates)),
                 objects(root, "allocatedDevices", ScenarioParser::allocatedDevice),
-                objects(root, "claims", (n, i) -> ObjectDecoder.decode(n, "claims", i, "ResourceClaim", ResourceClaim.class, validate, gates)),
-                root.has("expect") ? Optional.of(ExpectationParser.parse(root.get("expect"), "expect")) : Optional.empty(),
+                objects(
+                        root,
+                        "claims",
+                        (n, i) -> ObjectDecoder.decode(
+                                n, "claims", i, "ResourceClaim", ResourceClaim.class, validate, gates)),
+                root.has("expect")
+                        ? Optional.of(ExpectationParser.parse(root.get("expect"), "expect"))
+                        : Optional.empty(),
                 file);
     }
 
@@ -129,7 +161,8 @@ final class ScenarioParser {
             throw new BadInput("", "the file holds no scenario (it is empty)");
         }
         if (docs.size() > 1) {
-            throw new BadInput("", "the file holds " + docs.size() + " YAML documents; a scenario file holds one scenario");
+            throw new BadInput(
+                    "", "the file holds " + docs.size() + " YAML documents; a scenario file holds one scenario");
         }
         return docs.get(0);
     }
@@ -139,7 +172,8 @@ final class ScenarioParser {
         if (v == null || v.isNull()) {
             throw new BadInput(key, "missing " + key);
         }
-        return Json.text(v).filter(s -> !s.isEmpty())
+        return Json.text(v)
+                .filter(s -> !s.isEmpty())
                 .orElseThrow(() -> new BadInput(key, "want a non-empty string, found " + Json.describe(v)));
     }
 
@@ -169,9 +203,17 @@ final class ScenarioParser {
             String where = Where.index("features", i);
             String gate = Json.text(item)
                     .orElseThrow(() -> new BadInput(where, "want a feature gate name, found " + Json.describe(item)));
-            out.add(DraFeature.byGateName(gate).orElseThrow(() -> new BadInput(where, "unknown DRA feature gate \""
-                    + gate + "\" (known: " + String.join(", ", Arrays.stream(DraFeature.values())
-                    .map(DraFeature::gateName).toList()) + ")")));
+            out.add(DraFeature.byGateName(gate)
+                    .orElseThrow(() -> new BadInput(
+                            where,
+                            "unknown DRA feature gate \""
+                                    + gate + "\" (known: "
+                                    + String.join(
+                                            ", ",
+                                            Arrays.stream(DraFeature.values())
+                                                    .map(DraFeature::gateName)
+                                                    .toList())
+                                    + ")")));
         }
         return Optional.of(out);
     }
@@ -188,8 +230,10 @@ final class ScenarioParser {
                 throw new BadInput(Where.field("node", key), "unknown key \"" + key + "\" (known: labels, name)");
             }
         }
-        String name = Json.text(n.get("name")).filter(s -> !s.isEmpty())
-                .orElseThrow(() -> new BadInput("node.name", "want the node's name, found " + Json.describe(n.get("name"))));
+        String name = Json.text(n.get("name"))
+                .filter(s -> !s.isEmpty())
+                .orElseThrow(
+                        () -> new BadInput("node.name", "want the node's name, found " + Json.describe(n.get("name"))));
         Map<String, String> labels = new LinkedHashMap<>();
         JsonNode l = n.get("labels");
         if (l != null && !l.isNull()) {
@@ -198,11 +242,21 @@ final class ScenarioParser {
             }
             for (Map.Entry<String, JsonNode> e : l.properties()) {
                 String where = Where.field("node.labels", e.getKey());
-                labels.put(e.getKey(), Json.text(e.getValue()).orElseThrow(() -> new BadInput(where,
-                        "label values are strings, found " + Json.describe(e.getValue()) + " (quote it)")));
+                labels.put(
+                        e.getKey(),
+                        Json.text(e.getValue())
+                                .orElseThrow(() -> new BadInput(
+                                        where,
+                                        "label values are strings, found " + Json.describe(e.getValue())
+                                                + " (quote it)")));
             }
         }
-        return new NodeBuilder().withNewMetadata().withName(name).withLabels(labels).endMetadata().build();
+        return new NodeBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withLabels(labels)
+                .endMetadata()
+                .build();
     }
 
     private static <T> List<T> objects(JsonNode root, String key, BiFunction<JsonNode, Integer, T> decode) {
@@ -232,12 +286,16 @@ final class ScenarioParser {
         }
         for (String key : n.propertyNames()) {
             if (!DEVICE_KEYS.contains(key)) {
-                throw new BadInput(Where.field(at, key), "unknown key \"" + key + "\" (known: "
-                        + String.join(", ", DEVICE_KEYS.stream().sorted().toList())
-                        + "; a whole ResourceClaim needs apiVersion and kind)");
+                throw new BadInput(
+                        Where.field(at, key),
+                        "unknown key \"" + key + "\" (known: "
+                                + String.join(
+                                        ", ", DEVICE_KEYS.stream().sorted().toList())
+                                + "; a whole ResourceClaim needs apiVersion and kind)");
             }
         }
-        DeviceId id = new DeviceId(deviceField(n, at, "driver"), deviceField(n, at, "pool"), deviceField(n, at, "device"));
+        DeviceId id =
+                new DeviceId(deviceField(n, at, "driver"), deviceField(n, at, "pool"), deviceField(n, at, "device"));
         JsonNode shared = n.get("shared");
         if (shared != null && !shared.isBoolean()) {
             throw new BadInput(Where.field(at, "shared"), "want a boolean, found " + Json.describe(shared));
@@ -252,16 +310,19 @@ final class ScenarioParser {
         }
         Optional<String> shareId = Optional.empty();
         if (n.has("shareID")) {
-            shareId = Optional.of(Json.text(n.get("shareID")).orElseThrow(() -> new BadInput(
-                    Where.field(at, "shareID"), "want a string, found " + Json.describe(n.get("shareID")))));
+            shareId = Optional.of(Json.text(n.get("shareID"))
+                    .orElseThrow(() -> new BadInput(
+                            Where.field(at, "shareID"), "want a string, found " + Json.describe(n.get("shareID")))));
         }
-        return new AllocatedDevice.Shared(id, shareId, consumedCapacity(n.get("consumedCapacity"),
-                Where.field(at, "consumedCapacity")));
+        return new AllocatedDevice.Shared(
+                id, shareId, consumedCapacity(n.get("consumedCapacity"), Where.field(at, "consumedCapacity")));
     }
 
     private static String deviceField(JsonNode n, String at, String key) {
-        return Json.text(n.get(key)).filter(s -> !s.isEmpty()).orElseThrow(() -> new BadInput(Where.field(at, key),
-                "want a non-empty string, found " + Json.describe(n.get(key))));
+        return Json.text(n.get(key))
+                .filter(s -> !s.isEmpty())
+                .orElseThrow(() -> new BadInput(
+                        Where.field(at, key), "want a non-empty string, found " + Json.describe(n.get(key))));
     }
 
     private static Map<String, KubeQuantity> consumedCapacity(JsonNode n, String at) {

@@ -12,8 +12,7 @@ import java.nio.file.Path;
  * quantities are errors).
  */
 public final class ScenarioReader {
-    private ScenarioReader() {
-    }
+    private ScenarioReader() {}
 
     /**
      * @throws ScenarioException when the file cannot be read or is not a valid scenario; the message names the file,
@@ -74,7 +73,7 @@ public final class ScenarioReader {
     /** Whether the text can be read as YAML (or JSON) at all. */
     public static boolean isYaml(byte[] content) {
         try {
-            YamlDocuments.read(content, doc -> { });
+            YamlDocuments.read(content, doc -> {});
             return true;
         } catch (YamlDocuments.YamlError e) {
             return false;
@@ -87,10 +86,14 @@ public final class ScenarioReader {
     }
 
     private static ScenarioException failure(Path file, byte[] content, String problem) {
-        String fileName = file.getFileName() == null ? file.toString() : file.getFileName().toString();
+        String fileName = file.getFileName() == null
+                ? file.toString()
+                : file.getFileName().toString();
         String fallback = fileName.endsWith(".yaml") || fileName.endsWith(".yml")
-                ? fileName.substring(0, fileName.lastIndexOf('.')) : fileName;
-        String name = content == null ? fallback : ScenarioParser.nameOf(content).orElse(fallback);
+                ? fileName.substring(0, fileName.lastIndexOf('.'))
+                : fileName;
+        String name =
+                content == null ? fallback : ScenarioParser.nameOf(content).orElse(fallback);
         return new ScenarioException(file, name, "scenario file " + file + ": " + problem);
     }
 }

@@ -6,14 +6,12 @@ import io.dra4j.allocator.Allocator;
 import io.dra4j.allocator.Explanation;
 import io.dra4j.allocator.FeatureGates;
 import io.dra4j.allocator.KubernetesVersion;
-
 import java.time.Duration;
 import java.util.List;
 
 /** Runs a scenario through the allocator. Never modifies the scenario. */
 public final class ScenarioRunner {
-    private ScenarioRunner() {
-    }
+    private ScenarioRunner() {}
 
     /**
      * Allocates the scenario's claims together on its node.
@@ -54,8 +52,12 @@ public final class ScenarioRunner {
         try {
             allocator = allocator(scenario, defaults, timeout);
         } catch (IllegalArgumentException e) {
-            return new Explanation(new AllocationOutcome.Failed(e.getMessage(), false), e.getMessage(),
-                    List.of(), List.of(), List.of());
+            return new Explanation(
+                    new AllocationOutcome.Failed(e.getMessage(), false),
+                    e.getMessage(),
+                    List.of(),
+                    List.of(),
+                    List.of());
         }
         return allocator.explain(scenario.node(), scenario.claims());
     }
@@ -97,7 +99,9 @@ public final class ScenarioRunner {
             } else if (d instanceof AllocatedDevice.Shared s) {
                 // One share of the device, as a claim result with a shareID (a made-up one unique to the entry when
                 // the file gives none): it keeps the device in use even when it consumed nothing.
-                state.addShared(s.device(), s.shareId().orElse("allocatedDevices-" + i),
+                state.addShared(
+                        s.device(),
+                        s.shareId().orElse("allocatedDevices-" + i),
                         s.consumedCapacity().isEmpty() ? null : s.consumedCapacity());
             } else if (d instanceof AllocatedDevice.Claim c) {
                 state.addClaim(c.claim());

@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttribute;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceCapacity;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceCounterConsumption;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceSpec;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 
@@ -18,8 +17,7 @@ import java.util.LinkedHashMap;
  * absent value), other fields null.
  */
 final class SliceFieldDrops {
-    private SliceFieldDrops() {
-    }
+    private SliceFieldDrops() {}
 
     /** Drops from {@code spec} what {@code gates} disable. */
     static void apply(ResourceSliceSpec spec, FeatureGates gates) {

@@ -10,8 +10,7 @@ import java.util.stream.Collectors;
  * selector in short form and one line per device. Works on the {@link OutcomeView} so it shows what JSON shows.
  */
 final class TextRenderer {
-    private TextRenderer() {
-    }
+    private TextRenderer() {}
 
     @SuppressWarnings("unchecked")
     static String render(Map<String, Object> view) {
@@ -24,8 +23,10 @@ final class TextRenderer {
         }
         for (Object a : (List<Object>) view.getOrDefault("allocations", List.of())) {
             Map<String, Object> allocation = (Map<String, Object>) a;
-            sb.append("  claim ").append(allocation.get("claim"))
-                    .append(" on ").append(nodeSelector((Map<String, Object>) allocation.get("nodeSelector")))
+            sb.append("  claim ")
+                    .append(allocation.get("claim"))
+                    .append(" on ")
+                    .append(nodeSelector((Map<String, Object>) allocation.get("nodeSelector")))
                     .append('\n');
             for (Object r : (List<Object>) allocation.get("results")) {
                 sb.append("    ").append(result((Map<String, Object>) r)).append('\n');
@@ -40,8 +41,13 @@ final class TextRenderer {
     @SuppressWarnings("unchecked")
     private static String result(Map<String, Object> r) {
         StringBuilder sb = new StringBuilder();
-        sb.append(r.get("request")).append(" -> ")
-                .append(r.get("driver")).append('/').append(r.get("pool")).append('/').append(r.get("device"));
+        sb.append(r.get("request"))
+                .append(" -> ")
+                .append(r.get("driver"))
+                .append('/')
+                .append(r.get("pool"))
+                .append('/')
+                .append(r.get("device"));
         List<String> extras = new ArrayList<>();
         if (Boolean.TRUE.equals(r.get("adminAccess"))) {
             extras.add("admin access");
@@ -50,12 +56,18 @@ final class TextRenderer {
             extras.add("shareID " + r.get("shareID"));
         }
         if (r.containsKey("consumedCapacity")) {
-            extras.add("consumed " + ((Map<String, Object>) r.get("consumedCapacity")).entrySet().stream()
-                    .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(", ")));
+            extras.add("consumed "
+                    + ((Map<String, Object>) r.get("consumedCapacity"))
+                            .entrySet().stream()
+                                    .map(e -> e.getKey() + "=" + e.getValue())
+                                    .collect(Collectors.joining(", ")));
         }
         if (r.containsKey("tolerations")) {
-            extras.add("tolerates " + ((List<Object>) r.get("tolerations")).stream()
-                    .map(t -> toleration((Map<String, Object>) t)).collect(Collectors.joining(", ")));
+            extras.add("tolerates "
+                    + ((List<Object>) r.get("tolerations"))
+                            .stream()
+                                    .map(t -> toleration((Map<String, Object>) t))
+                                    .collect(Collectors.joining(", ")));
         }
         if (r.containsKey("bindingConditions")) {
             extras.add("binding conditions " + r.get("bindingConditions"));
@@ -84,8 +96,10 @@ final class TextRenderer {
             Map<String, Object> opaque = (Map<String, Object>) c.get("opaque");
             sb.append(' ').append(opaque.get("driver")).append(' ').append(JsonText.write(opaque.get("parameters")));
         }
-        sb.append(c.containsKey("requests") ? " for " + String.join(", ", (List<String>) c.get("requests"))
-                : " for every request");
+        sb.append(
+                c.containsKey("requests")
+                        ? " for " + String.join(", ", (List<String>) c.get("requests"))
+                        : " for every request");
         return sb.toString();
     }
 

@@ -2,8 +2,7 @@ package io.dra4j.scenario;
 
 /** Builds the field paths used in error messages: {@code spec.devices[0].capacity.memory}. */
 final class Where {
-    private Where() {
-    }
+    private Where() {}
 
     static String field(String path, String name) {
         boolean plain = plain(name);

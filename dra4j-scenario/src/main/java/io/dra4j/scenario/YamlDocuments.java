@@ -1,29 +1,5 @@
 package io.dra4j.scenario;
 
-import org.snakeyaml.engine.v2.api.LoadSettings;
-import org.snakeyaml.engine.v2.api.lowlevel.Parse;
-import org.snakeyaml.engine.v2.common.Anchor;
-import org.snakeyaml.engine.v2.events.AliasEvent;
-import org.snakeyaml.engine.v2.events.CollectionStartEvent;
-import org.snakeyaml.engine.v2.events.Event;
-import org.snakeyaml.engine.v2.events.NodeEvent;
-import org.snakeyaml.engine.v2.events.ScalarEvent;
-import org.snakeyaml.engine.v2.exceptions.Mark;
-import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
-import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
-import tools.jackson.core.JacksonException;
-import tools.jackson.core.JsonParser;
-import tools.jackson.core.StreamReadConstraints;
-import tools.jackson.core.StreamReadFeature;
-import tools.jackson.core.json.JsonFactory;
-import tools.jackson.databind.DeserializationFeature;
-import tools.jackson.core.TokenStreamLocation;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.JsonNodeFactory;
-import tools.jackson.databind.node.ObjectNode;
-
 import java.io.ByteArrayInputStream;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -39,6 +15,29 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
+import org.snakeyaml.engine.v2.api.LoadSettings;
+import org.snakeyaml.engine.v2.api.lowlevel.Parse;
+import org.snakeyaml.engine.v2.common.Anchor;
+import org.snakeyaml.engine.v2.events.AliasEvent;
+import org.snakeyaml.engine.v2.events.CollectionStartEvent;
+import org.snakeyaml.engine.v2.events.Event;
+import org.snakeyaml.engine.v2.events.NodeEvent;
+import org.snakeyaml.engine.v2.events.ScalarEvent;
+import org.snakeyaml.engine.v2.exceptions.Mark;
+import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
+import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.StreamReadConstraints;
+import tools.jackson.core.StreamReadFeature;
+import tools.jackson.core.TokenStreamLocation;
+import tools.jackson.core.json.JsonFactory;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The one YAML (and JSON, which is YAML) reader of the module: every file dra4j reads goes through
@@ -64,7 +63,9 @@ final class YamlDocuments {
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
     /** Reads JSON input; immutable once built. */
     private static final JsonMapper JSON = JsonMapper.builder(JsonFactory.builder()
-                    .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build())
+                    .streamReadConstraints(StreamReadConstraints.builder()
+                            .maxNestingDepth(MAX_DEPTH)
+                            .build())
                     .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
                     .build())
             .disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
@@ -78,7 +79,8 @@ final class YamlDocuments {
         }
 
         static Position of(Optional<Mark> mark) {
-            return mark.map(m -> new Position(m.getLine() + 1, m.getColumn() + 1)).orElse(new Position(0, 0));
+            return mark.map(m -> new Position(m.getLine() + 1, m.getColumn() + 1))
+                    .orElse(new Position(0, 0));
         }
     }
 
@@ -93,8 +95,12 @@ final class YamlDocuments {
         private final Map<JsonNode, Map<String, Position>> fieldPositions;
         private final Map<JsonNode, List<Position>> itemPositions;
 
-        private Document(int index, JsonNode root, Position start, Map<JsonNode, Map<String, Position>> fieldPositions,
-                         Map<JsonNode, List<Position>> itemPositions) {
+        private Document(
+                int index,
+                JsonNode root,
+                Position start,
+                Map<JsonNode, Map<String, Position>> fieldPositions,
+                Map<JsonNode, List<Position>> itemPositions) {
             this.index = index;
             this.root = root;
             this.start = start;
@@ -217,8 +223,7 @@ final class YamlDocuments {
         }
     }
 
-    private YamlDocuments() {
-    }
+    private YamlDocuments() {}
 
     /**
      * Every document of a file, empty documents left out.
@@ -257,7 +262,11 @@ final class YamlDocuments {
                     composer.done = null;
                     JsonNode root = expander.expand(done, 0);
                     if (!root.isNull()) {
-                        each.accept(new Document(composer.documents, root, done.position(), expander.fieldPositions,
+                        each.accept(new Document(
+                                composer.documents,
+                                root,
+                                done.position(),
+                                expander.fieldPositions,
                                 expander.itemPositions));
                     }
                 }
@@ -265,12 +274,15 @@ final class YamlDocuments {
         } catch (YamlError e) {
             throw e.inDocument(Math.max(composer.documents, 1));
         } catch (MarkedYamlEngineException e) {
-            Position p = e.getProblemMark().or(e::getContextMark).map(m -> Position.of(Optional.of(m)))
+            Position p = e.getProblemMark()
+                    .or(e::getContextMark)
+                    .map(m -> Position.of(Optional.of(m)))
                     .orElse(new Position(0, 0));
             throw new YamlError(p, e.getProblem() == null ? firstLine(e.getMessage()) : e.getProblem())
                     .inDocument(Math.max(composer.documents, 1));
         } catch (YamlEngineException e) {
-            throw new YamlError(new Position(0, 0), firstLine(e.getMessage())).inDocument(Math.max(composer.documents, 1));
+            throw new YamlError(new Position(0, 0), firstLine(e.getMessage()))
+                    .inDocument(Math.max(composer.documents, 1));
         }
     }
 
@@ -279,7 +291,8 @@ final class YamlDocuments {
      * refuses it ("invalid leading UTF-8 octet"), before the parser sees it.
      */
     private static void checkUtf8(byte[] content) {
-        java.nio.charset.CharsetDecoder decoder = java.nio.charset.StandardCharsets.UTF_8.newDecoder()
+        java.nio.charset.CharsetDecoder decoder = java.nio.charset.StandardCharsets.UTF_8
+                .newDecoder()
                 .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
                 .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT);
         java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(content);
@@ -298,9 +311,12 @@ final class YamlDocuments {
                         column++;
                     }
                 }
-                throw new YamlError(new Position(line, column), String.format(
-                        "invalid UTF-8 byte 0x%02x (byte offset %d): the input must be UTF-8 text", content[offset] & 0xff,
-                        offset)).inDocument(1);
+                throw new YamlError(
+                                new Position(line, column),
+                                String.format(
+                                        "invalid UTF-8 byte 0x%02x (byte offset %d): the input must be UTF-8 text",
+                                        content[offset] & 0xff, offset))
+                        .inDocument(1);
             }
             if (r.isUnderflow()) {
                 return;
@@ -335,15 +351,17 @@ final class YamlDocuments {
                 TokenStreamLocation at = parser.currentTokenLocation();
                 JsonNode root = JSON.readTree(parser);
                 if (root != null && !root.isNull()) {
-                    each.accept(new Document(index, root, new Position(at.getLineNr(), at.getColumnNr()),
-                            Map.of(), Map.of()));
+                    each.accept(new Document(
+                            index, root, new Position(at.getLineNr(), at.getColumnNr()), Map.of(), Map.of()));
                 }
             }
         } catch (JacksonException e) {
             // Limit violations carry no location of their own: the parser's is where it stopped.
-            TokenStreamLocation loc = e.getLocation() != null && e.getLocation().getLineNr() > 0 ? e.getLocation()
+            TokenStreamLocation loc = e.getLocation() != null && e.getLocation().getLineNr() > 0
+                    ? e.getLocation()
                     : parser.currentLocation();
-            Position p = loc == null || loc.getLineNr() <= 0 ? new Position(0, 0)
+            Position p = loc == null || loc.getLineNr() <= 0
+                    ? new Position(0, 0)
                     : new Position(loc.getLineNr(), loc.getColumnNr());
             throw new YamlError(p, firstLine(e.getOriginalMessage()), Math.max(index, 1), true);
         }
@@ -362,18 +380,14 @@ final class YamlDocuments {
         Position position();
     }
 
-    private record Scalar(String value, String tag, boolean plain, Position position) implements YNode {
-    }
+    private record Scalar(String value, String tag, boolean plain, Position position) implements YNode {}
 
-    private record Alias(String name, YNode target, Position position) implements YNode {
-    }
+    private record Alias(String name, YNode target, Position position) implements YNode {}
 
-    private record Sequence(List<YNode> items, Position position) implements YNode {
-    }
+    private record Sequence(List<YNode> items, Position position) implements YNode {}
 
     /** Keys and values alternate. */
-    private record Mapping(List<YNode> children, Position position) implements YNode {
-    }
+    private record Mapping(List<YNode> children, Position position) implements YNode {}
 
     /**
      * Builds the node graph from events without recursion, so that deep input fails with a message rather than
@@ -414,7 +428,8 @@ final class YamlDocuments {
                         throw new YamlError(p, "exceeded max depth of " + MAX_DEPTH);
                     }
                     YNode node = event.getEventId() == Event.ID.SequenceStart
-                            ? new Sequence(new ArrayList<>(), p) : new Mapping(new ArrayList<>(), p);
+                            ? new Sequence(new ArrayList<>(), p)
+                            : new Mapping(new ArrayList<>(), p);
                     add(c, node);
                     open.push(node);
                 }
@@ -424,8 +439,7 @@ final class YamlDocuments {
                         done = closed;
                     }
                 }
-                default -> {
-                }
+                default -> {}
             }
         }
 
@@ -549,7 +563,8 @@ final class YamlDocuments {
                 String key = key(keyNode);
                 Position first = explicit.putIfAbsent(key, keyNode.position());
                 if (first != null) {
-                    throw new YamlError(keyNode.position(), "key \"" + key + "\" already set in map (first at " + first + ")");
+                    throw new YamlError(
+                            keyNode.position(), "key \"" + key + "\" already set in map (first at " + first + ")");
                 }
                 positions.put(key, value.position());
                 out.set(key, expand(value, depth + 1));
@@ -600,8 +615,9 @@ final class YamlDocuments {
         private String key(YNode keyNode) {
             YNode k = keyNode instanceof Alias a ? a.target() : keyNode;
             if (!(k instanceof Scalar s)) {
-                throw new YamlError(keyNode.position(), "invalid map key: a " + (k instanceof Sequence ? "sequence" : "mapping")
-                        + " cannot be a key");
+                throw new YamlError(
+                        keyNode.position(),
+                        "invalid map key: a " + (k instanceof Sequence ? "sequence" : "mapping") + " cannot be a key");
             }
             JsonNode v = s.plain() ? resolvePlain(s.value(), true) : scalar(s);
             if (v.isString()) {
@@ -643,7 +659,8 @@ final class YamlDocuments {
         }
 
         private static boolean isMerge(YNode n) {
-            return n instanceof Scalar s && s.value().equals("<<")
+            return n instanceof Scalar s
+                    && s.value().equals("<<")
                     && (s.plain() || (TAG_PREFIX + "merge").equals(s.tag()));
         }
     }
@@ -655,7 +672,9 @@ final class YamlDocuments {
             return NODES.stringNode(s.value());
         }
         String shortTag = tag.startsWith(TAG_PREFIX) ? tag.substring(TAG_PREFIX.length()) : tag;
-        if (!shortTag.isEmpty() && !Set.of("str", "bool", "int", "float", "null", "timestamp", "binary").contains(shortTag)) {
+        if (!shortTag.isEmpty()
+                && !Set.of("str", "bool", "int", "float", "null", "timestamp", "binary")
+                        .contains(shortTag)) {
             return NODES.stringNode(s.value());
         }
         if (shortTag.equals("str")) {
@@ -664,16 +683,22 @@ final class YamlDocuments {
         if (shortTag.equals("binary")) {
             // go-yaml v2 decodes the base64 into a string of its bytes, which JSON then writes as UTF-8.
             try {
-                byte[] data = java.util.Base64.getDecoder().decode(s.value().replace("\n", "").replace("\r", ""));
+                byte[] data = java.util.Base64.getDecoder()
+                        .decode(s.value().replace("\n", "").replace("\r", ""));
                 return NODES.stringNode(new String(data, java.nio.charset.StandardCharsets.UTF_8));
             } catch (IllegalArgumentException e) {
                 throw new YamlError(s.position(), "!!binary value contains invalid base64 data");
             }
         }
         JsonNode resolved = resolvePlain(s.value(), shortTag.isEmpty() || shortTag.equals("timestamp"));
-        String kind = resolved.isString() ? "str" : resolved.isBoolean() ? "bool" : resolved.isNull() ? "null"
-                : resolved.isIntegralNumber() ? "int" : "float";
-        if (!shortTag.isEmpty() && !shortTag.equals(kind) && !(shortTag.equals("float") && kind.equals("int"))
+        String kind = resolved.isString()
+                ? "str"
+                : resolved.isBoolean()
+                        ? "bool"
+                        : resolved.isNull() ? "null" : resolved.isIntegralNumber() ? "int" : "float";
+        if (!shortTag.isEmpty()
+                && !shortTag.equals(kind)
+                && !(shortTag.equals("float") && kind.equals("int"))
                 && !(shortTag.equals("timestamp") && kind.equals("str"))) {
             throw new YamlError(s.position(), "cannot decode !!" + kind + " `" + s.value() + "` as a !!" + shortTag);
         }
@@ -780,7 +805,9 @@ final class YamlDocuments {
 
     /** The quick check go-yaml makes before trying timestamp layouts: four digits, then a dash. */
     private static boolean looksLikeTimestamp(String s) {
-        return s.length() > 4 && s.charAt(4) == '-' && s.substring(0, 4).chars().allMatch(Character::isDigit)
+        return s.length() > 4
+                && s.charAt(4) == '-'
+                && s.substring(0, 4).chars().allMatch(Character::isDigit)
                 && Pattern.matches("\\d{4}-\\d{1,2}-\\d{1,2}([Tt ].*)?", s);
     }
 
@@ -790,7 +817,8 @@ final class YamlDocuments {
      */
     private static JsonNode jsonNumber(double d, Scalar s) {
         if (Double.isNaN(d) || Double.isInfinite(d)) {
-            throw new YamlError(s.position(), "json: unsupported value: " + (Double.isNaN(d) ? "NaN" : d > 0 ? "+Inf" : "-Inf"));
+            throw new YamlError(
+                    s.position(), "json: unsupported value: " + (Double.isNaN(d) ? "NaN" : d > 0 ? "+Inf" : "-Inf"));
         }
         if (d == Math.rint(d) && Math.abs(d) < 1e21) {
             BigInteger i = new BigDecimal(d).toBigIntegerExact();

@@ -1,18 +1,17 @@
 package io.dra4j.scenario;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.fail;
+
 import io.dra4j.allocator.AllocationOutcome;
 import io.dra4j.allocator.KubernetesVersion;
-import org.junit.jupiter.api.DynamicTest;
-import org.junit.jupiter.api.TestFactory;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assertions.fail;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
 
 /**
  * Runs every shared conformance case and every scenario of the repository through {@link ScenarioRunner} and
@@ -24,21 +23,26 @@ class ConformanceTest {
     @TestFactory
     Stream<DynamicTest> sharedConformanceCases() {
         List<Path> files = RepoPaths.yamlFiles(RepoPaths.conformanceCases());
-        assertThat(files).as("conformance cases in %s", RepoPaths.conformanceCases()).isNotEmpty();
+        assertThat(files)
+                .as("conformance cases in %s", RepoPaths.conformanceCases())
+                .isNotEmpty();
         return files.stream().map(f -> DynamicTest.dynamicTest(name(f), f.toUri(), () -> check(f)));
     }
 
     @TestFactory
     Stream<DynamicTest> repositoryScenarios() {
-        List<Path> files = new java.util.ArrayList<>(RepoPaths.yamlFiles(RepoPaths.repoRoot().resolve("scenarios")));
-        files.addAll(RepoPaths.yamlFiles(RepoPaths.repoRoot().resolve("scenarios").resolve("regressions")));
+        List<Path> files = new java.util.ArrayList<>(
+                RepoPaths.yamlFiles(RepoPaths.repoRoot().resolve("scenarios")));
+        files.addAll(
+                RepoPaths.yamlFiles(RepoPaths.repoRoot().resolve("scenarios").resolve("regressions")));
         return files.stream().map(f -> DynamicTest.dynamicTest(name(f), f.toUri(), () -> check(f)));
     }
 
     private static void check(Path file) throws ScenarioException {
         Scenario scenario = ScenarioReader.read(file);
         assertThat(scenario.name()).as("name of %s", file).isEqualTo(name(file));
-        Expectation expected = scenario.expectation().orElseThrow(() -> new AssertionError(file + " has no expect block"));
+        Expectation expected =
+                scenario.expectation().orElseThrow(() -> new AssertionError(file + " has no expect block"));
 
         String before = snapshot(scenario);
         AllocationOutcome outcome = ScenarioRunner.run(scenario, KubernetesVersion.LATEST);

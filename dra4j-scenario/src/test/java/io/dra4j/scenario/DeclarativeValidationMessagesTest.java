@@ -1,12 +1,11 @@
 package io.dra4j.scenario;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
-import org.junit.jupiter.api.Test;
-
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * Fields that kube-apiserver 1.37 validates declaratively ({@code +k8s:beta(since: "1.37")} tags in k8s.io/api
@@ -39,8 +38,9 @@ class DeclarativeValidationMessagesTest {
     @Test
     void deviceClassNameLengthCountsBytes() {
         assertThat(errors("{\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"DeviceClass\",\"metadata\":{\"name\":\""
-                + A254 + "\"},\"spec\":{}}"))
-                .containsExactly(error("metadata.name", "Invalid value: \"" + A254 + "\": must be no more than 253 bytes"));
+                        + A254 + "\"},\"spec\":{}}"))
+                .containsExactly(
+                        error("metadata.name", "Invalid value: \"" + A254 + "\": must be no more than 253 bytes"));
     }
 
     @Test
@@ -50,28 +50,38 @@ class DeclarativeValidationMessagesTest {
                 + "{\"name\":\"r\",\"exactly\":{\"deviceClassName\":\"gpu\",\"selectors\":[{\"cel\":{\"expression\":"
                 + "\"device.attributes[\\\"a.com\\\"].n > 1 && device.driver != \\\"<x>\\\"\"}}],\"tolerations\":[{\"key\":"
                 + "\"k\",\"operator\":\"Equal\",\"value\":\"v\",\"effect\":\"NoSchedule\",\"tolerationSeconds\":5}]}}]}";
-        assertThat(errors(claim(devices))).containsExactly(error("spec.devices.requests[1]",
-                "Duplicate value: {\"name\":\"r\",\"exactly\":{\"deviceClassName\":\"gpu\",\"selectors\":[{\"cel\":"
-                        + "{\"expression\":\"device.attributes[\\\"a.com\\\"].n \\u003e 1 \\u0026\\u0026 device.driver != "
-                        + "\\\"\\u003cx\\u003e\\\"\"}}],\"allocationMode\":\"ExactCount\",\"count\":1,\"tolerations\":[{\"key\":"
-                        + "\"k\",\"operator\":\"Equal\",\"value\":\"v\",\"effect\":\"NoSchedule\",\"tolerationSeconds\":5}]}}"));
+        assertThat(errors(claim(devices)))
+                .containsExactly(
+                        error(
+                                "spec.devices.requests[1]",
+                                "Duplicate value: {\"name\":\"r\",\"exactly\":{\"deviceClassName\":\"gpu\",\"selectors\":[{\"cel\":"
+                                        + "{\"expression\":\"device.attributes[\\\"a.com\\\"].n \\u003e 1 \\u0026\\u0026 device.driver != "
+                                        + "\\\"\\u003cx\\u003e\\\"\"}}],\"allocationMode\":\"ExactCount\",\"count\":1,\"tolerations\":[{\"key\":"
+                                        + "\"k\",\"operator\":\"Equal\",\"value\":\"v\",\"effect\":\"NoSchedule\",\"tolerationSeconds\":5}]}}"));
     }
 
     @Test
     void duplicateAllRequestKeepsAdminAccessAndNoCount() {
         String devices = "{\"requests\":[{\"name\":\"r\",\"exactly\":{\"deviceClassName\":\"gpu\"}},"
                 + "{\"name\":\"r\",\"exactly\":{\"deviceClassName\":\"gpu\",\"allocationMode\":\"All\",\"adminAccess\":false}}]}";
-        assertThat(errors(claim(devices))).containsExactly(error("spec.devices.requests[1]", "Duplicate value: {\"name\":"
-                + "\"r\",\"exactly\":{\"deviceClassName\":\"gpu\",\"allocationMode\":\"All\",\"adminAccess\":false}}"));
+        assertThat(errors(claim(devices)))
+                .containsExactly(
+                        error(
+                                "spec.devices.requests[1]",
+                                "Duplicate value: {\"name\":"
+                                        + "\"r\",\"exactly\":{\"deviceClassName\":\"gpu\",\"allocationMode\":\"All\",\"adminAccess\":false}}"));
     }
 
     @Test
     void duplicateSubRequestIsPrintedWholeAsGoJson() {
-        String devices = "{\"requests\":[{\"name\":\"r\",\"firstAvailable\":[{\"name\":\"s\",\"deviceClassName\":\"gpu\"},"
-                + "{\"name\":\"s\",\"deviceClassName\":\"gpu\",\"count\":2,\"selectors\":[{\"cel\":{\"expression\":\"true\"}}]}]}]}";
-        assertThat(errors(claim(devices))).containsExactly(error("spec.devices.requests[0].firstAvailable[1]",
-                "Duplicate value: {\"name\":\"s\",\"deviceClassName\":\"gpu\",\"selectors\":[{\"cel\":{\"expression\":"
-                        + "\"true\"}}],\"allocationMode\":\"ExactCount\",\"count\":2}"));
+        String devices =
+                "{\"requests\":[{\"name\":\"r\",\"firstAvailable\":[{\"name\":\"s\",\"deviceClassName\":\"gpu\"},"
+                        + "{\"name\":\"s\",\"deviceClassName\":\"gpu\",\"count\":2,\"selectors\":[{\"cel\":{\"expression\":\"true\"}}]}]}]}";
+        assertThat(errors(claim(devices)))
+                .containsExactly(error(
+                        "spec.devices.requests[0].firstAvailable[1]",
+                        "Duplicate value: {\"name\":\"s\",\"deviceClassName\":\"gpu\",\"selectors\":[{\"cel\":{\"expression\":"
+                                + "\"true\"}}],\"allocationMode\":\"ExactCount\",\"count\":2}"));
     }
 
     @Test
@@ -80,39 +90,54 @@ class DeclarativeValidationMessagesTest {
         assertThat(errors(constraint("matchAttribute", "/model")))
                 .containsExactly(error(field, "Invalid value: \"\": prefix must not be empty"));
         assertThat(errors(constraint("distinctAttribute", "/x")))
-                .containsExactly(error("spec.devices.constraints[0].distinctAttribute",
+                .containsExactly(error(
+                        "spec.devices.constraints[0].distinctAttribute",
                         "Invalid value: \"\": prefix must not be empty"));
         assertThat(errors(constraint("matchAttribute", "example.com/")))
                 .containsExactly(error(field, "Invalid value: \"\": name must not be empty"));
         assertThat(errors(constraint("matchAttribute", "Example.com/model")))
-                .containsExactly(error(field, "Invalid value: \"Example.com\": prefix: a lowercase RFC 1123 subdomain "
-                        + "must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an "
-                        + "alphanumeric character (e.g. 'example.com', regex used for validation is "
-                        + "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"));
+                .containsExactly(error(
+                        field,
+                        "Invalid value: \"Example.com\": prefix: a lowercase RFC 1123 subdomain "
+                                + "must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an "
+                                + "alphanumeric character (e.g. 'example.com', regex used for validation is "
+                                + "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"));
         assertThat(errors(constraint("matchAttribute", "b".repeat(64) + "/model")))
                 .containsExactly(error(field, "Too long: may not be more than 63 bytes"));
         assertThat(errors(constraint("matchAttribute", "x.com/" + "m".repeat(33))))
                 .containsExactly(error(field, "Too long: may not be more than 32 bytes"));
-        assertThat(errors(constraint("matchAttribute", "model"))).containsExactly(error(field,
-                "Invalid value: \"model\": a fully qualified name must be a domain and a name separated by a slash"));
+        assertThat(errors(constraint("matchAttribute", "model")))
+                .containsExactly(
+                        error(
+                                field,
+                                "Invalid value: \"model\": a fully qualified name must be a domain and a name separated by a slash"));
     }
 
     @Test
     void opaqueDriverOverSubdomainLength() {
-        assertThat(errors("{\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"DeviceClass\",\"metadata\":{\"name\":\"gpu\"},"
-                + "\"spec\":{\"config\":[{\"opaque\":{\"driver\":\"" + A254 + "\",\"parameters\":{}}}]}}"))
+        assertThat(errors(
+                        "{\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"DeviceClass\",\"metadata\":{\"name\":\"gpu\"},"
+                                + "\"spec\":{\"config\":[{\"opaque\":{\"driver\":\"" + A254
+                                + "\",\"parameters\":{}}}]}}"))
                 .containsExactlyInAnyOrder(
-                        error("spec.config[0].opaque.driver", "Invalid value: \"" + A254 + "\": must be no more than 253 bytes"),
+                        error(
+                                "spec.config[0].opaque.driver",
+                                "Invalid value: \"" + A254 + "\": must be no more than 253 bytes"),
                         error("spec.config[0].opaque.driver", "Too long: may not be more than 63 characters"));
     }
 
     @Test
     void subRequestClassNameIsDeclarativeExactClassNameIsNot() {
-        assertThat(errors(claim("{\"requests\":[{\"name\":\"r\",\"firstAvailable\":[{\"name\":\"s\",\"deviceClassName\":\""
-                + A254 + "\"}]}]}"))).containsExactly(error("spec.devices.requests[0].firstAvailable[0].deviceClassName",
-                "Invalid value: \"" + A254 + "\": must be no more than 253 bytes"));
-        assertThat(errors(claim("{\"requests\":[{\"name\":\"r\",\"exactly\":{\"deviceClassName\":\"" + A254 + "\"}}]}")))
-                .containsExactly(error("spec.devices.requests[0].exactly.deviceClassName",
+        assertThat(errors(claim(
+                        "{\"requests\":[{\"name\":\"r\",\"firstAvailable\":[{\"name\":\"s\",\"deviceClassName\":\""
+                                + A254 + "\"}]}]}")))
+                .containsExactly(error(
+                        "spec.devices.requests[0].firstAvailable[0].deviceClassName",
+                        "Invalid value: \"" + A254 + "\": must be no more than 253 bytes"));
+        assertThat(errors(
+                        claim("{\"requests\":[{\"name\":\"r\",\"exactly\":{\"deviceClassName\":\"" + A254 + "\"}}]}")))
+                .containsExactly(error(
+                        "spec.devices.requests[0].exactly.deviceClassName",
                         "Invalid value: \"" + A254 + "\": must be no more than 253 characters"));
     }
 }

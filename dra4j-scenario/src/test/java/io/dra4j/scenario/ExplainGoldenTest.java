@@ -1,16 +1,15 @@
 package io.dra4j.scenario;
 
-import io.dra4j.allocator.KubernetesVersion;
-import org.junit.jupiter.api.DynamicTest;
-import org.junit.jupiter.api.TestFactory;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import io.dra4j.allocator.KubernetesVersion;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
 
 /**
  * Golden explanations: the text rendering of every shared conformance case that does not allocate (errors and
@@ -31,16 +30,18 @@ class ExplainGoldenTest {
         }
         assertThat(cases).hasSizeGreaterThanOrEqualTo(40);
         boolean update = Boolean.getBoolean("dra4j.updateGolden");
-        return cases.stream().map(p -> DynamicTest.dynamicTest(p.getFileName().toString(), () -> {
-            Scenario s = ScenarioReader.read(p);
-            String actual = ExplanationWriter.text(s.name(), ScenarioRunner.explain(s, KubernetesVersion.LATEST));
-            Path golden = GOLDEN.resolve(s.name() + ".txt");
-            if (update) {
-                Files.createDirectories(GOLDEN);
-                Files.writeString(golden, actual);
-            }
-            assertThat(golden).as("golden file for %s", s.name()).exists();
-            assertThat(actual).isEqualTo(Files.readString(golden));
-        }));
+        return cases.stream()
+                .map(p -> DynamicTest.dynamicTest(p.getFileName().toString(), () -> {
+                    Scenario s = ScenarioReader.read(p);
+                    String actual =
+                            ExplanationWriter.text(s.name(), ScenarioRunner.explain(s, KubernetesVersion.LATEST));
+                    Path golden = GOLDEN.resolve(s.name() + ".txt");
+                    if (update) {
+                        Files.createDirectories(GOLDEN);
+                        Files.writeString(golden, actual);
+                    }
+                    assertThat(golden).as("golden file for %s", s.name()).exists();
+                    assertThat(actual).isEqualTo(Files.readString(golden));
+                }));
     }
 }

@@ -1,9 +1,6 @@
 package io.dra4j.scenario;
 
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.net.URISyntaxException;
@@ -12,8 +9,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Aliases, merge keys and YAML 1.1 scalars read as kubectl reads them: every file under {@code yaml-kubectl/} through
@@ -32,7 +31,8 @@ class KubectlYamlTest {
     }
 
     private static Path dir() throws URISyntaxException {
-        return Path.of(Objects.requireNonNull(KubectlYamlTest.class.getResource("/yaml-kubectl/expected.jsonl")).toURI())
+        return Path.of(Objects.requireNonNull(KubectlYamlTest.class.getResource("/yaml-kubectl/expected.jsonl"))
+                        .toURI())
                 .getParent();
     }
 
@@ -57,7 +57,11 @@ class KubectlYamlTest {
         expected.path("documents").forEach(d -> want.add(normal(d)));
         assertThat(documents).as(file).isEqualTo(want);
         if (expected.has("error")) {
-            assertThat(error).as("%s: kubectl's reader fails with %s", file, expected.get("error").asString()).isNotNull();
+            assertThat(error)
+                    .as(
+                            "%s: kubectl's reader fails with %s",
+                            file, expected.get("error").asString())
+                    .isNotNull();
         } else {
             assertThat(error).as(file).isNull();
         }

@@ -1,18 +1,18 @@
 package io.dra4j.scenario;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The kubeconfig side of {@link LiveSnapshot}, checked before any request; the listing is tested in dra4j-testkit. */
 class LiveSnapshotTest {
-    private static final String KUBECONFIG = String.join("\n",
+    private static final String KUBECONFIG = String.join(
+            "\n",
             "apiVersion: v1",
             "kind: Config",
             "clusters:",

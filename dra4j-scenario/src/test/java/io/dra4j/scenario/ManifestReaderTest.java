@@ -1,9 +1,8 @@
 package io.dra4j.scenario;
 
-import io.fabric8.kubernetes.api.model.Pod;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.Pod;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -11,8 +10,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ManifestReaderTest {
     private static final String POD = """
@@ -42,7 +41,8 @@ class ManifestReaderTest {
 
         assertThat(m.problems()).isEmpty();
         assertThat(m.nodes()).extracting(n -> n.getMetadata().getName()).containsExactly("gpu-node-1");
-        assertThat(m.nodes().get(0).getStatus().getAllocatable().get("cpu").toString()).isEqualTo("96");
+        assertThat(m.nodes().get(0).getStatus().getAllocatable().get("cpu").toString())
+                .isEqualTo("96");
         Pod pod = m.pods().get(0);
         assertThat(pod.getSpec().getNodeName()).isEqualTo("gpu-node-1");
         assertThat(pod.getStatus().getResourceClaimStatuses().get(0).getResourceClaimName())
@@ -52,7 +52,8 @@ class ManifestReaderTest {
         assertThat(m.resourceClaims().get(0).getStatus().getReservedFor()).hasSize(1);
         assertThat(m.resourceClaimTemplates()).hasSize(1);
         assertThat(m.priorityClasses().get(0).getValue()).isEqualTo(2000000000);
-        assertThat(m.skipped()).extracting(SkippedObject::kind, SkippedObject::name)
+        assertThat(m.skipped())
+                .extracting(SkippedObject::kind, SkippedObject::name)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("ConfigMap", "kube-root-ca.crt"));
         assertThat(m.services()).extracting(s -> s.getMetadata().getName()).containsExactly("kubernetes");
         assertThat(m.originOf(m.services().get(0))).isEqualTo(new ManifestOrigin(file.toString(), 1, 2));
@@ -62,8 +63,8 @@ class ManifestReaderTest {
 
     @Test
     void multiDocumentYamlKeepsGoodDocumentsAndNamesTheBadOneByDocumentObjectAndField() {
-        Manifests m = parse(POD.formatted("a", "1") + "---\n" + POD.formatted("b", "lots") + "---\n"
-                + POD.formatted("c", "500m"));
+        Manifests m = parse(
+                POD.formatted("a", "1") + "---\n" + POD.formatted("b", "lots") + "---\n" + POD.formatted("c", "500m"));
 
         assertThat(m.pods()).extracting(p -> p.getMetadata().getName()).containsExactly("a", "c");
         assertThat(m.problems()).hasSize(1);
@@ -71,8 +72,9 @@ class ManifestReaderTest {
         assertThat(p.origin()).isEqualTo(new ManifestOrigin("in.yaml", 2, -1));
         assertThat(p.object()).isEqualTo("Pod team-a/b");
         assertThat(p.field()).isEqualTo("spec.containers[0].resources.requests.cpu");
-        assertThat(p.describe()).startsWith("in.yaml: document 2 (Pod team-a/b): spec.containers[0].resources.requests.cpu: "
-                + "quantity \"lots\" cannot be parsed");
+        assertThat(p.describe())
+                .startsWith("in.yaml: document 2 (Pod team-a/b): spec.containers[0].resources.requests.cpu: "
+                        + "quantity \"lots\" cannot be parsed");
     }
 
     @Test
@@ -113,10 +115,13 @@ class ManifestReaderTest {
                 """);
         assertThat(m.problems()).hasSize(2);
         assertThat(m.problems().get(0).field()).isEqualTo("apiVersion");
-        assertThat(m.problems().get(0).message()).contains("spec.devices.requests[0].deviceClassName -> "
-                + "spec.devices.requests[0].exactly.deviceClassName");
-        assertThat(m.problems().get(1).describe()).isEqualTo("in.yaml: document 2 (Deployment d): apiVersion: "
-                + "apiVersion apps/v1beta2 is not supported for Deployment, only apps/v1 (the version Kubernetes 1.37 serves)");
+        assertThat(m.problems().get(0).message())
+                .contains("spec.devices.requests[0].deviceClassName -> "
+                        + "spec.devices.requests[0].exactly.deviceClassName");
+        assertThat(m.problems().get(1).describe())
+                .isEqualTo(
+                        "in.yaml: document 2 (Deployment d): apiVersion: "
+                                + "apiVersion apps/v1beta2 is not supported for Deployment, only apps/v1 (the version Kubernetes 1.37 serves)");
     }
 
     @Test
@@ -131,16 +136,17 @@ class ManifestReaderTest {
         assertThat(m.pods()).extracting(p -> p.getMetadata().getName()).containsExactly("p");
         assertThat(m.nodes()).hasSize(1);
         assertThat(m.problems()).hasSize(1);
-        assertThat(m.problems().get(0).describe()).isEqualTo("in.yaml: document 1: items[1] (Pod): metadata.name: "
-                + "Required value: name or generateName is required");
+        assertThat(m.problems().get(0).describe())
+                .isEqualTo("in.yaml: document 1: items[1] (Pod): metadata.name: "
+                        + "Required value: name or generateName is required");
     }
 
     @Test
     void duplicatesAreReportedWithWhereTheFirstWasRead() {
         Manifests m = parse(POD.formatted("a", "1") + "---\n" + POD.formatted("a", "2"));
         assertThat(m.pods()).hasSize(1);
-        assertThat(m.problems().get(0).message()).isEqualTo("pods \"team-a/a\" already exists (first read at in.yaml: "
-                + "document 1)");
+        assertThat(m.problems().get(0).message())
+                .isEqualTo("pods \"team-a/a\" already exists (first read at in.yaml: " + "document 1)");
     }
 
     @Test
@@ -154,7 +160,8 @@ class ManifestReaderTest {
 
         assertThat(m.pods()).extracting(p -> p.getMetadata().getName()).containsExactly("a", "b");
         assertThat(m.problems()).hasSize(1);
-        assertThat(m.problems().get(0).origin()).isEqualTo(new ManifestOrigin(dir.resolve("a.yaml").toString(), 2, -1));
+        assertThat(m.problems().get(0).origin())
+                .isEqualTo(new ManifestOrigin(dir.resolve("a.yaml").toString(), 2, -1));
         assertThat(m.problems().get(0).message()).startsWith("malformed YAML at line");
     }
 
@@ -164,7 +171,8 @@ class ManifestReaderTest {
         Manifests m = ManifestReader.read(List.of("-", "/no/such/file.yaml"), stdin);
         assertThat(m.pods()).hasSize(1);
         assertThat(m.originOf(m.pods().get(0)).source()).isEqualTo(ManifestReader.STDIN);
-        assertThat(m.problems()).extracting(ManifestProblem::describe)
+        assertThat(m.problems())
+                .extracting(ManifestProblem::describe)
                 .containsExactly("/no/such/file.yaml: no such file or directory");
     }
 

@@ -1,10 +1,5 @@
 package io.dra4j.scenario;
 
-import org.junit.jupiter.api.Test;
-
-import java.util.List;
-import java.util.Map;
-
 import static io.dra4j.scenario.Outcomes.allocated;
 import static io.dra4j.scenario.Outcomes.classConfig;
 import static io.dra4j.scenario.Outcomes.device;
@@ -12,6 +7,10 @@ import static io.dra4j.scenario.Outcomes.onNode;
 import static io.dra4j.scenario.Outcomes.result;
 import static io.dra4j.scenario.Outcomes.sharedDevice;
 import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
 
 class OutcomeWriterTest {
     private static final ScenarioOutcome FULL = allocated(
@@ -24,26 +23,31 @@ class OutcomeWriterTest {
      */
     @Test
     void jsonLineHasTheOracleShape() {
-        assertThat(OutcomeWriter.json(FULL)).isEqualTo("{\"scenario\":\"s\",\"outcome\":\"allocated\",\"allocations\":["
-                + "{\"claim\":\"claim-0\",\"results\":["
-                + "{\"request\":\"req-0\",\"driver\":\"driver-a\",\"pool\":\"pool-1\",\"device\":\"device-1\"},"
-                + "{\"request\":\"req-1/sub-0\",\"driver\":\"driver-a\",\"pool\":\"pool-1\",\"device\":\"device-2\","
-                + "\"tolerations\":[{\"key\":\"maintenance\",\"operator\":\"Exists\",\"effect\":\"NoSchedule\",\"tolerationSeconds\":30}],"
-                + "\"bindingConditions\":[\"attached\"],\"bindingFailureConditions\":[\"failed\"],\"shareID\":\"share-1\","
-                + "\"consumedCapacity\":{\"cores\":\"2\",\"memory\":\"1Gi\"}}],"
-                + "\"nodeSelector\":{\"nodeSelectorTerms\":[{\"matchFields\":[{\"key\":\"metadata.name\",\"operator\":\"In\",\"values\":[\"node-1\"]}]}]},"
-                + "\"config\":[{\"source\":\"FromClass\",\"requests\":[\"req-0\"],\"opaque\":{\"driver\":\"driver-a\","
-                + "\"parameters\":{\"alpha\":\"\\u003cx\\u003e\",\"zeta\":1}}}]},"
-                + "{\"claim\":\"claim-1\",\"results\":[{\"request\":\"req-0\",\"driver\":\"driver-a\",\"pool\":\"pool-1\",\"device\":\"device-3\"}],"
-                + "\"nodeSelector\":null}]}");
+        assertThat(OutcomeWriter.json(FULL))
+                .isEqualTo("{\"scenario\":\"s\",\"outcome\":\"allocated\",\"allocations\":["
+                        + "{\"claim\":\"claim-0\",\"results\":["
+                        + "{\"request\":\"req-0\",\"driver\":\"driver-a\",\"pool\":\"pool-1\",\"device\":\"device-1\"},"
+                        + "{\"request\":\"req-1/sub-0\",\"driver\":\"driver-a\",\"pool\":\"pool-1\",\"device\":\"device-2\","
+                        + "\"tolerations\":[{\"key\":\"maintenance\",\"operator\":\"Exists\",\"effect\":\"NoSchedule\",\"tolerationSeconds\":30}],"
+                        + "\"bindingConditions\":[\"attached\"],\"bindingFailureConditions\":[\"failed\"],\"shareID\":\"share-1\","
+                        + "\"consumedCapacity\":{\"cores\":\"2\",\"memory\":\"1Gi\"}}],"
+                        + "\"nodeSelector\":{\"nodeSelectorTerms\":[{\"matchFields\":[{\"key\":\"metadata.name\",\"operator\":\"In\",\"values\":[\"node-1\"]}]}]},"
+                        + "\"config\":[{\"source\":\"FromClass\",\"requests\":[\"req-0\"],\"opaque\":{\"driver\":\"driver-a\","
+                        + "\"parameters\":{\"alpha\":\"\\u003cx\\u003e\",\"zeta\":1}}}]},"
+                        + "{\"claim\":\"claim-1\",\"results\":[{\"request\":\"req-0\",\"driver\":\"driver-a\",\"pool\":\"pool-1\",\"device\":\"device-3\"}],"
+                        + "\"nodeSelector\":null}]}");
     }
 
     @Test
     void adminAccessOnlyWhenTrue() {
-        var admin = new io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResultBuilder(device("req-0", "device-1"))
-                .withAdminAccess(true).build();
-        var notAdmin = new io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResultBuilder(device("req-0", "device-2"))
-                .withAdminAccess(false).build();
+        var admin = new io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResultBuilder(
+                        device("req-0", "device-1"))
+                .withAdminAccess(true)
+                .build();
+        var notAdmin = new io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResultBuilder(
+                        device("req-0", "device-2"))
+                .withAdminAccess(false)
+                .build();
         assertThat(OutcomeWriter.json(allocated(result(null, List.of(), admin, notAdmin))))
                 .contains("\"device\":\"device-1\",\"adminAccess\":true}")
                 .contains("\"device\":\"device-2\"}");
@@ -52,8 +56,10 @@ class OutcomeWriterTest {
     @Test
     void errorAndUnschedulableLines() {
         assertThat(OutcomeWriter.json(Outcomes.failed("claim c: <input>:1 & \"x\"\n | ^")))
-                .isEqualTo("{\"scenario\":\"s\",\"outcome\":\"error\",\"error\":\"claim c: \\u003cinput\\u003e:1 \\u0026 \\\"x\\\"\\n | ^\"}");
-        assertThat(OutcomeWriter.json(Outcomes.unschedulable())).isEqualTo("{\"scenario\":\"s\",\"outcome\":\"unschedulable\"}");
+                .isEqualTo(
+                        "{\"scenario\":\"s\",\"outcome\":\"error\",\"error\":\"claim c: \\u003cinput\\u003e:1 \\u0026 \\\"x\\\"\\n | ^\"}");
+        assertThat(OutcomeWriter.json(Outcomes.unschedulable()))
+                .isEqualTo("{\"scenario\":\"s\",\"outcome\":\"unschedulable\"}");
         assertThat(OutcomeWriter.render(Outcomes.unschedulable(), OutcomeWriter.Format.JSON))
                 .isEqualTo("{\"scenario\":\"s\",\"outcome\":\"unschedulable\"}\n");
     }
@@ -86,16 +92,23 @@ class OutcomeWriterTest {
     void textShowsErrorsAndUnschedulable() {
         assertThat(OutcomeWriter.text(Outcomes.failed("claim c: bad\nsecond line")))
                 .isEqualTo("s: error\n  claim c: bad\n  second line\n");
-        assertThat(OutcomeWriter.render(Outcomes.unschedulable(), OutcomeWriter.Format.TEXT)).isEqualTo("s: unschedulable\n");
+        assertThat(OutcomeWriter.render(Outcomes.unschedulable(), OutcomeWriter.Format.TEXT))
+                .isEqualTo("s: unschedulable\n");
     }
 
     @Test
     void shortNodeSelectorForms() {
-        Map<String, Object> selector = Map.of("nodeSelectorTerms", List.of(
-                Map.of("matchExpressions", List.of(
-                        Map.of("key", "zone", "operator", "NotIn", "values", List.of("a", "b")),
-                        Map.of("key", "gpu", "operator", "Exists"))),
-                Map.of("matchExpressions", List.of(Map.of("key", "cores", "operator", "Gt", "values", List.of("8"))))));
+        Map<String, Object> selector = Map.of(
+                "nodeSelectorTerms",
+                List.of(
+                        Map.of(
+                                "matchExpressions",
+                                List.of(
+                                        Map.of("key", "zone", "operator", "NotIn", "values", List.of("a", "b")),
+                                        Map.of("key", "gpu", "operator", "Exists"))),
+                        Map.of(
+                                "matchExpressions",
+                                List.of(Map.of("key", "cores", "operator", "Gt", "values", List.of("8"))))));
         assertThat(TextRenderer.nodeSelector(selector)).isEqualTo("zone notin (a, b) && gpu exists || cores > 8");
         assertThat(TextRenderer.nodeSelector(null)).isEqualTo("any node");
     }

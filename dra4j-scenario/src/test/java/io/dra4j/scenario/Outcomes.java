@@ -11,20 +11,22 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceAllocationConfiguration
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResultBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceTolerationBuilder;
-import tools.jackson.databind.JsonNode;
-
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import tools.jackson.databind.JsonNode;
 
 /** Test fixtures: allocation outcomes built with the fabric8 builders, expectations read from YAML text. */
 final class Outcomes {
-    private Outcomes() {
-    }
+    private Outcomes() {}
 
     static DeviceRequestAllocationResult device(String request, String device) {
         return new DeviceRequestAllocationResultBuilder()
-                .withRequest(request).withDriver("driver-a").withPool("pool-1").withDevice(device).build();
+                .withRequest(request)
+                .withDriver("driver-a")
+                .withPool("pool-1")
+                .withDevice(device)
+                .build();
     }
 
     /** A result for device-2 with every optional field set. */
@@ -34,7 +36,10 @@ final class Outcomes {
         consumed.put("cores", new Quantity("2"));
         return new DeviceRequestAllocationResultBuilder(device("req-1/sub-0", "device-2"))
                 .withTolerations(new DeviceTolerationBuilder()
-                        .withKey("maintenance").withOperator("Exists").withEffect("NoSchedule").withTolerationSeconds(30L)
+                        .withKey("maintenance")
+                        .withOperator("Exists")
+                        .withEffect("NoSchedule")
+                        .withTolerationSeconds(30L)
                         .build())
                 .withBindingConditions("attached")
                 .withBindingFailureConditions("failed")
@@ -44,9 +49,15 @@ final class Outcomes {
     }
 
     static NodeSelector onNode(String node) {
-        return new NodeSelectorBuilder().addNewNodeSelectorTerm().addNewMatchField()
-                .withKey("metadata.name").withOperator("In").withValues(node)
-                .endMatchField().endNodeSelectorTerm().build();
+        return new NodeSelectorBuilder()
+                .addNewNodeSelectorTerm()
+                .addNewMatchField()
+                .withKey("metadata.name")
+                .withOperator("In")
+                .withValues(node)
+                .endMatchField()
+                .endNodeSelectorTerm()
+                .build();
     }
 
     static DeviceAllocationConfiguration classConfig() {
@@ -54,15 +65,24 @@ final class Outcomes {
         parameters.put("zeta", 1);
         parameters.put("alpha", "<x>");
         return new DeviceAllocationConfigurationBuilder()
-                .withSource("FromClass").withRequests("req-0")
-                .withNewOpaque().withDriver("driver-a").withParameters(parameters).endOpaque()
+                .withSource("FromClass")
+                .withRequests("req-0")
+                .withNewOpaque()
+                .withDriver("driver-a")
+                .withParameters(parameters)
+                .endOpaque()
                 .build();
     }
 
-    static AllocationResult result(NodeSelector selector, List<DeviceAllocationConfiguration> config,
-                                   DeviceRequestAllocationResult... results) {
+    static AllocationResult result(
+            NodeSelector selector,
+            List<DeviceAllocationConfiguration> config,
+            DeviceRequestAllocationResult... results) {
         return new AllocationResultBuilder()
-                .withNewDevices().withResults(results).withConfig(config).endDevices()
+                .withNewDevices()
+                .withResults(results)
+                .withConfig(config)
+                .endDevices()
                 .withNodeSelector(selector)
                 .build();
     }
@@ -80,7 +100,8 @@ final class Outcomes {
     }
 
     static ScenarioOutcome unschedulable() {
-        return new ScenarioOutcome("s", List.of("claim-0"), new AllocationOutcome.Unschedulable("cannot allocate all claims"));
+        return new ScenarioOutcome(
+                "s", List.of("claim-0"), new AllocationOutcome.Unschedulable("cannot allocate all claims"));
     }
 
     /** An expectation written as the body of an {@code expect} block. */

@@ -9,8 +9,7 @@ import java.util.stream.Stream;
 
 /** Where the tests find the repository's scenarios and the shared conformance cases. */
 final class RepoPaths {
-    private RepoPaths() {
-    }
+    private RepoPaths() {}
 
     /** The directory holding the root pom.xml (the one with modules), found by walking up from the working directory. */
     static Path repoRoot() {
@@ -30,7 +29,8 @@ final class RepoPaths {
     /** The repository's conformance/cases (copied from the shared set, see conformance/README.md), or $DRA4J_CONFORMANCE_CASES. */
     static Path conformanceCases() {
         String env = System.getenv("DRA4J_CONFORMANCE_CASES");
-        return env != null && !env.isEmpty() ? Path.of(env)
+        return env != null && !env.isEmpty()
+                ? Path.of(env)
                 : repoRoot().resolve("conformance").resolve("cases");
     }
 

@@ -1,21 +1,20 @@
 package io.dra4j.scenario;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
 import io.dra4j.allocator.DeviceId;
 import io.dra4j.allocator.DraFeature;
 import io.dra4j.cel.KubeQuantity;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ScenarioReaderTest {
     /** A valid scenario using every key; the tests below break one thing at a time. */
@@ -152,17 +151,26 @@ class ScenarioReaderTest {
         assertThat(s.features()).contains(List.of(DraFeature.DRAConsumableCapacity, DraFeature.DRADeviceTaints));
         assertThat(s.node().getMetadata().getName()).isEqualTo("node-1");
         assertThat(s.node().getMetadata().getLabels()).isEqualTo(Map.of("region", "r1"));
-        assertThat(s.deviceClasses()).singleElement().satisfies(c -> assertThat(c.getMetadata().getName()).isEqualTo("class-a"));
+        assertThat(s.deviceClasses())
+                .singleElement()
+                .satisfies(c -> assertThat(c.getMetadata().getName()).isEqualTo("class-a"));
         assertThat(s.resourceSlices().get(0).getSpec().getDevices()).hasSize(2);
         assertThat(s.deviceTaintRules().get(0).getSpec().getTaint().getKey()).isEqualTo("broken");
         assertThat(s.allocatedDevices()).hasSize(3);
         assertThat(s.allocatedDevices().get(0))
                 .isEqualTo(new AllocatedDevice.Exclusive(new DeviceId("driver-a", "pool-1", "device-2")));
-        assertThat(s.allocatedDevices().get(1)).isEqualTo(new AllocatedDevice.Shared(
-                new DeviceId("driver-a", "pool-1", "device-1"), Optional.empty(), Map.of("memory", KubeQuantity.parse("1Gi"))));
-        assertThat(s.allocatedDevices().get(2)).isInstanceOfSatisfying(AllocatedDevice.Claim.class,
-                c -> assertThat(c.claim().getMetadata().getName()).isEqualTo("old-claim"));
-        assertThat(s.claims()).singleElement().satisfies(c -> assertThat(c.getMetadata().getName()).isEqualTo("claim-0"));
+        assertThat(s.allocatedDevices().get(1))
+                .isEqualTo(new AllocatedDevice.Shared(
+                        new DeviceId("driver-a", "pool-1", "device-1"),
+                        Optional.empty(),
+                        Map.of("memory", KubeQuantity.parse("1Gi"))));
+        assertThat(s.allocatedDevices().get(2))
+                .isInstanceOfSatisfying(
+                        AllocatedDevice.Claim.class,
+                        c -> assertThat(c.claim().getMetadata().getName()).isEqualTo("old-claim"));
+        assertThat(s.claims())
+                .singleElement()
+                .satisfies(c -> assertThat(c.getMetadata().getName()).isEqualTo("claim-0"));
         assertThat(s.expectation()).get().isInstanceOfSatisfying(Expectation.Allocated.class, a -> {
             assertThat(a.resultOrderAsserted()).isTrue();
             assertThat(a.allocations()).singleElement().satisfies(m -> {
@@ -185,11 +193,14 @@ class ScenarioReaderTest {
     @Test
     void otherExpectationKinds() throws Exception {
         int at = VALID.indexOf("expect:");
-        assertThat(ScenarioReader.read(write(VALID.substring(0, at) + "expect:\n  unschedulable: true\n")).expectation())
+        assertThat(ScenarioReader.read(write(VALID.substring(0, at) + "expect:\n  unschedulable: true\n"))
+                        .expectation())
                 .contains(new Expectation.Unschedulable());
-        assertThat(ScenarioReader.read(write(VALID.substring(0, at) + "expect:\n  error: 'boom'\n")).expectation())
+        assertThat(ScenarioReader.read(write(VALID.substring(0, at) + "expect:\n  error: 'boom'\n"))
+                        .expectation())
                 .contains(new Expectation.Error("boom"));
-        assertThat(ScenarioReader.read(write(VALID.substring(0, at))).expectation()).isEmpty();
+        assertThat(ScenarioReader.read(write(VALID.substring(0, at))).expectation())
+                .isEmpty();
     }
 
     @Test
@@ -201,7 +212,8 @@ class ScenarioReaderTest {
     @Test
     void duplicateKeysAreErrors() throws IOException {
         assertThat(failure("    region: r1\n", "    region: r1\n    region: r2\n"))
-                .contains("line 12").contains("\"region\"");
+                .contains("line 12")
+                .contains("\"region\"");
     }
 
     @Test
@@ -218,14 +230,17 @@ class ScenarioReaderTest {
     @Test
     void wrongKindInAList() throws IOException {
         assertThat(failure("  kind: DeviceTaintRule\n", "  kind: DeviceClass\n"))
-                .contains("deviceTaintRules[0] (DeviceClass rule-1): kind: a DeviceClass does not belong in deviceTaintRules");
+                .contains(
+                        "deviceTaintRules[0] (DeviceClass rule-1): kind: a DeviceClass does not belong in deviceTaintRules");
     }
 
     @Test
     void unsupportedApiVersion() throws IOException {
-        assertThat(failure("- apiVersion: resource.k8s.io/v1\n  kind: DeviceClass",
-                "- apiVersion: resource.k8s.io/v2\n  kind: DeviceClass"))
-                .contains("deviceClasses[0] (DeviceClass class-a): apiVersion: apiVersion resource.k8s.io/v2 is not supported");
+        assertThat(failure(
+                        "- apiVersion: resource.k8s.io/v1\n  kind: DeviceClass",
+                        "- apiVersion: resource.k8s.io/v2\n  kind: DeviceClass"))
+                .contains(
+                        "deviceClasses[0] (DeviceClass class-a): apiVersion: apiVersion resource.k8s.io/v2 is not supported");
     }
 
     @Test
@@ -254,21 +269,28 @@ class ScenarioReaderTest {
                         allocationMode: ExactCount
                         count: 1
                 """);
-        assertThat(message).contains("claims[0] (ResourceClaim claim-0): spec.devices.requests[0].deviceClassName: "
-                + "unknown field \"deviceClassName\" (in resource.k8s.io/v1 it belongs under exactly");
+        assertThat(message)
+                .contains("claims[0] (ResourceClaim claim-0): spec.devices.requests[0].deviceClassName: "
+                        + "unknown field \"deviceClassName\" (in resource.k8s.io/v1 it belongs under exactly");
 
-        String v1beta1 = VALID.replace("- apiVersion: resource.k8s.io/v1\n  kind: ResourceClaim\n  metadata:\n    name: claim-0",
-                "- apiVersion: resource.k8s.io/v1beta1\n  kind: ResourceClaim\n  metadata:\n    name: claim-0")
-                .replace("    exactly:\n          deviceClassName: class-a", "    deviceClassName: class-a\n        exactly:");
+        String v1beta1 = VALID.replace(
+                        "- apiVersion: resource.k8s.io/v1\n  kind: ResourceClaim\n  metadata:\n    name: claim-0",
+                        "- apiVersion: resource.k8s.io/v1beta1\n  kind: ResourceClaim\n  metadata:\n    name: claim-0")
+                .replace(
+                        "    exactly:\n          deviceClassName: class-a",
+                        "    deviceClassName: class-a\n        exactly:");
         assertThat(failure(v1beta1))
-                .contains("claims[0] (ResourceClaim claim-0): apiVersion: apiVersion resource.k8s.io/v1beta1 is not supported")
+                .contains(
+                        "claims[0] (ResourceClaim claim-0): apiVersion: apiVersion resource.k8s.io/v1beta1 is not supported")
                 .contains("moved under spec.devices.requests[].exactly")
-                .contains("spec.devices.requests[0].deviceClassName -> spec.devices.requests[0].exactly.deviceClassName");
+                .contains(
+                        "spec.devices.requests[0].deviceClassName -> spec.devices.requests[0].exactly.deviceClassName");
     }
 
     @Test
     void v1beta1SliceSaysBasicMoved() throws IOException {
-        String v1beta1 = VALID.replace("- apiVersion: resource.k8s.io/v1\n  kind: ResourceSlice",
+        String v1beta1 = VALID.replace(
+                        "- apiVersion: resource.k8s.io/v1\n  kind: ResourceSlice",
                         "- apiVersion: resource.k8s.io/v1beta1\n  kind: ResourceSlice")
                 .replace("    - name: device-2\n", "    - name: device-2\n      basic: {}\n");
         assertThat(failure(v1beta1))
@@ -279,8 +301,9 @@ class ScenarioReaderTest {
 
     @Test
     void v1alpha3SliceAlsoMentionsCapacityValues() throws IOException {
-        assertThat(failure("- apiVersion: resource.k8s.io/v1\n  kind: ResourceSlice",
-                "- apiVersion: resource.k8s.io/v1alpha3\n  kind: ResourceSlice"))
+        assertThat(failure(
+                        "- apiVersion: resource.k8s.io/v1\n  kind: ResourceSlice",
+                        "- apiVersion: resource.k8s.io/v1alpha3\n  kind: ResourceSlice"))
                 .contains("resourceSlices[0] (ResourceSlice slice-1): apiVersion: apiVersion resource.k8s.io/v1alpha3")
                 .contains("devices[].basic.* moved to devices[].*")
                 .contains("capacities are {value: <quantity>}");
@@ -288,8 +311,9 @@ class ScenarioReaderTest {
 
     @Test
     void v1beta2SaysOnlyTheApiVersionChanges() throws IOException {
-        assertThat(failure("- apiVersion: resource.k8s.io/v1\n  kind: DeviceTaintRule",
-                "- apiVersion: resource.k8s.io/v1beta2\n  kind: DeviceTaintRule"))
+        assertThat(failure(
+                        "- apiVersion: resource.k8s.io/v1\n  kind: DeviceTaintRule",
+                        "- apiVersion: resource.k8s.io/v1beta2\n  kind: DeviceTaintRule"))
                 .contains("deviceTaintRules[0] (DeviceTaintRule rule-1): apiVersion:")
                 .contains("change apiVersion to resource.k8s.io/v1");
     }
@@ -315,8 +339,10 @@ class ScenarioReaderTest {
 
     @Test
     void unknownFieldInsideAnObject() throws IOException {
-        assertThat(failure("  allowMultipleAllocations: true\n", "  allowMultipleAllocations: true\n      colour: red\n"))
-                .contains("resourceSlices[0] (ResourceSlice slice-1): spec.devices[0].colour: unknown field \"colour\"");
+        assertThat(failure(
+                        "  allowMultipleAllocations: true\n", "  allowMultipleAllocations: true\n      colour: red\n"))
+                .contains(
+                        "resourceSlices[0] (ResourceSlice slice-1): spec.devices[0].colour: unknown field \"colour\"");
         assertThat(failure("    name: class-a\n", "    name: class-a\n    labelz: {}\n"))
                 .contains("deviceClasses[0] (DeviceClass class-a): metadata.labelz: unknown field \"labelz\"");
     }
@@ -336,7 +362,8 @@ class ScenarioReaderTest {
 
     @Test
     void badNode() throws IOException {
-        assertThat(failure("    region: r1\n", "    region: 1\n")).contains("node.labels.region: label values are strings");
+        assertThat(failure("    region: r1\n", "    region: 1\n"))
+                .contains("node.labels.region: label values are strings");
         assertThat(failure("  name: node-1\n", "  nme: node-1\n")).contains("node.nme: unknown key \"nme\"");
     }
 
@@ -357,11 +384,10 @@ class ScenarioReaderTest {
     @Test
     void missingFileIsNamedAndLabelledByFileName() {
         Path missing = dir.resolve("nowhere.yaml");
-        assertThatThrownBy(() -> ScenarioReader.read(missing))
-                .isInstanceOfSatisfying(ScenarioException.class, e -> {
-                    assertThat(e.getMessage()).isEqualTo("scenario file " + missing + ": no such file");
-                    assertThat(e.scenarioName()).isEqualTo("nowhere");
-                });
+        assertThatThrownBy(() -> ScenarioReader.read(missing)).isInstanceOfSatisfying(ScenarioException.class, e -> {
+            assertThat(e.getMessage()).isEqualTo("scenario file " + missing + ": no such file");
+            assertThat(e.scenarioName()).isEqualTo("nowhere");
+        });
     }
 
     @Test

@@ -1,5 +1,7 @@
 package io.dra4j.scenario;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.dra4j.allocator.AllocatedState;
 import io.dra4j.allocator.AllocationOutcome;
 import io.dra4j.allocator.DeviceId;
@@ -7,14 +9,11 @@ import io.dra4j.allocator.DraFeature;
 import io.dra4j.allocator.FeatureGates;
 import io.dra4j.allocator.KubernetesVersion;
 import io.dra4j.cel.KubeQuantity;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ScenarioRunnerTest {
     private static final String SCENARIO = """
@@ -113,14 +112,17 @@ class ScenarioRunnerTest {
     @Test
     void withoutFeaturesTheReleaseDefaultsApply() throws Exception {
         Scenario s = scenario("");
-        assertThat(ScenarioRunner.featureGates(s, KubernetesVersion.V1_34)).isEqualTo(FeatureGates.defaults(KubernetesVersion.V1_34));
-        assertThat(ScenarioRunner.featureGates(s, KubernetesVersion.V1_37)).isEqualTo(FeatureGates.defaults(KubernetesVersion.V1_37));
+        assertThat(ScenarioRunner.featureGates(s, KubernetesVersion.V1_34))
+                .isEqualTo(FeatureGates.defaults(KubernetesVersion.V1_34));
+        assertThat(ScenarioRunner.featureGates(s, KubernetesVersion.V1_37))
+                .isEqualTo(FeatureGates.defaults(KubernetesVersion.V1_37));
     }
 
     @Test
     void allocatedStateFromTheThreeShapes() throws Exception {
         Scenario s = scenario("features: [DRAConsumableCapacity]");
-        AllocatedState state = ScenarioRunner.allocatedState(s, ScenarioRunner.featureGates(s, KubernetesVersion.V1_37));
+        AllocatedState state =
+                ScenarioRunner.allocatedState(s, ScenarioRunner.featureGates(s, KubernetesVersion.V1_37));
         DeviceId gpu0 = new DeviceId("gpu.example.com", "node-1", "gpu-0");
         DeviceId gpu1 = new DeviceId("gpu.example.com", "node-1", "gpu-1");
         DeviceId gpu2 = new DeviceId("gpu.example.com", "node-1", "gpu-2");
@@ -135,9 +137,12 @@ class ScenarioRunnerTest {
     void sharedDeviceWithCapacityLeftIsAllocated() throws Exception {
         Scenario s = scenario("features: [DRAConsumableCapacity]");
         AllocationOutcome outcome = ScenarioRunner.run(s, KubernetesVersion.V1_37);
-        assertThat(outcome).isInstanceOfSatisfying(AllocationOutcome.Allocated.class, a ->
-                assertThat(a.results().get(0).getDevices().getResults()).singleElement()
-                        .satisfies(r -> assertThat(r.getDevice()).isEqualTo("gpu-1")));
+        assertThat(outcome)
+                .isInstanceOfSatisfying(
+                        AllocationOutcome.Allocated.class,
+                        a -> assertThat(a.results().get(0).getDevices().getResults())
+                                .singleElement()
+                                .satisfies(r -> assertThat(r.getDevice()).isEqualTo("gpu-1")));
         assertThat(ScenarioRunner.run(scenario("features: []"), KubernetesVersion.V1_37))
                 .as("without DRAConsumableCapacity the shared device counts as in use")
                 .isInstanceOf(AllocationOutcome.Unschedulable.class);

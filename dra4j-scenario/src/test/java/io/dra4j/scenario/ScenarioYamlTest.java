@@ -1,15 +1,14 @@
 package io.dra4j.scenario;
 
-import io.fabric8.kubernetes.api.model.resource.v1.Device;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.fabric8.kubernetes.api.model.resource.v1.Device;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The YAML problems of issue 9 through the scenario reader: aliases, merge keys, numbers, positions in errors. */
 class ScenarioYamlTest {
@@ -95,25 +94,38 @@ class ScenarioYamlTest {
     @Test
     void fractionalCountIsRejectedNotTruncated() throws IOException {
         String text = PLAIN.replace("count: 1", "count: 1.5");
-        assertThat(failure(text)).contains("line 27, column 18: claims[0] (ResourceClaim claim-0): spec.devices.requests[0].exactly.count: want a number, found the number 1.5");
+        assertThat(failure(text))
+                .contains(
+                        "line 27, column 18: claims[0] (ResourceClaim claim-0): spec.devices.requests[0].exactly.count: want a number, found the number 1.5");
     }
 
     @Test
     void countAsStringIsRejected() throws IOException {
         String text = PLAIN.replace("count: 1", "count: \"2\"");
-        assertThat(failure(text)).contains("spec.devices.requests[0].exactly.count: want a number, found the string \"2\"");
+        assertThat(failure(text))
+                .contains("spec.devices.requests[0].exactly.count: want a number, found the string \"2\"");
     }
 
     @Test
     void integralFloatCountIsAnIntegerAsForKubectl() throws Exception {
         String text = PLAIN.replace("count: 1", "count: 2.0");
         Scenario s = ScenarioReader.read(write(text));
-        assertThat(s.claims().get(0).getSpec().getDevices().getRequests().get(0).getExactly().getCount()).isEqualTo(2L);
+        assertThat(s.claims()
+                        .get(0)
+                        .getSpec()
+                        .getDevices()
+                        .getRequests()
+                        .get(0)
+                        .getExactly()
+                        .getCount())
+                .isEqualTo(2L);
     }
 
     @Test
     void yaml11BooleanIntoAStringFieldBecomesItsTextAsInSigsYaml() throws Exception {
-        String text = PLAIN.replace("- name: gpu-1\n", "- name: gpu-1\n      attributes:\n        flag: {string: Y}\n        hex: {string: 0x10}\n");
+        String text = PLAIN.replace(
+                "- name: gpu-1\n",
+                "- name: gpu-1\n      attributes:\n        flag: {string: Y}\n        hex: {string: 0x10}\n");
         Scenario s = ScenarioReader.read(write(text));
         var attributes = s.resourceSlices().get(0).getSpec().getDevices().get(1).getAttributes();
         assertThat(attributes.get("flag").getString()).isEqualTo("true");
@@ -122,15 +134,26 @@ class ScenarioYamlTest {
 
     @Test
     void aliasOfAnAttributeValueGivesTheValue() throws Exception {
-        String text = PLAIN.replace("- name: gpu-1\n", "- name: gpu-1\n      attributes:\n        model: {string: &m h100}\n        model2: {string: *m}\n");
+        String text = PLAIN.replace(
+                "- name: gpu-1\n",
+                "- name: gpu-1\n      attributes:\n        model: {string: &m h100}\n        model2: {string: *m}\n");
         Scenario s = ScenarioReader.read(write(text));
-        assertThat(s.resourceSlices().get(0).getSpec().getDevices().get(1).getAttributes().get("model2").getString())
+        assertThat(s.resourceSlices()
+                        .get(0)
+                        .getSpec()
+                        .getDevices()
+                        .get(1)
+                        .getAttributes()
+                        .get("model2")
+                        .getString())
                 .isEqualTo("h100");
     }
 
     @Test
     void unknownFieldErrorNamesItsLine() throws IOException {
         String text = PLAIN.replace("- name: gpu-0\n", "- name: gpu-0\n      colour: red\n");
-        assertThat(failure(text)).contains("line 15, column 15: resourceSlices[0] (ResourceSlice slice-1): spec.devices[0].colour: unknown field \"colour\"");
+        assertThat(failure(text))
+                .contains(
+                        "line 15, column 15: resourceSlices[0] (ResourceSlice slice-1): spec.devices[0].colour: unknown field \"colour\"");
     }
 }

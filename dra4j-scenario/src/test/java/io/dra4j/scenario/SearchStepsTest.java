@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dra4j.allocator.Allocator;
 import io.dra4j.allocator.KubernetesVersion;
-import org.junit.jupiter.api.Test;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
 
 /**
  * Every repository scenario takes exactly the number of search steps recorded in {@code scenarios/search-steps.tsv}
@@ -24,15 +23,16 @@ class SearchStepsTest {
     private static final Path TABLE = RepoPaths.repoRoot().resolve("scenarios").resolve("search-steps.tsv");
 
     /** A row of the table. */
-    private record Recorded(String dra4j, String upstream) {
-    }
+    private record Recorded(String dra4j, String upstream) {}
 
     @Test
     void everyScenarioTakesTheRecordedNumberOfSearchSteps() throws IOException, ScenarioException {
         List<String> header = new ArrayList<>();
         Map<String, Recorded> table = read(header);
-        List<Path> files = new ArrayList<>(RepoPaths.yamlFiles(RepoPaths.repoRoot().resolve("scenarios")));
-        files.addAll(RepoPaths.yamlFiles(RepoPaths.repoRoot().resolve("scenarios").resolve("regressions")));
+        List<Path> files =
+                new ArrayList<>(RepoPaths.yamlFiles(RepoPaths.repoRoot().resolve("scenarios")));
+        files.addAll(
+                RepoPaths.yamlFiles(RepoPaths.repoRoot().resolve("scenarios").resolve("regressions")));
         assertThat(files).hasSizeGreaterThan(100);
 
         Map<String, Long> measured = new TreeMap<>();
@@ -40,7 +40,9 @@ class SearchStepsTest {
         for (Path file : files) {
             Scenario s = ScenarioReader.read(file);
             measured.put(s.name(), steps(s));
-            stable.put(s.name(), ScenarioRunner.featureGates(s, KubernetesVersion.LATEST).selectsStableVariant());
+            stable.put(
+                    s.name(),
+                    ScenarioRunner.featureGates(s, KubernetesVersion.LATEST).selectsStableVariant());
         }
         if (Boolean.getBoolean("dra4j.updateSearchSteps")) {
             write(header, table, measured);
@@ -59,7 +61,8 @@ class SearchStepsTest {
                 problems.add(name + ": " + steps + " search steps, more than upstream's " + r.upstream);
             }
         });
-        table.keySet().stream().filter(n -> !measured.containsKey(n))
+        table.keySet().stream()
+                .filter(n -> !measured.containsKey(n))
                 .forEach(n -> problems.add(n + ": recorded, but no such scenario"));
         assertThat(problems).isEmpty();
     }

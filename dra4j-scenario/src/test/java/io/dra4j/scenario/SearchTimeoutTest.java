@@ -1,16 +1,15 @@
 package io.dra4j.scenario;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.dra4j.allocator.AllocationOutcome;
 import io.dra4j.allocator.Explanation;
 import io.dra4j.allocator.KubernetesVersion;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The search is bounded as kube-scheduler's filterTimeout bounds it, and says so in upstream's words. */
 class SearchTimeoutTest {
@@ -42,8 +41,13 @@ class SearchTimeoutTest {
                     devices:
                 """);
         for (int i = 0; i < devices; i++) {
-            y.append("    - name: gpu-").append(i).append("\n      attributes:\n        v: {int: ").append(i % values)
-                    .append("}\n        id: {int: ").append(i).append("}\n");
+            y.append("    - name: gpu-")
+                    .append(i)
+                    .append("\n      attributes:\n        v: {int: ")
+                    .append(i % values)
+                    .append("}\n        id: {int: ")
+                    .append(i)
+                    .append("}\n");
         }
         y.append("""
                 claims:
@@ -78,8 +82,12 @@ class SearchTimeoutTest {
         assertThat(unbounded).isInstanceOf(AllocationOutcome.Unschedulable.class);
 
         AllocationOutcome bounded = ScenarioRunner.run(s, KubernetesVersion.V1_37, Duration.ofNanos(1));
-        assertThat(bounded).isInstanceOfSatisfying(AllocationOutcome.Failed.class, f -> assertThat(f.message())
-                .matches("node node-1: timed out trying to allocate devices \\(timed out after 0s and \\d+ search steps\\)"));
+        assertThat(bounded)
+                .isInstanceOfSatisfying(
+                        AllocationOutcome.Failed.class,
+                        f -> assertThat(f.message())
+                                .matches(
+                                        "node node-1: timed out trying to allocate devices \\(timed out after 0s and \\d+ search steps\\)"));
     }
 
     @Test

@@ -1,16 +1,15 @@
 package io.dra4j.scenario;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.dra4j.allocator.AllocationOutcome;
 import io.dra4j.allocator.Explanation;
 import io.dra4j.allocator.KubernetesVersion;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A suggestion never widens a claim beyond what its class and request intend: class selectors stay, and a request
@@ -78,10 +77,13 @@ class SuggestionIntentTest {
         assertThat(x.outcome()).isInstanceOf(AllocationOutcome.Unschedulable.class);
         var allocator = ScenarioRunner.allocator(s, KubernetesVersion.V1_37);
         for (Explanation.Suggestion suggestion : x.suggestions()) {
-            assertThat(suggestion.change()).as(suggestion.description()).isNotInstanceOf(Explanation.Change.DropClassSelector.class);
+            assertThat(suggestion.change())
+                    .as(suggestion.description())
+                    .isNotInstanceOf(Explanation.Change.DropClassSelector.class);
             AllocationOutcome after = allocator.allocateWith(suggestion.change(), s.node(), s.claims());
             if (after instanceof AllocationOutcome.Allocated a) {
-                for (DeviceRequestAllocationResult r : a.results().get(0).getDevices().getResults()) {
+                for (DeviceRequestAllocationResult r :
+                        a.results().get(0).getDevices().getResults()) {
                     assertThat(r.getDriver()).as(suggestion.description()).isEqualTo("gpu.example.com");
                 }
             }
@@ -90,7 +92,9 @@ class SuggestionIntentTest {
 
     @Test
     void requestSelectorNamingTheDriverIsNeverDropped() throws Exception {
-        Scenario s = scenario("any", "[]",
+        Scenario s = scenario(
+                "any",
+                "[]",
                 "device.driver == \"gpu.example.com\" && device.attributes[\"gpu.example.com\"].model == \"h100\"");
         assertIntentKept(s);
         Explanation x = ScenarioRunner.explain(s, KubernetesVersion.V1_37);
@@ -105,7 +109,9 @@ class SuggestionIntentTest {
 
     @Test
     void classSelectorsAreNeverDropped() throws Exception {
-        Scenario s = scenario("gpu", "[{cel: {expression: 'device.attributes[\"gpu.example.com\"].?model.orValue(\"\") == \"h100\"'}}]",
+        Scenario s = scenario(
+                "gpu",
+                "[{cel: {expression: 'device.attributes[\"gpu.example.com\"].?model.orValue(\"\") == \"h100\"'}}]",
                 "true");
         assertIntentKept(s);
     }

@@ -1,5 +1,7 @@
 package io.dra4j.scenario;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.dra4j.allocator.AllocationOutcome;
 import io.dra4j.allocator.Explanation;
 import io.dra4j.allocator.KubernetesVersion;
@@ -7,15 +9,12 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceToleration;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
-import org.junit.jupiter.api.Test;
-import tools.jackson.databind.JsonNode;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The toleration fix {@code explain} prints as YAML: pasted where it says into the claim, the claims allocate. The
@@ -49,7 +48,8 @@ class TolerationYamlTest {
             yaml.append(lines.get(i).substring(6)).append('\n');
         }
         List<DeviceToleration> pasted = new ArrayList<>();
-        for (JsonNode item : YamlDocuments.read(yaml.toString().getBytes()).get(0).root()) {
+        for (JsonNode item :
+                YamlDocuments.read(yaml.toString().getBytes()).get(0).root()) {
             pasted.add(Json.decode(item, DeviceToleration.class));
         }
         assertThat(pasted).isNotEmpty();
@@ -60,7 +60,8 @@ class TolerationYamlTest {
             if (copy.getMetadata().getName().equals(claimName)) {
                 for (DeviceRequest r : copy.getSpec().getDevices().getRequests()) {
                     if (r.getName().equals(request)) {
-                        List<DeviceToleration> all = new ArrayList<>(r.getExactly().getTolerations());
+                        List<DeviceToleration> all =
+                                new ArrayList<>(r.getExactly().getTolerations());
                         all.addAll(pasted);
                         r.getExactly().setTolerations(all);
                     }
@@ -68,10 +69,22 @@ class TolerationYamlTest {
             }
             claims.add(copy);
         }
-        Scenario fixed = new Scenario(s.name(), s.source(), s.features(), s.confidence(), s.notes(), s.node(),
-                s.deviceClasses(), s.resourceSlices(), s.deviceTaintRules(), s.allocatedDevices(), claims,
-                s.expectation(), s.sourcePath());
-        assertThat(ScenarioRunner.run(fixed, KubernetesVersion.LATEST)).as(text)
+        Scenario fixed = new Scenario(
+                s.name(),
+                s.source(),
+                s.features(),
+                s.confidence(),
+                s.notes(),
+                s.node(),
+                s.deviceClasses(),
+                s.resourceSlices(),
+                s.deviceTaintRules(),
+                s.allocatedDevices(),
+                claims,
+                s.expectation(),
+                s.sourcePath());
+        assertThat(ScenarioRunner.run(fixed, KubernetesVersion.LATEST))
+                .as(text)
                 .isInstanceOf(AllocationOutcome.Allocated.class);
     }
 }

@@ -1,14 +1,13 @@
 package io.dra4j.scenario;
 
-import org.junit.jupiter.api.Test;
-import tools.jackson.databind.JsonNode;
-
-import java.nio.charset.StandardCharsets;
-import java.util.List;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
 
 /** The shared YAML reader: YAML 1.1 as go-yaml v2 / sigs.k8s.io/yaml (kubectl) read it, with bounds. */
 class YamlDocumentsTest {
@@ -19,8 +18,8 @@ class YamlDocumentsTest {
     }
 
     private static YamlDocuments.YamlError error(String yaml) {
-        return catchThrowableOfType(YamlDocuments.YamlError.class,
-                () -> YamlDocuments.read(yaml.getBytes(StandardCharsets.UTF_8)));
+        return catchThrowableOfType(
+                YamlDocuments.YamlError.class, () -> YamlDocuments.read(yaml.getBytes(StandardCharsets.UTF_8)));
     }
 
     @Test
@@ -71,7 +70,8 @@ class YamlDocumentsTest {
 
     @Test
     void billionLaughsFailsFastWithGoYamlsMessage() {
-        StringBuilder y = new StringBuilder("a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n");
+        StringBuilder y =
+                new StringBuilder("a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n");
         for (char c = 'b'; c <= 'i'; c++) {
             char p = (char) (c - 1);
             y.append(c).append(": &").append(c).append(" [");
@@ -175,7 +175,11 @@ class YamlDocumentsTest {
         String pad = "x".repeat(100);
         int n = 0;
         while (y.length() < 5_000_000) {
-            y.append("- name: device-").append(n++).append("\n  note: ").append(pad).append('\n');
+            y.append("- name: device-")
+                    .append(n++)
+                    .append("\n  note: ")
+                    .append(pad)
+                    .append('\n');
         }
         assertThat(one(y.toString()).get("devices").size()).isEqualTo(n);
     }
@@ -199,8 +203,16 @@ class YamlDocumentsTest {
     void aliasExpansionCannotExceedTheDepthLimit() {
         StringBuilder y = new StringBuilder("a0: &a0 [1]\n");
         for (int i = 1; i < 40; i++) {
-            y.append("a").append(i).append(": &a").append(i).append(" ")
-                    .append("[".repeat(30)).append("*a").append(i - 1).append("]".repeat(30)).append('\n');
+            y.append("a")
+                    .append(i)
+                    .append(": &a")
+                    .append(i)
+                    .append(" ")
+                    .append("[".repeat(30))
+                    .append("*a")
+                    .append(i - 1)
+                    .append("]".repeat(30))
+                    .append('\n');
         }
         assertThat(error(y.toString()).getMessage()).startsWith("exceeded max depth of");
     }
@@ -236,7 +248,8 @@ class YamlDocumentsTest {
 
     @Test
     void jsonStreamOfSeveralObjectsIsReadAsKubectlDoes() {
-        List<YamlDocuments.Document> docs = YamlDocuments.read("{\"a\": 1}\n{\"b\": 2}\n[3]".getBytes(StandardCharsets.UTF_8));
+        List<YamlDocuments.Document> docs =
+                YamlDocuments.read("{\"a\": 1}\n{\"b\": 2}\n[3]".getBytes(StandardCharsets.UTF_8));
         assertThat(docs).extracting(d -> d.root().toString()).containsExactly("{\"a\":1}", "{\"b\":2}", "[3]");
         assertThat(docs.get(1).index()).isEqualTo(2);
         assertThat(docs.get(1).start()).isEqualTo(new YamlDocuments.Position(2, 1));
@@ -253,7 +266,8 @@ class YamlDocumentsTest {
 
     @Test
     void locateFindsTheValueOfAFieldPath() {
-        YamlDocuments.Document doc = YamlDocuments.read("""
+        YamlDocuments.Document doc =
+                YamlDocuments.read("""
                 claims:
                 - metadata:
                     name: c

@@ -19,7 +19,6 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
 import io.fabric8.kubernetes.api.model.scheduling.v1beta1.PodGroup;
 import io.fabric8.kubernetes.api.model.scheduling.v1beta1.Workload;
-
 import java.util.List;
 
 /**
@@ -30,24 +29,25 @@ import java.util.List;
  * default constraints (a ReplicationController's pods are not created). The lists are copied; the objects are not and are never
  * modified by the simulator.
  */
-public record ClusterSnapshot(List<Node> nodes,
-                              List<Pod> pods,
-                              List<PriorityClass> priorityClasses,
-                              List<DeviceClass> deviceClasses,
-                              List<ResourceSlice> resourceSlices,
-                              List<ResourceClaim> resourceClaims,
-                              List<ResourceClaimTemplate> resourceClaimTemplates,
-                              List<DeviceTaintRule> deviceTaintRules,
-                              List<Deployment> deployments,
-                              List<ReplicaSet> replicaSets,
-                              List<StatefulSet> statefulSets,
-                              List<Job> jobs,
-                              List<DaemonSet> daemonSets,
-                              List<PodDisruptionBudget> podDisruptionBudgets,
-                              List<PodGroup> podGroups,
-                              List<Workload> workloads,
-                              List<Service> services,
-                              List<ReplicationController> replicationControllers) {
+public record ClusterSnapshot(
+        List<Node> nodes,
+        List<Pod> pods,
+        List<PriorityClass> priorityClasses,
+        List<DeviceClass> deviceClasses,
+        List<ResourceSlice> resourceSlices,
+        List<ResourceClaim> resourceClaims,
+        List<ResourceClaimTemplate> resourceClaimTemplates,
+        List<DeviceTaintRule> deviceTaintRules,
+        List<Deployment> deployments,
+        List<ReplicaSet> replicaSets,
+        List<StatefulSet> statefulSets,
+        List<Job> jobs,
+        List<DaemonSet> daemonSets,
+        List<PodDisruptionBudget> podDisruptionBudgets,
+        List<PodGroup> podGroups,
+        List<Workload> workloads,
+        List<Service> services,
+        List<ReplicationController> replicationControllers) {
     public ClusterSnapshot {
         nodes = List.copyOf(nodes);
         pods = List.copyOf(pods);
@@ -70,55 +70,157 @@ public record ClusterSnapshot(List<Node> nodes,
     }
 
     /** A snapshot without Services and ReplicationControllers. */
-    public ClusterSnapshot(List<Node> nodes, List<Pod> pods, List<PriorityClass> priorityClasses,
-                           List<DeviceClass> deviceClasses, List<ResourceSlice> resourceSlices,
-                           List<ResourceClaim> resourceClaims, List<ResourceClaimTemplate> resourceClaimTemplates,
-                           List<DeviceTaintRule> deviceTaintRules, List<Deployment> deployments,
-                           List<ReplicaSet> replicaSets, List<StatefulSet> statefulSets, List<Job> jobs,
-                           List<DaemonSet> daemonSets, List<PodDisruptionBudget> podDisruptionBudgets,
-                           List<PodGroup> podGroups, List<Workload> workloads) {
-        this(nodes, pods, priorityClasses, deviceClasses, resourceSlices, resourceClaims, resourceClaimTemplates,
-                deviceTaintRules, deployments, replicaSets, statefulSets, jobs, daemonSets, podDisruptionBudgets,
-                podGroups, workloads, List.of(), List.of());
+    public ClusterSnapshot(
+            List<Node> nodes,
+            List<Pod> pods,
+            List<PriorityClass> priorityClasses,
+            List<DeviceClass> deviceClasses,
+            List<ResourceSlice> resourceSlices,
+            List<ResourceClaim> resourceClaims,
+            List<ResourceClaimTemplate> resourceClaimTemplates,
+            List<DeviceTaintRule> deviceTaintRules,
+            List<Deployment> deployments,
+            List<ReplicaSet> replicaSets,
+            List<StatefulSet> statefulSets,
+            List<Job> jobs,
+            List<DaemonSet> daemonSets,
+            List<PodDisruptionBudget> podDisruptionBudgets,
+            List<PodGroup> podGroups,
+            List<Workload> workloads) {
+        this(
+                nodes,
+                pods,
+                priorityClasses,
+                deviceClasses,
+                resourceSlices,
+                resourceClaims,
+                resourceClaimTemplates,
+                deviceTaintRules,
+                deployments,
+                replicaSets,
+                statefulSets,
+                jobs,
+                daemonSets,
+                podDisruptionBudgets,
+                podGroups,
+                workloads,
+                List.of(),
+                List.of());
     }
 
     /** A snapshot without PodGroups and Workloads. */
-    public ClusterSnapshot(List<Node> nodes, List<Pod> pods, List<PriorityClass> priorityClasses,
-                           List<DeviceClass> deviceClasses, List<ResourceSlice> resourceSlices,
-                           List<ResourceClaim> resourceClaims, List<ResourceClaimTemplate> resourceClaimTemplates,
-                           List<DeviceTaintRule> deviceTaintRules, List<Deployment> deployments,
-                           List<ReplicaSet> replicaSets, List<StatefulSet> statefulSets, List<Job> jobs,
-                           List<DaemonSet> daemonSets, List<PodDisruptionBudget> podDisruptionBudgets) {
-        this(nodes, pods, priorityClasses, deviceClasses, resourceSlices, resourceClaims, resourceClaimTemplates,
-                deviceTaintRules, deployments, replicaSets, statefulSets, jobs, daemonSets, podDisruptionBudgets,
-                List.of(), List.of());
+    public ClusterSnapshot(
+            List<Node> nodes,
+            List<Pod> pods,
+            List<PriorityClass> priorityClasses,
+            List<DeviceClass> deviceClasses,
+            List<ResourceSlice> resourceSlices,
+            List<ResourceClaim> resourceClaims,
+            List<ResourceClaimTemplate> resourceClaimTemplates,
+            List<DeviceTaintRule> deviceTaintRules,
+            List<Deployment> deployments,
+            List<ReplicaSet> replicaSets,
+            List<StatefulSet> statefulSets,
+            List<Job> jobs,
+            List<DaemonSet> daemonSets,
+            List<PodDisruptionBudget> podDisruptionBudgets) {
+        this(
+                nodes,
+                pods,
+                priorityClasses,
+                deviceClasses,
+                resourceSlices,
+                resourceClaims,
+                resourceClaimTemplates,
+                deviceTaintRules,
+                deployments,
+                replicaSets,
+                statefulSets,
+                jobs,
+                daemonSets,
+                podDisruptionBudgets,
+                List.of(),
+                List.of());
     }
 
     /** A snapshot without PodDisruptionBudgets. */
-    public ClusterSnapshot(List<Node> nodes, List<Pod> pods, List<PriorityClass> priorityClasses,
-                           List<DeviceClass> deviceClasses, List<ResourceSlice> resourceSlices,
-                           List<ResourceClaim> resourceClaims, List<ResourceClaimTemplate> resourceClaimTemplates,
-                           List<DeviceTaintRule> deviceTaintRules, List<Deployment> deployments,
-                           List<ReplicaSet> replicaSets, List<StatefulSet> statefulSets, List<Job> jobs,
-                           List<DaemonSet> daemonSets) {
-        this(nodes, pods, priorityClasses, deviceClasses, resourceSlices, resourceClaims, resourceClaimTemplates,
-                deviceTaintRules, deployments, replicaSets, statefulSets, jobs, daemonSets, List.of(), List.of(),
+    public ClusterSnapshot(
+            List<Node> nodes,
+            List<Pod> pods,
+            List<PriorityClass> priorityClasses,
+            List<DeviceClass> deviceClasses,
+            List<ResourceSlice> resourceSlices,
+            List<ResourceClaim> resourceClaims,
+            List<ResourceClaimTemplate> resourceClaimTemplates,
+            List<DeviceTaintRule> deviceTaintRules,
+            List<Deployment> deployments,
+            List<ReplicaSet> replicaSets,
+            List<StatefulSet> statefulSets,
+            List<Job> jobs,
+            List<DaemonSet> daemonSets) {
+        this(
+                nodes,
+                pods,
+                priorityClasses,
+                deviceClasses,
+                resourceSlices,
+                resourceClaims,
+                resourceClaimTemplates,
+                deviceTaintRules,
+                deployments,
+                replicaSets,
+                statefulSets,
+                jobs,
+                daemonSets,
+                List.of(),
+                List.of(),
                 List.of());
     }
 
     /** This snapshot with the pods, claims and nodes replaced, the other objects kept. */
-    public ClusterSnapshot with(List<Node> nodes, List<Pod> pods, List<ResourceSlice> resourceSlices,
-                                List<ResourceClaim> resourceClaims) {
-        return new ClusterSnapshot(nodes, pods, priorityClasses, deviceClasses, resourceSlices, resourceClaims,
-                resourceClaimTemplates, deviceTaintRules, deployments, replicaSets, statefulSets, jobs, daemonSets,
-                podDisruptionBudgets, podGroups, workloads, services, replicationControllers);
+    public ClusterSnapshot with(
+            List<Node> nodes, List<Pod> pods, List<ResourceSlice> resourceSlices, List<ResourceClaim> resourceClaims) {
+        return new ClusterSnapshot(
+                nodes,
+                pods,
+                priorityClasses,
+                deviceClasses,
+                resourceSlices,
+                resourceClaims,
+                resourceClaimTemplates,
+                deviceTaintRules,
+                deployments,
+                replicaSets,
+                statefulSets,
+                jobs,
+                daemonSets,
+                podDisruptionBudgets,
+                podGroups,
+                workloads,
+                services,
+                replicationControllers);
     }
 
     /** The objects of the kinds the simulator uses, from manifests as read. */
     public static ClusterSnapshot of(Manifests m) {
-        return new ClusterSnapshot(m.nodes(), m.pods(), m.priorityClasses(), m.deviceClasses(), m.resourceSlices(),
-                m.resourceClaims(), m.resourceClaimTemplates(), m.deviceTaintRules(), m.deployments(),
-                m.replicaSets(), m.statefulSets(), m.jobs(), m.daemonSets(), m.podDisruptionBudgets(),
-                m.podGroups(), m.workloads(), m.services(), m.replicationControllers());
+        return new ClusterSnapshot(
+                m.nodes(),
+                m.pods(),
+                m.priorityClasses(),
+                m.deviceClasses(),
+                m.resourceSlices(),
+                m.resourceClaims(),
+                m.resourceClaimTemplates(),
+                m.deviceTaintRules(),
+                m.deployments(),
+                m.replicaSets(),
+                m.statefulSets(),
+                m.jobs(),
+                m.daemonSets(),
+                m.podDisruptionBudgets(),
+                m.podGroups(),
+                m.workloads(),
+                m.services(),
+                m.replicationControllers());
     }
 }

@@ -3,7 +3,6 @@ package io.dra4j.sim;
 import io.dra4j.sim.internal.DaemonNodes;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
-
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
@@ -15,12 +14,12 @@ import java.util.Objects;
  * simulator expands a DaemonSet into, and what quota counting multiplies a DaemonSet's claim templates by.
  */
 public final class DaemonSetNodes {
-    private DaemonSetNodes() {
-    }
+    private DaemonSetNodes() {}
 
     /** Whether the controller runs a pod of {@code daemonSet} on {@code node}. */
     public static boolean shouldRun(DaemonSet daemonSet, Node node) {
-        return DaemonNodes.shouldRun(Objects.requireNonNull(daemonSet, "daemonSet"), Objects.requireNonNull(node, "node"));
+        return DaemonNodes.shouldRun(
+                Objects.requireNonNull(daemonSet, "daemonSet"), Objects.requireNonNull(node, "node"));
     }
 
     /** The nodes, of those given and in their order, that run a pod of {@code daemonSet}. */

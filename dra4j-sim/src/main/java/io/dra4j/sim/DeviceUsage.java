@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceSubRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
-
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -20,11 +19,13 @@ import java.util.TreeMap;
  * {@code count/resourceclaims.resource.k8s.io}, {@code <class>.deviceclass.resource.k8s.io/devices}, and the
  * classes' extended resource names less what the owning pod of an extended-resource claim already charges).
  */
-public record DeviceUsage(Map<String, Long> perClass, Map<String, Long> adminAccessPerClass,
-                          Map<String, Pool> perPool, Map<String, Map<String, Long>> quotaPerNamespace) {
+public record DeviceUsage(
+        Map<String, Long> perClass,
+        Map<String, Long> adminAccessPerClass,
+        Map<String, Pool> perPool,
+        Map<String, Map<String, Long>> quotaPerNamespace) {
     /** A node pool: devices allocated (exclusively or shared) and devices it has. */
-    public record Pool(long used, long devices) {
-    }
+    public record Pool(long used, long devices) {}
 
     public DeviceUsage {
         perClass = sorted(perClass);
@@ -45,27 +46,36 @@ public record DeviceUsage(Map<String, Long> perClass, Map<String, Long> adminAcc
         Map<String, Long> admin = new TreeMap<>();
         Map<String, long[]> pools = new TreeMap<>();
         for (ResourceSlice s : state.resourceSlices()) {
-            long[] p = pools.computeIfAbsent(s.getSpec().getDriver() + "/" + s.getSpec().getPool().getName(),
-                    k -> new long[2]);
-            p[1] += s.getSpec().getDevices() == null ? 0 : s.getSpec().getDevices().size();
+            long[] p = pools.computeIfAbsent(
+                    s.getSpec().getDriver() + "/" + s.getSpec().getPool().getName(), k -> new long[2]);
+            p[1] += s.getSpec().getDevices() == null
+                    ? 0
+                    : s.getSpec().getDevices().size();
         }
         Map<String, Map<String, Long>> quota = new TreeMap<>();
         QuotaCounting.ExtendedResourceClasses classes = QuotaCounting.ExtendedResourceClasses.of(state.deviceClasses());
         Map<String, Pod> pods = new java.util.HashMap<>();
-        state.pods().forEach(p -> pods.put(p.getMetadata().getNamespace() + "/" + p.getMetadata().getName(), p));
+        state.pods()
+                .forEach(p -> pods.put(
+                        p.getMetadata().getNamespace() + "/" + p.getMetadata().getName(), p));
         Map<String, List<ResourceClaim>> claimsPerNamespace = new java.util.HashMap<>();
-        state.resourceClaims().forEach(c -> claimsPerNamespace.computeIfAbsent(c.getMetadata().getNamespace(),
-                k -> new java.util.ArrayList<>()).add(c));
+        state.resourceClaims()
+                .forEach(c -> claimsPerNamespace
+                        .computeIfAbsent(c.getMetadata().getNamespace(), k -> new java.util.ArrayList<>())
+                        .add(c));
         for (ResourceClaim c : state.resourceClaims()) {
             String ns = c.getMetadata().getNamespace();
             QuotaCounting.resourceQuota(c, classes, owner(c, pods), claimsPerNamespace.get(ns))
-                    .forEach((k, v) -> quota.computeIfAbsent(ns, x -> new TreeMap<>()).merge(k, v, Long::sum));
-            if (c.getStatus() == null || c.getStatus().getAllocation() == null
+                    .forEach((k, v) ->
+                            quota.computeIfAbsent(ns, x -> new TreeMap<>()).merge(k, v, Long::sum));
+            if (c.getStatus() == null
+                    || c.getStatus().getAllocation() == null
                     || c.getStatus().getAllocation().getDevices() == null) {
                 continue;
             }
             java.util.Set<String> seen = new java.util.HashSet<>();
-            for (DeviceRequestAllocationResult r : list(c.getStatus().getAllocation().getDevices().getResults())) {
+            for (DeviceRequestAllocationResult r :
+                    list(c.getStatus().getAllocation().getDevices().getResults())) {
                 String cls = classOf(c, r.getRequest());
                 boolean isAdmin = Boolean.TRUE.equals(r.getAdminAccess());
                 (isAdmin ? admin : perClass).merge(cls, 1L, Long::sum);

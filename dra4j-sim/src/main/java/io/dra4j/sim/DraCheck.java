@@ -2,7 +2,6 @@ package io.dra4j.sim;
 
 import io.dra4j.allocator.FeatureGates;
 import io.dra4j.sim.internal.DraCheckRun;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -45,8 +44,12 @@ public final class DraCheck {
      * @throws IllegalArgumentException when the node is not in the snapshot, or the snapshot names no node at all
      */
     public Result run(ClusterSnapshot snapshot, Optional<String> node, boolean explain) {
-        DraCheckRun run = new DraCheckRun(gates, timeout, Objects.requireNonNull(snapshot, "snapshot"),
-                Objects.requireNonNull(node, "node"), explain);
+        DraCheckRun run = new DraCheckRun(
+                gates,
+                timeout,
+                Objects.requireNonNull(snapshot, "snapshot"),
+                Objects.requireNonNull(node, "node"),
+                explain);
         List<PodClaims> pods = run.run();
         return new Result(pods, run.nodeNotes());
     }

@@ -23,8 +23,18 @@ import java.util.Objects;
  * @param unfitReason   that member's own FitError message
  * @param unfitDraReason that member's DRA reason on the nearest node, empty when its claims were not the cause
  */
-public record GangResult(String name, String workload, int minCount, List<String> members, int placed, int fitted,
-                         boolean fits, String reason, String firstUnfit, String unfitReason, String unfitDraReason) {
+public record GangResult(
+        String name,
+        String workload,
+        int minCount,
+        List<String> members,
+        int placed,
+        int fitted,
+        boolean fits,
+        String reason,
+        String firstUnfit,
+        String unfitReason,
+        String unfitDraReason) {
     public GangResult {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(workload, "workload");

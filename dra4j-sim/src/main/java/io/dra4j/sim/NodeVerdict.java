@@ -1,7 +1,6 @@
 package io.dra4j.sim;
 
 import io.dra4j.allocator.AllocationOutcome;
-
 import java.util.Objects;
 
 /**

@@ -2,7 +2,6 @@ package io.dra4j.sim;
 
 import io.dra4j.allocator.AllocationOutcome;
 import io.dra4j.allocator.Explanation;
-
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -25,9 +24,16 @@ import java.util.Optional;
  * @param explanation the allocator's explanation on the chosen node, when asked for and a node was tried
  * @param notes       what the controllers' part noted for the pod (a template not found, ...)
  */
-public record PodClaims(String namespace, String pod, List<String> claims, List<String> templates,
-                        List<NodeVerdict> nodes, String node, AllocationOutcome outcome,
-                        Optional<Explanation> explanation, List<String> notes) {
+public record PodClaims(
+        String namespace,
+        String pod,
+        List<String> claims,
+        List<String> templates,
+        List<NodeVerdict> nodes,
+        String node,
+        AllocationOutcome outcome,
+        Optional<Explanation> explanation,
+        List<String> notes) {
     public PodClaims {
         Objects.requireNonNull(namespace, "namespace");
         Objects.requireNonNull(pod, "pod");

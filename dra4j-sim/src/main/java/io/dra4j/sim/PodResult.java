@@ -14,14 +14,28 @@ import java.util.Optional;
  * @param workload  the workload that created it ({@code Deployment team-a/train}), empty for a bare pod
  * @param notes     what the simulation did not cover for this pod (volumes, ...)
  */
-public record PodResult(String namespace, String name, Optional<String> node, Placement placement, String reason,
-                        String draReason, String workload, List<String> notes) {
+public record PodResult(
+        String namespace,
+        String name,
+        Optional<String> node,
+        Placement placement,
+        String reason,
+        String draReason,
+        String workload,
+        List<String> notes) {
     /**
      * How a pod ended up: bound before the run, placed by it, pending, not for this scheduler, or deleted during the
      * run by DefaultPreemption or by the device taint eviction controller (then {@code node} is where it ran and
      * {@code reason} the event's message).
      */
-    public enum Placement { BOUND_BEFORE, PLACED, PENDING, NOT_SCHEDULED, PREEMPTED, EVICTED }
+    public enum Placement {
+        BOUND_BEFORE,
+        PLACED,
+        PENDING,
+        NOT_SCHEDULED,
+        PREEMPTED,
+        EVICTED
+    }
 
     public PodResult {
         Objects.requireNonNull(namespace, "namespace");

@@ -2,17 +2,16 @@ package io.dra4j.sim;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 import tools.jackson.dataformat.yaml.YAMLMapper;
 import tools.jackson.dataformat.yaml.YAMLWriteFeature;
-
-import java.io.PrintWriter;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 
 /**
  * Writes a simulation's outcome: a summary for people, JSON (schema in docs/simulate-json.md), the final cluster
@@ -31,15 +30,22 @@ public final class Reports {
             .build();
     private static final int LIST_PLACED_UP_TO = 60;
 
-    private Reports() {
-    }
+    private Reports() {}
 
     /** The summary: counts, pending pods with their reasons, placements, devices in use, notes. */
     public static void text(SimulationResult r, PrintWriter out) {
         ClusterSnapshot s = r.finalState();
-        out.printf("%d nodes, %d pods: %d placed, %d pending, %d bound before%s%n", s.nodes().size(), r.pods().size(),
-                r.placed(), r.pending(), r.boundBefore(), r.deleted() == 0 ? "" : ", " + r.deleted() + " deleted");
-        List<PodResult> pending = r.pods().stream().filter(p -> p.placement() == PodResult.Placement.PENDING).toList();
+        out.printf(
+                "%d nodes, %d pods: %d placed, %d pending, %d bound before%s%n",
+                s.nodes().size(),
+                r.pods().size(),
+                r.placed(),
+                r.pending(),
+                r.boundBefore(),
+                r.deleted() == 0 ? "" : ", " + r.deleted() + " deleted");
+        List<PodResult> pending = r.pods().stream()
+                .filter(p -> p.placement() == PodResult.Placement.PENDING)
+                .toList();
         if (!pending.isEmpty()) {
             out.println();
             out.println("Pending:");
@@ -53,13 +59,17 @@ public final class Reports {
             }
         }
         gangs(r, out);
-        List<PodResult> placed = r.pods().stream().filter(p -> p.placement() == PodResult.Placement.PLACED).toList();
+        List<PodResult> placed = r.pods().stream()
+                .filter(p -> p.placement() == PodResult.Placement.PLACED)
+                .toList();
         if (!placed.isEmpty()) {
             out.println();
             out.println("Placed:");
             if (placed.size() <= LIST_PLACED_UP_TO) {
                 for (PodResult p : placed) {
-                    out.printf("  %s/%s -> %s%s%n", p.namespace(), p.name(), p.node().orElse(""), workload(p));
+                    out.printf(
+                            "  %s/%s -> %s%s%n",
+                            p.namespace(), p.name(), p.node().orElse(""), workload(p));
                     p.notes().forEach(n -> out.printf("    note: %s%n", n));
                 }
             } else {
@@ -68,15 +78,25 @@ public final class Reports {
                 perNode.forEach((n, c) -> out.printf("  %s: %d pod(s)%n", n, c));
             }
         }
-        List<PodResult> gone = r.pods().stream().filter(p -> p.placement() == PodResult.Placement.PREEMPTED
-                || p.placement() == PodResult.Placement.EVICTED).toList();
+        List<PodResult> gone = r.pods().stream()
+                .filter(p ->
+                        p.placement() == PodResult.Placement.PREEMPTED || p.placement() == PodResult.Placement.EVICTED)
+                .toList();
         if (!gone.isEmpty()) {
             out.println();
             out.println("Deleted during the run:");
-            gone.forEach(p -> out.printf("  %s/%s on %s%s: %s: %s%n", p.namespace(), p.name(), p.node().orElse(""),
-                    workload(p), p.placement() == PodResult.Placement.PREEMPTED ? "preempted" : "evicted", p.reason()));
+            gone.forEach(p -> out.printf(
+                    "  %s/%s on %s%s: %s: %s%n",
+                    p.namespace(),
+                    p.name(),
+                    p.node().orElse(""),
+                    workload(p),
+                    p.placement() == PodResult.Placement.PREEMPTED ? "preempted" : "evicted",
+                    p.reason()));
         }
-        List<PodResult> other = r.pods().stream().filter(p -> p.placement() == PodResult.Placement.NOT_SCHEDULED).toList();
+        List<PodResult> other = r.pods().stream()
+                .filter(p -> p.placement() == PodResult.Placement.NOT_SCHEDULED)
+                .toList();
         if (!other.isEmpty()) {
             out.println();
             out.println("Not for this scheduler:");
@@ -89,11 +109,12 @@ public final class Reports {
             out.println("  none");
         }
         new java.util.TreeMap<>(u.perClass()).forEach((c, n) -> out.printf("  %s: %d%n", c, n));
-        new java.util.TreeMap<>(u.adminAccessPerClass()).forEach((c, n) ->
-                out.printf("  %s: %d with admin access (monitoring, not taken)%n", c, n));
+        new java.util.TreeMap<>(u.adminAccessPerClass())
+                .forEach((c, n) -> out.printf("  %s: %d with admin access (monitoring, not taken)%n", c, n));
         out.println();
         out.println("Devices allocated per node pool (driver/pool: allocated of devices):");
-        new java.util.TreeMap<>(u.perPool()).forEach((p, v) -> out.printf("  %s: %d of %d%n", p, v.used(), v.devices()));
+        new java.util.TreeMap<>(u.perPool())
+                .forEach((p, v) -> out.printf("  %s: %d of %d%n", p, v.used(), v.devices()));
         out.println();
         out.println("ResourceQuota usage per namespace (claims' requests, as quota counts them):");
         new java.util.TreeMap<>(u.quotaPerNamespace()).forEach((ns, m) -> {
@@ -134,7 +155,8 @@ public final class Reports {
     /** {@code fits: 4 of 4 members placed (minCount 4)}, or what is missing. */
     public static String gangLine(GangResult g) {
         if (g.fits()) {
-            return "fits: " + g.placed() + " of " + g.members().size() + " members placed (minCount " + g.minCount() + ")";
+            return "fits: " + g.placed() + " of " + g.members().size() + " members placed (minCount " + g.minCount()
+                    + ")";
         }
         return "pending: " + g.fitted() + " of the " + g.minCount() + " members needed fitted, " + g.missing()
                 + " missing; " + g.placed() + " of " + g.members().size() + " placed";

@@ -2,7 +2,6 @@ package io.dra4j.sim;
 
 import io.dra4j.allocator.FeatureGates;
 import io.dra4j.allocator.KubernetesVersion;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -16,8 +15,12 @@ import java.util.regex.Pattern;
  * the DRASchedulerFilterTimeout gate on and a bound above zero; past it the pod's scheduling attempt fails with the
  * error "node N: timed out trying to allocate devices").
  */
-public record SimulationOptions(FeatureGates gates, int percentageOfNodesToScore, BindingConditions bindingConditions,
-                                List<Gang> gangs, Duration filterTimeout) {
+public record SimulationOptions(
+        FeatureGates gates,
+        int percentageOfNodesToScore,
+        BindingConditions bindingConditions,
+        List<Gang> gangs,
+        Duration filterTimeout) {
     /** DynamicResourcesArgs' default filterTimeout in kube-scheduler 1.37. */
     public static final Duration DEFAULT_FILTER_TIMEOUT = Duration.ofSeconds(10);
 
@@ -28,7 +31,8 @@ public record SimulationOptions(FeatureGates gates, int percentageOfNodesToScore
      * {@code -l} syntax, the pods of a namespace that it selects form one gang.
      */
     public record Gang(String text) {
-        private static final Pattern KEY = Pattern.compile("([a-z0-9]([-a-z0-9.]*[a-z0-9])?/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
+        private static final Pattern KEY =
+                Pattern.compile("([a-z0-9]([-a-z0-9.]*[a-z0-9])?/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
 
         /** @throws IllegalArgumentException when it is neither a label key nor a selector that parses */
         public Gang {
@@ -74,14 +78,14 @@ public record SimulationOptions(FeatureGates gates, int percentageOfNodesToScore
             throw new IllegalArgumentException("filterTimeout must not be negative, got " + filterTimeout);
         }
         if (percentageOfNodesToScore < 0 || percentageOfNodesToScore > 100) {
-            throw new IllegalArgumentException("percentageOfNodesToScore must be between 0 and 100, got "
-                    + percentageOfNodesToScore);
+            throw new IllegalArgumentException(
+                    "percentageOfNodesToScore must be between 0 and 100, got " + percentageOfNodesToScore);
         }
     }
 
     /** kube-scheduler's default filterTimeout. */
-    public SimulationOptions(FeatureGates gates, int percentageOfNodesToScore, BindingConditions bindingConditions,
-                             List<Gang> gangs) {
+    public SimulationOptions(
+            FeatureGates gates, int percentageOfNodesToScore, BindingConditions bindingConditions, List<Gang> gangs) {
         this(gates, percentageOfNodesToScore, bindingConditions, gangs, DEFAULT_FILTER_TIMEOUT);
     }
 
@@ -103,7 +107,8 @@ public record SimulationOptions(FeatureGates gates, int percentageOfNodesToScore
     /** The bound on one node's allocation that kube-scheduler would apply with these options, or null for none. */
     public Duration effectiveFilterTimeout() {
         return gates.isEnabled(io.dra4j.allocator.DraFeature.DRASchedulerFilterTimeout) && !filterTimeout.isZero()
-                ? filterTimeout : null;
+                ? filterTimeout
+                : null;
     }
 
     /** Binding conditions met at once. */

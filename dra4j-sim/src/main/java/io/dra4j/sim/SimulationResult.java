@@ -7,8 +7,12 @@ import java.util.List;
  * on what was not simulated, the final cluster (pods with nodeName and claim statuses, claims with
  * allocation and reservedFor, everything else as it was) that can be fed back in, and the gangs.
  */
-public record SimulationResult(List<PodResult> pods, List<SchedulingEvent> events, List<String> notes,
-                               ClusterSnapshot finalState, List<GangResult> gangs) {
+public record SimulationResult(
+        List<PodResult> pods,
+        List<SchedulingEvent> events,
+        List<String> notes,
+        ClusterSnapshot finalState,
+        List<GangResult> gangs) {
     public SimulationResult {
         pods = List.copyOf(pods);
         events = List.copyOf(events);
@@ -17,8 +21,8 @@ public record SimulationResult(List<PodResult> pods, List<SchedulingEvent> event
     }
 
     /** A result without gangs. */
-    public SimulationResult(List<PodResult> pods, List<SchedulingEvent> events, List<String> notes,
-                            ClusterSnapshot finalState) {
+    public SimulationResult(
+            List<PodResult> pods, List<SchedulingEvent> events, List<String> notes, ClusterSnapshot finalState) {
         this(pods, events, notes, finalState, List.of());
     }
 
@@ -29,20 +33,28 @@ public record SimulationResult(List<PodResult> pods, List<SchedulingEvent> event
     }
 
     public long placed() {
-        return pods.stream().filter(p -> p.placement() == PodResult.Placement.PLACED).count();
+        return pods.stream()
+                .filter(p -> p.placement() == PodResult.Placement.PLACED)
+                .count();
     }
 
     public long pending() {
-        return pods.stream().filter(p -> p.placement() == PodResult.Placement.PENDING).count();
+        return pods.stream()
+                .filter(p -> p.placement() == PodResult.Placement.PENDING)
+                .count();
     }
 
     /** Pods deleted during the run: preempted or evicted. */
     public long deleted() {
-        return pods.stream().filter(p -> p.placement() == PodResult.Placement.PREEMPTED
-                || p.placement() == PodResult.Placement.EVICTED).count();
+        return pods.stream()
+                .filter(p ->
+                        p.placement() == PodResult.Placement.PREEMPTED || p.placement() == PodResult.Placement.EVICTED)
+                .count();
     }
 
     public long boundBefore() {
-        return pods.stream().filter(p -> p.placement() == PodResult.Placement.BOUND_BEFORE).count();
+        return pods.stream()
+                .filter(p -> p.placement() == PodResult.Placement.BOUND_BEFORE)
+                .count();
     }
 }

@@ -1,7 +1,6 @@
 package io.dra4j.sim;
 
 import io.dra4j.sim.internal.Simulation;
-
 import java.util.Objects;
 
 /**
@@ -24,13 +23,16 @@ public final class Simulator {
     }
 
     public SimulationResult run(ClusterSnapshot snapshot) {
-        return run(snapshot, (done, queued) -> { });
+        return run(snapshot, (done, queued) -> {});
     }
 
     /** A run that reports its progress (on the calling thread). */
     public SimulationResult run(ClusterSnapshot snapshot, Progress progress) {
-        return new Simulation(options, Objects.requireNonNull(snapshot, "snapshot"),
-                Objects.requireNonNull(progress, "progress")).run();
+        return new Simulation(
+                        options,
+                        Objects.requireNonNull(snapshot, "snapshot"),
+                        Objects.requireNonNull(progress, "progress"))
+                .run();
     }
 
     /**
@@ -38,7 +40,8 @@ public final class Simulator {
      * the scores, the best nodes, the chosen node and the claims' allocations: see {@link TraceAttempt}).
      */
     public SimulationResult run(ClusterSnapshot snapshot, SchedulingTrace trace) {
-        return new Simulation(options, Objects.requireNonNull(snapshot, "snapshot"),
-                Objects.requireNonNull(trace, "trace")).run();
+        return new Simulation(
+                        options, Objects.requireNonNull(snapshot, "snapshot"), Objects.requireNonNull(trace, "trace"))
+                .run();
     }
 }

@@ -1,7 +1,6 @@
 package io.dra4j.sim;
 
 import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
-
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -25,10 +24,19 @@ import java.util.Optional;
  *                  when it left the nomination as it was
  * @param victims   the pods (namespace/name) the preemption deleted, in the order it chose them
  */
-public record TraceAttempt(String namespace, String name, Optional<Verdict> preFilter, List<String> feasible,
-                           Map<String, Verdict> rejected, Map<String, NodeScore> scores, List<String> best,
-                           Optional<String> node, Map<String, AllocationResult> claims, String error,
-                           Optional<String> nominate, List<String> victims) {
+public record TraceAttempt(
+        String namespace,
+        String name,
+        Optional<Verdict> preFilter,
+        List<String> feasible,
+        Map<String, Verdict> rejected,
+        Map<String, NodeScore> scores,
+        List<String> best,
+        Optional<String> node,
+        Map<String, AllocationResult> claims,
+        String error,
+        Optional<String> nominate,
+        List<String> victims) {
     /** Key of the extended-resource claim in {@link #claims()}. */
     public static final String EXTENDED_RESOURCES = "<extended-resources>";
 

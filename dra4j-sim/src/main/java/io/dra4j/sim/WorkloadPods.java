@@ -10,7 +10,6 @@ import io.fabric8.kubernetes.api.model.batch.v1.CronJob;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobSpec;
 import io.fabric8.kubernetes.api.model.batch.v1.JobStatus;
-
 import java.util.Objects;
 import java.util.OptionalLong;
 
@@ -20,8 +19,7 @@ import java.util.OptionalLong;
  * for both). DaemonSets depend on the nodes: {@link DaemonSetNodes}.
  */
 public final class WorkloadPods {
-    private WorkloadPods() {
-    }
+    private WorkloadPods() {}
 
     /** {@code spec.replicas} of a Deployment, ReplicaSet, StatefulSet or ReplicationController; the API default is 1. */
     public static int replicas(Integer replicas) {
@@ -42,7 +40,8 @@ public final class WorkloadPods {
             return 0;
         }
         int parallelism = spec.getParallelism() == null ? 1 : spec.getParallelism();
-        int succeeded = job.getStatus() == null || job.getStatus().getSucceeded() == null ? 0
+        int succeeded = job.getStatus() == null || job.getStatus().getSucceeded() == null
+                ? 0
                 : job.getStatus().getSucceeded();
         if (spec.getCompletions() == null) {
             return succeeded > 0 ? active : parallelism;
@@ -68,7 +67,9 @@ public final class WorkloadPods {
             return OptionalLong.of(replicas(rc.getSpec().getReplicas()));
         } else if (workload instanceof Job j) {
             return OptionalLong.of(job(j, activeOf(j.getStatus())));
-        } else if (workload instanceof CronJob c && c.getSpec() != null && c.getSpec().getJobTemplate() != null
+        } else if (workload instanceof CronJob c
+                && c.getSpec() != null
+                && c.getSpec().getJobTemplate() != null
                 && c.getSpec().getJobTemplate().getSpec() != null) {
             if (Boolean.TRUE.equals(c.getSpec().getSuspend())) {
                 return OptionalLong.of(0);
@@ -85,8 +86,10 @@ public final class WorkloadPods {
     }
 
     private static boolean finished(JobStatus status) {
-        return status != null && status.getConditions() != null && status.getConditions().stream()
-                .anyMatch(c -> ("Complete".equals(c.getType()) || "Failed".equals(c.getType()))
-                        && "True".equals(c.getStatus()));
+        return status != null
+                && status.getConditions() != null
+                && status.getConditions().stream()
+                        .anyMatch(c -> ("Complete".equals(c.getType()) || "Failed".equals(c.getType()))
+                                && "True".equals(c.getStatus()));
     }
 }

@@ -1,16 +1,15 @@
 package io.dra4j.sim;
 
-import io.dra4j.allocator.FeatureGates;
-import io.dra4j.allocator.KubernetesVersion;
-import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
-import org.junit.jupiter.api.Test;
-
-import java.time.Duration;
-
 import static io.dra4j.sim.Snapshots.GPU_CLASS;
 import static io.dra4j.sim.Snapshots.parse;
 import static io.dra4j.sim.Snapshots.pod;
 import static org.assertj.core.api.Assertions.assertThat;
+
+import io.dra4j.allocator.FeatureGates;
+import io.dra4j.allocator.KubernetesVersion;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
 
 /**
  * Devices with binding conditions: DynamicResources' PreBind waits (event BindingConditionsPending), then binds when
@@ -68,14 +67,22 @@ class BindingConditionsTest {
         SimulationResult r = simulate(new SimulationOptions.BindingConditions(false, Duration.ofSeconds(30)));
 
         assertThat(pod(r, "p").node()).contains("n1");
-        assertThat(r.events()).extracting(e -> e.reason() + ": " + e.message()).containsExactly(
-                "BindingConditionsPending: waiting for binding conditions for device on node n1",
-                "Scheduled: Successfully assigned ns/p to n1");
+        assertThat(r.events())
+                .extracting(e -> e.reason() + ": " + e.message())
+                .containsExactly(
+                        "BindingConditionsPending: waiting for binding conditions for device on node n1",
+                        "Scheduled: Successfully assigned ns/p to n1");
         ResourceClaim c = r.finalState().resourceClaims().get(0);
-        assertThat(c.getStatus().getAllocation().getDevices().getResults().get(0).getBindingConditions())
+        assertThat(c.getStatus()
+                        .getAllocation()
+                        .getDevices()
+                        .getResults()
+                        .get(0)
+                        .getBindingConditions())
                 .containsExactly("gpu.example.com/attached");
-        assertThat(c.getStatus().getDevices()).singleElement().satisfies(d -> assertThat(d.getConditions())
-                .singleElement().satisfies(cond -> {
+        assertThat(c.getStatus().getDevices())
+                .singleElement()
+                .satisfies(d -> assertThat(d.getConditions()).singleElement().satisfies(cond -> {
                     assertThat(cond.getType()).isEqualTo("gpu.example.com/attached");
                     assertThat(cond.getStatus()).isEqualTo("True");
                 }));
@@ -88,22 +95,29 @@ class BindingConditionsTest {
         PodResult p = pod(r, "p");
         assertThat(p.placement()).isEqualTo(PodResult.Placement.PENDING);
         ResourceClaim c = r.finalState().resourceClaims().get(0);
-        assertThat(p.reason()).isEqualTo("running PreBind plugin \"DynamicResources\": device binding failed: claim="
-                + c.getMetadata().getName() + ", reason=BindingFailed, message=\"simulated: the driver reported a"
-                + " binding failure\"");
+        assertThat(p.reason())
+                .isEqualTo("running PreBind plugin \"DynamicResources\": device binding failed: claim="
+                        + c.getMetadata().getName()
+                        + ", reason=BindingFailed, message=\"simulated: the driver reported a"
+                        + " binding failure\"");
         assertThat(c.getStatus().getAllocation()).isNull();
         assertThat(c.getStatus().getReservedFor()).isNull();
-        assertThat(r.finalState().pods().get(0).getStatus().getConditions()).singleElement()
+        assertThat(r.finalState().pods().get(0).getStatus().getConditions())
+                .singleElement()
                 .satisfies(cond -> assertThat(cond.getReason()).isEqualTo("SchedulerError"));
-        assertThat(r.events()).extracting(e -> e.reason()).containsExactly("BindingConditionsPending", "FailedScheduling");
+        assertThat(r.events())
+                .extracting(e -> e.reason())
+                .containsExactly("BindingConditionsPending", "FailedScheduling");
     }
 
     @Test
     void conditionsMetOnlyAfterTheBindingTimeoutTimeOut() {
         SimulationResult r = simulate(new SimulationOptions.BindingConditions(false, Duration.ofMinutes(11)));
 
-        assertThat(pod(r, "p").reason()).isEqualTo(
-                "running PreBind plugin \"DynamicResources\": device binding timeout: context deadline exceeded");
-        assertThat(r.finalState().resourceClaims().get(0).getStatus().getAllocation()).isNull();
+        assertThat(pod(r, "p").reason())
+                .isEqualTo(
+                        "running PreBind plugin \"DynamicResources\": device binding timeout: context deadline exceeded");
+        assertThat(r.finalState().resourceClaims().get(0).getStatus().getAllocation())
+                .isNull();
     }
 }

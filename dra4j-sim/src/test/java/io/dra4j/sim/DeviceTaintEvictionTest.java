@@ -1,12 +1,12 @@
 package io.dra4j.sim;
 
-import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
-import org.junit.jupiter.api.Test;
-
 import static io.dra4j.sim.Snapshots.GPU_CLASS;
 import static io.dra4j.sim.Snapshots.pod;
 import static io.dra4j.sim.Snapshots.simulate;
 import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import org.junit.jupiter.api.Test;
 
 /**
  * NoExecute device taints, as pkg/controller/devicetainteviction (1.37) evicts: claimEvictionTime over the allocated
@@ -35,6 +35,7 @@ class DeviceTaintEvictionTest {
               - {name: gpu-1, taints: %1$s}
               - {name: gpu-2, taints: %1$s}
             """;
+
     private static final String TEMPLATE = """
             apiVersion: resource.k8s.io/v1
             kind: ResourceClaimTemplate
@@ -46,7 +47,8 @@ class DeviceTaintEvictionTest {
                   - name: gpus
                     exactly: {deviceClassName: gpu, count: 1}
             """;
-    private static final String TAINT = "{key: example.com/xid, value: \"79\", effect: NoExecute, timeAdded: \"2026-01-01T00:00:00Z\"}";
+    private static final String TAINT =
+            "{key: example.com/xid, value: \"79\", effect: NoExecute, timeAdded: \"2026-01-01T00:00:00Z\"}";
 
     /** Pod {@code name} bound to n1 with a claim allocated on {@code device} with the given tolerations. */
     private static String bound(String name, String device, String tolerations, String owner) {
@@ -99,19 +101,31 @@ class DeviceTaintEvictionTest {
                 """.formatted(TAINT);
         String owner = "  generateName: rs-\n  ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: rs,"
                 + " uid: rs-uid, controller: true}]";
-        SimulationResult r = simulate(GPU_CLASS, NODE.formatted("[]"), TEMPLATE, rule, bound("w", "gpu-0", "[]", owner));
+        SimulationResult r =
+                simulate(GPU_CLASS, NODE.formatted("[]"), TEMPLATE, rule, bound("w", "gpu-0", "[]", owner));
 
         assertThat(pod(r, "w").placement()).isEqualTo(PodResult.Placement.EVICTED);
-        assertThat(pod(r, "w").reason()).isEqualTo("Device Taint manager: deleting due to NoExecute taint"
-                + " example.com/xid=79:NoExecute on device gpu.example.com/n1/gpu-0 at 2026-01-01T00:05:00Z");
-        PodResult replacement = r.pods().stream().filter(p -> p.name().startsWith("rs-")).findFirst().orElseThrow();
+        assertThat(pod(r, "w").reason())
+                .isEqualTo("Device Taint manager: deleting due to NoExecute taint"
+                        + " example.com/xid=79:NoExecute on device gpu.example.com/n1/gpu-0 at 2026-01-01T00:05:00Z");
+        PodResult replacement = r.pods().stream()
+                .filter(p -> p.name().startsWith("rs-"))
+                .findFirst()
+                .orElseThrow();
         assertThat(replacement.placement()).isEqualTo(PodResult.Placement.PLACED);
         assertThat(r.finalState().resourceClaims()).singleElement().satisfies(c -> {
             assertThat(c.getMetadata().getOwnerReferences().get(0).getName()).isEqualTo(replacement.name());
-            assertThat(c.getStatus().getAllocation().getDevices().getResults().get(0).getDevice()).isEqualTo("gpu-1");
+            assertThat(c.getStatus()
+                            .getAllocation()
+                            .getDevices()
+                            .getResults()
+                            .get(0)
+                            .getDevice())
+                    .isEqualTo("gpu-1");
         });
-        assertThat(r.events()).extracting(e -> e.reason() + " " + e.pod()).containsExactly(
-                "DeviceTaintManagerEviction w", "Scheduled " + replacement.name());
+        assertThat(r.events())
+                .extracting(e -> e.reason() + " " + e.pod())
+                .containsExactly("DeviceTaintManagerEviction w", "Scheduled " + replacement.name());
     }
 
     @Test
@@ -119,8 +133,12 @@ class DeviceTaintEvictionTest {
         String waits = "[{key: example.com/xid, operator: Exists, effect: NoExecute, tolerationSeconds: 600}]";
         String forever = "[{key: example.com/xid, operator: Exists, effect: NoExecute}]";
         String noEffect = "[{key: example.com/xid, operator: Exists, tolerationSeconds: 600}]";
-        SimulationResult r = simulate(GPU_CLASS, NODE.formatted("[" + TAINT + "]"), TEMPLATE,
-                bound("waits", "gpu-0", waits, ""), bound("forever", "gpu-1", forever, ""),
+        SimulationResult r = simulate(
+                GPU_CLASS,
+                NODE.formatted("[" + TAINT + "]"),
+                TEMPLATE,
+                bound("waits", "gpu-0", waits, ""),
+                bound("forever", "gpu-1", forever, ""),
                 bound("noeffect", "gpu-2", noEffect, ""));
 
         // timeAdded 00:00 + 600 s; the clock starts at the latest creationTimestamp, 00:05.
@@ -131,8 +149,12 @@ class DeviceTaintEvictionTest {
         assertThat(pod(r, "noeffect").placement()).isEqualTo(PodResult.Placement.EVICTED);
         assertThat(pod(r, "noeffect").reason()).endsWith(" at 2026-01-01T00:05:00Z");
         // Bare pods are not re-created; their generated claims are deleted.
-        assertThat(r.finalState().pods()).extracting(p -> p.getMetadata().getName()).containsExactly("forever");
-        assertThat(r.finalState().resourceClaims()).extracting(ResourceClaim::getMetadata)
-                .extracting(m -> m.getName()).containsExactly("forever-gpus-abcde");
+        assertThat(r.finalState().pods())
+                .extracting(p -> p.getMetadata().getName())
+                .containsExactly("forever");
+        assertThat(r.finalState().resourceClaims())
+                .extracting(ResourceClaim::getMetadata)
+                .extracting(m -> m.getName())
+                .containsExactly("forever-gpus-abcde");
     }
 }

@@ -1,16 +1,15 @@
 package io.dra4j.sim;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.dra4j.allocator.DraFeature;
 import io.dra4j.allocator.FeatureGates;
 import io.dra4j.allocator.KubernetesVersion;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Set;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 /** DynamicResources' filterTimeout in the simulator, applied as kube-scheduler applies it. */
 class FilterTimeoutTest {
@@ -59,8 +58,10 @@ class FilterTimeoutTest {
 
     @Test
     void noBoundWithZeroOrWithTheGateOff() {
-        assertThat(SimulationOptions.defaults().withFilterTimeout(Duration.ZERO).effectiveFilterTimeout()).isNull();
-        Set<DraFeature> gates = EnumSet.copyOf(FeatureGates.defaults(KubernetesVersion.V1_37).enabled());
+        assertThat(SimulationOptions.defaults().withFilterTimeout(Duration.ZERO).effectiveFilterTimeout())
+                .isNull();
+        Set<DraFeature> gates =
+                EnumSet.copyOf(FeatureGates.defaults(KubernetesVersion.V1_37).enabled());
         gates.remove(DraFeature.DRASchedulerFilterTimeout);
         SimulationOptions off = new SimulationOptions(FeatureGates.of(gates), 0).withFilterTimeout(Duration.ofNanos(1));
         assertThat(off.effectiveFilterTimeout()).isNull();
@@ -70,6 +71,7 @@ class FilterTimeoutTest {
     @Test
     void aNegativeBoundIsRefused() {
         assertThatThrownBy(() -> SimulationOptions.defaults().withFilterTimeout(Duration.ofSeconds(-1)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must not be negative");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("must not be negative");
     }
 }

@@ -101,15 +101,27 @@ final class FleetGenerator {
                 """.formatted(n, n, 4 + random.nextInt(12), 3 + random.nextInt(10)));
         StringBuilder devices = new StringBuilder();
         for (int g = 0; g < gpus; g++) {
-            devices.append("  - name: gpu-").append(g).append('\n')
-                    .append("    attributes: {kind: {string: gpu}, island: {int: ").append(g % 2).append("}}\n");
+            devices.append("  - name: gpu-")
+                    .append(g)
+                    .append('\n')
+                    .append("    attributes: {kind: {string: gpu}, island: {int: ")
+                    .append(g % 2)
+                    .append("}}\n");
             if (partitionable) {
-                devices.append("    consumesCounters: [{counterSet: mem-").append(g)
+                devices.append("    consumesCounters: [{counterSet: mem-")
+                        .append(g)
                         .append(", counters: {memory: {value: 4Gi}}}]\n");
                 for (int part = 0; part < 2; part++) {
-                    devices.append("  - name: gpu-").append(g).append("-part-").append(part).append('\n')
-                            .append("    attributes: {kind: {string: part}, island: {int: ").append(g % 2).append("}}\n")
-                            .append("    consumesCounters: [{counterSet: mem-").append(g)
+                    devices.append("  - name: gpu-")
+                            .append(g)
+                            .append("-part-")
+                            .append(part)
+                            .append('\n')
+                            .append("    attributes: {kind: {string: part}, island: {int: ")
+                            .append(g % 2)
+                            .append("}}\n")
+                            .append("    consumesCounters: [{counterSet: mem-")
+                            .append(g)
                             .append(", counters: {memory: {value: 2Gi}}}]\n");
                 }
             }
@@ -177,7 +189,8 @@ final class FleetGenerator {
                   priority: %d
                   containers: [{name: main, resources: {requests: {cpu: "%d", memory: %dGi}}}]
                   resourceClaims: [{name: gpus, %s}]
-                """.formatted(p, random.nextInt(3), random.nextInt(3) * 100, random.nextInt(4), 1 + random.nextInt(16), claim));
+                """.formatted(
+                p, random.nextInt(3), random.nextInt(3) * 100, random.nextInt(4), 1 + random.nextInt(16), claim));
     }
 
     private void doc(String yaml) {

@@ -1,18 +1,17 @@
 package io.dra4j.sim;
 
-import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.client.utils.Serialization;
-import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
-import org.junit.jupiter.api.Test;
-
-import java.util.ArrayList;
-import java.util.List;
-
 import static io.dra4j.sim.Snapshots.GPU_CLASS;
 import static io.dra4j.sim.Snapshots.node;
 import static io.dra4j.sim.Snapshots.parse;
 import static io.dra4j.sim.Snapshots.pod;
 import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
 
 class GangSchedulingTest {
     private static final String TEMPLATE = """
@@ -46,6 +45,7 @@ class GangSchedulingTest {
                   - name: gpus
                     resourceClaimTemplateName: %4$s
             """;
+
     private static final String POD_GROUP = """
             apiVersion: scheduling.k8s.io/v1beta1
             kind: PodGroup
@@ -86,12 +86,18 @@ class GangSchedulingTest {
 
     private static long allocatedClaims(SimulationResult r) {
         return r.finalState().resourceClaims().stream()
-                .filter(c -> c.getStatus() != null && c.getStatus().getAllocation() != null).count();
+                .filter(c -> c.getStatus() != null && c.getStatus().getAllocation() != null)
+                .count();
     }
 
     @Test
     void aJobsGangOfTemplateClaimsThatFitsIsPlacedWhole() {
-        SimulationResult r = run(List.of(), GPU_CLASS, node("n1", 2), node("n2", 2), TEMPLATE.formatted("one", 1),
+        SimulationResult r = run(
+                List.of(),
+                GPU_CLASS,
+                node("n1", 2),
+                node("n2", 2),
+                TEMPLATE.formatted("one", 1),
                 POD_GROUP.formatted("workers", 4),
                 JOB.formatted("train", 4, "schedulingGroup: {podGroupName: workers}", "one"));
 
@@ -108,10 +114,17 @@ class GangSchedulingTest {
 
     @Test
     void aGangThatDoesNotFitReservesNothingAndLaterPodsUseTheDevices() {
-        SimulationResult r = run(List.of(), GPU_CLASS, node("n1", 2), node("n2", 2), TEMPLATE.formatted("one", 1),
-                TEMPLATE.formatted("two", 2), POD_GROUP.formatted("workers", 5),
+        SimulationResult r = run(
+                List.of(),
+                GPU_CLASS,
+                node("n1", 2),
+                node("n2", 2),
+                TEMPLATE.formatted("one", 1),
+                TEMPLATE.formatted("two", 2),
+                POD_GROUP.formatted("workers", 5),
                 JOB.formatted("train", 5, "schedulingGroup: {podGroupName: workers}", "one"),
-                LATER_POD.formatted("later-a", "", "two"), LATER_POD.formatted("later-b", "", "two"));
+                LATER_POD.formatted("later-a", "", "two"),
+                LATER_POD.formatted("later-b", "", "two"));
 
         GangResult g = r.gangs().get(0);
         assertThat(g.fits()).isFalse();
@@ -133,19 +146,27 @@ class GangSchedulingTest {
         assertThat(pod(r, "later-b").node()).isPresent();
         for (ResourceClaim c : r.finalState().resourceClaims()) {
             boolean gangClaim = c.getMetadata().getName().startsWith("train-");
-            assertThat(c.getStatus() == null || c.getStatus().getAllocation() == null).isEqualTo(gangClaim);
+            assertThat(c.getStatus() == null || c.getStatus().getAllocation() == null)
+                    .isEqualTo(gangClaim);
             if (gangClaim) {
-                assertThat(c.getStatus() == null || c.getStatus().getReservedFor() == null).isTrue();
+                assertThat(c.getStatus() == null || c.getStatus().getReservedFor() == null)
+                        .isTrue();
                 assertThat(c.getMetadata().getFinalizers()).isNullOrEmpty();
             }
         }
-        assertThat(r.finalState().pods().stream().filter(p -> p.getMetadata().getName().startsWith("train-")))
+        assertThat(r.finalState().pods().stream()
+                        .filter(p -> p.getMetadata().getName().startsWith("train-")))
                 .allSatisfy(p -> assertThat(p.getSpec().getNodeName()).isNull());
     }
 
     @Test
     void minCountBelowTheGangsSizePlacesWhatFitsOnceMinCountDoes() {
-        SimulationResult r = run(List.of(), GPU_CLASS, node("n1", 2), node("n2", 2), TEMPLATE.formatted("one", 1),
+        SimulationResult r = run(
+                List.of(),
+                GPU_CLASS,
+                node("n1", 2),
+                node("n2", 2),
+                TEMPLATE.formatted("one", 1),
                 POD_GROUP.formatted("workers", 3),
                 JOB.formatted("train", 5, "schedulingGroup: {podGroupName: workers}", "one"));
 
@@ -162,7 +183,11 @@ class GangSchedulingTest {
 
     @Test
     void aMinCountAboveTheMembersWaitsInPreEnqueueAndAMissingPodGroupHoldsItsPods() {
-        SimulationResult r = run(List.of(), GPU_CLASS, node("n1", 4), TEMPLATE.formatted("one", 1),
+        SimulationResult r = run(
+                List.of(),
+                GPU_CLASS,
+                node("n1", 4),
+                TEMPLATE.formatted("one", 1),
                 POD_GROUP.formatted("workers", 3),
                 JOB.formatted("small", 2, "schedulingGroup: {podGroupName: workers}", "one"),
                 JOB.formatted("orphan", 1, "schedulingGroup: {podGroupName: nowhere}", "one"));
@@ -171,7 +196,10 @@ class GangSchedulingTest {
         GangResult g = r.gangs().get(0);
         assertThat(g.fits()).isFalse();
         assertThat(g.reason()).isEqualTo("waiting for minCount pods from a gang to appear in scheduling queue");
-        PodResult orphan = r.pods().stream().filter(p -> p.name().startsWith("orphan-")).findFirst().orElseThrow();
+        PodResult orphan = r.pods().stream()
+                .filter(p -> p.name().startsWith("orphan-"))
+                .findFirst()
+                .orElseThrow();
         assertThat(orphan.placement()).isEqualTo(PodResult.Placement.PENDING);
         assertThat(orphan.reason()).isEqualTo("waiting for pods's pod group \"nowhere\" to appear in scheduling queue");
         assertThat(allocatedClaims(r)).isZero();
@@ -179,13 +207,19 @@ class GangSchedulingTest {
 
     @Test
     void aBasicPolicyMakesNoGang() {
-        SimulationResult r = run(List.of(), GPU_CLASS, node("n1", 2), TEMPLATE.formatted("one", 1), """
+        SimulationResult r = run(
+                List.of(),
+                GPU_CLASS,
+                node("n1", 2),
+                TEMPLATE.formatted("one", 1),
+                """
                 apiVersion: scheduling.k8s.io/v1beta1
                 kind: PodGroup
                 metadata: {name: loose, namespace: ns}
                 spec:
                   schedulingPolicy: {basic: {}}
-                """, JOB.formatted("train", 3, "schedulingGroup: {podGroupName: loose}", "one"));
+                """,
+                JOB.formatted("train", 3, "schedulingGroup: {podGroupName: loose}", "one"));
 
         assertThat(r.gangs()).isEmpty();
         assertThat(r.placed()).isEqualTo(2);
@@ -193,20 +227,31 @@ class GangSchedulingTest {
 
     @Test
     void podsMarkedByALabelKeyFormOneGangPerValue() {
-        String[] docs = {GPU_CLASS, node("n1", 2), node("n2", 2), TEMPLATE.formatted("two", 2),
-                LATER_POD.formatted("a-0", "team: a", "two"), LATER_POD.formatted("a-1", "team: a", "two"),
-                LATER_POD.formatted("a-2", "team: a", "two"), LATER_POD.formatted("b-0", "team: b", "two")};
+        String[] docs = {
+            GPU_CLASS,
+            node("n1", 2),
+            node("n2", 2),
+            TEMPLATE.formatted("two", 2),
+            LATER_POD.formatted("a-0", "team: a", "two"),
+            LATER_POD.formatted("a-1", "team: a", "two"),
+            LATER_POD.formatted("a-2", "team: a", "two"),
+            LATER_POD.formatted("b-0", "team: b", "two")
+        };
 
         SimulationResult loose = run(List.of(), docs);
         assertThat(loose.placed()).isEqualTo(2);
 
         SimulationResult gangs = run(List.of(new SimulationOptions.Gang("team")), docs);
-        assertThat(gangs.gangs()).extracting(GangResult::name, GangResult::fits)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple("gang ns/team=a", false),
+        assertThat(gangs.gangs())
+                .extracting(GangResult::name, GangResult::fits)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("gang ns/team=a", false),
                         org.assertj.core.groups.Tuple.tuple("gang ns/team=b", true));
         assertThat(pod(gangs, "b-0").node()).isPresent();
-        assertThat(List.of("a-0", "a-1", "a-2")).allSatisfy(n -> assertThat(pod(gangs, n).node()).isEmpty());
-        assertThat(gangs.gangs().get(0).reason()).isEqualTo("minCount (3) cannot be satisfied: 2 scheduled, 0 remaining");
+        assertThat(List.of("a-0", "a-1", "a-2"))
+                .allSatisfy(n -> assertThat(pod(gangs, n).node()).isEmpty());
+        assertThat(gangs.gangs().get(0).reason())
+                .isEqualTo("minCount (3) cannot be satisfied: 2 scheduled, 0 remaining");
 
         SimulationResult selected = run(List.of(new SimulationOptions.Gang("team in (b)")), docs);
         assertThat(selected.gangs()).singleElement().satisfies(g -> {
@@ -264,8 +309,14 @@ class GangSchedulingTest {
                       type: PodGroupInitiallyScheduled
                 metadata: {resourceVersion: ""}
                 """;
-        SimulationResult r = run(List.of(), GPU_CLASS, node("n1", 2), node("n2", 2), TEMPLATE.formatted("one", 1),
-                list, JOB.formatted("train", 4, "schedulingGroup: {podGroupName: training-workers}", "one"));
+        SimulationResult r = run(
+                List.of(),
+                GPU_CLASS,
+                node("n1", 2),
+                node("n2", 2),
+                TEMPLATE.formatted("one", 1),
+                list,
+                JOB.formatted("train", 4, "schedulingGroup: {podGroupName: training-workers}", "one"));
 
         assertThat(r.finalState().workloads()).hasSize(1);
         assertThat(r.gangs()).singleElement().satisfies(g -> {

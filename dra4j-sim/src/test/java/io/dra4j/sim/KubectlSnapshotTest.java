@@ -1,14 +1,13 @@
 package io.dra4j.sim;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.dra4j.scenario.ManifestReader;
 import io.dra4j.scenario.Manifests;
-import org.junit.jupiter.api.Test;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * A snapshot in the shape kubectl get -A -o yaml prints (managedFields, status, server-set metadata, kinds the
@@ -32,9 +31,11 @@ class KubectlSnapshotTest {
         assertThat(r.boundBefore()).isEqualTo(1);
         PodResult pending = Snapshots.pod(r, "trainer-7d9f8b6c5-q9w2z");
         assertThat(pending.placement()).isEqualTo(PodResult.Placement.PENDING);
-        assertThat(pending.reason()).isEqualTo("0/1 nodes are available: 1 cannot allocate all claims."
-                + " preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.");
-        assertThat(pending.draReason()).startsWith("gpu-node-1: claim team-a/trainer-7d9f8b6c5-q9w2z-gpus-")
+        assertThat(pending.reason())
+                .isEqualTo("0/1 nodes are available: 1 cannot allocate all claims."
+                        + " preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.");
+        assertThat(pending.draReason())
+                .startsWith("gpu-node-1: claim team-a/trainer-7d9f8b6c5-q9w2z-gpus-")
                 .contains("allocated to claim team-a/trainer-7d9f8b6c5-x2kqp-gpus-4xq8n");
         assertThat(pending.workload()).isEqualTo("ReplicaSet team-a/trainer-7d9f8b6c5");
         assertThat(r.finalState().resourceClaims()).hasSize(2);

@@ -1,15 +1,14 @@
 package io.dra4j.sim;
 
-import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
-import org.junit.jupiter.api.Test;
-
-import java.util.List;
-
 import static io.dra4j.sim.Snapshots.GPU_CLASS;
 import static io.dra4j.sim.Snapshots.pod;
 import static io.dra4j.sim.Snapshots.simulate;
 import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import java.util.List;
+import org.junit.jupiter.api.Test;
 
 /**
  * DefaultPreemption. Expected victims, nodes and messages follow kube-scheduler 1.37's code
@@ -70,7 +69,9 @@ class PreemptionTest {
     }
 
     private static Pod finalPod(SimulationResult r, String name) {
-        return r.finalState().pods().stream().filter(p -> p.getMetadata().getName().equals(name)).findFirst()
+        return r.finalState().pods().stream()
+                .filter(p -> p.getMetadata().getName().equals(name))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no pod " + name + " in the final state"));
     }
 
@@ -82,23 +83,33 @@ class PreemptionTest {
         assertThat(pod(r, "low").placement()).isEqualTo(PodResult.Placement.PREEMPTED);
         assertThat(pod(r, "low").reason()).isEqualTo("Preempted by pod uid-high on node n1");
         assertThat(finalPod(r, "high").getStatus().getNominatedNodeName()).isEqualTo("n1");
-        assertThat(r.finalState().pods()).extracting(p -> p.getMetadata().getName()).containsExactly("high");
-        assertThat(r.events()).extracting(e -> e.reason() + " " + e.pod() + ": " + e.message()).containsExactly(
-                "FailedScheduling high: 0/1 nodes are available: 1 Insufficient cpu. preemption: found a potential"
-                        + " placement for pod on node n1, preempting 1 victims",
-                "Preempted low: Preempted by pod uid-high on node n1",
-                "Scheduled high: Successfully assigned ns/high to n1");
+        assertThat(r.finalState().pods())
+                .extracting(p -> p.getMetadata().getName())
+                .containsExactly("high");
+        assertThat(r.events())
+                .extracting(e -> e.reason() + " " + e.pod() + ": " + e.message())
+                .containsExactly(
+                        "FailedScheduling high: 0/1 nodes are available: 1 Insufficient cpu. preemption: found a potential"
+                                + " placement for pod on node n1, preempting 1 victims",
+                        "Preempted low: Preempted by pod uid-high on node n1",
+                        "Scheduled high: Successfully assigned ns/high to n1");
     }
 
     @Test
     void victimsArePutBackFromTheMostImportantDownSoOnlyTheLeastImportantGoes() {
         // 4 cpu: a (10), b (5), c (1) use 1 each; high needs 2. All three off, then a and b fit back, c does not.
-        SimulationResult r = simulate(node("n1", 4), bound("a", "n1", 10, 1), bound("b", "n1", 5, 1),
-                bound("c", "n1", 1, 1), pending("high", 100, 2));
+        SimulationResult r = simulate(
+                node("n1", 4),
+                bound("a", "n1", 10, 1),
+                bound("b", "n1", 5, 1),
+                bound("c", "n1", 1, 1),
+                pending("high", 100, 2));
 
         assertThat(pod(r, "high").node()).contains("n1");
-        assertThat(r.pods()).filteredOn(p -> p.placement() == PodResult.Placement.PREEMPTED)
-                .extracting(PodResult::name).containsExactly("c");
+        assertThat(r.pods())
+                .filteredOn(p -> p.placement() == PodResult.Placement.PREEMPTED)
+                .extracting(PodResult::name)
+                .containsExactly("c");
     }
 
     @Test
@@ -111,8 +122,9 @@ class PreemptionTest {
                   selector: {matchLabels: {app: px}}
                 status: {disruptionsAllowed: 0, currentHealthy: 1, desiredHealthy: 1, expectedPods: 1}
                 """;
-        String[] cluster = {node("n1", 2), node("n2", 2), bound("px", "n1", 1, 2), bound("py", "n2", 50, 2),
-                pending("high", 100, 2)};
+        String[] cluster = {
+            node("n1", 2), node("n2", 2), bound("px", "n1", 1, 2), bound("py", "n2", 50, 2), pending("high", 100, 2)
+        };
 
         SimulationResult withPdb = simulate(concat(cluster, pdb));
         assertThat(pod(withPdb, "high").node()).contains("n2");
@@ -128,38 +140,51 @@ class PreemptionTest {
     @Test
     void amongEqualCandidatesFewerVictimsThenTheLatestStartedWin() {
         // n1 needs two victims of priority 1, n2 one: same highest priority, n2's sum is smaller.
-        SimulationResult fewer = simulate(node("n1", 2), node("n2", 2), bound("a1", "n1", 1, 1),
-                bound("a2", "n1", 1, 1), bound("b", "n2", 1, 2), pending("high", 100, 2));
+        SimulationResult fewer = simulate(
+                node("n1", 2),
+                node("n2", 2),
+                bound("a1", "n1", 1, 1),
+                bound("a2", "n1", 1, 1),
+                bound("b", "n2", 1, 2),
+                pending("high", 100, 2));
         assertThat(pod(fewer, "high").node()).contains("n2");
 
         // Same victims' priorities and counts: the node whose victim started last.
-        SimulationResult later = simulate(node("n1", 2), node("n2", 2),
+        SimulationResult later = simulate(
+                node("n1", 2),
+                node("n2", 2),
                 BOUND.formatted("early", "n1", 1, 2, "2026-01-01T00:00:00Z"),
-                BOUND.formatted("late", "n2", 1, 2, "2026-01-02T00:00:00Z"), pending("high", 100, 2));
+                BOUND.formatted("late", "n2", 1, 2, "2026-01-02T00:00:00Z"),
+                pending("high", 100, 2));
         assertThat(pod(later, "high").node()).contains("n2");
         assertThat(pod(later, "late").placement()).isEqualTo(PodResult.Placement.PREEMPTED);
     }
 
     @Test
     void aPodRejectedInPreFilterIsNotEligibleWithPolicyNeverAndOtherwiseFindsPreemptionNotHelpful() {
-        String never = PENDING.formatted("high", 100, 1, "preemptionPolicy: Never\n  resourceClaims: [{name: gpu, resourceClaimName: missing}]");
-        String preempting = PENDING.formatted("high", 100, 1, "resourceClaims: [{name: gpu, resourceClaimName: missing}]");
+        String never = PENDING.formatted(
+                "high", 100, 1, "preemptionPolicy: Never\n  resourceClaims: [{name: gpu, resourceClaimName: missing}]");
+        String preempting =
+                PENDING.formatted("high", 100, 1, "resourceClaims: [{name: gpu, resourceClaimName: missing}]");
 
-        assertThat(pod(simulate(node("n1", 4), never), "high").reason()).isEqualTo(
-                "0/1 nodes are available: could not find ResourceClaim \"ns/missing\". preemption: not eligible due to"
-                        + " preemptionPolicy=Never.");
-        assertThat(pod(simulate(node("n1", 4), preempting), "high").reason()).isEqualTo(
-                "0/1 nodes are available: could not find ResourceClaim \"ns/missing\". preemption: 0/1 nodes are"
-                        + " available: 1 Preemption is not helpful for scheduling.");
+        assertThat(pod(simulate(node("n1", 4), never), "high").reason())
+                .isEqualTo(
+                        "0/1 nodes are available: could not find ResourceClaim \"ns/missing\". preemption: not eligible due to"
+                                + " preemptionPolicy=Never.");
+        assertThat(pod(simulate(node("n1", 4), preempting), "high").reason())
+                .isEqualTo(
+                        "0/1 nodes are available: could not find ResourceClaim \"ns/missing\". preemption: 0/1 nodes are"
+                                + " available: 1 Preemption is not helpful for scheduling.");
     }
 
     @Test
     void preemptionPolicyNeverLeavesThePodPendingWithUpstreamsMessage() {
-        SimulationResult r = simulate(node("n1", 4), bound("low", "n1", 0, 3),
-                PENDING.formatted("high", 100, 2, "preemptionPolicy: Never"));
+        SimulationResult r = simulate(
+                node("n1", 4), bound("low", "n1", 0, 3), PENDING.formatted("high", 100, 2, "preemptionPolicy: Never"));
 
-        assertThat(pod(r, "high").reason()).isEqualTo(
-                "0/1 nodes are available: 1 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never.");
+        assertThat(pod(r, "high").reason())
+                .isEqualTo(
+                        "0/1 nodes are available: 1 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never.");
         assertThat(pod(r, "low").placement()).isEqualTo(PodResult.Placement.BOUND_BEFORE);
     }
 
@@ -176,9 +201,10 @@ class PreemptionTest {
                 """;
         SimulationResult r = simulate(node("n1", 4), tainted, bound("peer", "n1", 100, 3), pending("high", 100, 2));
 
-        assertThat(pod(r, "high").reason()).isEqualTo("0/2 nodes are available: 1 Insufficient cpu, 1 node(s) had"
-                + " untolerated taint(s). preemption: 0/2 nodes are available: 1 No preemption victims found for"
-                + " incoming pod, 1 Preemption is not helpful for scheduling.");
+        assertThat(pod(r, "high").reason())
+                .isEqualTo("0/2 nodes are available: 1 Insufficient cpu, 1 node(s) had"
+                        + " untolerated taint(s). preemption: 0/2 nodes are available: 1 No preemption victims found for"
+                        + " incoming pod, 1 Preemption is not helpful for scheduling.");
         assertThat(finalPod(r, "high").getStatus().getNominatedNodeName()).isNull();
     }
 
@@ -205,28 +231,35 @@ class PreemptionTest {
                   resourceClaims: [{name: gpus, resourceClaimTemplateName: one}]
                 """;
         // Only the GPU is missing: DynamicResources' rejection is UnschedulableAndUnresolvable, no dry run.
-        SimulationResult gpuOnly = simulate(GPU_CLASS, Snapshots.node("n1", 1), template, allocatedClaim(),
-                boundGpuPod(), gpuPod.formatted(1));
-        assertThat(pod(gpuOnly, "high").reason()).isEqualTo("0/1 nodes are available: 1 cannot allocate all claims."
-                + " preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.");
+        SimulationResult gpuOnly = simulate(
+                GPU_CLASS, Snapshots.node("n1", 1), template, allocatedClaim(), boundGpuPod(), gpuPod.formatted(1));
+        assertThat(pod(gpuOnly, "high").reason())
+                .isEqualTo("0/1 nodes are available: 1 cannot allocate all claims."
+                        + " preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.");
 
         // cpu is missing too, so the node is tried; with the holder gone the GPU is still in use for the dry run.
-        SimulationResult both = simulate(GPU_CLASS, Snapshots.node("n1", 1), template, allocatedClaim(),
-                boundGpuPod(), gpuPod.formatted(2));
-        assertThat(pod(both, "high").reason()).isEqualTo("0/1 nodes are available: 1 Insufficient cpu."
-                + " preemption: 0/1 nodes are available: 1 cannot allocate all claims.");
+        SimulationResult both = simulate(
+                GPU_CLASS, Snapshots.node("n1", 1), template, allocatedClaim(), boundGpuPod(), gpuPod.formatted(2));
+        assertThat(pod(both, "high").reason())
+                .isEqualTo("0/1 nodes are available: 1 Insufficient cpu."
+                        + " preemption: 0/1 nodes are available: 1 cannot allocate all claims.");
         assertThat(pod(both, "holder").placement()).isEqualTo(PodResult.Placement.BOUND_BEFORE);
     }
 
     @Test
     void aVictimsClaimsAreReleasedAndItsReplicaSetCreatesAReplacementThatIsScheduledAgain() {
         String high = PENDING.formatted("high", 100, 15, "");
-        SimulationResult r = simulate(GPU_CLASS, Snapshots.node("n1", 1), allocatedClaim(),
+        SimulationResult r = simulate(
+                GPU_CLASS,
+                Snapshots.node("n1", 1),
+                allocatedClaim(),
                 boundGpuPod().replace("  uid: uid-holder\n", """
                           uid: uid-holder
                           generateName: rs-
                           ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: rs, uid: rs-uid, controller: true}]
-                        """), high, """
+                        """),
+                high,
+                """
                 apiVersion: resource.k8s.io/v1
                 kind: ResourceClaimTemplate
                 metadata: {name: one, namespace: ns}
@@ -243,7 +276,10 @@ class PreemptionTest {
         // The claim was generated for the victim: deleted. The replacement gets its own claim and stays pending.
         List<ResourceClaim> claims = r.finalState().resourceClaims();
         assertThat(claims).extracting(c -> c.getMetadata().getName()).doesNotContain("holder-gpus-abcde");
-        PodResult replacement = r.pods().stream().filter(p -> p.name().startsWith("rs-")).findFirst().orElseThrow();
+        PodResult replacement = r.pods().stream()
+                .filter(p -> p.name().startsWith("rs-"))
+                .findFirst()
+                .orElseThrow();
         assertThat(replacement.placement()).isEqualTo(PodResult.Placement.PENDING);
         assertThat(replacement.workload()).isEqualTo("ReplicaSet ns/rs");
         assertThat(replacement.reason()).startsWith("0/1 nodes are available: 1 Insufficient cpu.");

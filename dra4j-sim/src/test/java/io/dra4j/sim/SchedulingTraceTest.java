@@ -1,14 +1,13 @@
 package io.dra4j.sim;
 
-import org.junit.jupiter.api.Test;
-
-import java.util.ArrayList;
-import java.util.List;
-
 import static io.dra4j.sim.Snapshots.GPU_CLASS;
 import static io.dra4j.sim.Snapshots.node;
 import static io.dra4j.sim.Snapshots.parse;
 import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
 
 class SchedulingTraceTest {
     private static final String TEMPLATE = """
@@ -53,8 +52,16 @@ class SchedulingTraceTest {
 
     @Test
     void everyAttemptRecordsEachNodesVerdictTheScoresTheBestNodesAndTheAllocation() {
-        ClusterSnapshot s = parse(GPU_CLASS, TEMPLATE, node("big", 4), node("small", 2), node("none", 0), TAINTED,
-                POD.formatted("p1"), POD.formatted("p2"), POD.formatted("p3"));
+        ClusterSnapshot s = parse(
+                GPU_CLASS,
+                TEMPLATE,
+                node("big", 4),
+                node("small", 2),
+                node("none", 0),
+                TAINTED,
+                POD.formatted("p1"),
+                POD.formatted("p2"),
+                POD.formatted("p3"));
 
         List<TraceAttempt> attempts = trace(s);
 
@@ -63,20 +70,32 @@ class SchedulingTraceTest {
         assertThat(first.preFilter()).isEmpty();
         assertThat(first.feasible()).containsExactlyInAnyOrder("big", "small");
         assertThat(first.rejected().get("tainted"))
-                .isEqualTo(new TraceAttempt.Verdict("TaintToleration", "UnschedulableAndUnresolvable",
+                .isEqualTo(new TraceAttempt.Verdict(
+                        "TaintToleration",
+                        "UnschedulableAndUnresolvable",
                         List.of("node(s) had untolerated taint(s)")));
         assertThat(first.rejected().get("none").plugin()).isEqualTo("DynamicResources");
         assertThat(first.scores().keySet()).containsExactlyInAnyOrder("big", "small");
-        first.scores().values().forEach(score -> assertThat(score.total())
-                .isEqualTo(score.plugins().values().stream().mapToLong(Long::longValue).sum()));
-        assertThat(first.best()).isNotEmpty().isSubsetOf(first.feasible()).contains(first.node().orElseThrow());
+        first.scores()
+                .values()
+                .forEach(score -> assertThat(score.total())
+                        .isEqualTo(score.plugins().values().stream()
+                                .mapToLong(Long::longValue)
+                                .sum()));
+        assertThat(first.best())
+                .isNotEmpty()
+                .isSubsetOf(first.feasible())
+                .contains(first.node().orElseThrow());
         assertThat(first.claims().get("gpus").getDevices().getResults()).hasSize(2);
         assertThat(first.error()).isEmpty();
 
         // Four GPUs on big and two on small serve three pods; the run's placements are the trace's.
         SimulationResult plain = new Simulator(SimulationOptions.defaults()).run(s);
         for (TraceAttempt a : attempts) {
-            PodResult p = plain.pods().stream().filter(r -> r.name().equals(a.name())).findFirst().orElseThrow();
+            PodResult p = plain.pods().stream()
+                    .filter(r -> r.name().equals(a.name()))
+                    .findFirst()
+                    .orElseThrow();
             assertThat(a.node()).isEqualTo(p.node());
         }
         assertThat(attempts.stream().filter(a -> a.node().isPresent())).hasSize(3);

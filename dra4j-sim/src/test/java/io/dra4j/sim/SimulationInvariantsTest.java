@@ -1,5 +1,7 @@
 package io.dra4j.sim;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.dra4j.scenario.ManifestReader;
 import io.dra4j.scenario.Manifests;
 import io.fabric8.kubernetes.api.model.Container;
@@ -14,9 +16,6 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceCounterConsumption;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
-
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -24,8 +23,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Invariants of every simulated cluster, checked on generated fleets by code independent of the simulator: no
@@ -46,7 +45,8 @@ class SimulationInvariantsTest {
         SimulationResult r = new Simulator(SimulationOptions.defaults()).run(snapshot);
 
         assertThat(Reports.state(new SimulationResult(List.of(), List.of(), List.of(), snapshot)))
-                .as("inputs unchanged").isEqualTo(before);
+                .as("inputs unchanged")
+                .isEqualTo(before);
         assertThat(r.placed()).as("something placed (seed %d)", seed).isPositive();
         checkInvariants(r.finalState());
 
@@ -73,13 +73,15 @@ class SimulationInvariantsTest {
         Map<String, Device> devices = new HashMap<>();
         Map<String, BigDecimal> counterLimits = new HashMap<>();
         for (ResourceSlice slice : s.resourceSlices()) {
-            String pool = slice.getSpec().getDriver() + "/" + slice.getSpec().getPool().getName();
+            String pool = slice.getSpec().getDriver() + "/"
+                    + slice.getSpec().getPool().getName();
             for (Device d : list(slice.getSpec().getDevices())) {
                 devices.put(pool + "/" + d.getName(), d);
             }
             for (CounterSet cs : list(slice.getSpec().getSharedCounters())) {
-                cs.getCounters().forEach((name, c) -> counterLimits.put(pool + "/" + cs.getName() + "/" + name,
-                        Quantity.getAmountInBytes(c.getValue())));
+                cs.getCounters()
+                        .forEach((name, c) -> counterLimits.put(
+                                pool + "/" + cs.getName() + "/" + name, Quantity.getAmountInBytes(c.getValue())));
             }
         }
         for (ResourceClaim c : s.resourceClaims()) {
@@ -87,23 +89,29 @@ class SimulationInvariantsTest {
             if (c.getStatus() == null || c.getStatus().getAllocation() == null) {
                 continue;
             }
-            for (DeviceRequestAllocationResult r : c.getStatus().getAllocation().getDevices().getResults()) {
+            for (DeviceRequestAllocationResult r :
+                    c.getStatus().getAllocation().getDevices().getResults()) {
                 if (Boolean.TRUE.equals(r.getAdminAccess())) {
                     continue;
                 }
                 String pool = r.getDriver() + "/" + r.getPool();
                 String id = pool + "/" + r.getDevice();
-                assertThat(exclusive.add(id)).as("device %s allocated twice", id).isTrue();
+                assertThat(exclusive.add(id))
+                        .as("device %s allocated twice", id)
+                        .isTrue();
                 Device d = devices.get(id);
                 assertThat(d).as("allocated device %s exists", id).isNotNull();
                 for (DeviceCounterConsumption cc : list(d.getConsumesCounters())) {
-                    cc.getCounters().forEach((name, v) -> consumed.merge(pool + "/" + cc.getCounterSet() + "/" + name,
-                            Quantity.getAmountInBytes(v.getValue()), BigDecimal::add));
+                    cc.getCounters()
+                            .forEach((name, v) -> consumed.merge(
+                                    pool + "/" + cc.getCounterSet() + "/" + name,
+                                    Quantity.getAmountInBytes(v.getValue()),
+                                    BigDecimal::add));
                 }
             }
         }
-        consumed.forEach((counter, used) -> assertThat(used).as("counter %s", counter)
-                .isLessThanOrEqualTo(counterLimits.get(counter)));
+        consumed.forEach((counter, used) ->
+                assertThat(used).as("counter %s", counter).isLessThanOrEqualTo(counterLimits.get(counter)));
 
         Map<String, Node> nodes = new HashMap<>();
         s.nodes().forEach(n -> nodes.put(n.getMetadata().getName(), n));
@@ -113,9 +121,11 @@ class SimulationInvariantsTest {
             if (node == null) {
                 continue;
             }
-            BigDecimal[] u = used.computeIfAbsent(node, k -> new BigDecimal[]{BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO});
+            BigDecimal[] u = used.computeIfAbsent(
+                    node, k -> new BigDecimal[] {BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO});
             for (Container c : p.getSpec().getContainers()) {
-                Map<String, Quantity> req = c.getResources() == null ? null : c.getResources().getRequests();
+                Map<String, Quantity> req =
+                        c.getResources() == null ? null : c.getResources().getRequests();
                 if (req != null && req.get("cpu") != null) {
                     u[0] = u[0].add(Quantity.getAmountInBytes(req.get("cpu")));
                 }
@@ -132,21 +142,34 @@ class SimulationInvariantsTest {
                     }
                 }
                 ResourceClaim c = claims.get(p.getMetadata().getNamespace() + "/" + name);
-                assertThat(c).as("claim %s of bound pod %s", name, p.getMetadata().getName()).isNotNull();
-                assertThat(c.getStatus().getAllocation()).as("claim %s allocated", name).isNotNull();
-                assertThat(c.getStatus().getReservedFor()).as("claim %s reserved for %s", name, p.getMetadata().getName())
-                        .anySatisfy(ref -> assertThat(ref.getUid()).isEqualTo(p.getMetadata().getUid()));
+                assertThat(c)
+                        .as("claim %s of bound pod %s", name, p.getMetadata().getName())
+                        .isNotNull();
+                assertThat(c.getStatus().getAllocation())
+                        .as("claim %s allocated", name)
+                        .isNotNull();
+                assertThat(c.getStatus().getReservedFor())
+                        .as("claim %s reserved for %s", name, p.getMetadata().getName())
+                        .anySatisfy(ref -> assertThat(ref.getUid())
+                                .isEqualTo(p.getMetadata().getUid()));
                 var selector = c.getStatus().getAllocation().getNodeSelector();
                 if (selector != null) {
-                    assertThat(selector.getNodeSelectorTerms().get(0).getMatchFields().get(0).getValues())
-                            .as("claim %s allocated on the pod's node", name).contains(node);
+                    assertThat(selector.getNodeSelectorTerms()
+                                    .get(0)
+                                    .getMatchFields()
+                                    .get(0)
+                                    .getValues())
+                            .as("claim %s allocated on the pod's node", name)
+                            .contains(node);
                 }
             }
         }
         used.forEach((node, u) -> {
             Map<String, Quantity> alloc = nodes.get(node).getStatus().getAllocatable();
             assertThat(u[0]).as("cpu on %s", node).isLessThanOrEqualTo(Quantity.getAmountInBytes(alloc.get("cpu")));
-            assertThat(u[1]).as("memory on %s", node).isLessThanOrEqualTo(Quantity.getAmountInBytes(alloc.get("memory")));
+            assertThat(u[1])
+                    .as("memory on %s", node)
+                    .isLessThanOrEqualTo(Quantity.getAmountInBytes(alloc.get("memory")));
             assertThat(u[2]).as("pods on %s", node).isLessThanOrEqualTo(Quantity.getAmountInBytes(alloc.get("pods")));
         });
     }

@@ -1,17 +1,16 @@
 package io.dra4j.sim;
 
-import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
-import org.junit.jupiter.api.Test;
-
-import java.util.List;
-import java.util.Map;
-
 import static io.dra4j.sim.Snapshots.GPU_CLASS;
 import static io.dra4j.sim.Snapshots.node;
 import static io.dra4j.sim.Snapshots.pod;
 import static io.dra4j.sim.Snapshots.simulate;
 import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
 
 class SimulatorTest {
     private static final String TEMPLATE = """
@@ -54,23 +53,30 @@ class SimulatorTest {
         assertThat(claim.getMetadata().getAnnotations()).containsEntry("resource.kubernetes.io/pod-claim-name", "gpus");
         assertThat(claim.getStatus().getAllocation().getDevices().getResults()).hasSize(1);
         Pod p = r.finalState().pods().get(0);
-        assertThat(claim.getStatus().getReservedFor()).singleElement()
-                .satisfies(ref -> assertThat(ref.getUid()).isEqualTo(p.getMetadata().getUid()));
-        assertThat(p.getStatus().getResourceClaimStatuses()).singleElement()
-                .satisfies(s -> assertThat(s.getResourceClaimName()).isEqualTo(claim.getMetadata().getName()));
+        assertThat(claim.getStatus().getReservedFor())
+                .singleElement()
+                .satisfies(ref ->
+                        assertThat(ref.getUid()).isEqualTo(p.getMetadata().getUid()));
+        assertThat(p.getStatus().getResourceClaimStatuses())
+                .singleElement()
+                .satisfies(s -> assertThat(s.getResourceClaimName())
+                        .isEqualTo(claim.getMetadata().getName()));
         assertThat(r.events()).extracting(SchedulingEvent::message).containsExactly("Successfully assigned ns/p to n1");
     }
 
     @Test
     void podsThatDoNotFitGetTheFitErrorMessageAndTheAllocatorsDecisiveReason() {
-        SimulationResult r = simulate(GPU_CLASS, node("n1", 2), node("n2", 1), TEMPLATE.formatted("three", 3),
-                podYaml("p", "three"));
+        SimulationResult r = simulate(
+                GPU_CLASS, node("n1", 2), node("n2", 1), TEMPLATE.formatted("three", 3), podYaml("p", "three"));
 
         PodResult p = pod(r, "p");
         assertThat(p.placement()).isEqualTo(PodResult.Placement.PENDING);
-        assertThat(p.reason()).isEqualTo("0/2 nodes are available: 2 cannot allocate all claims."
-                + " preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.");
-        assertThat(p.draReason()).startsWith("n1: claim ns/").contains("request gpus: 3 device(s) requested, only 2 in usable pools on node n1");
+        assertThat(p.reason())
+                .isEqualTo("0/2 nodes are available: 2 cannot allocate all claims."
+                        + " preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.");
+        assertThat(p.draReason())
+                .startsWith("n1: claim ns/")
+                .contains("request gpus: 3 device(s) requested, only 2 in usable pools on node n1");
         Pod pod = r.finalState().pods().get(0);
         assertThat(pod.getStatus().getConditions()).singleElement().satisfies(c -> {
             assertThat(c.getType()).isEqualTo("PodScheduled");
@@ -87,8 +93,13 @@ class SimulatorTest {
                 metadata: {name: high}
                 value: 1000
                 """;
-        SimulationResult r = simulate(GPU_CLASS, priority, node("n1", 2), TEMPLATE.formatted("two", 2),
-                podYaml("low", "two"), POD.formatted("high", "priorityClassName: high", "1", "two"));
+        SimulationResult r = simulate(
+                GPU_CLASS,
+                priority,
+                node("n1", 2),
+                TEMPLATE.formatted("two", 2),
+                podYaml("low", "two"),
+                POD.formatted("high", "priorityClassName: high", "1", "two"));
 
         assertThat(pod(r, "high").node()).contains("n1");
         assertThat(pod(r, "low").placement()).isEqualTo(PodResult.Placement.PENDING);
@@ -97,11 +108,14 @@ class SimulatorTest {
 
     @Test
     void missingClassesAndTemplatesAreExplainedNotErrors() {
-        SimulationResult r = simulate(node("n1", 1), TEMPLATE.formatted("t", 1), podYaml("a", "t"), podYaml("b", "nope"));
+        SimulationResult r =
+                simulate(node("n1", 1), TEMPLATE.formatted("t", 1), podYaml("a", "t"), podYaml("b", "nope"));
 
-        assertThat(pod(r, "a").reason()).isEqualTo("0/1 nodes are available: request gpus: device class gpu does not exist."
-                + " preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.");
-        assertThat(pod(r, "b").reason()).contains("ResourceClaim not created yet (ResourceClaimTemplate nope not found)");
+        assertThat(pod(r, "a").reason())
+                .isEqualTo("0/1 nodes are available: request gpus: device class gpu does not exist."
+                        + " preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.");
+        assertThat(pod(r, "b").reason())
+                .contains("ResourceClaim not created yet (ResourceClaimTemplate nope not found)");
         assertThat(pod(r, "b").notes()).singleElement().asString().contains("ResourceClaimTemplate ns/nope not found");
     }
 
@@ -125,8 +139,8 @@ class SimulatorTest {
                   containers: [{name: main}]
                   resourceClaims: [{name: gpus, resourceClaimName: shared}]
                 """;
-        SimulationResult r = simulate(GPU_CLASS, node("n1", 1), node("n2", 1), claim, user.formatted("a"),
-                user.formatted("b"));
+        SimulationResult r =
+                simulate(GPU_CLASS, node("n1", 1), node("n2", 1), claim, user.formatted("a"), user.formatted("b"));
 
         assertThat(pod(r, "a").node()).isEqualTo(pod(r, "b").node());
         ResourceClaim c = r.finalState().resourceClaims().get(0);
@@ -167,7 +181,13 @@ class SimulatorTest {
 
         assertThat(pod(r, "p").node()).contains("n2");
         ResourceClaim c = r.finalState().resourceClaims().get(0);
-        assertThat(c.getStatus().getAllocation().getDevices().getResults().get(0).getRequest()).isEqualTo("gpu/big");
+        assertThat(c.getStatus()
+                        .getAllocation()
+                        .getDevices()
+                        .getResults()
+                        .get(0)
+                        .getRequest())
+                .isEqualTo("gpu/big");
     }
 
     @Test
@@ -184,8 +204,13 @@ class SimulatorTest {
                       requests: {example.com/gpu: "1"}
                       limits: {example.com/gpu: "1"}
                 """;
-        SimulationResult r = simulate(GPU_CLASS, node("plugin", 0, ", example.com/gpu: \"1\""), node("dra", 1),
-                pod.formatted("on-plugin", "plugin"), pod.formatted("on-dra", "dra"), pod.formatted("second", "plugin"));
+        SimulationResult r = simulate(
+                GPU_CLASS,
+                node("plugin", 0, ", example.com/gpu: \"1\""),
+                node("dra", 1),
+                pod.formatted("on-plugin", "plugin"),
+                pod.formatted("on-dra", "dra"),
+                pod.formatted("second", "plugin"));
 
         assertThat(pod(r, "on-plugin").node()).contains("plugin");
         assertThat(pod(r, "on-dra").node()).contains("dra");
@@ -196,14 +221,19 @@ class SimulatorTest {
             assertThat(c.getSpec().getDevices().getRequests().get(0).getName()).isEqualTo("container-0-request-0");
             assertThat(c.getStatus().getAllocation()).isNotNull();
         });
-        Pod onDra = r.finalState().pods().stream().filter(p -> p.getMetadata().getName().equals("on-dra")).findFirst().orElseThrow();
+        Pod onDra = r.finalState().pods().stream()
+                .filter(p -> p.getMetadata().getName().equals("on-dra"))
+                .findFirst()
+                .orElseThrow();
         assertThat(onDra.getStatus().getExtendedResourceClaimStatus().getResourceClaimName())
                 .isEqualTo(claims.get(0).getMetadata().getName());
         // Quota: the pod already charges requests.example.com/gpu; its claim charges the class's devices and the
         // implicit name only (kube-apiserver's claimEvaluator subtracts the owner's usage).
-        assertThat(DeviceUsage.of(r.finalState()).quotaPerNamespace().get("ns")).containsExactly(
-                Map.entry("count/resourceclaims.resource.k8s.io", 1L), Map.entry("gpu.deviceclass.resource.k8s.io/devices", 1L),
-                Map.entry("requests.deviceclass.resource.kubernetes.io/gpu", 1L));
+        assertThat(DeviceUsage.of(r.finalState()).quotaPerNamespace().get("ns"))
+                .containsExactly(
+                        Map.entry("count/resourceclaims.resource.k8s.io", 1L),
+                        Map.entry("gpu.deviceclass.resource.k8s.io/devices", 1L),
+                        Map.entry("requests.deviceclass.resource.kubernetes.io/gpu", 1L));
     }
 
     @Test
@@ -254,15 +284,19 @@ class SimulatorTest {
 
         List<String> names = r.pods().stream().map(PodResult::name).toList();
         assertThat(names).contains("db-0", "db-1");
-        assertThat(names.stream().filter(n -> n.matches("web-[bcdfghjklmnpqrstvwxz2456789]+-[bcdfghjklmnpqrstvwxz2456789]{5}")))
+        assertThat(names.stream()
+                        .filter(n -> n.matches("web-[bcdfghjklmnpqrstvwxz2456789]+-[bcdfghjklmnpqrstvwxz2456789]{5}")))
                 .hasSize(2);
-        assertThat(names.stream().filter(n -> n.matches("idx-[01]-[bcdfghjklmnpqrstvwxz2456789]{5}"))).hasSize(2);
+        assertThat(names.stream().filter(n -> n.matches("idx-[01]-[bcdfghjklmnpqrstvwxz2456789]{5}")))
+                .hasSize(2);
         assertThat(r.pods().stream().filter(p -> p.name().startsWith("agent-")))
-                .singleElement().satisfies(p -> assertThat(p.node()).contains("n2"));
+                .singleElement()
+                .satisfies(p -> assertThat(p.node()).contains("n2"));
         assertThat(pod(r, "db-0").workload()).isEqualTo("StatefulSet ns/db");
         assertThat(r.placed()).isEqualTo(7);
         // The same input gives the same names.
-        assertThat(simulate(node("n1", 0), node("n2", 0), workloads).pods()).extracting(PodResult::name)
+        assertThat(simulate(node("n1", 0), node("n2", 0), workloads).pods())
+                .extracting(PodResult::name)
                 .containsExactlyElementsOf(names);
     }
 
@@ -330,15 +364,16 @@ class SimulatorTest {
         // As read from a cluster (the API server's UIDs): only the pods that exist, and a note for each shortfall.
         SimulationResult live = simulate(node("n1", 0), workloads.formatted(", uid: u-live"));
         assertThat(live.pods()).extracting(PodResult::name).containsExactlyInAnyOrder("web-x7k2p", "db-0");
-        assertThat(live.notes()).containsExactlyInAnyOrder(
-                "ReplicaSet ns/web: 1 of 3 pods exist in the cluster; only those are simulated"
-                        + " (its controller creates the others there)",
-                "StatefulSet ns/db: 1 of 2 pods exist in the cluster; only those are simulated"
-                        + " (its controller creates the others there)",
-                "Deployment ns/api: 0 of 2 pods exist in the cluster; only those are simulated"
-                        + " (its controller creates the others there)",
-                "Job ns/batch: 0 of 1 pods exist in the cluster; only those are simulated"
-                        + " (its controller creates the others there)");
+        assertThat(live.notes())
+                .containsExactlyInAnyOrder(
+                        "ReplicaSet ns/web: 1 of 3 pods exist in the cluster; only those are simulated"
+                                + " (its controller creates the others there)",
+                        "StatefulSet ns/db: 1 of 2 pods exist in the cluster; only those are simulated"
+                                + " (its controller creates the others there)",
+                        "Deployment ns/api: 0 of 2 pods exist in the cluster; only those are simulated"
+                                + " (its controller creates the others there)",
+                        "Job ns/batch: 0 of 1 pods exist in the cluster; only those are simulated"
+                                + " (its controller creates the others there)");
     }
 
     @Test
@@ -379,10 +414,11 @@ class SimulatorTest {
                 """;
         SimulationResult r = simulate(nodes, pod);
 
-        assertThat(pod(r, "p").reason()).isEqualTo("0/4 nodes are available: 1 Insufficient cpu, "
-                + "1 node(s) didn't match Pod's node affinity/selector, 1 node(s) had untolerated taint(s), "
-                + "1 node(s) were unschedulable. preemption: 0/4 nodes are available: 4 Preemption is not helpful for "
-                + "scheduling.");
+        assertThat(pod(r, "p").reason())
+                .isEqualTo("0/4 nodes are available: 1 Insufficient cpu, "
+                        + "1 node(s) didn't match Pod's node affinity/selector, 1 node(s) had untolerated taint(s), "
+                        + "1 node(s) were unschedulable. preemption: 0/4 nodes are available: 4 Preemption is not helpful for "
+                        + "scheduling.");
         assertThat(pod(r, "p").namespace()).isEqualTo("default");
     }
 

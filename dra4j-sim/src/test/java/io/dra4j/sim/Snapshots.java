@@ -1,11 +1,10 @@
 package io.dra4j.sim;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.dra4j.scenario.ManifestReader;
 import io.dra4j.scenario.Manifests;
-
 import java.nio.charset.StandardCharsets;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** Small snapshots written as manifests, for the simulator tests. */
 final class Snapshots {
@@ -29,6 +28,7 @@ final class Snapshots {
               devices:
             %2$s
             """;
+
     static final String GPU_CLASS = """
             apiVersion: resource.k8s.io/v1
             kind: DeviceClass
@@ -39,8 +39,7 @@ final class Snapshots {
               - cel: {expression: 'device.driver == "gpu.example.com"'}
             """;
 
-    private Snapshots() {
-    }
+    private Snapshots() {}
 
     static String node(String name, int gpus) {
         return node(name, gpus, "");
@@ -50,8 +49,12 @@ final class Snapshots {
     static String node(String name, int gpus, String extraAllocatable) {
         StringBuilder devices = new StringBuilder();
         for (int i = 0; i < gpus; i++) {
-            devices.append("  - name: gpu-").append(i).append("\n")
-                    .append("    attributes: {island: {int: ").append(i < (gpus + 1) / 2 ? 0 : 1).append("}}\n");
+            devices.append("  - name: gpu-")
+                    .append(i)
+                    .append("\n")
+                    .append("    attributes: {island: {int: ")
+                    .append(i < (gpus + 1) / 2 ? 0 : 1)
+                    .append("}}\n");
         }
         if (gpus == 0) {
             devices.append("    []\n");
@@ -60,7 +63,8 @@ final class Snapshots {
     }
 
     static ClusterSnapshot parse(String... documents) {
-        Manifests m = ManifestReader.parse(String.join("---\n", documents).getBytes(StandardCharsets.UTF_8), "test.yaml");
+        Manifests m =
+                ManifestReader.parse(String.join("---\n", documents).getBytes(StandardCharsets.UTF_8), "test.yaml");
         assertThat(m.problems()).isEmpty();
         return ClusterSnapshot.of(m);
     }
@@ -70,7 +74,9 @@ final class Snapshots {
     }
 
     static PodResult pod(SimulationResult r, String name) {
-        return r.pods().stream().filter(p -> p.name().equals(name)).findFirst()
+        return r.pods().stream()
+                .filter(p -> p.name().equals(name))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no pod " + name + " in " + r.pods()));
     }
 }

@@ -1,6 +1,6 @@
 package io.dra4j.testkit;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -13,8 +13,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * A module uses another module only through its API: no source file refers to an {@code internal} package of
@@ -29,20 +28,29 @@ class ApiBoundaryTest {
 
     @Test
     void noModuleRefersToAnotherModulesInternalPackages() throws IOException {
-        List<String> modules = MODULE.matcher(Files.readString(ROOT.resolve("pom.xml"))).results()
-                .map(m -> m.group(1)).toList();
+        List<String> modules = MODULE.matcher(Files.readString(ROOT.resolve("pom.xml")))
+                .results()
+                .map(m -> m.group(1))
+                .toList();
         Map<String, String> owner = new HashMap<>();
         for (String module : modules) {
-            for (Path dir : javaFiles(ROOT.resolve(module).resolve("src/main/java")).map(Path::getParent).distinct()
+            for (Path dir : javaFiles(ROOT.resolve(module).resolve("src/main/java"))
+                    .map(Path::getParent)
+                    .distinct()
                     .toList()) {
-                String pkg = ROOT.resolve(module).resolve("src/main/java").relativize(dir).toString()
+                String pkg = ROOT.resolve(module)
+                        .resolve("src/main/java")
+                        .relativize(dir)
+                        .toString()
                         .replace(dir.getFileSystem().getSeparator(), ".");
                 if (pkg.endsWith(".internal") || pkg.contains(".internal.")) {
                     owner.put(pkg.substring(0, pkg.indexOf(".internal") + ".internal".length()), module);
                 }
             }
         }
-        assertThat(owner).as("internal packages found (the scan sees the sources)").isNotEmpty();
+        assertThat(owner)
+                .as("internal packages found (the scan sees the sources)")
+                .isNotEmpty();
 
         List<String> crossings = new ArrayList<>();
         for (String module : modules) {

@@ -1,7 +1,6 @@
 package io.dra4j.allocator.internal;
 
 import io.dra4j.allocator.DeviceId;
-
 import java.util.Objects;
 import java.util.Optional;
 
@@ -21,9 +20,14 @@ public final class AllocationException extends Exception {
      * @param classSelector whether it is a selector of the request's device class rather than of the request
      * @param request       the request's full name ({@code request} or {@code request/subrequest})
      */
-    public record SelectorFailure(int claim, String request, boolean classSelector, int index,
-                                  DeviceId device, String expression, String error) {
-    }
+    public record SelectorFailure(
+            int claim,
+            String request,
+            boolean classSelector,
+            int index,
+            DeviceId device,
+            String expression,
+            String error) {}
 
     public AllocationException(String message) {
         this(message, false);

@@ -1,7 +1,6 @@
 package io.dra4j.allocator.internal;
 
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttribute;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -16,8 +15,7 @@ import java.util.Map;
  */
 final class AttributeValues {
     /** One interned value: the element type of its set and the element. */
-    record Key(char kind, Object element) {
-    }
+    record Key(char kind, Object element) {}
 
     private static final String KINDS = "ibsv";
 

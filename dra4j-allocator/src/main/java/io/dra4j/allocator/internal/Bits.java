@@ -5,8 +5,7 @@ package io.dra4j.allocator.internal;
  * and copies cost more than the operations: all sets of one kind have the same number of words.
  */
 final class Bits {
-    private Bits() {
-    }
+    private Bits() {}
 
     static int words(int bits) {
         return (bits + 63) >>> 6;

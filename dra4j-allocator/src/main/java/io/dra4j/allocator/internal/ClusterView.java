@@ -14,7 +14,6 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintSelector;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceSpec;
-
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -50,6 +49,7 @@ public final class ClusterView {
     private final PersistentMap<String, SliceEntry> slicesShared;
     /** Slices with a node name and shared counters: the stable variant considers them on every node. */
     private final PersistentMap<String, SliceEntry> counterSlicesOnNodes;
+
     private final PersistentMap<SliceInfo.PoolId, PersistentMap<String, SliceEntry>> slicesByPool;
     private final PersistentMap<SliceInfo.PoolId, Long> poolStamps;
     private final PersistentMap<String, Long> nodeStamps;
@@ -72,12 +72,10 @@ public final class ClusterView {
     }
 
     /** A value with its position in the order the objects were given (the order the stable variant uses). */
-    private record Ordered<T>(T value, long seq) {
-    }
+    private record Ordered<T>(T value, long seq) {}
 
     /** An allocated claim and what it holds. */
-    private record ClaimEntry(ResourceClaim claim, List<Holding> holdings) {
-    }
+    private record ClaimEntry(ResourceClaim claim, List<Holding> holdings) {}
 
     /** A slice with its index keys; compiled on first use with the taint rules of its version. */
     static final class SliceEntry {
@@ -101,9 +99,14 @@ public final class ClusterView {
             String n = spec == null ? null : spec.getNodeName();
             this.nodeName = n == null || n.isEmpty() ? null : n;
             String driver = spec == null || spec.getDriver() == null ? "" : spec.getDriver();
-            String pool = spec == null || spec.getPool() == null || spec.getPool().getName() == null ? "" : spec.getPool().getName();
+            String pool =
+                    spec == null || spec.getPool() == null || spec.getPool().getName() == null
+                            ? ""
+                            : spec.getPool().getName();
             this.pool = new SliceInfo.PoolId(driver, pool);
-            this.hasCounters = spec != null && spec.getSharedCounters() != null && !spec.getSharedCounters().isEmpty();
+            this.hasCounters = spec != null
+                    && spec.getSharedCounters() != null
+                    && !spec.getSharedCounters().isEmpty();
         }
 
         SliceInfo compiled() {
@@ -129,10 +132,20 @@ public final class ClusterView {
      * The pools one node sees and its candidates in search order, with the stamps they were computed from, and per
      * selector set (class selectors, request selectors) which candidates it selects, filled in as searches find out.
      */
-    record NodeView(Node node, long nodeStamp, long sharedStamp, long counterStamp, SliceInfo.PoolId[] pools,
-                    long[] stamps, List<Pool> gathered, DeviceInfo[] candidates, Pool[] candidatePools,
-                    Map<List<Object>, byte[]> selections, AtomicReference<HeldDevices> held,
-                    Map<String, DeviceAttribute[]> attributeColumns, AtomicReference<ProbeRows> probeRows) {
+    record NodeView(
+            Node node,
+            long nodeStamp,
+            long sharedStamp,
+            long counterStamp,
+            SliceInfo.PoolId[] pools,
+            long[] stamps,
+            List<Pool> gathered,
+            DeviceInfo[] candidates,
+            Pool[] candidatePools,
+            Map<List<Object>, byte[]> selections,
+            AtomicReference<HeldDevices> held,
+            Map<String, DeviceAttribute[]> attributeColumns,
+            AtomicReference<ProbeRows> probeRows) {
         /** Distinct selector sets (and constraint attributes) remembered per node; further ones serve one call only. */
         private static final int MAX_SELECTIONS = 64;
 
@@ -206,8 +219,7 @@ public final class ClusterView {
     }
 
     /** The probe rows a node view keeps, with the held devices they were computed for. */
-    record ProbeRows(HeldDevices held, Map<PruningBounds.ProbeKey, PruningBounds.ProbeRow> rows) {
-    }
+    record ProbeRows(HeldDevices held, Map<PruningBounds.ProbeKey, PruningBounds.ProbeRow> rows) {}
 
     private ClusterView(Draft d) {
         this.features = d.features;
@@ -281,7 +293,8 @@ public final class ClusterView {
                 slicesOnNode = own.isEmpty() ? slicesOnNode.minus(e.nodeName) : slicesOnNode.plus(e.nodeName, own);
                 nodeStamps = nodeStamps.plus(e.nodeName, stamp);
                 if (e.hasCounters) {
-                    counterSlicesOnNodes = add ? counterSlicesOnNodes.plus(e.key, e) : counterSlicesOnNodes.minus(e.key);
+                    counterSlicesOnNodes =
+                            add ? counterSlicesOnNodes.plus(e.key, e) : counterSlicesOnNodes.minus(e.key);
                     counterStamp = stamp;
                 }
             }
@@ -295,7 +308,11 @@ public final class ClusterView {
         void applyHoldings(List<Holding> holdings, int sign) {
             Map<SliceInfo.PoolId, List<Holding>> byPool = new HashMap<>();
             for (Holding h : holdings) {
-                byPool.computeIfAbsent(new SliceInfo.PoolId(h.device().driver(), h.device().pool()), k -> new ArrayList<>()).add(h);
+                byPool.computeIfAbsent(
+                                new SliceInfo.PoolId(
+                                        h.device().driver(), h.device().pool()),
+                                k -> new ArrayList<>())
+                        .add(h);
             }
             byPool.forEach((pool, list) -> {
                 PoolAllocations old = allocations.get(pool);
@@ -348,16 +365,21 @@ public final class ClusterView {
      *
      * @param cel the CEL environment (compiled expressions) to use, or null for a new one owned by this lineage
      */
-    public static ClusterView build(FeatureGates gates, DeviceSelectorEnvironment cel, List<DeviceClass> classes,
-                                    List<ResourceSlice> slices, List<DeviceTaintRule> taintRules,
-                                    AllocatedState allocatedState, List<ResourceClaim> allocatedClaims) {
+    public static ClusterView build(
+            FeatureGates gates,
+            DeviceSelectorEnvironment cel,
+            List<DeviceClass> classes,
+            List<ResourceSlice> slices,
+            List<DeviceTaintRule> taintRules,
+            AllocatedState allocatedState,
+            List<ResourceClaim> allocatedClaims) {
         Draft d = new Draft();
         d.features = EngineFeatures.from(gates);
         d.gates = gates;
         CelFeatures celFeatures = celFeatures(d.features);
         if (cel != null && !cel.features().equals(celFeatures)) {
-            throw new IllegalArgumentException("the CEL environment has features " + cel.features()
-                    + ", the feature gates select " + celFeatures);
+            throw new IllegalArgumentException(
+                    "the CEL environment has features " + cel.features() + ", the feature gates select " + celFeatures);
         }
         d.cel = cel != null ? cel : DeviceSelectorEnvironment.create(celFeatures);
         d.shortcuts = new SelectorShortcuts();
@@ -397,11 +419,15 @@ public final class ClusterView {
     }
 
     private static String sliceName(ResourceSlice s) {
-        return s.getMetadata() == null || s.getMetadata().getName() == null ? "" : s.getMetadata().getName();
+        return s.getMetadata() == null || s.getMetadata().getName() == null
+                ? ""
+                : s.getMetadata().getName();
     }
 
     private static String ruleKey(DeviceTaintRule r, PersistentMap<String, ?> existing) {
-        String name = r.getMetadata() == null || r.getMetadata().getName() == null ? "" : r.getMetadata().getName();
+        String name = r.getMetadata() == null || r.getMetadata().getName() == null
+                ? ""
+                : r.getMetadata().getName();
         return existing.containsKey(name) ? name + "\u0000" + existing.size() : name;
     }
 
@@ -445,7 +471,8 @@ public final class ClusterView {
     }
 
     public ClusterView withDeviceClass(DeviceClass deviceClass) {
-        String name = Objects.requireNonNull(deviceClass.getMetadata(), "metadata").getName();
+        String name =
+                Objects.requireNonNull(deviceClass.getMetadata(), "metadata").getName();
         Draft d = draft();
         d.classes = d.classes.plus(Objects.requireNonNull(name, "metadata.name"), deviceClass);
         return new ClusterView(d);
@@ -494,7 +521,7 @@ public final class ClusterView {
         if ((before != null && scopeBefore == null) || (after != null && scopeAfter == null)) {
             affected.addAll(slices.values());
         } else {
-            for (SliceInfo.PoolId p : new SliceInfo.PoolId[]{scopeBefore, scopeAfter}) {
+            for (SliceInfo.PoolId p : new SliceInfo.PoolId[] {scopeBefore, scopeAfter}) {
                 PersistentMap<String, SliceEntry> pool = p == null ? null : slicesByPool.get(p);
                 if (pool != null) {
                     affected.addAll(pool.values());
@@ -517,7 +544,11 @@ public final class ClusterView {
             return null;
         }
         DeviceTaintSelector s = rule.getSpec().getDeviceSelector();
-        if (s == null || s.getDriver() == null || s.getDriver().isEmpty() || s.getPool() == null || s.getPool().isEmpty()) {
+        if (s == null
+                || s.getDriver() == null
+                || s.getDriver().isEmpty()
+                || s.getPool() == null
+                || s.getPool().isEmpty()) {
             return null;
         }
         return new SliceInfo.PoolId(s.getDriver(), s.getPool());
@@ -536,7 +567,8 @@ public final class ClusterView {
         }
         List<Holding> holdings = Holding.ofClaim(claim, features.consumableCapacity());
         d.applyHoldings(holdings, 1);
-        d.claims = d.claims.plus(key, new Ordered<>(new ClaimEntry(claim, holdings), old == null ? d.tick() : old.seq()));
+        d.claims =
+                d.claims.plus(key, new Ordered<>(new ClaimEntry(claim, holdings), old == null ? d.tick() : old.seq()));
         return new ClusterView(d);
     }
 
@@ -676,15 +708,27 @@ public final class ClusterView {
                 }
             }
         }
-        v = new NodeView(node, nodeStamp, shared, counters, g.seen().toArray(new SliceInfo.PoolId[0]), stamps,
-                g.pools(), c.toArray(new DeviceInfo[0]), p.toArray(new Pool[0]), new ConcurrentHashMap<>(),
-                new AtomicReference<>(), new ConcurrentHashMap<>(), new AtomicReference<>());
+        v = new NodeView(
+                node,
+                nodeStamp,
+                shared,
+                counters,
+                g.seen().toArray(new SliceInfo.PoolId[0]),
+                stamps,
+                g.pools(),
+                c.toArray(new DeviceInfo[0]),
+                p.toArray(new Pool[0]),
+                new ConcurrentHashMap<>(),
+                new AtomicReference<>(),
+                new ConcurrentHashMap<>(),
+                new AtomicReference<>());
         lineage.nodeViews.put(cacheKey, v);
         return v;
     }
 
     private boolean valid(NodeView v, Node node, String nodeName) {
-        if (v.nodeStamp != nodeStamp(nodeName) || v.sharedStamp != sharedStamp
+        if (v.nodeStamp != nodeStamp(nodeName)
+                || v.sharedStamp != sharedStamp
                 || (features.stable() && v.counterStamp != counterStamp)) {
             return false;
         }
@@ -701,8 +745,12 @@ public final class ClusterView {
 
     /** Node selection reads the node's name and labels only. */
     private static boolean sameSelectionInputs(Node a, Node b) {
-        Map<String, String> la = a.getMetadata() == null || a.getMetadata().getLabels() == null ? Map.of() : a.getMetadata().getLabels();
-        Map<String, String> lb = b.getMetadata() == null || b.getMetadata().getLabels() == null ? Map.of() : b.getMetadata().getLabels();
+        Map<String, String> la = a.getMetadata() == null || a.getMetadata().getLabels() == null
+                ? Map.of()
+                : a.getMetadata().getLabels();
+        Map<String, String> lb = b.getMetadata() == null || b.getMetadata().getLabels() == null
+                ? Map.of()
+                : b.getMetadata().getLabels();
         return la.equals(lb);
     }
 

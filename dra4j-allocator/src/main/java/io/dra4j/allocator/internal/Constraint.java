@@ -1,7 +1,6 @@
 package io.dra4j.allocator.internal;
 
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttribute;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -178,10 +177,14 @@ abstract sealed class Constraint permits Constraint.Match, Constraint.Distinct {
      * is not exactly one scalar (a list, or none or several fields set), whose comparisons are not an equality.
      */
     static String scalarKey(DeviceAttribute a) {
-        int set = (a.getString() != null ? 1 : 0) + (a.getInt() != null ? 1 : 0) + (a.getBool() != null ? 1 : 0)
+        int set = (a.getString() != null ? 1 : 0)
+                + (a.getInt() != null ? 1 : 0)
+                + (a.getBool() != null ? 1 : 0)
                 + (a.getVersion() != null ? 1 : 0);
-        boolean lists = (a.getStrings() != null && !a.getStrings().isEmpty()) || (a.getInts() != null && !a.getInts().isEmpty())
-                || (a.getBools() != null && !a.getBools().isEmpty()) || (a.getVersions() != null && !a.getVersions().isEmpty());
+        boolean lists = (a.getStrings() != null && !a.getStrings().isEmpty())
+                || (a.getInts() != null && !a.getInts().isEmpty())
+                || (a.getBools() != null && !a.getBools().isEmpty())
+                || (a.getVersions() != null && !a.getVersions().isEmpty());
         if (set != 1 || lists) {
             return null;
         }

@@ -1,7 +1,6 @@
 package io.dra4j.allocator.internal;
 
 import io.dra4j.cel.KubeQuantity;
-
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.LinkedHashMap;
@@ -14,10 +13,10 @@ import java.util.Map;
 final class ConsumableCapacity {
     private static final BigDecimal THOUSAND = BigDecimal.valueOf(1000);
     private static final BigDecimal MAX_INT64 = BigDecimal.valueOf(Long.MAX_VALUE);
-    private static final String NOT_REPRESENTABLE = "capacity request cannot be represented in the device's range arithmetic";
+    private static final String NOT_REPRESENTABLE =
+            "capacity request cannot be represented in the device's range arithmetic";
 
-    private ConsumableCapacity() {
-    }
+    private ConsumableCapacity() {}
 
     /** A failure to compute a consumption; upstream turns it into a fatal error. */
     static final class CapacityException extends Exception {
@@ -32,8 +31,13 @@ final class ConsumableCapacity {
      * Upstream's CmpRequestOverCapacity: false when the request names a capacity the device lacks, when a consumed
      * amount violates the request policy, or when persisted + this + in-flight consumption exceeds the capacity.
      */
-    static boolean fits(Map<String, BigDecimal> persisted, Map<String, KubeQuantity> requests, DeviceInfo device,
-                        Map<String, BigDecimal> allocating, boolean fractional) throws CapacityException {
+    static boolean fits(
+            Map<String, BigDecimal> persisted,
+            Map<String, KubeQuantity> requests,
+            DeviceInfo device,
+            Map<String, BigDecimal> allocating,
+            boolean fractional)
+            throws CapacityException {
         if (requests == null && persisted == null && allocating == null) {
             return device.fitsAlone(fractional);
         }
@@ -41,8 +45,13 @@ final class ConsumableCapacity {
     }
 
     /** {@link #fits} computed from scratch. */
-    static boolean compare(Map<String, BigDecimal> persisted, Map<String, KubeQuantity> requests, DeviceInfo device,
-                           Map<String, BigDecimal> allocating, boolean fractional) throws CapacityException {
+    static boolean compare(
+            Map<String, BigDecimal> persisted,
+            Map<String, KubeQuantity> requests,
+            DeviceInfo device,
+            Map<String, BigDecimal> allocating,
+            boolean fractional)
+            throws CapacityException {
         if (requests != null) {
             for (String name : requests.keySet()) {
                 if (!device.capacity.containsKey(name)) {
@@ -84,8 +93,8 @@ final class ConsumableCapacity {
     }
 
     /** The consumption recorded for a share of a multi-allocatable device: every capacity of the device. */
-    static Map<String, KubeQuantity> consumption(Map<String, KubeQuantity> requests, DeviceInfo device, boolean fractional)
-            throws CapacityException {
+    static Map<String, KubeQuantity> consumption(
+            Map<String, KubeQuantity> requests, DeviceInfo device, boolean fractional) throws CapacityException {
         Map<String, KubeQuantity> out = new LinkedHashMap<>();
         for (DeviceInfo.CapacityInfo cap : device.capacity.values()) {
             out.put(cap.name(), consumed(requests == null ? null : requests.get(cap.name()), cap, fractional));
@@ -137,8 +146,9 @@ final class ConsumableCapacity {
                 n++;
             }
             if (n > (Long.MAX_VALUE - minMilli) / stepMilli) {
-                throw new CapacityException("capacity \"" + cap.name() + "\": " + NOT_REPRESENTABLE + ": rounding request "
-                        + requested.canonical() + " up to the next step passes the milli-value range");
+                throw new CapacityException(
+                        "capacity \"" + cap.name() + "\": " + NOT_REPRESENTABLE + ": rounding request "
+                                + requested.canonical() + " up to the next step passes the milli-value range");
             }
             long valMilli = minMilli + stepMilli * n;
             return KubeQuantity.of(BigDecimal.valueOf(valMilli).divide(THOUSAND), format);
@@ -208,7 +218,7 @@ final class ConsumableCapacity {
         if (!fractional) {
             return false;
         }
-        for (KubeQuantity q : new KubeQuantity[]{cap.min(), cap.max(), cap.step()}) {
+        for (KubeQuantity q : new KubeQuantity[] {cap.min(), cap.max(), cap.step()}) {
             if (q != null && exactMilli(q) == null) {
                 return false;
             }

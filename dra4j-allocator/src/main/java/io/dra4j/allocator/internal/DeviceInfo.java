@@ -13,7 +13,6 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttribute;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceCapacity;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceCounterConsumption;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaint;
-
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -45,12 +44,14 @@ public final class DeviceInfo {
      * cannot, every selector evaluation on the device fails, so no selector may be decided without CEL.
      */
     private volatile Boolean celViewBuildable;
+
     final Map<String, CapacityInfo> capacity;
     private volatile Map<String, Optional<Constraint.TypedSet>> typedSets;
     /** See {@link SymmetryKey}; computed on first use. */
     private volatile SymmetryKey symmetryKey;
     /** This device's CEL view and selector results, built on first use and dropped with the compiled slice. */
     private volatile CelDevice celView;
+
     private final Map<CompiledExpression, EvalResult> selectorResults = new ConcurrentHashMap<>();
     /**
      * Whether the device's capacities admit one allocation without capacity requests next to nothing else, per
@@ -59,14 +60,19 @@ public final class DeviceInfo {
     private volatile int fitsAlone;
 
     /** What a device draws from one counter set. */
-    record CounterConsumption(String counterSet, Map<String, BigDecimal> counters) {
-    }
+    record CounterConsumption(String counterSet, Map<String, BigDecimal> counters) {}
 
     /** One capacity of a device with its request policy, quantities parsed. */
-    record CapacityInfo(String name, KubeQuantity value, KubeQuantity defaultValue, KubeQuantity min,
-                        KubeQuantity max, KubeQuantity step, List<KubeQuantity> validValues, boolean hasPolicy,
-                        boolean hasValidRange) {
-    }
+    record CapacityInfo(
+            String name,
+            KubeQuantity value,
+            KubeQuantity defaultValue,
+            KubeQuantity min,
+            KubeQuantity max,
+            KubeQuantity step,
+            List<KubeQuantity> validValues,
+            boolean hasPolicy,
+            boolean hasValidRange) {}
 
     DeviceInfo(SliceInfo slice, Device device, TaintRules taintRules) {
         this.slice = slice;
@@ -81,7 +87,8 @@ public final class DeviceInfo {
         t.addAll(taintRules.taintsFor(id));
         this.taints = List.copyOf(t);
         this.allowMultipleAllocations = Boolean.TRUE.equals(device.getAllowMultipleAllocations());
-        this.hasBindingConditions = device.getBindingConditions() != null && !device.getBindingConditions().isEmpty();
+        this.hasBindingConditions = device.getBindingConditions() != null
+                && !device.getBindingConditions().isEmpty();
         Supplier<String> where = () -> "ResourceSlice " + slice.name + ", device " + name;
 
         List<CounterConsumption> cc = new ArrayList<>();
@@ -89,11 +96,18 @@ public final class DeviceInfo {
             for (DeviceCounterConsumption c : device.getConsumesCounters()) {
                 Map<String, BigDecimal> values = new LinkedHashMap<>();
                 if (c.getCounters() != null) {
-                    c.getCounters().forEach((k, v) -> values.put(k, slice.quantities.parse(v == null ? null : v.getValue(),
-                            () -> where.get() + ", consumesCounters " + c.getCounterSet() + ", counter " + k).value()));
+                    c.getCounters()
+                            .forEach((k, v) -> values.put(
+                                    k,
+                                    slice.quantities
+                                            .parse(
+                                                    v == null ? null : v.getValue(),
+                                                    () -> where.get() + ", consumesCounters " + c.getCounterSet()
+                                                            + ", counter " + k)
+                                            .value()));
                 }
-                cc.add(new CounterConsumption(c.getCounterSet() == null ? "" : c.getCounterSet(),
-                        Collections.unmodifiableMap(values)));
+                cc.add(new CounterConsumption(
+                        c.getCounterSet() == null ? "" : c.getCounterSet(), Collections.unmodifiableMap(values)));
             }
         }
         this.consumesCounters = List.copyOf(cc);
@@ -101,39 +115,48 @@ public final class DeviceInfo {
         Map<String, CapacityInfo> caps = new LinkedHashMap<>();
         if (device.getCapacity() != null) {
             for (Map.Entry<String, DeviceCapacity> e : device.getCapacity().entrySet()) {
-                caps.put(e.getKey(), capacityInfo(slice.quantities, e.getKey(), e.getValue(),
-                        () -> where.get() + ", capacity " + e.getKey()));
+                caps.put(
+                        e.getKey(),
+                        capacityInfo(
+                                slice.quantities,
+                                e.getKey(),
+                                e.getValue(),
+                                () -> where.get() + ", capacity " + e.getKey()));
             }
         }
         this.capacity = Collections.unmodifiableMap(caps);
     }
 
-    private static CapacityInfo capacityInfo(QuantityCache quantities, String name, DeviceCapacity c,
-                                             Supplier<String> where) {
+    private static CapacityInfo capacityInfo(
+            QuantityCache quantities, String name, DeviceCapacity c, Supplier<String> where) {
         KubeQuantity value = quantities.parse(c == null ? null : c.getValue(), where);
         CapacityRequestPolicy p = c.getRequestPolicy();
         if (p == null) {
             return new CapacityInfo(name, value, null, null, null, null, List.of(), false, false);
         }
-        KubeQuantity def = p.getDefault() == null ? null
+        KubeQuantity def = p.getDefault() == null
+                ? null
                 : quantities.parse(p.getDefault(), () -> where.get() + ", requestPolicy.default");
         KubeQuantity min = null, max = null, step = null;
         boolean hasRange = p.getValidRange() != null;
         if (hasRange) {
             var r = p.getValidRange();
-            min = r.getMin() == null ? null
+            min = r.getMin() == null
+                    ? null
                     : quantities.parse(r.getMin(), () -> where.get() + ", requestPolicy.validRange.min");
-            max = r.getMax() == null ? null
+            max = r.getMax() == null
+                    ? null
                     : quantities.parse(r.getMax(), () -> where.get() + ", requestPolicy.validRange.max");
-            step = r.getStep() == null ? null
+            step = r.getStep() == null
+                    ? null
                     : quantities.parse(r.getStep(), () -> where.get() + ", requestPolicy.validRange.step");
         }
         List<KubeQuantity> valid = new ArrayList<>();
         if (p.getValidValues() != null) {
             for (int i = 0; i < p.getValidValues().size(); i++) {
                 int index = i;
-                valid.add(quantities.parse(p.getValidValues().get(i),
-                        () -> where.get() + ", requestPolicy.validValues[" + index + "]"));
+                valid.add(quantities.parse(
+                        p.getValidValues().get(i), () -> where.get() + ", requestPolicy.validValues[" + index + "]"));
             }
         }
         return new CapacityInfo(name, value, def, min, max, step, List.copyOf(valid), true, hasRange);
@@ -244,9 +267,10 @@ public final class DeviceInfo {
             typedSets = sets;
         }
         return sets.computeIfAbsent(fullyQualifiedName, n -> {
-            DeviceAttribute a = Constraint.lookup(this, n);
-            return Optional.ofNullable(a == null ? null : Constraint.TypedSet.of(a));
-        }).orElse(null);
+                    DeviceAttribute a = Constraint.lookup(this, n);
+                    return Optional.ofNullable(a == null ? null : Constraint.TypedSet.of(a));
+                })
+                .orElse(null);
     }
 
     boolean consumesCounters() {

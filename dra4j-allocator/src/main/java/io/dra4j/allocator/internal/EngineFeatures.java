@@ -7,25 +7,30 @@ import io.dra4j.allocator.FeatureGates;
  * The allocator features derived from the feature gates, the way kube-scheduler derives them, plus the upstream
  * allocator variant they select.
  */
-public record EngineFeatures(Variant variant,
-                             boolean adminAccess,
-                             boolean prioritizedList,
-                             boolean partitionableDevices,
-                             boolean deviceTaints,
-                             boolean deviceTaintRules,
-                             boolean bindingAndStatus,
-                             boolean consumableCapacity,
-                             boolean fractionalCapacityRange,
-                             boolean listTypeAttributes,
-                             boolean derivedAttributes,
-                             boolean compatibilityGroups,
-                             boolean optionalNodeOperations) {
+public record EngineFeatures(
+        Variant variant,
+        boolean adminAccess,
+        boolean prioritizedList,
+        boolean partitionableDevices,
+        boolean deviceTaints,
+        boolean deviceTaintRules,
+        boolean bindingAndStatus,
+        boolean consumableCapacity,
+        boolean fractionalCapacityRange,
+        boolean listTypeAttributes,
+        boolean derivedAttributes,
+        boolean compatibilityGroups,
+        boolean optionalNodeOperations) {
 
     /**
      * Upstream has three implementations and picks the first whose supported features cover the enabled ones, in
      * the order stable, incubating, experimental.
      */
-    public enum Variant { STABLE, INCUBATING, EXPERIMENTAL }
+    public enum Variant {
+        STABLE,
+        INCUBATING,
+        EXPERIMENTAL
+    }
 
     public static EngineFeatures from(FeatureGates gates) {
         boolean adminAccess = gates.isEnabled(DraFeature.DRAAdminAccess);
@@ -50,8 +55,20 @@ public record EngineFeatures(Variant variant,
         } else {
             variant = Variant.EXPERIMENTAL;
         }
-        return new EngineFeatures(variant, adminAccess, prioritizedList, partitionable, taints, taintRules, binding,
-                consumable, fractional, lists, derived, compat, optionalOps);
+        return new EngineFeatures(
+                variant,
+                adminAccess,
+                prioritizedList,
+                partitionable,
+                taints,
+                taintRules,
+                binding,
+                consumable,
+                fractional,
+                lists,
+                derived,
+                compat,
+                optionalOps);
     }
 
     public boolean stable() {

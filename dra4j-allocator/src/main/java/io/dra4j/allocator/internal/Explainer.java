@@ -12,7 +12,6 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceSelector;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaint;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
-
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -33,10 +32,16 @@ public final class Explainer {
     private final AllocationOutcome outcome;
 
     /** What the funnel of one request found, for the report and for the suggestions. */
-    public record Funnel(RequestData request, List<Stage> stages, Map<Reason, List<Rejection>> rejections,
-                  Map<Reason, List<DeviceInfo>> rejected, List<DeviceInfo> survivors, List<String> constraintNotes,
-                  int usable, String shortfall, String shortfallStage) {
-    }
+    public record Funnel(
+            RequestData request,
+            List<Stage> stages,
+            Map<Reason, List<Rejection>> rejections,
+            Map<Reason, List<DeviceInfo>> rejected,
+            List<DeviceInfo> survivors,
+            List<String> constraintNotes,
+            int usable,
+            String shortfall,
+            String shortfallStage) {}
 
     Explainer(Search search, AllocationOutcome outcome) {
         this.search = search;
@@ -58,9 +63,12 @@ public final class Explainer {
      * @param preparationFailure why the search could not even be prepared (then there are no funnels), when it was a
      *                           selector that failed on a device
      */
-    public record Analysis(Search search, List<List<List<Funnel>>> funnels, List<Explanation.PoolNote> pools, String decisive,
-                           Optional<AllocationException.SelectorFailure> preparationFailure) {
-    }
+    public record Analysis(
+            Search search,
+            List<List<List<Funnel>>> funnels,
+            List<Explanation.PoolNote> pools,
+            String decisive,
+            Optional<AllocationException.SelectorFailure> preparationFailure) {}
 
     private Analysis run() {
         List<List<List<Funnel>>> all = new ArrayList<>();
@@ -97,7 +105,8 @@ public final class Explainer {
             decisive = firstShortfall;
             List<Explanation.PoolNote> unusable = poolNotes(search);
             if (!unusable.isEmpty()) {
-                decisive += "; pool " + unusable.get(0).pool() + " is " + unusable.get(0).problem();
+                decisive += "; pool " + unusable.get(0).pool() + " is "
+                        + unusable.get(0).problem();
             }
         } else {
             decisive = "every request has enough usable devices on its own, but not all together: requests compete "
@@ -113,8 +122,8 @@ public final class Explainer {
         }
         for (Pool p : search.pools) {
             if (p.incomplete()) {
-                notes.add(new Explanation.PoolNote(p.id().toString(),
-                        "incomplete (being updated): " + p.incompleteDetail()));
+                notes.add(new Explanation.PoolNote(
+                        p.id().toString(), "incomplete (being updated): " + p.incompleteDetail()));
             } else if (p.invalid()) {
                 notes.add(new Explanation.PoolNote(p.id().toString(), "invalid: " + p.invalidReason()));
             }
@@ -143,9 +152,18 @@ public final class Explainer {
         if (!rd.allMode()) {
             notInUse(rd, alive, stages, rejections, rejected);
         }
-        filter(alive, stages, rejections, rejected, "binding conditions supported", d -> !f.bindingAndStatus() && d.hasBindingConditions
-                ? rej(Reason.BINDING_CONDITIONS_DISABLED, d, "the device has binding conditions, but DRADeviceBindingConditions and DRAResourceClaimDeviceStatus are not both on")
-                : null);
+        filter(
+                alive,
+                stages,
+                rejections,
+                rejected,
+                "binding conditions supported",
+                d -> !f.bindingAndStatus() && d.hasBindingConditions
+                        ? rej(
+                                Reason.BINDING_CONDITIONS_DISABLED,
+                                d,
+                                "the device has binding conditions, but DRADeviceBindingConditions and DRAResourceClaimDeviceStatus are not both on")
+                        : null);
         filter(alive, stages, rejections, rejected, "class selectors", d -> selectorRejection(ci, rd, d, true));
         filter(alive, stages, rejections, rejected, "request selectors", d -> selectorRejection(ci, rd, d, false));
         filter(alive, stages, rejections, rejected, "node selection", d -> {
@@ -153,9 +171,16 @@ public final class Explainer {
                 return null;
             }
             try {
-                return NodeSelectors.nodeMatches(search.node, d.device.getNodeName(), Boolean.TRUE.equals(d.device.getAllNodes()),
-                        d.device.getNodeSelector()) ? null
-                        : rej(Reason.NODE_SELECTION, d, "the device's own node selection does not match node " + search.nodeName);
+                return NodeSelectors.nodeMatches(
+                                search.node,
+                                d.device.getNodeName(),
+                                Boolean.TRUE.equals(d.device.getAllNodes()),
+                                d.device.getNodeSelector())
+                        ? null
+                        : rej(
+                                Reason.NODE_SELECTION,
+                                d,
+                                "the device's own node selection does not match node " + search.nodeName);
             } catch (NodeSelectors.InvalidSelectorException e) {
                 return rej(Reason.NODE_SELECTION, d, "its node selector does not parse: " + e.getMessage());
             }
@@ -166,12 +191,33 @@ public final class Explainer {
         } else {
             capacityAvailable(rd, alive, stages, rejections, rejected);
         }
-        filter(alive, stages, rejections, rejected, "node operations supported", d -> search.nodeOperationsUnsupported(d)
-                ? rej(Reason.NODE_OPERATIONS, d, "its slice lets the node skip operations (" + String.join(", ",
-                d.slice.skipNodeOperations) + "), which needs DRAOptionalNodeOperations on and declared by node "
-                + search.nodeName) : null);
-        filter(alive, stages, rejections, rejected, "partitionable devices supported", d -> !f.partitionableDevices() && d.consumesCounters()
-                ? rej(Reason.PARTITIONABLE_DISABLED, d, "the device consumes shared counters, but DRAPartitionableDevices is off") : null);
+        filter(
+                alive,
+                stages,
+                rejections,
+                rejected,
+                "node operations supported",
+                d -> search.nodeOperationsUnsupported(d)
+                        ? rej(
+                                Reason.NODE_OPERATIONS,
+                                d,
+                                "its slice lets the node skip operations ("
+                                        + String.join(", ", d.slice.skipNodeOperations)
+                                        + "), which needs DRAOptionalNodeOperations on and declared by node "
+                                        + search.nodeName)
+                        : null);
+        filter(
+                alive,
+                stages,
+                rejections,
+                rejected,
+                "partitionable devices supported",
+                d -> !f.partitionableDevices() && d.consumesCounters()
+                        ? rej(
+                                Reason.PARTITIONABLE_DISABLED,
+                                d,
+                                "the device consumes shared counters, but DRAPartitionableDevices is off")
+                        : null);
         filter(alive, stages, rejections, rejected, "counters available", d -> counterRejection(d, poolOf.get(d)));
         filter(alive, stages, rejections, rejected, "taints tolerated", d -> {
             if (!f.deviceTaints()) {
@@ -247,9 +293,11 @@ public final class Explainer {
         } else if (alive.size() < rd.numDevices) {
             shortfallStage = firstStageBelow(stages, rd.numDevices);
             int left = stageCount(stages, shortfallStage);
-            shortfall = rd.numDevices + " device(s) requested, " + (shortfallStage.equals(stages.get(0).stage())
-                    ? (left == 0 ? "none" : "only " + left) + " in usable pools on node " + search.nodeName
-                    : left + " left after " + shortfallStage) + firstDetail(rejections);
+            shortfall = rd.numDevices + " device(s) requested, "
+                    + (shortfallStage.equals(stages.get(0).stage())
+                            ? (left == 0 ? "none" : "only " + left) + " in usable pools on node " + search.nodeName
+                            : left + " left after " + shortfallStage)
+                    + firstDetail(rejections);
         } else if (constraintShortfall != null) {
             shortfallStage = "constraints";
             shortfall = constraintShortfall;
@@ -263,17 +311,36 @@ public final class Explainer {
     // A count-mode slot skips a device in use before it evaluates any selector (upstream allocateOne: "Checking for
     // 'in use' is cheap and thus gets done first"); an All-mode request lists its devices by the selectors first and
     // meets "in use" only when allocateDevice takes each of them. Admin access never conflicts with other claims.
-    private void notInUse(RequestData rd, List<DeviceInfo> alive, List<Stage> stages, Map<Reason, List<Rejection>> rejections,
-                          Map<Reason, List<DeviceInfo>> rejected) {
-        filter(alive, stages, rejections, rejected, "not in use", d -> !rd.adminAccess && search.persistedExclusive(d)
-                ? rej(Reason.IN_USE, d, search.owner(d) != null
-                        ? "allocated to claim " + search.owner(d) : "allocated to another claim") : null);
+    private void notInUse(
+            RequestData rd,
+            List<DeviceInfo> alive,
+            List<Stage> stages,
+            Map<Reason, List<Rejection>> rejections,
+            Map<Reason, List<DeviceInfo>> rejected) {
+        filter(
+                alive,
+                stages,
+                rejections,
+                rejected,
+                "not in use",
+                d -> !rd.adminAccess && search.persistedExclusive(d)
+                        ? rej(
+                                Reason.IN_USE,
+                                d,
+                                search.owner(d) != null
+                                        ? "allocated to claim " + search.owner(d)
+                                        : "allocated to another claim")
+                        : null);
     }
 
     // Capacity: a count-mode slot checks the requested capacity right after the selectors, before allocateDevice
     // (upstream allocateOne's CmpRequestOverCapacity); for an All-mode request only allocateDevice's recheck remains.
-    private void capacityAvailable(RequestData rd, List<DeviceInfo> alive, List<Stage> stages,
-                                   Map<Reason, List<Rejection>> rejections, Map<Reason, List<DeviceInfo>> rejected) {
+    private void capacityAvailable(
+            RequestData rd,
+            List<DeviceInfo> alive,
+            List<Stage> stages,
+            Map<Reason, List<Rejection>> rejections,
+            Map<Reason, List<DeviceInfo>> rejected) {
         EngineFeatures f = search.f;
         filter(alive, stages, rejections, rejected, "capacity available", d -> {
             if (!f.consumableCapacity()) {
@@ -334,8 +401,13 @@ public final class Explainer {
         Rejection reject(DeviceInfo d);
     }
 
-    private static void filter(List<DeviceInfo> alive, List<Stage> stages, Map<Reason, List<Rejection>> rejections,
-                               Map<Reason, List<DeviceInfo>> rejected, String stage, Check check) {
+    private static void filter(
+            List<DeviceInfo> alive,
+            List<Stage> stages,
+            Map<Reason, List<Rejection>> rejections,
+            Map<Reason, List<DeviceInfo>> rejected,
+            String stage,
+            Check check) {
         alive.removeIf(d -> {
             Rejection r = check.reject(d);
             if (r == null) {
@@ -360,23 +432,29 @@ public final class Explainer {
     }
 
     private Rejection selectorRejection(int ci, RequestData rd, DeviceInfo d, boolean classSelectors) {
-        List<DeviceSelector> selectors = classSelectors
-                ? rd.classSelectors()
-                : rd.selectors;
+        List<DeviceSelector> selectors = classSelectors ? rd.classSelectors() : rd.selectors;
         for (int i = 0; i < selectors.size(); i++) {
             String owner = classSelectors ? "class " + rd.className : "claim " + Search.claimRef(search.claims.get(ci));
             DeviceSelector sel = selectors.get(i);
-            String text = sel.getCel() == null || sel.getCel().getExpression() == null ? "" : sel.getCel().getExpression();
+            String text = sel.getCel() == null || sel.getCel().getExpression() == null
+                    ? ""
+                    : sel.getCel().getExpression();
             CompiledExpression expr = search.view.cel.compile(text);
             if (expr.compileError().isPresent()) {
-                return rej(Reason.SELECTOR_ERROR, d, owner + " selector #" + i + " does not compile: " + expr.compileError().get());
+                return rej(
+                        Reason.SELECTOR_ERROR,
+                        d,
+                        owner + " selector #" + i + " does not compile: "
+                                + expr.compileError().get());
             }
             EvalResult r = d.evaluate(expr, search.view.cel);
             if (r instanceof EvalResult.Failed failed) {
                 return rej(Reason.SELECTOR_ERROR, d, owner + " selector #" + i + " fails: " + failed.message());
             }
             if (!((EvalResult.Matched) r).value()) {
-                return rej(classSelectors ? Reason.CLASS_SELECTOR : Reason.REQUEST_SELECTOR, d,
+                return rej(
+                        classSelectors ? Reason.CLASS_SELECTOR : Reason.REQUEST_SELECTOR,
+                        d,
                         owner + " selector #" + i + " `" + text + "` is false; the device has " + attributesText(d));
             }
         }
@@ -393,8 +471,11 @@ public final class Explainer {
             for (Map.Entry<String, BigDecimal> e : cc.counters().entrySet()) {
                 BigDecimal free = set.getOrDefault(e.getKey(), BigDecimal.ZERO);
                 if (free.compareTo(e.getValue()) < 0) {
-                    return rej(Reason.COUNTERS, d, "counter set " + cc.counterSet() + ": " + e.getKey() + " needs "
-                            + plain(e.getValue()) + ", " + plain(free) + " free");
+                    return rej(
+                            Reason.COUNTERS,
+                            d,
+                            "counter set " + cc.counterSet() + ": " + e.getKey() + " needs " + plain(e.getValue())
+                                    + ", " + plain(free) + " free");
                 }
             }
         }
@@ -406,9 +487,16 @@ public final class Explainer {
         var persisted = search.persistedCapacityQuantities(d);
         for (DeviceInfo.CapacityInfo cap : d.capacity.values()) {
             var asked = rd.capacityRequests == null ? null : rd.capacityRequests.get(cap.name());
-            BigDecimal used = persisted == null || !persisted.containsKey(cap.name()) ? BigDecimal.ZERO : persisted.get(cap.name()).value();
-            sb.append(' ').append(cap.name()).append(" asked ").append(asked == null ? "(default)" : asked.canonical())
-                    .append(", free ").append(plain(cap.value().value().subtract(used))).append(';');
+            BigDecimal used = persisted == null || !persisted.containsKey(cap.name())
+                    ? BigDecimal.ZERO
+                    : persisted.get(cap.name()).value();
+            sb.append(' ')
+                    .append(cap.name())
+                    .append(" asked ")
+                    .append(asked == null ? "(default)" : asked.canonical())
+                    .append(", free ")
+                    .append(plain(cap.value().value().subtract(used)))
+                    .append(';');
         }
         if (rd.capacityRequests != null) {
             for (String name : rd.capacityRequests.keySet()) {
@@ -425,7 +513,8 @@ public final class Explainer {
     }
 
     static String taintText(DeviceTaint t) {
-        return t.getKey() + (t.getValue() == null || t.getValue().isEmpty() ? "" : "=" + t.getValue()) + ":" + t.getEffect();
+        return t.getKey() + (t.getValue() == null || t.getValue().isEmpty() ? "" : "=" + t.getValue()) + ":"
+                + t.getEffect();
     }
 
     private static String attributesText(DeviceInfo d) {
@@ -475,7 +564,9 @@ public final class Explainer {
             int position = -1;
             for (int i = 0; i < candidates.length; i++) {
                 DeviceInfo d = candidates[i];
-                if (d.id.driver().equals(r.getDriver()) && d.id.pool().equals(r.getPool()) && d.id.device().equals(r.getDevice())) {
+                if (d.id.driver().equals(r.getDriver())
+                        && d.id.pool().equals(r.getPool())
+                        && d.id.device().equals(r.getDevice())) {
                     position = i;
                     break;
                 }
@@ -487,27 +578,36 @@ public final class Explainer {
                 }
             }
             out.add(r.getDriver() + "/" + r.getPool() + "/" + r.getDevice() + ": candidate " + (position + 1) + " of "
-                    + candidates.length + " in search order (pools by driver and name, slices by name, devices in slice order); "
+                    + candidates.length
+                    + " in search order (pools by driver and name, slices by name, devices in slice order); "
                     + skipped + " earlier candidate(s) could not serve this request");
         }
         return out;
     }
 
     /** Builds the public report of one claim. */
-    public static Explanation.ClaimReport report(Search search, int ci, List<List<Funnel>> funnels, AllocationOutcome outcome) {
+    public static Explanation.ClaimReport report(
+            Search search, int ci, List<List<Funnel>> funnels, AllocationOutcome outcome) {
         ResourceClaim claim = search.claims.get(ci);
         List<Explanation.RequestReport> requests = new ArrayList<>();
         List<DeviceRequestAllocationResult> results = outcome instanceof AllocationOutcome.Allocated a
-                ? a.results().get(ci).getDevices().getResults() : List.of();
+                ? a.results().get(ci).getDevices().getResults()
+                : List.of();
         for (List<Funnel> alternatives : funnels) {
             for (Funnel f : alternatives) {
                 List<Rejection> rejections = new ArrayList<>();
                 f.rejections().values().forEach(rejections::addAll);
-                requests.add(new Explanation.RequestReport(f.request().fullName(),
-                        f.request().allMode() ? -1 : f.request().numDevices, f.stages(), rejections,
-                        f.constraintNotes(), chosen(search, f, results), f.shortfall()));
+                requests.add(new Explanation.RequestReport(
+                        f.request().fullName(),
+                        f.request().allMode() ? -1 : f.request().numDevices,
+                        f.stages(),
+                        rejections,
+                        f.constraintNotes(),
+                        chosen(search, f, results),
+                        f.shortfall()));
             }
         }
-        return new Explanation.ClaimReport(claim.getMetadata() == null ? "" : claim.getMetadata().getName(), requests);
+        return new Explanation.ClaimReport(
+                claim.getMetadata() == null ? "" : claim.getMetadata().getName(), requests);
     }
 }

@@ -3,7 +3,6 @@ package io.dra4j.allocator.internal;
 import io.dra4j.cel.KubeQuantity;
 import io.dra4j.cel.Semver;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttribute;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -22,9 +21,28 @@ import java.util.Set;
  * be built.
  */
 final class FastSelector {
-    private static final Set<String> RESERVED = Set.of("in", "as", "break", "const", "continue", "else", "for",
-            "function", "if", "import", "let", "loop", "package", "namespace", "return", "var", "void", "while",
-            "true", "false", "null");
+    private static final Set<String> RESERVED = Set.of(
+            "in",
+            "as",
+            "break",
+            "const",
+            "continue",
+            "else",
+            "for",
+            "function",
+            "if",
+            "import",
+            "let",
+            "loop",
+            "package",
+            "namespace",
+            "return",
+            "var",
+            "void",
+            "while",
+            "true",
+            "false",
+            "null");
 
     private final List<Term> terms;
 
@@ -224,7 +242,8 @@ final class FastSelector {
             int start = i;
             if (i < s.length() && (Character.isLetter(s.charAt(i)) || s.charAt(i) == '_') && s.charAt(i) < 128) {
                 i++;
-                while (i < s.length() && s.charAt(i) < 128
+                while (i < s.length()
+                        && s.charAt(i) < 128
                         && (Character.isLetterOrDigit(s.charAt(i)) || s.charAt(i) == '_')) {
                     i++;
                 }
@@ -262,8 +281,10 @@ final class FastSelector {
             while (i < s.length() && s.charAt(i) >= '0' && s.charAt(i) <= '9') {
                 i++;
             }
-            if (start == i || i - start > 18 || (i < s.length() && (Character.isLetterOrDigit(s.charAt(i))
-                    || s.charAt(i) == '.' || s.charAt(i) == '_'))) {
+            if (start == i
+                    || i - start > 18
+                    || (i < s.length()
+                            && (Character.isLetterOrDigit(s.charAt(i)) || s.charAt(i) == '.' || s.charAt(i) == '_'))) {
                 return null;
             }
             if (i - start > 1 && s.charAt(start) == '0') {
@@ -305,7 +326,8 @@ final class FastSelector {
         Term term() {
             String literalFirst = string();
             if (literalFirst != null) {
-                return eat("==") && eatWord("device") && eat(".") && eatWord("driver") ? new DriverEquals(literalFirst)
+                return eat("==") && eatWord("device") && eat(".") && eatWord("driver")
+                        ? new DriverEquals(literalFirst)
                         : null;
             }
             if (!eatWord("device") || !eat(".")) {
@@ -371,7 +393,9 @@ final class FastSelector {
             String id = domain == null ? null : field();
             String form = id == null ? null : field();
             if (!("compareTo".equals(form) || "isGreaterThan".equals(form) || "isLessThan".equals(form))
-                    || !eat("(") || !eatWord("quantity") || !eat("(")) {
+                    || !eat("(")
+                    || !eatWord("quantity")
+                    || !eat("(")) {
                 return null;
             }
             String q = string();

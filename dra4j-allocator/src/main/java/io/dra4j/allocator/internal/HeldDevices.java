@@ -18,14 +18,20 @@ final class HeldDevices {
 
     /** The candidates' pools in the order their runs appear, and the allocations each was computed from. */
     private final SliceInfo.PoolId[] pools;
+
     private final PoolAllocations[] basis;
     /** Null when no candidate is held (the common case on an empty node). */
     private final boolean[] exclusive;
+
     private final boolean[] share;
     private final Map<String, BigDecimal>[] capacity;
 
-    private HeldDevices(SliceInfo.PoolId[] pools, PoolAllocations[] basis, boolean[] exclusive, boolean[] share,
-                        Map<String, BigDecimal>[] capacity) {
+    private HeldDevices(
+            SliceInfo.PoolId[] pools,
+            PoolAllocations[] basis,
+            boolean[] exclusive,
+            boolean[] share,
+            Map<String, BigDecimal>[] capacity) {
         this.pools = pools;
         this.basis = basis;
         this.exclusive = exclusive;
@@ -63,8 +69,12 @@ final class HeldDevices {
             share[pos] = held.shared(name);
             capacity[pos] = held.capacity(name);
         }
-        return new HeldDevices(pools.toArray(new SliceInfo.PoolId[0]), basis.toArray(new PoolAllocations[0]),
-                exclusive, share, capacity);
+        return new HeldDevices(
+                pools.toArray(new SliceInfo.PoolId[0]),
+                basis.toArray(new PoolAllocations[0]),
+                exclusive,
+                share,
+                capacity);
     }
 
     /** Whether the version holds exactly what this was computed from, for every pool of the candidates. */

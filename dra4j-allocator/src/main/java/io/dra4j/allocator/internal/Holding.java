@@ -5,7 +5,6 @@ import io.dra4j.cel.KubeQuantity;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,7 +16,11 @@ import java.util.Map;
  */
 public record Holding(DeviceId device, Kind kind, String owner, String shareId, Map<String, KubeQuantity> consumed) {
 
-    public enum Kind { EXCLUSIVE, SHARE, CAPACITY }
+    public enum Kind {
+        EXCLUSIVE,
+        SHARE,
+        CAPACITY
+    }
 
     public Holding {
         consumed = consumed == null ? null : Map.copyOf(consumed);
@@ -30,14 +33,16 @@ public record Holding(DeviceId device, Kind kind, String owner, String shareId, 
      * everything else is exclusive.
      */
     public static List<Holding> ofClaim(ResourceClaim claim, boolean consumableCapacity) {
-        if (claim.getStatus() == null || claim.getStatus().getAllocation() == null
+        if (claim.getStatus() == null
+                || claim.getStatus().getAllocation() == null
                 || claim.getStatus().getAllocation().getDevices() == null
                 || claim.getStatus().getAllocation().getDevices().getResults() == null) {
             return List.of();
         }
         String owner = claimKey(claim);
         List<Holding> out = new ArrayList<>();
-        for (DeviceRequestAllocationResult r : claim.getStatus().getAllocation().getDevices().getResults()) {
+        for (DeviceRequestAllocationResult r :
+                claim.getStatus().getAllocation().getDevices().getResults()) {
             if (Boolean.TRUE.equals(r.getAdminAccess())) {
                 continue;
             }
@@ -45,7 +50,8 @@ public record Holding(DeviceId device, Kind kind, String owner, String shareId, 
             if (consumableCapacity && r.getShareID() != null) {
                 out.add(new Holding(id, Kind.SHARE, owner, r.getShareID(), null));
                 if (r.getConsumedCapacity() != null) {
-                    out.add(new Holding(id, Kind.CAPACITY, owner, r.getShareID(), toQuantities(r.getConsumedCapacity())));
+                    out.add(new Holding(
+                            id, Kind.CAPACITY, owner, r.getShareID(), toQuantities(r.getConsumedCapacity())));
                 }
             } else {
                 out.add(new Holding(id, Kind.EXCLUSIVE, owner, null, null));
@@ -60,7 +66,8 @@ public record Holding(DeviceId device, Kind kind, String owner, String shareId, 
             return "";
         }
         String ns = claim.getMetadata().getNamespace();
-        String name = claim.getMetadata().getName() == null ? "" : claim.getMetadata().getName();
+        String name =
+                claim.getMetadata().getName() == null ? "" : claim.getMetadata().getName();
         return ns == null || ns.isEmpty() ? name : ns + "/" + name;
     }
 

@@ -1,7 +1,6 @@
 package io.dra4j.allocator.internal;
 
 import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
-
 import java.util.AbstractList;
 import java.util.List;
 import java.util.RandomAccess;

@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeSelector;
 import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
 import io.fabric8.kubernetes.api.model.NodeSelectorTerm;
-
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -17,10 +16,10 @@ import java.util.regex.Pattern;
 public final class NodeSelectors {
     private static final Pattern LABEL_VALUE = Pattern.compile("(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?");
     private static final Pattern NAME_PART = Pattern.compile("([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]");
-    private static final Pattern DNS_SUBDOMAIN = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+    private static final Pattern DNS_SUBDOMAIN =
+            Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
 
-    private NodeSelectors() {
-    }
+    private NodeSelectors() {}
 
     /** Upstream's {@code NodeMatches}: nodeName, then allNodes, then the selector; nothing set matches nothing. */
     public static boolean nodeMatches(Node node, String nodeName, boolean allNodes, NodeSelector selector)
@@ -59,8 +58,10 @@ public final class NodeSelectors {
         if ((exprs == null || exprs.isEmpty()) && (fields == null || fields.isEmpty())) {
             return false;
         }
-        Map<String, String> labels = node == null || node.getMetadata() == null || node.getMetadata().getLabels() == null
-                ? Map.of() : node.getMetadata().getLabels();
+        Map<String, String> labels =
+                node == null || node.getMetadata() == null || node.getMetadata().getLabels() == null
+                        ? Map.of()
+                        : node.getMetadata().getLabels();
         if (exprs != null) {
             for (NodeSelectorRequirement r : exprs) {
                 if (!labelRequirementMatches(labels, r)) {
@@ -124,51 +125,67 @@ public final class NodeSelectors {
                 NodeSelectorRequirement r = fields.get(j);
                 String path = "nodeSelectorTerms[" + index + "].matchFields[" + j + "]";
                 if (r.getValues() == null || r.getValues().size() != 1) {
-                    throw new InvalidSelectorException(path + ".values: Required value: must be only one value when `operator` is 'In' or 'NotIn' for node field selector");
+                    throw new InvalidSelectorException(
+                            path
+                                    + ".values: Required value: must be only one value when `operator` is 'In' or 'NotIn' for node field selector");
                 }
                 if (!"metadata.name".equals(r.getKey())) {
-                    throw new InvalidSelectorException(path + ".key: Invalid value: \"" + r.getKey() + "\": not a valid field selector key");
+                    throw new InvalidSelectorException(
+                            path + ".key: Invalid value: \"" + r.getKey() + "\": not a valid field selector key");
                 }
                 if (!"In".equals(r.getOperator()) && !"NotIn".equals(r.getOperator())) {
-                    throw new InvalidSelectorException(path + ".operator: Invalid value: \"" + r.getOperator() + "\": not a valid selector operator");
+                    throw new InvalidSelectorException(path + ".operator: Invalid value: \"" + r.getOperator()
+                            + "\": not a valid selector operator");
                 }
             }
         }
     }
 
-    private static void validateLabelRequirement(NodeSelectorRequirement r, String path) throws InvalidSelectorException {
+    private static void validateLabelRequirement(NodeSelectorRequirement r, String path)
+            throws InvalidSelectorException {
         String key = r.getKey() == null ? "" : r.getKey();
         if (!validLabelKey(key)) {
-            throw new InvalidSelectorException(path + ".key: Invalid value: \"" + key + "\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character");
+            throw new InvalidSelectorException(
+                    path + ".key: Invalid value: \"" + key
+                            + "\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character");
         }
         List<String> values = r.getValues() == null ? List.of() : r.getValues();
         String op = r.getOperator() == null ? "" : r.getOperator();
         switch (op) {
             case "In", "NotIn" -> {
                 if (values.isEmpty()) {
-                    throw new InvalidSelectorException(path + ".values: Required value: must be specified when `operator` is 'In' or 'NotIn'");
+                    throw new InvalidSelectorException(
+                            path + ".values: Required value: must be specified when `operator` is 'In' or 'NotIn'");
                 }
             }
             case "Exists", "DoesNotExist" -> {
                 if (!values.isEmpty()) {
-                    throw new InvalidSelectorException(path + ".values: Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'");
+                    throw new InvalidSelectorException(path
+                            + ".values: Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'");
                 }
             }
             case "Gt", "Lt" -> {
                 if (values.size() != 1) {
-                    throw new InvalidSelectorException(path + ".values: Required value: must be specified single value when `operator` is 'Lt' or 'Gt'");
+                    throw new InvalidSelectorException(
+                            path
+                                    + ".values: Required value: must be specified single value when `operator` is 'Lt' or 'Gt'");
                 }
                 try {
                     Long.parseLong(values.get(0));
                 } catch (NumberFormatException e) {
-                    throw new InvalidSelectorException(path + ".values[0]: Invalid value: \"" + values.get(0) + "\": must be a valid integer");
+                    throw new InvalidSelectorException(
+                            path + ".values[0]: Invalid value: \"" + values.get(0) + "\": must be a valid integer");
                 }
             }
-            default -> throw new InvalidSelectorException(path + ".operator: Invalid value: \"" + op + "\": not a valid selector operator");
+            default ->
+                throw new InvalidSelectorException(
+                        path + ".operator: Invalid value: \"" + op + "\": not a valid selector operator");
         }
         for (String v : values) {
             if (v.length() > 63 || !LABEL_VALUE.matcher(v).matches()) {
-                throw new InvalidSelectorException(path + ".values: Invalid value: \"" + v + "\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character");
+                throw new InvalidSelectorException(
+                        path + ".values: Invalid value: \"" + v
+                                + "\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character");
             }
         }
     }
@@ -178,7 +195,9 @@ public final class NodeSelectors {
         String name = slash < 0 ? key : key.substring(slash + 1);
         if (slash >= 0) {
             String prefix = key.substring(0, slash);
-            if (prefix.isEmpty() || prefix.length() > 253 || !DNS_SUBDOMAIN.matcher(prefix).matches()) {
+            if (prefix.isEmpty()
+                    || prefix.length() > 253
+                    || !DNS_SUBDOMAIN.matcher(prefix).matches()) {
                 return false;
             }
         }
@@ -186,7 +205,9 @@ public final class NodeSelectors {
     }
 
     private static String name(Node node) {
-        return node == null || node.getMetadata() == null ? null : node.getMetadata().getName();
+        return node == null || node.getMetadata() == null
+                ? null
+                : node.getMetadata().getName();
     }
 
     /** A node selector that cannot be parsed. */

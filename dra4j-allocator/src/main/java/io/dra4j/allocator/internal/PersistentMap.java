@@ -29,16 +29,13 @@ final class PersistentMap<K, V> {
     }
 
     /** One key and value, stored at the depth where its hash first differs from its neighbours'. */
-    private record Leaf(int hash, Object key, Object value) {
-    }
+    private record Leaf(int hash, Object key, Object value) {}
 
     /** Keys with the same full hash. */
-    private record Collision(int hash, Leaf[] leaves) {
-    }
+    private record Collision(int hash, Leaf[] leaves) {}
 
     /** Children for the 5-bit hash chunks whose bits are set, in chunk order. */
-    private record Branch(int bitmap, Object[] children) {
-    }
+    private record Branch(int bitmap, Object[] children) {}
 
     int size() {
         return size;
@@ -141,7 +138,7 @@ final class PersistentMap<K, V> {
                 if (Objects.equals(l.key, key)) {
                     return l.value == value ? l : new Leaf(hash, key, value);
                 }
-                return new Collision(hash, new Leaf[]{l, new Leaf(hash, key, value)});
+                return new Collision(hash, new Leaf[] {l, new Leaf(hash, key, value)});
             }
             return merge(shift, l, l.hash, new Leaf(hash, key, value), hash);
         }
@@ -185,9 +182,9 @@ final class PersistentMap<K, V> {
         int ia = (hashA >>> shift) & MASK;
         int ib = (hashB >>> shift) & MASK;
         if (ia == ib) {
-            return new Branch(1 << ia, new Object[]{merge(shift + BITS, a, hashA, b, hashB)});
+            return new Branch(1 << ia, new Object[] {merge(shift + BITS, a, hashA, b, hashB)});
         }
-        return new Branch((1 << ia) | (1 << ib), ia < ib ? new Object[]{a, b} : new Object[]{b, a});
+        return new Branch((1 << ia) | (1 << ib), ia < ib ? new Object[] {a, b} : new Object[] {b, a});
     }
 
     private static Object remove(Object node, int shift, int hash, Object key) {

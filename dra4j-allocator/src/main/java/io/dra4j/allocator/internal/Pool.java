@@ -9,13 +9,14 @@ import java.util.Map;
  * device slices that target the node (in search order), the other slices of the same generation (for counter
  * accounting only) and the pool's counter sets.
  */
-record Pool(SliceInfo.PoolId id,
-            boolean incomplete,
-            String invalidReason,
-            String incompleteDetail,
-            List<SliceInfo> targeting,
-            List<SliceInfo> notTargeting,
-            Map<String, Map<String, BigDecimal>> counterSets) {
+record Pool(
+        SliceInfo.PoolId id,
+        boolean incomplete,
+        String invalidReason,
+        String incompleteDetail,
+        List<SliceInfo> targeting,
+        List<SliceInfo> notTargeting,
+        Map<String, Map<String, BigDecimal>> counterSets) {
 
     static Pool incomplete(SliceInfo.PoolId id, String detail) {
         return new Pool(id, true, null, detail, List.of(), List.of(), Map.of());
@@ -36,7 +37,8 @@ record Pool(SliceInfo.PoolId id,
     boolean hasBindingConditions() {
         for (SliceInfo s : targeting) {
             for (DeviceInfo d : s.devices()) {
-                if (d.device.getBindingConditions() != null && !d.device.getBindingConditions().isEmpty()) {
+                if (d.device.getBindingConditions() != null
+                        && !d.device.getBindingConditions().isEmpty()) {
                     return true;
                 }
             }

@@ -1,7 +1,6 @@
 package io.dra4j.allocator.internal;
 
 import io.dra4j.cel.KubeQuantity;
-
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -19,15 +18,15 @@ final class PoolAllocations {
 
     /** Device name to the owners holding it exclusively (an owner may be null when unknown). */
     private final Map<String, List<String>> exclusive;
+
     private final Map<String, Integer> shares;
     private final Map<String, Capacity> capacity;
 
     /** Capacity consumed on one device: the number of holdings and their sum, exact and as quantities. */
-    record Capacity(int holdings, Map<String, KubeQuantity> sum, Map<String, BigDecimal> values) {
-    }
+    record Capacity(int holdings, Map<String, KubeQuantity> sum, Map<String, BigDecimal> values) {}
 
-    private PoolAllocations(Map<String, List<String>> exclusive, Map<String, Integer> shares,
-                            Map<String, Capacity> capacity) {
+    private PoolAllocations(
+            Map<String, List<String>> exclusive, Map<String, Integer> shares, Map<String, Capacity> capacity) {
         this.exclusive = exclusive;
         this.shares = shares;
         this.capacity = capacity;
@@ -129,7 +128,9 @@ final class PoolAllocations {
                     h.consumed().forEach((k, q) -> sum.merge(k, q, sign > 0 ? KubeQuantity::add : KubeQuantity::sub));
                     Map<String, BigDecimal> values = new LinkedHashMap<>();
                     sum.forEach((k, q) -> values.put(k, q.value()));
-                    cap.put(name, new Capacity(n, Collections.unmodifiableMap(sum), Collections.unmodifiableMap(values)));
+                    cap.put(
+                            name,
+                            new Capacity(n, Collections.unmodifiableMap(sum), Collections.unmodifiableMap(values)));
                 }
             }
         }

@@ -1,7 +1,6 @@
 package io.dra4j.allocator.internal;
 
 import io.fabric8.kubernetes.api.model.Node;
-
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -17,12 +16,10 @@ import java.util.Set;
  * incomplete, pools with duplicate names or dangling counter references are invalid.
  */
 final class PoolGatherer {
-    private PoolGatherer() {
-    }
+    private PoolGatherer() {}
 
     /** The pools in search order, and every pool a relevant slice belongs to (what the result depends on). */
-    record Gathered(List<Pool> pools, List<SliceInfo.PoolId> seen) {
-    }
+    record Gathered(List<Pool> pools, List<SliceInfo.PoolId> seen) {}
 
     static Gathered gather(ClusterView view, Node node) throws AllocationException {
         EngineFeatures f = view.features;
@@ -36,8 +33,9 @@ final class PoolGatherer {
             }
             if (s.usesCompatibilityGroups) {
                 if (f.compatibilityGroups()) {
-                    throw new AllocationException("gather pool information: slice " + s.name
-                            + " uses compatibility groups (DRADeviceCompatibilityGroups, alpha), which dra4j does not implement");
+                    throw new AllocationException(
+                            "gather pool information: slice " + s.name
+                                    + " uses compatibility groups (DRADeviceCompatibilityGroups, alpha), which dra4j does not implement");
                 }
                 continue;
             }
@@ -55,14 +53,18 @@ final class PoolGatherer {
                 relevant = false;
                 for (DeviceInfo d : s.devices()) {
                     try {
-                        if (NodeSelectors.nodeMatches(node, d.device.getNodeName(),
-                                Boolean.TRUE.equals(d.device.getAllNodes()), d.device.getNodeSelector())) {
+                        if (NodeSelectors.nodeMatches(
+                                node,
+                                d.device.getNodeName(),
+                                Boolean.TRUE.equals(d.device.getAllNodes()),
+                                d.device.getNodeSelector())) {
                             relevant = true;
                             break;
                         }
                     } catch (NodeSelectors.InvalidSelectorException e) {
-                        throw new AllocationException("gather pool information: failed to perform node selection for device "
-                                + d.name + " in slice " + s.name + ": failed to parse node selector: " + e.getMessage());
+                        throw new AllocationException(
+                                "gather pool information: failed to perform node selection for device " + d.name
+                                        + " in slice " + s.name + ": failed to parse node selector: " + e.getMessage());
                     }
                 }
             } else {
@@ -100,8 +102,10 @@ final class PoolGatherer {
                     all.removeIf(s -> s.usesCompatibilityGroups);
                 }
                 if (all.size() != first.resourceSliceCount) {
-                    result.add(Pool.incomplete(e.getKey(), "generation " + first.generation + " declares "
-                            + first.resourceSliceCount + " slice(s), " + all.size() + " exist"));
+                    result.add(Pool.incomplete(
+                            e.getKey(),
+                            "generation " + first.generation + " declares " + first.resourceSliceCount + " slice(s), "
+                                    + all.size() + " exist"));
                     continue;
                 }
                 pool = build(e.getKey(), relevant, all, f);
@@ -140,8 +144,8 @@ final class PoolGatherer {
         existing.add(s);
     }
 
-    private static Pool build(SliceInfo.PoolId id, List<SliceInfo> relevant, List<SliceInfo> allOfGeneration,
-                              EngineFeatures f) {
+    private static Pool build(
+            SliceInfo.PoolId id, List<SliceInfo> relevant, List<SliceInfo> allOfGeneration, EngineFeatures f) {
         List<SliceInfo> sorted = new ArrayList<>(relevant);
         if (!f.stable()) {
             sorted.sort(Comparator.comparing(s -> s.name));
@@ -204,7 +208,8 @@ final class PoolGatherer {
         return new Pool(id, false, null, null, List.copyOf(deviceSlices), List.copyOf(notTargeting), counterSets);
     }
 
-    private static String danglingCounterReference(Map<String, Map<String, BigDecimal>> counterSets, List<SliceInfo> slices) {
+    private static String danglingCounterReference(
+            Map<String, Map<String, BigDecimal>> counterSets, List<SliceInfo> slices) {
         for (SliceInfo s : slices) {
             for (DeviceInfo d : s.devices()) {
                 for (DeviceInfo.CounterConsumption c : d.consumesCounters) {

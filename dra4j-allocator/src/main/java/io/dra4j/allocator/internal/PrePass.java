@@ -5,7 +5,6 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceSelector;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceSubRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
@@ -37,9 +36,11 @@ final class PrePass {
         for (int ci = 0; ci < claims.size(); ci++) {
             ResourceClaim claim = claims.get(ci);
             String ref = Search.claimRef(claim);
-            List<DeviceRequest> reqs = claim.getSpec() == null || claim.getSpec().getDevices() == null
-                    || claim.getSpec().getDevices().getRequests() == null
-                    ? List.of() : claim.getSpec().getDevices().getRequests();
+            List<DeviceRequest> reqs = claim.getSpec() == null
+                            || claim.getSpec().getDevices() == null
+                            || claim.getSpec().getDevices().getRequests() == null
+                    ? List.of()
+                    : claim.getSpec().getDevices().getRequests();
             RequestData[][] table = new RequestData[reqs.size()][];
             search.requests[ci] = table;
             search.selectedSub[ci] = new int[reqs.size()];
@@ -47,14 +48,17 @@ final class PrePass {
             for (int qi = 0; qi < reqs.size(); qi++) {
                 DeviceRequest request = reqs.get(qi);
                 Supplier<String> where = () -> "claim " + ref + ", request " + request.getName();
-                List<DeviceSubRequest> subs = request.getFirstAvailable() == null ? List.of() : request.getFirstAvailable();
+                List<DeviceSubRequest> subs =
+                        request.getFirstAvailable() == null ? List.of() : request.getFirstAvailable();
                 boolean hasSubs = !subs.isEmpty();
                 if (!f.prioritizedList() && hasSubs) {
-                    throw new AllocationException(where.get() + ": has subrequests, but the DRAPrioritizedList feature is disabled");
+                    throw new AllocationException(
+                            where.get() + ": has subrequests, but the DRAPrioritizedList feature is disabled");
                 }
                 if (!f.consumableCapacity() && !f.stable()) {
                     if (request.getExactly() != null && request.getExactly().getCapacity() != null) {
-                        throw new AllocationException(where.get() + ": has capacity requests, but the DRAConsumableCapacity feature is disabled");
+                        throw new AllocationException(where.get()
+                                + ": has capacity requests, but the DRAConsumableCapacity feature is disabled");
                     }
                     for (DeviceSubRequest sub : subs) {
                         if (sub.getCapacity() != null) {
@@ -69,7 +73,13 @@ final class PrePass {
                     minPerRequest = Integer.MAX_VALUE;
                     for (int si = 0; si < subs.size(); si++) {
                         DeviceSubRequest sub = subs.get(si);
-                        RequestData rd = RequestData.sub(ci, qi, si, slot++, request.getName(), sub,
+                        RequestData rd = RequestData.sub(
+                                ci,
+                                qi,
+                                si,
+                                slot++,
+                                request.getName(),
+                                sub,
                                 () -> "claim " + ref + ", request " + request.getName() + "/" + sub.getName());
                         validate(rd, claim);
                         table[qi][si] = rd;
@@ -77,16 +87,18 @@ final class PrePass {
                     }
                 } else {
                     if (request.getExactly() == null) {
-                        throw new AllocationException(where.get() + ": unknown request type (neither exactly nor firstAvailable is set)");
+                        throw new AllocationException(
+                                where.get() + ": unknown request type (neither exactly nor firstAvailable is set)");
                     }
                     RequestData rd = RequestData.exact(ci, qi, slot++, request.getName(), request.getExactly(), where);
                     validate(rd, claim);
-                    table[qi] = new RequestData[]{rd};
+                    table[qi] = new RequestData[] {rd};
                     minPerRequest = rd.numDevices;
                 }
                 if (minPerRequest > Search.MAX_RESULTS - minPerClaim) {
-                    throw new AllocationException(where.get() + ": adding " + minPerRequest + " devices exceeds the claim limit of "
-                            + Search.MAX_RESULTS + ", with " + minPerClaim + " already accounted for");
+                    throw new AllocationException(
+                            where.get() + ": adding " + minPerRequest + " devices exceeds the claim limit of "
+                                    + Search.MAX_RESULTS + ", with " + minPerClaim + " already accounted for");
                 }
                 minPerClaim += minPerRequest;
             }
@@ -96,19 +108,25 @@ final class PrePass {
     }
 
     private List<Constraint> constraints(ResourceClaim claim, String ref) throws AllocationException {
-        List<DeviceConstraint> cons = claim.getSpec() == null || claim.getSpec().getDevices() == null
-                || claim.getSpec().getDevices().getConstraints() == null
-                ? List.of() : claim.getSpec().getDevices().getConstraints();
+        List<DeviceConstraint> cons = claim.getSpec() == null
+                        || claim.getSpec().getDevices() == null
+                        || claim.getSpec().getDevices().getConstraints() == null
+                ? List.of()
+                : claim.getSpec().getDevices().getConstraints();
         List<Constraint> built = new ArrayList<>(cons.size());
         for (int i = 0; i < cons.size(); i++) {
             DeviceConstraint c = cons.get(i);
             if (c.getMatchAttribute() != null) {
                 built.add(new Constraint.Match(c.getRequests(), c.getMatchAttribute(), f.listTypeAttributes(), search));
             } else if (c.getDistinctAttribute() != null && !f.stable()) {
-                built.add(new Constraint.Distinct(c.getRequests(), c.getDistinctAttribute(), f.listTypeAttributes(),
+                built.add(new Constraint.Distinct(
+                        c.getRequests(),
+                        c.getDistinctAttribute(),
+                        f.listTypeAttributes(),
                         search.attributeColumn(c.getDistinctAttribute())));
             } else {
-                throw new AllocationException("claim " + ref + ", constraint #" + i + ": empty constraint (unsupported constraint type?)");
+                throw new AllocationException(
+                        "claim " + ref + ", constraint #" + i + ": empty constraint (unsupported constraint type?)");
             }
         }
         return built;
@@ -117,14 +135,16 @@ final class PrePass {
     private void validate(RequestData rd, ResourceClaim claim) throws AllocationException {
         Supplier<String> where = () -> "claim " + Search.claimRef(claim) + ", request " + rd.name;
         if (!rd.derivedAttributes.isEmpty()) {
-            throw new AllocationException(where.get() + (f.derivedAttributes()
-                    ? ": derived attributes (DRADerivedAttributes, alpha) are not implemented by dra4j"
-                    : ": cannot handle request with derived attributes, the feature is disabled"));
+            throw new AllocationException(where.get()
+                    + (f.derivedAttributes()
+                            ? ": derived attributes (DRADerivedAttributes, alpha) are not implemented by dra4j"
+                            : ": cannot handle request with derived attributes, the feature is disabled"));
         }
         for (int i = 0; i < rd.selectors.size(); i++) {
             DeviceSelector s = rd.selectors.get(i);
             if (s == null || s.getCel() == null) {
-                throw new AllocationException(where.get() + ", selector #" + i + ": CEL expression empty (unsupported selector type?)");
+                throw new AllocationException(
+                        where.get() + ", selector #" + i + ": CEL expression empty (unsupported selector type?)");
             }
         }
         if (!f.adminAccess() && rd.adminAccessSet) {
@@ -154,10 +174,12 @@ final class PrePass {
         int pos = 0;
         for (Pool pool : search.pools) {
             if (pool.incomplete()) {
-                throw new AllocationException(where.get() + ": asks for all devices, but resource pool " + pool.id() + " is currently being updated");
+                throw new AllocationException(where.get() + ": asks for all devices, but resource pool " + pool.id()
+                        + " is currently being updated");
             }
             if (pool.invalid()) {
-                throw new AllocationException(where.get() + ": asks for all devices, but resource pool " + pool.id() + " is currently invalid");
+                throw new AllocationException(where.get() + ": asks for all devices, but resource pool " + pool.id()
+                        + " is currently invalid");
             }
             for (SliceInfo s : pool.targeting()) {
                 for (DeviceInfo d : s.devices()) {
@@ -167,11 +189,13 @@ final class PrePass {
                     }
                     if (f.consumableCapacity()) {
                         try {
-                            if (!ConsumableCapacity.fits(null, rd.capacityRequests, d, null, f.fractionalCapacityRange())) {
+                            if (!ConsumableCapacity.fits(
+                                    null, rd.capacityRequests, d, null, f.fractionalCapacityRange())) {
                                 continue;
                             }
                         } catch (ConsumableCapacity.CapacityException e) {
-                            throw new AllocationException(where.get() + ": checking capacity for device " + d.name + ": " + e.getMessage());
+                            throw new AllocationException(
+                                    where.get() + ": checking capacity for device " + d.name + ": " + e.getMessage());
                         }
                     }
                     all.add(d);

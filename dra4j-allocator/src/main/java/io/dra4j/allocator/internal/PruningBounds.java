@@ -2,7 +2,6 @@ package io.dra4j.allocator.internal;
 
 import io.dra4j.cel.KubeQuantity;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttribute;
-
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -22,8 +21,7 @@ final class PruningBounds {
     /** Per claim, the static part of the pigeonhole bound for each request; computed on first use. */
     private final RemainingDemand[][] remainingDemand;
     /** Static part of the pigeonhole bound for the requests q.. of claim c; demand 0 means "no bound". */
-    private record RemainingDemand(int demand, long[] usable) {
-    }
+    private record RemainingDemand(int demand, long[] usable) {}
 
     private static final RemainingDemand NO_DEMAND = new RemainingDemand(0, new long[0]);
 
@@ -34,8 +32,7 @@ final class PruningBounds {
      * Static part of the distinct-values bound for the requests q.. of claim c and one distinctAttribute constraint:
      * how many devices the covered requests need at least, and the values their usable devices offer.
      */
-    private record DistinctSupply(int demand, Set<String> values) {
-    }
+    private record DistinctSupply(int demand, Set<String> values) {}
 
     private static final DistinctSupply NO_BOUND = new DistinctSupply(0, Set.of());
 
@@ -46,14 +43,17 @@ final class PruningBounds {
     private final MatchSupply[][][] matchSupply;
 
     /** How many devices the covered requests after some request need at least, and where they may come from. */
-    private record MatchSupply(int demand, long[] supply) {
-    }
+    private record MatchSupply(int demand, long[] supply) {}
 
     /** Per claim: whether the support bound may apply at all (null until known). */
     private final Boolean[] supportApplies;
 
     /** What {@link #probe} finds out about a device for a request without searching. */
-    enum Probe { NEVER, MAYBE, FAILS }
+    enum Probe {
+        NEVER,
+        MAYBE,
+        FAILS
+    }
 
     /**
      * {@link #probe} over every candidate for requests that probe alike: the positions that may serve, those whose
@@ -84,8 +84,7 @@ final class PruningBounds {
      * What a probe depends on besides the device and what earlier allocations hold: the selection key (class and
      * request selector expressions, see {@link Search#selectionKey}), admin access, capacity requests.
      */
-    record ProbeKey(List<Object> selection, boolean adminAccess, Map<String, KubeQuantity> capacity) {
-    }
+    record ProbeKey(List<Object> selection, boolean adminAccess, Map<String, KubeQuantity> capacity) {}
 
     private final Map<ProbeKey, ProbeRow> rows = new HashMap<>();
     private final ProbeRow[] rowBySlot;
@@ -390,7 +389,8 @@ final class PruningBounds {
                 min = Math.min(min, rd.numDevices);
                 ProbeRow row = row(rd);
                 for (int pos = 0; pos < candidates.length; pos++) {
-                    Probe probe = Bits.get(row.fails, pos) ? Probe.FAILS
+                    Probe probe = Bits.get(row.fails, pos)
+                            ? Probe.FAILS
                             : Bits.get(row.usable, pos) ? Probe.MAYBE : Probe.NEVER;
                     switch (probe) {
                         case FAILS -> {
@@ -414,7 +414,7 @@ final class PruningBounds {
                             }
                             values.add(key);
                         }
-                        default -> { }
+                        default -> {}
                     }
                 }
             }
@@ -434,7 +434,9 @@ final class PruningBounds {
         ProbeRow row = rowBySlot[rd.slot];
         if (row == null) {
             List<Object> selection = search.selectionKey(rd);
-            ProbeKey key = new ProbeKey(selection == Search.INCOMPLETE ? List.of(rd) : selection, rd.adminAccess,
+            ProbeKey key = new ProbeKey(
+                    selection == Search.INCOMPLETE ? List.of(rd) : selection,
+                    rd.adminAccess,
                     f.consumableCapacity() ? rd.capacityRequests : null);
             Map<ProbeKey, ProbeRow> shared = selection == Search.INCOMPLETE ? null : search.sharedProbeRows();
             shared = shared == null ? rows : shared;
@@ -451,7 +453,7 @@ final class PruningBounds {
                             Bits.set(fails, pos);
                             lastFail = pos;
                         }
-                        default -> { }
+                        default -> {}
                     }
                 }
                 row = new ProbeRow(usable, fails, lastFail, n);
@@ -479,8 +481,8 @@ final class PruningBounds {
             // Without any earlier consumption this is the most a device can offer; the consumed amounts are the
             // same computation the search repeats, so its errors show up here too.
             try {
-                if (!ConsumableCapacity.fits(null, rd.capacityRequests, search.candidates()[pos], null,
-                        f.fractionalCapacityRange())) {
+                if (!ConsumableCapacity.fits(
+                        null, rd.capacityRequests, search.candidates()[pos], null, f.fractionalCapacityRange())) {
                     return Probe.NEVER;
                 }
             } catch (ConsumableCapacity.CapacityException e) {

@@ -2,7 +2,6 @@ package io.dra4j.allocator.internal;
 
 import io.dra4j.cel.KubeQuantity;
 import io.fabric8.kubernetes.api.model.Quantity;
-
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;

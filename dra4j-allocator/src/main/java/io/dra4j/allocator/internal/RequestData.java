@@ -8,7 +8,6 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceSelector;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceSubRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceToleration;
 import io.fabric8.kubernetes.api.model.resource.v1.ExactDeviceRequest;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,6 +27,7 @@ final class RequestData {
     final int subRequestIndex;
     /** Dense index of this request or subrequest within one search, used to key per-call caches. */
     final int slot;
+
     final String name;
     final String parentName;
     final String className;
@@ -53,10 +53,22 @@ final class RequestData {
     /** Which candidates of the call's node pass this request's selectors, as far as known (see ClusterView.NodeView). */
     byte[] selectableRow;
 
-    private RequestData(int claimIndex, int requestIndex, int subRequestIndex, int slot, String name, String parentName,
-                        String className, List<DeviceSelector> selectors, List<DeviceDerivedAttribute> derived,
-                        String mode, Long count, Boolean adminAccess, List<DeviceToleration> tolerations,
-                        CapacityRequirements capacity, Supplier<String> where) {
+    private RequestData(
+            int claimIndex,
+            int requestIndex,
+            int subRequestIndex,
+            int slot,
+            String name,
+            String parentName,
+            String className,
+            List<DeviceSelector> selectors,
+            List<DeviceDerivedAttribute> derived,
+            String mode,
+            Long count,
+            Boolean adminAccess,
+            List<DeviceToleration> tolerations,
+            CapacityRequirements capacity,
+            Supplier<String> where) {
         this.claimIndex = claimIndex;
         this.requestIndex = requestIndex;
         this.subRequestIndex = subRequestIndex;
@@ -75,25 +87,59 @@ final class RequestData {
         this.capacitySet = capacity != null;
         if (capacity != null && capacity.getRequests() != null) {
             Map<String, KubeQuantity> caps = new LinkedHashMap<>();
-            capacity.getRequests().forEach((k, v) -> caps.put(k, SliceInfo.quantity(v, where.get() + ", capacity.requests[" + k + "]")));
+            capacity.getRequests()
+                    .forEach((k, v) ->
+                            caps.put(k, SliceInfo.quantity(v, where.get() + ", capacity.requests[" + k + "]")));
             this.capacityRequests = caps;
         } else {
             this.capacityRequests = null;
         }
     }
 
-    static RequestData exact(int claimIndex, int requestIndex, int slot, String name, ExactDeviceRequest r,
-                             Supplier<String> where) {
-        return new RequestData(claimIndex, requestIndex, 0, slot, name, null, r.getDeviceClassName(), r.getSelectors(),
-                r.getDerivedAttributes(), r.getAllocationMode(), r.getCount(), r.getAdminAccess(), r.getTolerations(),
-                r.getCapacity(), where);
+    static RequestData exact(
+            int claimIndex, int requestIndex, int slot, String name, ExactDeviceRequest r, Supplier<String> where) {
+        return new RequestData(
+                claimIndex,
+                requestIndex,
+                0,
+                slot,
+                name,
+                null,
+                r.getDeviceClassName(),
+                r.getSelectors(),
+                r.getDerivedAttributes(),
+                r.getAllocationMode(),
+                r.getCount(),
+                r.getAdminAccess(),
+                r.getTolerations(),
+                r.getCapacity(),
+                where);
     }
 
-    static RequestData sub(int claimIndex, int requestIndex, int subIndex, int slot, String parentName,
-                           DeviceSubRequest r, Supplier<String> where) {
-        return new RequestData(claimIndex, requestIndex, subIndex, slot, r.getName(), parentName, r.getDeviceClassName(),
-                r.getSelectors(), r.getDerivedAttributes(), r.getAllocationMode(), r.getCount(), null,
-                r.getTolerations(), r.getCapacity(), where);
+    static RequestData sub(
+            int claimIndex,
+            int requestIndex,
+            int subIndex,
+            int slot,
+            String parentName,
+            DeviceSubRequest r,
+            Supplier<String> where) {
+        return new RequestData(
+                claimIndex,
+                requestIndex,
+                subIndex,
+                slot,
+                r.getName(),
+                parentName,
+                r.getDeviceClassName(),
+                r.getSelectors(),
+                r.getDerivedAttributes(),
+                r.getAllocationMode(),
+                r.getCount(),
+                null,
+                r.getTolerations(),
+                r.getCapacity(),
+                where);
     }
 
     /** {@code request} or {@code request/subrequest}, as results and constraints name it. */
@@ -104,7 +150,8 @@ final class RequestData {
     /** The selectors of the request's device class (set once the class is resolved). */
     List<DeviceSelector> classSelectors() {
         return deviceClass.getSpec() == null || deviceClass.getSpec().getSelectors() == null
-                ? List.of() : deviceClass.getSpec().getSelectors();
+                ? List.of()
+                : deviceClass.getSpec().getSelectors();
     }
 
     boolean allMode() {

@@ -14,7 +14,6 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceClassConfiguration;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -28,8 +27,7 @@ import java.util.Map;
  * selector under which the allocation is usable.
  */
 public final class ResultAssembler {
-    private ResultAssembler() {
-    }
+    private ResultAssembler() {}
 
     /** Fails with the error {@link #assemble} would report, without building anything. */
     static void check(Search search) throws AllocationException {
@@ -37,8 +35,8 @@ public final class ResultAssembler {
             try {
                 nodeSelector(search, search.results[ci], false);
             } catch (AllocationException e) {
-                throw new AllocationException("create NodeSelector for claim " + claimName(search.claims.get(ci)) + ": "
-                        + e.getMessage());
+                throw new AllocationException(
+                        "create NodeSelector for claim " + claimName(search.claims.get(ci)) + ": " + e.getMessage());
             }
         }
     }
@@ -59,7 +57,8 @@ public final class ResultAssembler {
             try {
                 result.setNodeSelector(nodeSelector(search, search.results[ci], true));
             } catch (AllocationException e) {
-                throw new AllocationException("create NodeSelector for claim " + claimName(claim) + ": " + e.getMessage());
+                throw new AllocationException(
+                        "create NodeSelector for claim " + claimName(claim) + ": " + e.getMessage());
             }
             out.add(result);
         }
@@ -102,7 +101,8 @@ public final class ResultAssembler {
                 out.setBindingFailureConditions(new ArrayList<>(bfc));
             }
         }
-        if (search.f.variant() == EngineFeatures.Variant.EXPERIMENTAL && !r.device().slice.skipNodeOperations.isEmpty()) {
+        if (search.f.variant() == EngineFeatures.Variant.EXPERIMENTAL
+                && !r.device().slice.skipNodeOperations.isEmpty()) {
             out.setSkipNodeOperations(new ArrayList<>(r.device().slice.skipNodeOperations));
         }
         return out;
@@ -126,8 +126,10 @@ public final class ResultAssembler {
                 continue;
             }
             int start = configs.size();
-            List<DeviceClassConfiguration> classConfigs = rd.deviceClass.getSpec() == null
-                    || rd.deviceClass.getSpec().getConfig() == null ? List.of() : rd.deviceClass.getSpec().getConfig();
+            List<DeviceClassConfiguration> classConfigs =
+                    rd.deviceClass.getSpec() == null || rd.deviceClass.getSpec().getConfig() == null
+                            ? List.of()
+                            : rd.deviceClass.getSpec().getConfig();
             for (DeviceClassConfiguration cc : classConfigs) {
                 DeviceAllocationConfiguration c = new DeviceAllocationConfiguration();
                 c.setSource("FromClass");
@@ -137,10 +139,12 @@ public final class ResultAssembler {
                 c.setOpaque(cc.getOpaque());
                 configs.add(c);
             }
-            classRange.put(rd.className, new int[]{start, configs.size()});
+            classRange.put(rd.className, new int[] {start, configs.size()});
         }
-        List<DeviceClaimConfiguration> claimConfigs = claim.getSpec().getDevices().getConfig() == null
-                ? List.of() : claim.getSpec().getDevices().getConfig();
+        List<DeviceClaimConfiguration> claimConfigs =
+                claim.getSpec().getDevices().getConfig() == null
+                        ? List.of()
+                        : claim.getSpec().getDevices().getConfig();
         for (DeviceClaimConfiguration cc : claimConfigs) {
             List<String> named = cc.getRequests() == null ? List.of() : cc.getRequests();
             boolean include = named.isEmpty();
@@ -207,7 +211,10 @@ public final class ResultAssembler {
             if (nodeName != null || bindsToNode) {
                 String pinned = search.f.stable() ? nodeName : search.nodeName;
                 NodeSelectorRequirement req = new NodeSelectorRequirementBuilder()
-                        .withKey("metadata.name").withOperator("In").withValues(pinned).build();
+                        .withKey("metadata.name")
+                        .withOperator("In")
+                        .withValues(pinned)
+                        .build();
                 NodeSelectorTerm only = new NodeSelectorTerm();
                 only.setMatchFields(new ArrayList<>(List.of(req)));
                 NodeSelector ns = new NodeSelector();
@@ -220,11 +227,14 @@ public final class ResultAssembler {
                     addNew(terms.get(0).getMatchFields(), term.getMatchFields());
                     addNew(terms.get(0).getMatchExpressions(), term.getMatchExpressions());
                 } else if (terms.size() > 1) {
-                    throw new AllocationException("unsupported ResourceSlice.NodeSelector with " + terms.size() + " terms");
+                    throw new AllocationException(
+                            "unsupported ResourceSlice.NodeSelector with " + terms.size() + " terms");
                 }
             }
         }
-        if (!build || (term.getMatchFields().isEmpty() && term.getMatchExpressions().isEmpty())) {
+        if (!build
+                || (term.getMatchFields().isEmpty()
+                        && term.getMatchExpressions().isEmpty())) {
             return null;
         }
         NodeSelector ns = new NodeSelector();
@@ -239,8 +249,10 @@ public final class ResultAssembler {
         for (NodeSelectorRequirement r : from) {
             boolean present = false;
             for (NodeSelectorRequirement e : to) {
-                if (e.getKey().equals(r.getKey()) && e.getOperator().equals(r.getOperator())
-                        && new HashSet<>(nullToEmpty(e.getValues())).equals(new HashSet<>(nullToEmpty(r.getValues())))) {
+                if (e.getKey().equals(r.getKey())
+                        && e.getOperator().equals(r.getOperator())
+                        && new HashSet<>(nullToEmpty(e.getValues()))
+                                .equals(new HashSet<>(nullToEmpty(r.getValues())))) {
                     present = true;
                     break;
                 }

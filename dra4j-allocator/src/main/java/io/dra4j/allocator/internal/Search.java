@@ -10,7 +10,6 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceSelector;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaint;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceToleration;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
-
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -49,14 +48,17 @@ public final class Search {
     List<Pool> pools;
     /** Candidates of usable pools in enumeration order, and the pool of each; a device's position is its address. */
     private DeviceInfo[] candidates;
+
     private Pool[] candidatePools;
     /** Per candidate position, what earlier allocations hold; shared by every search on the node view. */
     private HeldDevices held;
     /** Per claim, per request: the request (length 1) or its subrequests. */
     RequestData[][][] requests;
+
     int[][] selectedSub;
     /** Number of request slots (requests and subrequests of all claims). */
     int slots;
+
     private final List<Constraint>[] constraints;
     final List<DeviceResult>[] results;
 
@@ -66,20 +68,23 @@ public final class Search {
     private BitSet[] allocatingClaims;
     /** Candidate positions that some claim of this call holds exclusively, and per claim those it holds. */
     private long[] allocatingAny;
+
     private long[][] heldByClaim;
     /** Per claim: whether it has a matchAttribute constraint with set semantics (list-type attributes). */
     private boolean[] setMatch;
+
     private final Map<String, ValueIndex> valueIndexes = new HashMap<>();
     /** Whether the list-type matchAttribute skips and support bound apply (off only in a test of exactly that). */
     private boolean listBounds = true;
+
     private PruningBounds bounds;
     private Counters counters;
     private final Map<DeviceId, Map<String, BigDecimal>> allocatingCapacity = new HashMap<>();
     long steps;
 
     /** One allocated device, as the search recorded it. */
-    record DeviceResult(RequestData request, DeviceInfo device, String shareId, Map<String, KubeQuantity> consumedCapacity) {
-    }
+    record DeviceResult(
+            RequestData request, DeviceInfo device, String shareId, Map<String, KubeQuantity> consumedCapacity) {}
 
     @FunctionalInterface
     interface Undo {
@@ -87,7 +92,8 @@ public final class Search {
     }
 
     @SuppressWarnings("unchecked")
-    public Search(ClusterView view, Node node, List<ResourceClaim> claims, Supplier<String> shareIds, long deadlineNanos) {
+    public Search(
+            ClusterView view, Node node, List<ResourceClaim> claims, Supplier<String> shareIds, long deadlineNanos) {
         this.view = view;
         this.f = view.features;
         this.node = node;
@@ -195,7 +201,8 @@ public final class Search {
     // Phase: the search. Mirrors upstream's allocateOne step by step, including how "max size exceeded" travels:
     // it moves on to the next subrequest, stops the candidates of one slot, and becomes "not found" at claim level.
     // The slot is (claim c, request q, subrequest s, k-th device); start is the first candidate position to try.
-    private StepResult allocateOne(int c, int q, int s, int k, boolean inSubRequest, int start) throws AllocationException {
+    private StepResult allocateOne(int c, int q, int s, int k, boolean inSubRequest, int start)
+            throws AllocationException {
         steps++;
         // The clock is read on the first step and then every 256th: upstream checks its context on every step, so a
         // bound already past stops the search at once, and a read per step would cost more than the step.
@@ -210,8 +217,9 @@ public final class Search {
             return r == StepResult.MAX_EXCEEDED ? StepResult.NOT_FOUND : r;
         }
         RequestData[] alternatives = requests[c][q];
-        if (k == 0 && !inSubRequest && (bounds.cannotFitRemainingRequests(c, q)
-                || bounds.cannotMeetDistinctValues(c, q))) {
+        if (k == 0
+                && !inSubRequest
+                && (bounds.cannotFitRemainingRequests(c, q) || bounds.cannotMeetDistinctValues(c, q))) {
             return StepResult.NOT_FOUND;
         }
         if (!inSubRequest && alternatives[0].parentName != null) {
@@ -296,7 +304,8 @@ public final class Search {
             if (undo == null) {
                 continue;
             }
-            StepResult r = support && bounds.unsupported(c, q, rd, rd.numDevices - k - 1, pos) ? StepResult.NOT_FOUND
+            StepResult r = support && bounds.unsupported(c, q, rd, rd.numDevices - k - 1, pos)
+                    ? StepResult.NOT_FOUND
                     : allocateOne(c, q, s, k + 1, inSubRequest, pos + 1);
             if (r == StepResult.FOUND) {
                 return StepResult.FOUND;
@@ -349,7 +358,8 @@ public final class Search {
         SymmetryKey key = candidates[pos].symmetryKey();
         for (int i = 0; i < n; i++) {
             int other = failedPositions[i];
-            if (candidates[other].symmetryKey().equals(key) && persistedExclusive(other) == persistedExclusive(pos)
+            if (candidates[other].symmetryKey().equals(key)
+                    && persistedExclusive(other) == persistedExclusive(pos)
                     && persistedShare(other) == persistedShare(pos)
                     && java.util.Objects.equals(persistedCapacity(other), persistedCapacity(pos))) {
                 return true;
@@ -360,7 +370,8 @@ public final class Search {
 
     /** No claim of this call holds the device or a share of it, so it differs from its twins only by name. */
     private boolean untouched(int pos) {
-        return !allocating(pos) && (allocatingCapacity.isEmpty() || !allocatingCapacity.containsKey(candidates[pos].id));
+        return !allocating(pos)
+                && (allocatingCapacity.isEmpty() || !allocatingCapacity.containsKey(candidates[pos].id));
     }
 
     boolean persistedExclusive(int pos) {
@@ -459,16 +470,15 @@ public final class Search {
     }
 
     private boolean selectorsMatch(RequestData rd, DeviceInfo d, boolean classSelectors) throws AllocationException {
-        List<DeviceSelector> selectors = classSelectors
-                ? rd.classSelectors()
-                : rd.selectors;
+        List<DeviceSelector> selectors = classSelectors ? rd.classSelectors() : rd.selectors;
         for (int i = 0; i < selectors.size(); i++) {
             DeviceSelector sel = selectors.get(i);
             if (sel == null || sel.getCel() == null) {
                 throw new AllocationException(selectorOwner(rd, classSelectors) + ": selector #" + i
                         + ": CEL expression empty (unsupported selector type?)");
             }
-            String text = sel.getCel().getExpression() == null ? "" : sel.getCel().getExpression();
+            String text =
+                    sel.getCel().getExpression() == null ? "" : sel.getCel().getExpression();
             String driver = view.shortcuts.driverEquality(text);
             if (driver != null && d.celViewBuildable()) {
                 if (!driver.equals(d.id.driver())) {
@@ -483,10 +493,11 @@ public final class Search {
             }
             EvalResult result = d.evaluate(expr, view.cel, view.shortcuts.fast(text));
             if (result instanceof EvalResult.Failed failed) {
-                throw AllocationException.selectorFailed(selectorOwner(rd, classSelectors) + ": selector #" + i
-                        + " on device " + d.id + ": CEL runtime error: " + failed.message(),
-                        new AllocationException.SelectorFailure(rd.claimIndex, rd.fullName(), classSelectors, i, d.id,
-                                text, failed.message()));
+                throw AllocationException.selectorFailed(
+                        selectorOwner(rd, classSelectors) + ": selector #" + i + " on device " + d.id
+                                + ": CEL runtime error: " + failed.message(),
+                        new AllocationException.SelectorFailure(
+                                rd.claimIndex, rd.fullName(), classSelectors, i, d.id, text, failed.message()));
             }
             if (!((EvalResult.Matched) result).value()) {
                 return false;
@@ -505,7 +516,10 @@ public final class Search {
             return true;
         }
         try {
-            return NodeSelectors.nodeMatches(node, d.device.getNodeName(), Boolean.TRUE.equals(d.device.getAllNodes()),
+            return NodeSelectors.nodeMatches(
+                    node,
+                    d.device.getNodeName(),
+                    Boolean.TRUE.equals(d.device.getAllNodes()),
                     d.device.getNodeSelector());
         } catch (NodeSelectors.InvalidSelectorException e) {
             throw new AllocationException("failed to parse node selector: " + e.getMessage());
@@ -547,8 +561,8 @@ public final class Search {
             if (!con.add(rd, pos, d)) {
                 log.undo();
                 if (must) {
-                    throw new AllocationException("claim " + claimRef(claims.get(c)) + ", request " + rd.name + ": cannot add device "
-                            + d.id + " because a claim constraint would not be satisfied");
+                    throw new AllocationException("claim " + claimRef(claims.get(c)) + ", request " + rd.name
+                            + ": cannot add device " + d.id + " because a claim constraint would not be satisfied");
                 }
                 return null;
             }
@@ -656,24 +670,34 @@ public final class Search {
      * and declared by the node; the search and the explanation funnel share this check.
      */
     boolean nodeOperationsUnsupported(DeviceInfo d) {
-        return f.variant() == EngineFeatures.Variant.EXPERIMENTAL && !d.slice.skipNodeOperations.isEmpty()
+        return f.variant() == EngineFeatures.Variant.EXPERIMENTAL
+                && !d.slice.skipNodeOperations.isEmpty()
                 && (!f.optionalNodeOperations() || !nodeDeclares("DRAOptionalNodeOperations"));
     }
 
     private boolean nodeDeclares(String feature) {
-        return node.getStatus() != null && node.getStatus().getDeclaredFeatures() != null
+        return node.getStatus() != null
+                && node.getStatus().getDeclaredFeatures() != null
                 && node.getStatus().getDeclaredFeatures().contains(feature);
     }
 
     private boolean capacityFits(RequestData rd, int pos) throws ConsumableCapacity.CapacityException {
         DeviceInfo d = candidates[pos];
-        return ConsumableCapacity.fits(persistedCapacity(pos), rd.capacityRequests, d,
-                allocatingCapacity.isEmpty() ? null : allocatingCapacity.get(d.id), f.fractionalCapacityRange());
+        return ConsumableCapacity.fits(
+                persistedCapacity(pos),
+                rd.capacityRequests,
+                d,
+                allocatingCapacity.isEmpty() ? null : allocatingCapacity.get(d.id),
+                f.fractionalCapacityRange());
     }
 
     /** The capacity check for a device, looked up by identity (for explanations). */
     boolean capacityFits(RequestData rd, DeviceInfo d) throws ConsumableCapacity.CapacityException {
-        return ConsumableCapacity.fits(view.persistedCapacity(d.id), rd.capacityRequests, d, allocatingCapacity.get(d.id),
+        return ConsumableCapacity.fits(
+                view.persistedCapacity(d.id),
+                rd.capacityRequests,
+                d,
+                allocatingCapacity.get(d.id),
                 f.fractionalCapacityRange());
     }
 
@@ -753,7 +777,8 @@ public final class Search {
     }
 
     private boolean capacityInUse(int pos) {
-        return persistedCapacity(pos) != null || persistedShare(pos)
+        return persistedCapacity(pos) != null
+                || persistedShare(pos)
                 || allocatingCapacity.containsKey(candidates[pos].id);
     }
 

@@ -14,25 +14,29 @@ import java.util.regex.Pattern;
  * where CEL's answer is certain. Everything else goes to CEL.
  */
 final class SelectorShortcuts {
-    private static final Pattern DRIVER_EQUALS = Pattern.compile(
-            "\\s*(?:device\\.driver\\s*==\\s*(?<q1>[\"'])(?<a>[^\"'\\\\]*)\\k<q1>"
+    private static final Pattern DRIVER_EQUALS =
+            Pattern.compile("\\s*(?:device\\.driver\\s*==\\s*(?<q1>[\"'])(?<a>[^\"'\\\\]*)\\k<q1>"
                     + "|(?<q2>[\"'])(?<b>[^\"'\\\\]*)\\k<q2>\\s*==\\s*device\\.driver)\\s*");
     private final Map<String, Optional<String>> driverLiterals = new ConcurrentHashMap<>();
     private final Map<String, Optional<FastSelector>> fastSelectors = new ConcurrentHashMap<>();
 
     /** The expression's {@link FastSelector} form, or null when it has none. */
     FastSelector fast(String expression) {
-        return fastSelectors.computeIfAbsent(expression, e -> Optional.ofNullable(FastSelector.parse(e))).orElse(null);
+        return fastSelectors
+                .computeIfAbsent(expression, e -> Optional.ofNullable(FastSelector.parse(e)))
+                .orElse(null);
     }
 
     /** The driver name when the expression is a plain driver equality, else null. */
     String driverEquality(String expression) {
-        return driverLiterals.computeIfAbsent(expression, e -> {
-            Matcher m = DRIVER_EQUALS.matcher(e);
-            if (!m.matches()) {
-                return Optional.empty();
-            }
-            return Optional.of(m.group("a") != null ? m.group("a") : m.group("b"));
-        }).orElse(null);
+        return driverLiterals
+                .computeIfAbsent(expression, e -> {
+                    Matcher m = DRIVER_EQUALS.matcher(e);
+                    if (!m.matches()) {
+                        return Optional.empty();
+                    }
+                    return Optional.of(m.group("a") != null ? m.group("a") : m.group("b"));
+                })
+                .orElse(null);
     }
 }

@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.api.model.resource.v1.Device;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceCounterConsumption;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceSpec;
-
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -29,6 +28,7 @@ public final class SliceInfo {
     final NodeSelector nodeSelector;
     /** Upstream distinguishes "unset" from "false" for this field. */
     final Boolean perDeviceNodeSelection;
+
     final List<CounterSetInfo> sharedCounters;
     final boolean usesCompatibilityGroups;
     final List<String> skipNodeOperations;
@@ -41,8 +41,7 @@ public final class SliceInfo {
     private final Map<String, AttributeValues> attributeValues = new ConcurrentHashMap<>();
 
     /** A counter set with exact values. */
-    record CounterSetInfo(String name, Map<String, BigDecimal> counters) {
-    }
+    record CounterSetInfo(String name, Map<String, BigDecimal> counters) {}
 
     SliceInfo(ResourceSlice slice, TaintRules taintRules) {
         this(slice, taintRules, new QuantityCache());
@@ -52,31 +51,44 @@ public final class SliceInfo {
         this.quantities = quantities;
         this.slice = slice;
         ResourceSliceSpec spec = slice.getSpec();
-        String where = "ResourceSlice " + (slice.getMetadata() == null ? "" : slice.getMetadata().getName());
+        String where = "ResourceSlice "
+                + (slice.getMetadata() == null ? "" : slice.getMetadata().getName());
         if (spec == null) {
             throw new IllegalArgumentException(where + ": spec: Required value");
         }
         if (spec.getPool() == null) {
             throw new IllegalArgumentException(where + ": spec.pool: Required value");
         }
-        this.name = slice.getMetadata() == null || slice.getMetadata().getName() == null ? "" : slice.getMetadata().getName();
+        this.name = slice.getMetadata() == null || slice.getMetadata().getName() == null
+                ? ""
+                : slice.getMetadata().getName();
         this.driver = nz(spec.getDriver());
         this.poolName = nz(spec.getPool().getName());
-        this.generation = spec.getPool().getGeneration() == null ? 0 : spec.getPool().getGeneration();
-        this.resourceSliceCount = spec.getPool().getResourceSliceCount() == null ? 0 : spec.getPool().getResourceSliceCount();
+        this.generation =
+                spec.getPool().getGeneration() == null ? 0 : spec.getPool().getGeneration();
+        this.resourceSliceCount = spec.getPool().getResourceSliceCount() == null
+                ? 0
+                : spec.getPool().getResourceSliceCount();
         this.nodeName = spec.getNodeName();
         this.allNodes = Boolean.TRUE.equals(spec.getAllNodes());
         this.nodeSelector = spec.getNodeSelector();
         this.perDeviceNodeSelection = spec.getPerDeviceNodeSelection();
-        this.skipNodeOperations = spec.getSkipNodeOperations() == null ? List.of() : List.copyOf(spec.getSkipNodeOperations());
+        this.skipNodeOperations =
+                spec.getSkipNodeOperations() == null ? List.of() : List.copyOf(spec.getSkipNodeOperations());
 
         List<CounterSetInfo> sets = new ArrayList<>();
         if (spec.getSharedCounters() != null) {
             for (CounterSet cs : spec.getSharedCounters()) {
                 Map<String, BigDecimal> values = new LinkedHashMap<>();
                 if (cs.getCounters() != null) {
-                    cs.getCounters().forEach((k, v) -> values.put(k, quantities.parse(v == null ? null : v.getValue(),
-                            () -> where + ", counter set " + cs.getName() + ", counter " + k).value()));
+                    cs.getCounters()
+                            .forEach((k, v) -> values.put(
+                                    k,
+                                    quantities
+                                            .parse(
+                                                    v == null ? null : v.getValue(),
+                                                    () -> where + ", counter set " + cs.getName() + ", counter " + k)
+                                            .value()));
                 }
                 sets.add(new CounterSetInfo(nz(cs.getName()), Collections.unmodifiableMap(values)));
             }
@@ -88,7 +100,8 @@ public final class SliceInfo {
         for (Device d : apiDevices()) {
             if (d.getConsumesCounters() != null) {
                 for (DeviceCounterConsumption c : d.getConsumesCounters()) {
-                    if (c.getCompatibilityGroups() != null && !c.getCompatibilityGroups().isEmpty()) {
+                    if (c.getCompatibilityGroups() != null
+                            && !c.getCompatibilityGroups().isEmpty()) {
                         compat = true;
                     }
                 }
@@ -98,7 +111,9 @@ public final class SliceInfo {
     }
 
     List<Device> apiDevices() {
-        return slice.getSpec().getDevices() == null ? List.of() : slice.getSpec().getDevices();
+        return slice.getSpec().getDevices() == null
+                ? List.of()
+                : slice.getSpec().getDevices();
     }
 
     int deviceCount() {

@@ -35,7 +35,6 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceBuilder;
-
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -59,8 +58,10 @@ public final class Suggestions {
     private static final int MAX_TRIES = 60;
     /** Gates whose absence can make an allocation impossible, with the gates they need alongside. */
     private static final List<Set<DraFeature>> ALLOCATOR_GATES = List.of(
-            Set.of(DraFeature.DRAPrioritizedList), Set.of(DraFeature.DRAAdminAccess),
-            Set.of(DraFeature.DRAPartitionableDevices), Set.of(DraFeature.DRAConsumableCapacity),
+            Set.of(DraFeature.DRAPrioritizedList),
+            Set.of(DraFeature.DRAAdminAccess),
+            Set.of(DraFeature.DRAPartitionableDevices),
+            Set.of(DraFeature.DRAConsumableCapacity),
             Set.of(DraFeature.DRADeviceBindingConditions, DraFeature.DRAResourceClaimDeviceStatus),
             Set.of(DraFeature.DRAListTypeAttributes));
 
@@ -73,8 +74,11 @@ public final class Suggestions {
         this.search = search;
     }
 
-    public static List<Explanation.Suggestion> find(Explainer.Analysis analysis, AllocationOutcome outcome, AllocatorInputs inputs,
-                                                    Function<AllocatorInputs, AllocationOutcome> allocate) {
+    public static List<Explanation.Suggestion> find(
+            Explainer.Analysis analysis,
+            AllocationOutcome outcome,
+            AllocatorInputs inputs,
+            Function<AllocatorInputs, AllocationOutcome> allocate) {
         if (outcome instanceof AllocationOutcome.Allocated) {
             return List.of();
         }
@@ -128,12 +132,16 @@ public final class Suggestions {
             String key = c.claim() + "/" + c.request();
             if (placed.add(key)) {
                 Change.SetCount best = largest.get(key);
-                String description = found.stream().filter(x -> x.change().equals(best)).findFirst()
-                        .map(Explanation.Suggestion::description).orElse(s.description());
+                String description = found.stream()
+                        .filter(x -> x.change().equals(best))
+                        .findFirst()
+                        .map(Explanation.Suggestion::description)
+                        .orElse(s.description());
                 int colon = description.lastIndexOf(": ask for ");
                 String where = colon < 0 ? description : description.substring(0, colon);
-                out.add(new Explanation.Suggestion(where + ": at most " + best.count() + " device(s) fit, ask for "
-                        + best.count() + (colon < 0 ? "" : description.substring(description.indexOf(" instead of ", colon))),
+                out.add(new Explanation.Suggestion(
+                        where + ": at most " + best.count() + " device(s) fit, ask for " + best.count()
+                                + (colon < 0 ? "" : description.substring(description.indexOf(" instead of ", colon))),
                         best));
             }
         }
@@ -148,7 +156,9 @@ public final class Suggestions {
             }
         }
         if (message.contains("admin access is requested, but the feature is disabled")) {
-            candidates.put("enable the DRAAdminAccess feature gate", new Change.EnableGates(Set.of(DraFeature.DRAAdminAccess)));
+            candidates.put(
+                    "enable the DRAAdminAccess feature gate",
+                    new Change.EnableGates(Set.of(DraFeature.DRAAdminAccess)));
         }
     }
 
@@ -157,7 +167,8 @@ public final class Suggestions {
         String claimRef = Search.claimRef(inputs.claims().get(ci));
         String where = "claim " + claimRef + ", request " + rd.fullName();
         Map<Reason, List<DeviceInfo>> rejected = f.rejected();
-        int missing = rd.allMode() ? 0 : Math.max(0, rd.numDevices - f.survivors().size());
+        int missing =
+                rd.allMode() ? 0 : Math.max(0, rd.numDevices - f.survivors().size());
 
         List<DeviceInfo> tainted = rejected.getOrDefault(Reason.TAINT, List.of());
         if (!tainted.isEmpty()) {
@@ -166,14 +177,21 @@ public final class Suggestions {
             for (DeviceInfo d : tainted) {
                 for (DeviceTaint t : d.taints) {
                     if (("NoSchedule".equals(t.getEffect()) || "NoExecute".equals(t.getEffect()))
-                            && !Search.tolerated(t, rd.tolerations) && texts.add(Explainer.taintText(t))) {
-                        tolerations.add(new DeviceTolerationBuilder().withKey(t.getKey()).withOperator("Equal")
-                                .withValue(t.getValue() == null ? "" : t.getValue()).withEffect(t.getEffect()).build());
+                            && !Search.tolerated(t, rd.tolerations)
+                            && texts.add(Explainer.taintText(t))) {
+                        tolerations.add(new DeviceTolerationBuilder()
+                                .withKey(t.getKey())
+                                .withOperator("Equal")
+                                .withValue(t.getValue() == null ? "" : t.getValue())
+                                .withEffect(t.getEffect())
+                                .build());
                     }
                 }
             }
-            candidates.put(where + ": tolerate taint " + String.join(", ", texts) + " (device " + tainted.get(0).id
-                    + " would then fit)", new Change.Tolerate(ci, rd.fullName(), tolerations));
+            candidates.put(
+                    where + ": tolerate taint " + String.join(", ", texts) + " (device " + tainted.get(0).id
+                            + " would then fit)",
+                    new Change.Tolerate(ci, rd.fullName(), tolerations));
         }
         for (DeviceInfo d : rejected.getOrDefault(Reason.SELECTOR_ERROR, List.of())) {
             guardFix(ci, rd, where, d);
@@ -182,46 +200,69 @@ public final class Suggestions {
         if (!inUse.isEmpty()) {
             int n = rd.allMode() ? inUse.size() : Math.max(1, Math.min(inUse.size(), missing));
             List<DeviceId> free = inUse.subList(0, n).stream().map(d -> d.id).toList();
-            candidates.put(where + ": release " + String.join(", ", free.stream().map(DeviceId::toString).toList())
-                    + " (allocated to other claims)", new Change.Release(free));
+            candidates.put(
+                    where + ": release "
+                            + String.join(
+                                    ", ", free.stream().map(DeviceId::toString).toList())
+                            + " (allocated to other claims)",
+                    new Change.Release(free));
         }
         List<DeviceInfo> shortOfCapacity = rejected.getOrDefault(Reason.CAPACITY, List.of());
-        List<DeviceId> shared = shortOfCapacity.stream().map(d -> d.id)
-                .filter(id -> inputs.state().aggregatedCapacity().containsKey(id)).toList();
+        List<DeviceId> shared = shortOfCapacity.stream()
+                .map(d -> d.id)
+                .filter(id -> inputs.state().aggregatedCapacity().containsKey(id))
+                .toList();
         if (!shared.isEmpty()) {
-            candidates.put(where + ": release the capacity other claims consume on " + String.join(", ",
-                    shared.stream().map(DeviceId::toString).toList()), new Change.Release(shared));
+            candidates.put(
+                    where + ": release the capacity other claims consume on "
+                            + String.join(
+                                    ", ",
+                                    shared.stream().map(DeviceId::toString).toList()),
+                    new Change.Release(shared));
         }
         for (DeviceInfo d : rejected.getOrDefault(Reason.COUNTERS, List.of())) {
-            candidates.put(where + ": raise the shared counters of pool " + d.id.driver() + "/" + d.id.pool()
-                    + " by what device " + d.id.device() + " consumes", new Change.RaiseCounters(d.id));
+            candidates.put(
+                    where + ": raise the shared counters of pool " + d.id.driver() + "/" + d.id.pool()
+                            + " by what device " + d.id.device() + " consumes",
+                    new Change.RaiseCounters(d.id));
             break;
         }
-        if (!rejected.getOrDefault(Reason.BINDING_CONDITIONS_DISABLED, List.of()).isEmpty()) {
-            candidates.put("enable the DRADeviceBindingConditions and DRAResourceClaimDeviceStatus feature gates",
-                    new Change.EnableGates(Set.of(DraFeature.DRADeviceBindingConditions, DraFeature.DRAResourceClaimDeviceStatus)));
+        if (!rejected.getOrDefault(Reason.BINDING_CONDITIONS_DISABLED, List.of())
+                .isEmpty()) {
+            candidates.put(
+                    "enable the DRADeviceBindingConditions and DRAResourceClaimDeviceStatus feature gates",
+                    new Change.EnableGates(
+                            Set.of(DraFeature.DRADeviceBindingConditions, DraFeature.DRAResourceClaimDeviceStatus)));
         }
         if (!rejected.getOrDefault(Reason.PARTITIONABLE_DISABLED, List.of()).isEmpty()) {
-            candidates.put("enable the DRAPartitionableDevices feature gate",
+            candidates.put(
+                    "enable the DRAPartitionableDevices feature gate",
                     new Change.EnableGates(Set.of(DraFeature.DRAPartitionableDevices)));
         }
         if (!rd.allMode() && f.usable() > 0 && f.usable() < rd.numDevices) {
-            candidates.put(where + ": ask for " + f.usable() + " device(s) instead of " + rd.numDevices,
+            candidates.put(
+                    where + ": ask for " + f.usable() + " device(s) instead of " + rd.numDevices,
                     new Change.SetCount(ci, rd.fullName(), f.usable()));
         }
-        List<DeviceConstraint> constraints = inputs.claims().get(ci).getSpec().getDevices().getConstraints();
+        List<DeviceConstraint> constraints =
+                inputs.claims().get(ci).getSpec().getDevices().getConstraints();
         if (f.shortfall() != null && constraints != null) {
             for (int i = 0; i < constraints.size(); i++) {
                 DeviceConstraint c = constraints.get(i);
-                String what = c.getMatchAttribute() != null ? "matchAttribute " + c.getMatchAttribute()
+                String what = c.getMatchAttribute() != null
+                        ? "matchAttribute " + c.getMatchAttribute()
                         : "distinctAttribute " + c.getDistinctAttribute();
-                candidates.put("claim " + claimRef + ": drop constraint #" + i + " (" + what + ")", new Change.DropConstraint(ci, i));
+                candidates.put(
+                        "claim " + claimRef + ": drop constraint #" + i + " (" + what + ")",
+                        new Change.DropConstraint(ci, i));
             }
         }
         if (!rejected.getOrDefault(Reason.REQUEST_SELECTOR, List.of()).isEmpty() && !widensDriver(f)) {
             for (int i = 0; i < rd.selectors.size(); i++) {
                 if (!namesDriver(rd.selectors.get(i))) {
-                    candidates.put(where + ": drop selector #" + i + " `" + rd.selectors.get(i).getCel().getExpression() + "`",
+                    candidates.put(
+                            where + ": drop selector #" + i + " `"
+                                    + rd.selectors.get(i).getCel().getExpression() + "`",
                             new Change.DropSelector(ci, rd.fullName(), i));
                 }
             }
@@ -258,22 +299,30 @@ public final class Suggestions {
     /** The same when the search could not be prepared because of that error (allocation mode All evaluates early). */
     private void guardFix(AllocationException.SelectorFailure failure) {
         if (!failure.classSelector()) {
-            guard(failure.claim(), failure.request(), "claim " + Search.claimRef(inputs.claims().get(failure.claim()))
-                    + ", request " + failure.request(), failure.index(), failure.device(), failure.expression(),
+            guard(
+                    failure.claim(),
+                    failure.request(),
+                    "claim " + Search.claimRef(inputs.claims().get(failure.claim())) + ", request " + failure.request(),
+                    failure.index(),
+                    failure.device(),
+                    failure.expression(),
                     failure.error());
         }
     }
 
-    private void guard(int ci, String request, String where, int index, DeviceId device, String expression, String error) {
-        SelectorGuard.forRuntimeError(expression, error, device.driver()).ifPresent(g -> candidates.putIfAbsent(
-                where + ": guard selector #" + index + " with `" + g.guard() + "`, so that device " + device
-                        + " and others like it do not match instead of failing: `" + g.expression() + "`",
-                new Change.GuardSelector(ci, request, index, g.expression())));
+    private void guard(
+            int ci, String request, String where, int index, DeviceId device, String expression, String error) {
+        SelectorGuard.forRuntimeError(expression, error, device.driver())
+                .ifPresent(g -> candidates.putIfAbsent(
+                        where + ": guard selector #" + index + " with `" + g.guard() + "`, so that device " + device
+                                + " and others like it do not match instead of failing: `" + g.expression() + "`",
+                        new Change.GuardSelector(ci, request, index, g.expression())));
     }
 
     /** A selector that restricts the driver (device.driver) states what kind of device the request wants. */
     private static boolean namesDriver(DeviceSelector selector) {
-        return selector.getCel() != null && selector.getCel().getExpression() != null
+        return selector.getCel() != null
+                && selector.getCel().getExpression() != null
                 && selector.getCel().getExpression().contains("device.driver");
     }
 
@@ -307,20 +356,30 @@ public final class Suggestions {
         if (search.pools != null) {
             for (Pool p : search.pools) {
                 if (p.incomplete()) {
-                    candidates.putIfAbsent("once every slice of pool " + p.id() + " is published (the pool is being updated)",
+                    candidates.putIfAbsent(
+                            "once every slice of pool " + p.id() + " is published (the pool is being updated)",
                             new Change.CompletePool(p.id().driver(), p.id().pool()));
                 }
             }
         }
         Map<String, String> labels = missingNodeLabels(search);
         if (!labels.isEmpty()) {
-            candidates.putIfAbsent("label node " + search.nodeName + " with " + labels
-                    + " (network-attached devices select nodes by these labels)", new Change.LabelNode(labels));
+            candidates.putIfAbsent(
+                    "label node " + search.nodeName + " with " + labels
+                            + " (network-attached devices select nodes by these labels)",
+                    new Change.LabelNode(labels));
         }
         for (Set<DraFeature> gates : ALLOCATOR_GATES) {
             if (gates.stream().noneMatch(inputs.gates()::isEnabled)) {
-                candidates.putIfAbsent("enable the " + String.join(" and ", gates.stream().map(DraFeature::gateName).sorted().toList())
-                        + " feature gate" + (gates.size() > 1 ? "s" : ""), new Change.EnableGates(gates));
+                candidates.putIfAbsent(
+                        "enable the "
+                                + String.join(
+                                        " and ",
+                                        gates.stream()
+                                                .map(DraFeature::gateName)
+                                                .sorted()
+                                                .toList()) + " feature gate" + (gates.size() > 1 ? "s" : ""),
+                        new Change.EnableGates(gates));
             }
         }
         for (int ci = 0; ci < analysis.funnels().size(); ci++) {
@@ -330,28 +389,37 @@ public final class Suggestions {
                     RequestData rd = f.request();
                     String where = "claim " + claimRef + ", request " + rd.fullName();
                     if (rd.capacityRequests != null) {
-                        candidates.putIfAbsent(where + ": drop the capacity requests", new Change.DropCapacityRequests(ci, rd.fullName()));
+                        candidates.putIfAbsent(
+                                where + ": drop the capacity requests",
+                                new Change.DropCapacityRequests(ci, rd.fullName()));
                     }
                     for (long n = rd.allMode() ? 0 : rd.numDevices - 1; n >= 1; n--) {
-                        candidates.putIfAbsent(where + ": ask for " + n + " device(s) instead of " + rd.numDevices,
+                        candidates.putIfAbsent(
+                                where + ": ask for " + n + " device(s) instead of " + rd.numDevices,
                                 new Change.SetCount(ci, rd.fullName(), n));
                     }
                     // A class selector is the class's intent and is never dropped; a request selector only when
                     // dropping it cannot hand the request devices of another driver.
                     for (int i = 0; i < rd.selectors.size() && !widensDriver(f); i++) {
                         if (!namesDriver(rd.selectors.get(i))) {
-                            candidates.putIfAbsent(where + ": drop selector #" + i + " `" + rd.selectors.get(i).getCel().getExpression() + "`",
+                            candidates.putIfAbsent(
+                                    where + ": drop selector #" + i + " `"
+                                            + rd.selectors.get(i).getCel().getExpression() + "`",
                                     new Change.DropSelector(ci, rd.fullName(), i));
                         }
                     }
                 }
             }
-            List<DeviceConstraint> constraints = inputs.claims().get(ci).getSpec().getDevices().getConstraints();
+            List<DeviceConstraint> constraints =
+                    inputs.claims().get(ci).getSpec().getDevices().getConstraints();
             for (int i = 0; constraints != null && i < constraints.size(); i++) {
                 DeviceConstraint c = constraints.get(i);
-                String what = c.getMatchAttribute() != null ? "matchAttribute " + c.getMatchAttribute()
+                String what = c.getMatchAttribute() != null
+                        ? "matchAttribute " + c.getMatchAttribute()
                         : "distinctAttribute " + c.getDistinctAttribute();
-                candidates.putIfAbsent("claim " + claimRef + ": drop constraint #" + i + " (" + what + ")", new Change.DropConstraint(ci, i));
+                candidates.putIfAbsent(
+                        "claim " + claimRef + ": drop constraint #" + i + " (" + what + ")",
+                        new Change.DropConstraint(ci, i));
             }
         }
         List<DeviceId> held = new ArrayList<>();
@@ -361,36 +429,49 @@ public final class Suggestions {
             }
         }
         if (!held.isEmpty()) {
-            candidates.putIfAbsent("release the " + held.size() + " device(s) of this node that other claims hold: "
-                    + String.join(", ", held.stream().map(DeviceId::toString).toList()), new Change.Release(held));
+            candidates.putIfAbsent(
+                    "release the " + held.size() + " device(s) of this node that other claims hold: "
+                            + String.join(
+                                    ", ", held.stream().map(DeviceId::toString).toList()),
+                    new Change.Release(held));
         }
         for (int ci = 0; ci < inputs.claims().size(); ci++) {
-            List<DeviceRequest> requests = inputs.claims().get(ci).getSpec().getDevices().getRequests();
+            List<DeviceRequest> requests =
+                    inputs.claims().get(ci).getSpec().getDevices().getRequests();
             for (int qi = 0; requests.size() > 1 && qi < requests.size(); qi++) {
-                candidates.putIfAbsent("claim " + Search.claimRef(inputs.claims().get(ci)) + ": leave out request "
-                        + requests.get(qi).getName() + ": the other requests fit, not all of them together",
+                candidates.putIfAbsent(
+                        "claim " + Search.claimRef(inputs.claims().get(ci)) + ": leave out request "
+                                + requests.get(qi).getName() + ": the other requests fit, not all of them together",
                         new Change.DropRequest(ci, requests.get(qi).getName()));
             }
         }
         for (int ci = 0; inputs.claims().size() > 1 && ci < inputs.claims().size(); ci++) {
-            candidates.putIfAbsent("leave out claim " + Search.claimRef(inputs.claims().get(ci))
-                    + ": the other claims fit on this node, not all of them together", new Change.DropClaim(ci));
+            candidates.putIfAbsent(
+                    "leave out claim " + Search.claimRef(inputs.claims().get(ci))
+                            + ": the other claims fit on this node, not all of them together",
+                    new Change.DropClaim(ci));
         }
     }
 
     /** Labels that the single-term node selectors of slices not matching the node ask for with In. */
     private Map<String, String> missingNodeLabels(Search search) {
-        Map<String, String> nodeLabels = search.node.getMetadata() == null || search.node.getMetadata().getLabels() == null
-                ? Map.of() : search.node.getMetadata().getLabels();
+        Map<String, String> nodeLabels =
+                search.node.getMetadata() == null || search.node.getMetadata().getLabels() == null
+                        ? Map.of()
+                        : search.node.getMetadata().getLabels();
         Map<String, String> wanted = new LinkedHashMap<>();
         for (ResourceSlice s : inputs.slices()) {
             var sel = s.getSpec() == null ? null : s.getSpec().getNodeSelector();
-            if (sel == null || sel.getNodeSelectorTerms() == null || sel.getNodeSelectorTerms().size() != 1
+            if (sel == null
+                    || sel.getNodeSelectorTerms() == null
+                    || sel.getNodeSelectorTerms().size() != 1
                     || sel.getNodeSelectorTerms().get(0).getMatchExpressions() == null) {
                 continue;
             }
             for (var r : sel.getNodeSelectorTerms().get(0).getMatchExpressions()) {
-                if ("In".equals(r.getOperator()) && r.getValues() != null && !r.getValues().isEmpty()
+                if ("In".equals(r.getOperator())
+                        && r.getValues() != null
+                        && !r.getValues().isEmpty()
                         && !r.getValues().contains(nodeLabels.get(r.getKey()))) {
                     wanted.putIfAbsent(r.getKey(), r.getValues().get(0));
                 }
@@ -411,11 +492,23 @@ public final class Suggestions {
             return editRequest(in, d.claim(), d.request(), r -> r.selectors.remove(d.index()));
         }
         if (change instanceof Change.GuardSelector g) {
-            return editRequest(in, g.claim(), g.request(), r -> r.selectors.set(g.index(),
-                    new DeviceSelectorBuilder().withNewCel().withExpression(g.expression()).endCel().build()));
+            return editRequest(
+                    in,
+                    g.claim(),
+                    g.request(),
+                    r -> r.selectors.set(
+                            g.index(),
+                            new DeviceSelectorBuilder()
+                                    .withNewCel()
+                                    .withExpression(g.expression())
+                                    .endCel()
+                                    .build()));
         }
         if (change instanceof Change.DropConstraint d) {
-            return editClaim(in, d.claim(), claim -> claim.getSpec().getDevices().getConstraints().remove(d.index()));
+            return editClaim(
+                    in,
+                    d.claim(),
+                    claim -> claim.getSpec().getDevices().getConstraints().remove(d.index()));
         }
         if (change instanceof Change.Release r) {
             AllocatedState s = in.state();
@@ -425,8 +518,14 @@ public final class Suggestions {
             shared.removeIf(sd -> r.devices().contains(sd.device()));
             Map<DeviceId, Map<String, KubeQuantity>> capacity = new LinkedHashMap<>(s.aggregatedCapacity());
             r.devices().forEach(capacity::remove);
-            return new AllocatorInputs(in.gates(), new AllocatedState(ids, shared, capacity, s.owners()),
-                    in.classes(), in.slices(), in.taintRules(), in.node(), in.claims());
+            return new AllocatorInputs(
+                    in.gates(),
+                    new AllocatedState(ids, shared, capacity, s.owners()),
+                    in.classes(),
+                    in.slices(),
+                    in.taintRules(),
+                    in.node(),
+                    in.claims());
         }
         if (change instanceof Change.DropRequest d) {
             return editClaim(in, d.claim(), claim -> {
@@ -434,20 +533,27 @@ public final class Suggestions {
                 devices.setRequests(new ArrayList<>(devices.getRequests()));
                 devices.getRequests().removeIf(r -> d.request().equals(r.getName()));
                 if (devices.getConstraints() != null) {
-                    devices.getConstraints().removeIf(c -> c.getRequests() != null && !c.getRequests().isEmpty()
-                            && c.getRequests().stream().allMatch(r -> r.equals(d.request()) || r.startsWith(d.request() + "/")));
+                    devices.getConstraints()
+                            .removeIf(c -> c.getRequests() != null
+                                    && !c.getRequests().isEmpty()
+                                    && c.getRequests().stream()
+                                            .allMatch(r -> r.equals(d.request()) || r.startsWith(d.request() + "/")));
                 }
                 if (devices.getConfig() != null) {
                     devices.setConfig(new ArrayList<>(devices.getConfig()));
-                    devices.getConfig().removeIf(c -> c.getRequests() != null && !c.getRequests().isEmpty()
-                            && c.getRequests().stream().allMatch(r -> r.equals(d.request()) || r.startsWith(d.request() + "/")));
+                    devices.getConfig()
+                            .removeIf(c -> c.getRequests() != null
+                                    && !c.getRequests().isEmpty()
+                                    && c.getRequests().stream()
+                                            .allMatch(r -> r.equals(d.request()) || r.startsWith(d.request() + "/")));
                 }
             });
         }
         if (change instanceof Change.DropClaim d) {
             List<ResourceClaim> claims = new ArrayList<>(in.claims());
             claims.remove(d.claim());
-            return new AllocatorInputs(in.gates(), in.state(), in.classes(), in.slices(), in.taintRules(), in.node(), claims);
+            return new AllocatorInputs(
+                    in.gates(), in.state(), in.classes(), in.slices(), in.taintRules(), in.node(), claims);
         }
         if (change instanceof Change.RaiseCounters r) {
             return withMoreCounters(in, r.device());
@@ -458,31 +564,46 @@ public final class Suggestions {
         if (change instanceof Change.DropClassSelector d) {
             List<DeviceClass> classes = new ArrayList<>();
             for (DeviceClass c : in.classes()) {
-                if (c.getMetadata() != null && d.deviceClass().equals(c.getMetadata().getName()) && c.getSpec() != null) {
+                if (c.getMetadata() != null
+                        && d.deviceClass().equals(c.getMetadata().getName())
+                        && c.getSpec() != null) {
                     List<DeviceSelector> selectors = new ArrayList<>(c.getSpec().getSelectors());
                     selectors.remove(d.index());
-                    c = new DeviceClassBuilder(c).editSpec().withSelectors(selectors).endSpec().build();
+                    c = new DeviceClassBuilder(c)
+                            .editSpec()
+                            .withSelectors(selectors)
+                            .endSpec()
+                            .build();
                 }
                 classes.add(c);
             }
-            return new AllocatorInputs(in.gates(), in.state(), classes, in.slices(), in.taintRules(), in.node(), in.claims());
+            return new AllocatorInputs(
+                    in.gates(), in.state(), classes, in.slices(), in.taintRules(), in.node(), in.claims());
         }
         if (change instanceof Change.DropCapacityRequests d) {
             return editRequest(in, d.claim(), d.request(), r -> r.dropCapacity = true);
         }
         if (change instanceof Change.LabelNode l) {
-            Map<String, String> labels = new LinkedHashMap<>(in.node().getMetadata().getLabels() == null
-                    ? Map.of() : in.node().getMetadata().getLabels());
+            Map<String, String> labels = new LinkedHashMap<>(
+                    in.node().getMetadata().getLabels() == null
+                            ? Map.of()
+                            : in.node().getMetadata().getLabels());
             labels.putAll(l.labels());
-            Node node = new NodeBuilder(in.node()).editMetadata().withLabels(labels).endMetadata().build();
-            return new AllocatorInputs(in.gates(), in.state(), in.classes(), in.slices(), in.taintRules(), node, in.claims());
+            Node node = new NodeBuilder(in.node())
+                    .editMetadata()
+                    .withLabels(labels)
+                    .endMetadata()
+                    .build();
+            return new AllocatorInputs(
+                    in.gates(), in.state(), in.classes(), in.slices(), in.taintRules(), node, in.claims());
         }
         Change.EnableGates g = (Change.EnableGates) change;
         FeatureGates gates = in.gates();
         for (DraFeature f : EnumSet.copyOf(g.gates())) {
             gates = gates.with(f, true);
         }
-        return new AllocatorInputs(gates, in.state(), in.classes(), in.slices(), in.taintRules(), in.node(), in.claims());
+        return new AllocatorInputs(
+                gates, in.state(), in.classes(), in.slices(), in.taintRules(), in.node(), in.claims());
     }
 
     /** The mutable parts of a request or subrequest that changes touch. */
@@ -493,9 +614,11 @@ public final class Suggestions {
         boolean dropCapacity;
     }
 
-    private static AllocatorInputs editRequest(AllocatorInputs in, int ci, String requestName, Consumer<RequestEdit> edit) {
+    private static AllocatorInputs editRequest(
+            AllocatorInputs in, int ci, String requestName, Consumer<RequestEdit> edit) {
         return editClaim(in, ci, claim -> {
-            String parent = requestName.contains("/") ? requestName.substring(0, requestName.indexOf('/')) : requestName;
+            String parent =
+                    requestName.contains("/") ? requestName.substring(0, requestName.indexOf('/')) : requestName;
             String sub = requestName.contains("/") ? requestName.substring(requestName.indexOf('/') + 1) : null;
             for (DeviceRequest request : claim.getSpec().getDevices().getRequests()) {
                 if (!parent.equals(request.getName())) {
@@ -504,7 +627,8 @@ public final class Suggestions {
                 RequestEdit e = new RequestEdit();
                 if (sub == null) {
                     var exact = request.getExactly();
-                    e.tolerations = new ArrayList<>(exact.getTolerations() == null ? List.of() : exact.getTolerations());
+                    e.tolerations =
+                            new ArrayList<>(exact.getTolerations() == null ? List.of() : exact.getTolerations());
                     e.selectors = new ArrayList<>(exact.getSelectors() == null ? List.of() : exact.getSelectors());
                     e.count = exact.getCount();
                     edit.accept(e);
@@ -539,20 +663,27 @@ public final class Suggestions {
         List<ResourceClaim> claims = new ArrayList<>(in.claims());
         ResourceClaim copy = new ResourceClaimBuilder(claims.get(ci)).build();
         if (copy.getSpec().getDevices().getConstraints() != null) {
-            copy.getSpec().getDevices().setConstraints(new ArrayList<>(copy.getSpec().getDevices().getConstraints()));
+            copy.getSpec()
+                    .getDevices()
+                    .setConstraints(new ArrayList<>(copy.getSpec().getDevices().getConstraints()));
         }
         edit.accept(copy);
         claims.set(ci, copy);
-        return new AllocatorInputs(in.gates(), in.state(), in.classes(), in.slices(), in.taintRules(), in.node(), claims);
+        return new AllocatorInputs(
+                in.gates(), in.state(), in.classes(), in.slices(), in.taintRules(), in.node(), claims);
     }
 
     private static AllocatorInputs withCompletePool(AllocatorInputs in, String driver, String pool) {
         long newest = Long.MIN_VALUE;
         int published = 0;
         for (ResourceSlice s : in.slices()) {
-            if (s.getSpec() != null && driver.equals(s.getSpec().getDriver()) && s.getSpec().getPool() != null
+            if (s.getSpec() != null
+                    && driver.equals(s.getSpec().getDriver())
+                    && s.getSpec().getPool() != null
                     && pool.equals(s.getSpec().getPool().getName())) {
-                long g = s.getSpec().getPool().getGeneration() == null ? 0 : s.getSpec().getPool().getGeneration();
+                long g = s.getSpec().getPool().getGeneration() == null
+                        ? 0
+                        : s.getSpec().getPool().getGeneration();
                 if (g > newest) {
                     newest = g;
                     published = 0;
@@ -564,28 +695,48 @@ public final class Suggestions {
         }
         List<ResourceSlice> slices = new ArrayList<>();
         for (ResourceSlice s : in.slices()) {
-            if (s.getSpec() != null && driver.equals(s.getSpec().getDriver()) && s.getSpec().getPool() != null
+            if (s.getSpec() != null
+                    && driver.equals(s.getSpec().getDriver())
+                    && s.getSpec().getPool() != null
                     && pool.equals(s.getSpec().getPool().getName())
-                    && (s.getSpec().getPool().getGeneration() == null ? 0 : s.getSpec().getPool().getGeneration()) == newest) {
-                s = new ResourceSliceBuilder(s).editSpec().editPool().withResourceSliceCount((long) published).endPool().endSpec().build();
+                    && (s.getSpec().getPool().getGeneration() == null
+                                    ? 0
+                                    : s.getSpec().getPool().getGeneration())
+                            == newest) {
+                s = new ResourceSliceBuilder(s)
+                        .editSpec()
+                        .editPool()
+                        .withResourceSliceCount((long) published)
+                        .endPool()
+                        .endSpec()
+                        .build();
             }
             slices.add(s);
         }
-        return new AllocatorInputs(in.gates(), in.state(), in.classes(), slices, in.taintRules(), in.node(), in.claims());
+        return new AllocatorInputs(
+                in.gates(), in.state(), in.classes(), slices, in.taintRules(), in.node(), in.claims());
     }
 
     private static AllocatorInputs withMoreCounters(AllocatorInputs in, DeviceId id) {
         Map<String, Map<String, BigDecimal>> consumption = new LinkedHashMap<>();
         for (ResourceSlice s : in.slices()) {
-            if (s.getSpec() == null || !id.driver().equals(s.getSpec().getDriver()) || s.getSpec().getPool() == null
-                    || !id.pool().equals(s.getSpec().getPool().getName()) || s.getSpec().getDevices() == null) {
+            if (s.getSpec() == null
+                    || !id.driver().equals(s.getSpec().getDriver())
+                    || s.getSpec().getPool() == null
+                    || !id.pool().equals(s.getSpec().getPool().getName())
+                    || s.getSpec().getDevices() == null) {
                 continue;
             }
             for (Device d : s.getSpec().getDevices()) {
                 if (id.device().equals(d.getName()) && d.getConsumesCounters() != null) {
                     for (DeviceCounterConsumption c : d.getConsumesCounters()) {
-                        Map<String, BigDecimal> m = consumption.computeIfAbsent(c.getCounterSet(), k -> new LinkedHashMap<>());
-                        c.getCounters().forEach((name, counter) -> m.put(name, KubeQuantity.fromFabric8(counter.getValue()).value()));
+                        Map<String, BigDecimal> m =
+                                consumption.computeIfAbsent(c.getCounterSet(), k -> new LinkedHashMap<>());
+                        c.getCounters()
+                                .forEach((name, counter) -> m.put(
+                                        name,
+                                        KubeQuantity.fromFabric8(counter.getValue())
+                                                .value()));
                     }
                 }
             }
@@ -593,26 +744,45 @@ public final class Suggestions {
         List<ResourceSlice> slices = new ArrayList<>();
         for (ResourceSlice s : in.slices()) {
             var spec = s.getSpec();
-            if (spec == null || spec.getSharedCounters() == null || spec.getSharedCounters().isEmpty()
-                    || !id.driver().equals(spec.getDriver()) || spec.getPool() == null
+            if (spec == null
+                    || spec.getSharedCounters() == null
+                    || spec.getSharedCounters().isEmpty()
+                    || !id.driver().equals(spec.getDriver())
+                    || spec.getPool() == null
                     || !id.pool().equals(spec.getPool().getName())) {
                 slices.add(s);
                 continue;
             }
             List<CounterSet> sets = new ArrayList<>();
             for (CounterSet set : spec.getSharedCounters()) {
-                Map<String, Counter> counters = new LinkedHashMap<>(set.getCounters() == null ? Map.of() : set.getCounters());
+                Map<String, Counter> counters =
+                        new LinkedHashMap<>(set.getCounters() == null ? Map.of() : set.getCounters());
                 consumption.getOrDefault(set.getName(), Map.of()).forEach((name, amount) -> {
                     Counter counter = counters.get(name);
                     if (counter != null) {
-                        BigDecimal v = KubeQuantity.fromFabric8(counter.getValue()).value().add(amount);
-                        counters.put(name, new CounterBuilder().withValue(new Quantity(v.stripTrailingZeros().toPlainString())).build());
+                        BigDecimal v = KubeQuantity.fromFabric8(counter.getValue())
+                                .value()
+                                .add(amount);
+                        counters.put(
+                                name,
+                                new CounterBuilder()
+                                        .withValue(new Quantity(
+                                                v.stripTrailingZeros().toPlainString()))
+                                        .build());
                     }
                 });
-                sets.add(new CounterSetBuilder().withName(set.getName()).withCounters(counters).build());
+                sets.add(new CounterSetBuilder()
+                        .withName(set.getName())
+                        .withCounters(counters)
+                        .build());
             }
-            slices.add(new ResourceSliceBuilder(s).editSpec().withSharedCounters(sets).endSpec().build());
+            slices.add(new ResourceSliceBuilder(s)
+                    .editSpec()
+                    .withSharedCounters(sets)
+                    .endSpec()
+                    .build());
         }
-        return new AllocatorInputs(in.gates(), in.state(), in.classes(), slices, in.taintRules(), in.node(), in.claims());
+        return new AllocatorInputs(
+                in.gates(), in.state(), in.classes(), slices, in.taintRules(), in.node(), in.claims());
     }
 }

@@ -42,7 +42,8 @@ final class SymmetryKey {
         key.add(d.device.getNodeName());
         key.add(d.device.getAllNodes());
         key.add(String.valueOf(d.device.getNodeSelector()));
-        return new SymmetryKey(List.copyOf(key.stream().map(o -> o == null ? "\u0000null" : o).toList()));
+        return new SymmetryKey(
+                List.copyOf(key.stream().map(o -> o == null ? "\u0000null" : o).toList()));
     }
 
     @Override

@@ -4,7 +4,6 @@ import io.dra4j.allocator.DeviceId;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaint;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintRule;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintSelector;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -32,7 +31,9 @@ final class TaintRules {
                 continue;
             }
             DeviceTaintSelector s = rule.getSpec().getDeviceSelector();
-            if (s == null || !matches(s.getDriver(), id.driver()) || !matches(s.getPool(), id.pool())
+            if (s == null
+                    || !matches(s.getDriver(), id.driver())
+                    || !matches(s.getPool(), id.pool())
                     || !matches(s.getDevice(), id.device())) {
                 continue;
             }

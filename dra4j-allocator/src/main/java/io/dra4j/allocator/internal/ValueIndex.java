@@ -139,8 +139,8 @@ final class ValueIndex {
                 Bits.set(positionsWith[id], pos);
             }
         }
-        return new ValueIndex(ids, bits, positionsWith, AttributeValues.maxCarriers(ids, positionsWith),
-                candidates.length);
+        return new ValueIndex(
+                ids, bits, positionsWith, AttributeValues.maxCarriers(ids, positionsWith), candidates.length);
     }
 
     private static boolean isWholeSlice(DeviceInfo[] candidates) {

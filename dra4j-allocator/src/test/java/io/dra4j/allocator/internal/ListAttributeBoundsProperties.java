@@ -1,5 +1,10 @@
 package io.dra4j.allocator.internal;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.lists;
+
 import io.dra4j.allocator.AllocatedState;
 import io.dra4j.allocator.DraFeature;
 import io.dra4j.allocator.FeatureGates;
@@ -20,19 +25,13 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceBuilder;
-import org.junit.jupiter.api.Test;
-import org.quicktheories.core.Gen;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.quicktheories.QuickTheory.qt;
-import static org.quicktheories.generators.SourceDSL.integers;
-import static org.quicktheories.generators.SourceDSL.lists;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
 
 /**
  * The list-type matchAttribute skips and support bound ({@link PruningBounds#unsupported}) decide nothing: on random
@@ -46,35 +45,57 @@ class ListAttributeBoundsProperties {
     private static final List<String> SHARED = List.of("a", "b", "c", "d");
 
     /** One device: bit i of mask adds SHARED[i]; kind picks strings, ints, a scalar string or no attribute. */
-    record DeviceSpec(int mask, int kind, boolean unique, boolean extra) {
-    }
+    record DeviceSpec(int mask, int kind, boolean unique, boolean extra) {}
 
     /** A case: devices (split into two slices at split), request counts, constrained requests, and options. */
-    record Case(List<DeviceSpec> devices, int split, List<Integer> counts, int covered, int failingSelector,
-                int secondClaim) {
-    }
+    record Case(
+            List<DeviceSpec> devices,
+            int split,
+            List<Integer> counts,
+            int covered,
+            int failingSelector,
+            int secondClaim) {}
 
     private static Gen<DeviceSpec> device() {
-        return integers().between(0, 15).zip(integers().between(0, 9), integers().between(0, 3),
-                (mask, kind, flags) -> new DeviceSpec(mask, kind, (flags & 1) != 0, (flags & 2) != 0));
+        return integers()
+                .between(0, 15)
+                .zip(
+                        integers().between(0, 9),
+                        integers().between(0, 3),
+                        (mask, kind, flags) -> new DeviceSpec(mask, kind, (flags & 1) != 0, (flags & 2) != 0));
     }
 
     private static Gen<Case> cases() {
         Gen<List<DeviceSpec>> devices = lists().of(device()).ofSizeBetween(1, 14);
         Gen<List<Integer>> counts = lists().of(integers().between(1, 3)).ofSizeBetween(1, 5);
-        return devices.zip(integers().between(0, 14), counts, integers().between(0, 31), (d, split, c, covered) ->
-                        new Case(d, Math.min(split, d.size()), c, covered, 0, 0))
-                .zip(integers().between(0, 5), integers().between(0, 3), (c, failing, second) ->
-                        new Case(c.devices, c.split, c.counts, c.covered, failing, second));
+        return devices.zip(
+                        integers().between(0, 14),
+                        counts,
+                        integers().between(0, 31),
+                        (d, split, c, covered) -> new Case(d, Math.min(split, d.size()), c, covered, 0, 0))
+                .zip(
+                        integers().between(0, 5),
+                        integers().between(0, 3),
+                        (c, failing, second) -> new Case(c.devices, c.split, c.counts, c.covered, failing, second));
     }
 
     @Test
     void theBoundsChangeNoDecision() {
         AtomicInteger pruned = new AtomicInteger();
         qt().withExamples(1500).withShrinkCycles(200).forAll(cases()).checkAssert(c -> {
-            ClusterView view = ClusterView.build(FeatureGates.of(DraFeature.DRAListTypeAttributes), null,
-                    List.of(deviceClass()), slices(c), List.of(), AllocatedState.EMPTY, List.of());
-            Node node = new NodeBuilder().withNewMetadata().withName("node").endMetadata().build();
+            ClusterView view = ClusterView.build(
+                    FeatureGates.of(DraFeature.DRAListTypeAttributes),
+                    null,
+                    List.of(deviceClass()),
+                    slices(c),
+                    List.of(),
+                    AllocatedState.EMPTY,
+                    List.of());
+            Node node = new NodeBuilder()
+                    .withNewMetadata()
+                    .withName("node")
+                    .endMetadata()
+                    .build();
             List<ResourceClaim> claims = claims(c);
             Run with = run(view, node, claims, true);
             Run without = run(view, node, claims, false);
@@ -89,8 +110,7 @@ class ListAttributeBoundsProperties {
     }
 
     /** What one search decided: the results or the error text, and its steps. */
-    private record Run(String outcome, long steps) {
-    }
+    private record Run(String outcome, long steps) {}
 
     private static Run run(ClusterView view, Node node, List<ResourceClaim> claims, boolean bounds) {
         Search search = new Search(view, node, claims, () -> "share", 0);
@@ -109,9 +129,18 @@ class ListAttributeBoundsProperties {
     }
 
     private static DeviceClass deviceClass() {
-        return new DeviceClassBuilder().withNewMetadata().withName("cls").endMetadata()
-                .withNewSpec().addNewSelector().withNewCel().withExpression("device.driver == \"" + DRIVER + "\"")
-                .endCel().endSelector().endSpec().build();
+        return new DeviceClassBuilder()
+                .withNewMetadata()
+                .withName("cls")
+                .endMetadata()
+                .withNewSpec()
+                .addNewSelector()
+                .withNewCel()
+                .withExpression("device.driver == \"" + DRIVER + "\"")
+                .endCel()
+                .endSelector()
+                .endSpec()
+                .build();
     }
 
     private static List<ResourceSlice> slices(Case c) {
@@ -136,19 +165,39 @@ class ListAttributeBoundsProperties {
     }
 
     private static ResourceSlice slice(String pool, List<Device> devices) {
-        return new ResourceSliceBuilder().withNewMetadata().withName(pool + "-" + devices.get(0).getName())
-                .endMetadata().withNewSpec().withDriver(DRIVER).withNodeName("node")
-                .withNewPool().withName(pool).withGeneration(1L).withResourceSliceCount(1L).endPool()
-                .withDevices(devices).endSpec().build();
+        return new ResourceSliceBuilder()
+                .withNewMetadata()
+                .withName(pool + "-" + devices.get(0).getName())
+                .endMetadata()
+                .withNewSpec()
+                .withDriver(DRIVER)
+                .withNodeName("node")
+                .withNewPool()
+                .withName(pool)
+                .withGeneration(1L)
+                .withResourceSliceCount(1L)
+                .endPool()
+                .withDevices(devices)
+                .endSpec()
+                .build();
     }
 
     private static Device device(int i, DeviceSpec spec) {
         Map<String, DeviceAttribute> attributes = new LinkedHashMap<>();
         switch (spec.kind) {
-            case 7 -> attributes.put("match", new DeviceAttributeBuilder().withInts(List.of(1L, (long) i)).build());
-            case 8 -> attributes.put("match",
-                    new DeviceAttributeBuilder().withString(SHARED.get(spec.mask % 4)).build());
-            case 9 -> { }
+            case 7 ->
+                attributes.put(
+                        "match",
+                        new DeviceAttributeBuilder()
+                                .withInts(List.of(1L, (long) i))
+                                .build());
+            case 8 ->
+                attributes.put(
+                        "match",
+                        new DeviceAttributeBuilder()
+                                .withString(SHARED.get(spec.mask % 4))
+                                .build());
+            case 9 -> {}
             default -> {
                 List<String> values = new ArrayList<>();
                 for (int b = 0; b < SHARED.size(); b++) {
@@ -159,13 +208,18 @@ class ListAttributeBoundsProperties {
                 if (spec.unique || values.isEmpty()) {
                     values.add("device-" + i);
                 }
-                attributes.put(DRIVER + "/match", new DeviceAttributeBuilder().withStrings(values).build());
+                attributes.put(
+                        DRIVER + "/match",
+                        new DeviceAttributeBuilder().withStrings(values).build());
             }
         }
         if (spec.extra) {
             attributes.put("extra", new DeviceAttributeBuilder().withString("x").build());
         }
-        return new DeviceBuilder().withName("device-" + i).withAttributes(attributes).build();
+        return new DeviceBuilder()
+                .withName("device-" + i)
+                .withAttributes(attributes)
+                .build();
     }
 
     private static List<ResourceClaim> claims(Case c) {
@@ -174,12 +228,17 @@ class ListAttributeBoundsProperties {
         for (int r = 0; r < c.counts.size(); r++) {
             String name = "req-" + r;
             DeviceRequestBuilder b = new DeviceRequestBuilder().withName(name);
-            var exactly = b.withNewExactly().withDeviceClassName("cls").withAllocationMode("ExactCount")
+            var exactly = b.withNewExactly()
+                    .withDeviceClassName("cls")
+                    .withAllocationMode("ExactCount")
                     .withCount((long) c.counts.get(r));
             if (r == c.failingSelector) {
                 // Fails with a runtime error on devices without the attribute.
-                exactly.addNewSelector().withNewCel()
-                        .withExpression("device.attributes[\"" + DRIVER + "\"].extra == \"x\"").endCel().endSelector();
+                exactly.addNewSelector()
+                        .withNewCel()
+                        .withExpression("device.attributes[\"" + DRIVER + "\"].extra == \"x\"")
+                        .endCel()
+                        .endSelector();
             }
             requests.add(exactly.endExactly().build());
             if ((c.covered & (1 << r)) != 0) {
@@ -187,14 +246,31 @@ class ListAttributeBoundsProperties {
             }
         }
         List<ResourceClaim> out = new ArrayList<>();
-        out.add(claim("claim-0", requests, List.of(new DeviceConstraintBuilder().withRequests(covered)
-                .withMatchAttribute(DRIVER + "/match").build())));
+        out.add(claim(
+                "claim-0",
+                requests,
+                List.of(new DeviceConstraintBuilder()
+                        .withRequests(covered)
+                        .withMatchAttribute(DRIVER + "/match")
+                        .build())));
         if (c.secondClaim > 0) {
-            DeviceRequest one = new DeviceRequestBuilder().withName("req").withNewExactly().withDeviceClassName("cls")
-                    .withAllocationMode("ExactCount").withCount((long) c.secondClaim).endExactly().build();
-            out.add(c.secondClaim == 1 ? claim("claim-1", List.of(one), List.of())
-                    : claim("claim-1", List.of(one), List.of(new DeviceConstraintBuilder()
-                    .withMatchAttribute(DRIVER + "/match").build())));
+            DeviceRequest one = new DeviceRequestBuilder()
+                    .withName("req")
+                    .withNewExactly()
+                    .withDeviceClassName("cls")
+                    .withAllocationMode("ExactCount")
+                    .withCount((long) c.secondClaim)
+                    .endExactly()
+                    .build();
+            out.add(
+                    c.secondClaim == 1
+                            ? claim("claim-1", List.of(one), List.of())
+                            : claim(
+                                    "claim-1",
+                                    List.of(one),
+                                    List.of(new DeviceConstraintBuilder()
+                                            .withMatchAttribute(DRIVER + "/match")
+                                            .build())));
             if (c.secondClaim == 3) {
                 out.add(0, out.remove(1));
             }
@@ -203,8 +279,17 @@ class ListAttributeBoundsProperties {
     }
 
     private static ResourceClaim claim(String name, List<DeviceRequest> requests, List<DeviceConstraint> constraints) {
-        return new ResourceClaimBuilder().withNewMetadata().withName(name).withNamespace("default").endMetadata()
-                .withNewSpec().withNewDevices().withRequests(requests).withConstraints(constraints).endDevices()
-                .endSpec().build();
+        return new ResourceClaimBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace("default")
+                .endMetadata()
+                .withNewSpec()
+                .withNewDevices()
+                .withRequests(requests)
+                .withConstraints(constraints)
+                .endDevices()
+                .endSpec()
+                .build();
     }
 }

@@ -5,7 +5,6 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
-
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -15,8 +14,7 @@ import java.util.Set;
 
 /** Checks an allocation result against the {@link Reference} model; each violation is one line of text. */
 final class AllocationChecks {
-    private AllocationChecks() {
-    }
+    private AllocationChecks() {}
 
     static List<String> violations(Inputs in, List<AllocationResult> results) {
         Reference ref = new Reference(in);
@@ -29,9 +27,11 @@ final class AllocationChecks {
         List<Reference.Choice> choices = new ArrayList<>();
         for (int ci = 0; ci < claims.size(); ci++) {
             ResourceClaim claim = claims.get(ci);
-            List<DeviceRequestAllocationResult> rs = results.get(ci).getDevices().getResults();
+            List<DeviceRequestAllocationResult> rs =
+                    results.get(ci).getDevices().getResults();
             for (DeviceRequestAllocationResult r : rs) {
-                String where = "claim " + ci + ", result " + r.getRequest() + " " + r.getPool() + "/" + r.getDevice() + ": ";
+                String where =
+                        "claim " + ci + ", result " + r.getRequest() + " " + r.getPool() + "/" + r.getDevice() + ": ";
                 Reference.Effective request = Reference.effective(claim, r.getRequest());
                 if (request == null) {
                     out.add(where + "names no request of the claim");
@@ -44,7 +44,8 @@ final class AllocationChecks {
                 }
                 choices.add(new Reference.Choice(ci, request, d));
                 if (!Reference.targetsNode(d.slice()) || !ref.poolComplete(d.id().pool())) {
-                    out.add(where + "device is not usable on the node (slice " + d.slice().getMetadata().getName() + ")");
+                    out.add(where + "device is not usable on the node (slice "
+                            + d.slice().getMetadata().getName() + ")");
                 }
                 if (!ref.selects(request, d)) {
                     out.add(where + "device does not satisfy the class and request selectors");
@@ -70,8 +71,10 @@ final class AllocationChecks {
                         out.add(where + "request does not fit the device's capacity");
                     }
                 }
-                if (!ref.multi(d) && (r.getShareID() != null
-                        || (r.getConsumedCapacity() != null && !r.getConsumedCapacity().isEmpty()))) {
+                if (!ref.multi(d)
+                        && (r.getShareID() != null
+                                || (r.getConsumedCapacity() != null
+                                        && !r.getConsumedCapacity().isEmpty()))) {
                     out.add(where + "shareID or consumedCapacity on an exclusively allocated device");
                 }
             }
@@ -85,8 +88,8 @@ final class AllocationChecks {
      * Every request got exactly one of its alternatives; ExactCount got its count, All got exactly the selectable
      * devices of the node that fit by capacity.
      */
-    private static List<String> countViolations(Reference ref, int ci, ResourceClaim claim,
-                                                List<DeviceRequestAllocationResult> rs) {
+    private static List<String> countViolations(
+            Reference ref, int ci, ResourceClaim claim, List<DeviceRequestAllocationResult> rs) {
         List<String> out = new ArrayList<>();
         for (List<Reference.Effective> alternatives : Reference.requests(claim)) {
             Reference.Effective chosen = null;
@@ -100,12 +103,15 @@ final class AllocationChecks {
                 }
             }
             if (chosen == null) {
-                out.add("claim " + ci + ": no results for " + alternatives.get(0).name());
+                out.add("claim " + ci + ": no results for "
+                        + alternatives.get(0).name());
                 continue;
             }
             Reference.Effective c = chosen;
-            List<DeviceId> got = rs.stream().filter(r -> r.getRequest().equals(c.name()))
-                    .map(r -> new DeviceId(r.getDriver(), r.getPool(), r.getDevice())).toList();
+            List<DeviceId> got = rs.stream()
+                    .filter(r -> r.getRequest().equals(c.name()))
+                    .map(r -> new DeviceId(r.getDriver(), r.getPool(), r.getDevice()))
+                    .toList();
             if (!c.all()) {
                 if (got.size() != c.count()) {
                     out.add("claim " + ci + ", " + c.name() + ": " + got.size() + " devices for count " + c.count());

@@ -1,19 +1,18 @@
 package io.dra4j.allocator.properties;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.dra4j.allocator.AllocationOutcome;
 import io.dra4j.allocator.Allocator;
 import io.dra4j.allocator.Explanation;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
-import org.junit.jupiter.api.Test;
-import org.quicktheories.core.Gen;
-
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
 
 /** Properties of the public allocator API on random small clusters and claims. */
 class AllocatorProperties {
@@ -63,13 +62,18 @@ class AllocatorProperties {
             Inputs in = Inputs.of(scenario);
             AllocationOutcome fresh = in.allocator().allocate(in.node(), in.claims());
             Allocator reused = in.allocator();
-            Node other = new NodeBuilder().withNewMetadata().withName(Menus.OTHER_NODE).endMetadata().build();
+            Node other = new NodeBuilder()
+                    .withNewMetadata()
+                    .withName(Menus.OTHER_NODE)
+                    .endMetadata()
+                    .build();
             reused.allocate(other, in.claims());
             reused.allocate(in.node(), in.claims());
             AllocationOutcome again = reused.allocate(in.node(), in.claims());
             assertThat(kind(again)).isEqualTo(kind(fresh));
             if (fresh instanceof AllocationOutcome.Allocated a) {
-                assertThat(devices(((AllocationOutcome.Allocated) again).results())).isEqualTo(devices(a.results()));
+                assertThat(devices(((AllocationOutcome.Allocated) again).results()))
+                        .isEqualTo(devices(a.results()));
             }
         });
     }
@@ -97,10 +101,12 @@ class AllocatorProperties {
             Explanation explanation = in.allocator().explain(in.node(), in.claims());
             assertThat(kind(explanation.outcome())).isEqualTo(kind(allocated));
             if (allocated instanceof AllocationOutcome.Allocated a) {
-                assertThat(devices(((AllocationOutcome.Allocated) explanation.outcome()).results())).isEqualTo(devices(a.results()));
+                assertThat(devices(((AllocationOutcome.Allocated) explanation.outcome()).results()))
+                        .isEqualTo(devices(a.results()));
             }
             if (allocated instanceof AllocationOutcome.Failed f) {
-                assertThat(((AllocationOutcome.Failed) explanation.outcome()).message()).isEqualTo(f.message());
+                assertThat(((AllocationOutcome.Failed) explanation.outcome()).message())
+                        .isEqualTo(f.message());
             }
         });
     }
@@ -128,8 +134,8 @@ class AllocatorProperties {
     }
 
     private static String snapshot(Inputs in) {
-        return in.slices() + "\n" + in.classes() + "\n" + in.claims() + "\n" + in.state() + "\n" + in.node()
-                + "\n" + in.taintRules();
+        return in.slices() + "\n" + in.classes() + "\n" + in.claims() + "\n" + in.state() + "\n" + in.node() + "\n"
+                + in.taintRules();
     }
 
     private static String kind(AllocationOutcome o) {
@@ -138,9 +144,11 @@ class AllocatorProperties {
 
     /** Per claim, the (request, driver/pool/device) of every result in order. */
     private static List<List<String>> devices(List<AllocationResult> results) {
-        return results.stream().map(r -> r.getDevices().getResults().stream()
-                .map(d -> d.getRequest() + " " + d.getDriver() + "/" + d.getPool() + "/" + d.getDevice()
-                        + (Boolean.TRUE.equals(d.getAdminAccess()) ? " admin" : ""))
-                .toList()).toList();
+        return results.stream()
+                .map(r -> r.getDevices().getResults().stream()
+                        .map(d -> d.getRequest() + " " + d.getDriver() + "/" + d.getPool() + "/" + d.getDevice()
+                                + (Boolean.TRUE.equals(d.getAdminAccess()) ? " admin" : ""))
+                        .toList())
+                .toList();
     }
 }

@@ -15,13 +15,13 @@ final class BruteForce {
     private final List<List<Slot>> requests = new ArrayList<>();
 
     /** One alternative of a request with the devices it may use on its own. */
-    private record Slot(int claim, Reference.Effective request, List<Inputs.PublishedDevice> eligible) {
-    }
+    private record Slot(int claim, Reference.Effective request, List<Inputs.PublishedDevice> eligible) {}
 
     private BruteForce(Inputs in) {
         this.ref = new Reference(in);
         for (int ci = 0; ci < in.claims().size(); ci++) {
-            for (List<Reference.Effective> alternatives : Reference.requests(in.claims().get(ci))) {
+            for (List<Reference.Effective> alternatives :
+                    Reference.requests(in.claims().get(ci))) {
                 List<Slot> slots = new ArrayList<>();
                 for (Reference.Effective r : alternatives) {
                     if (r.all()) {
@@ -44,7 +44,8 @@ final class BruteForce {
     static boolean solvable(Inputs in) {
         BruteForce b = new BruteForce(in);
         for (List<Slot> alternatives : b.requests) {
-            if (alternatives.stream().allMatch(s -> s.eligible().size() < s.request().count())) {
+            if (alternatives.stream()
+                    .allMatch(s -> s.eligible().size() < s.request().count())) {
                 return false;
             }
         }
@@ -84,8 +85,10 @@ final class BruteForce {
             return fill(request + 1, choices);
         }
         for (int i = from; i < s.eligible().size(); i++) {
-            choices.add(new Reference.Choice(s.claim(), s.request(), s.eligible().get(i)));
-            if (ref.couplingViolations(choices, ref.in.claims()).isEmpty() && choose(request, s, i + 1, chosen + 1, choices)) {
+            choices.add(
+                    new Reference.Choice(s.claim(), s.request(), s.eligible().get(i)));
+            if (ref.couplingViolations(choices, ref.in.claims()).isEmpty()
+                    && choose(request, s, i + 1, chosen + 1, choices)) {
                 return true;
             }
             choices.remove(choices.size() - 1);

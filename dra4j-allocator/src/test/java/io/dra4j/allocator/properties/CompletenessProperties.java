@@ -1,10 +1,10 @@
 package io.dra4j.allocator.properties;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.dra4j.allocator.AllocationOutcome;
 import org.junit.jupiter.api.Test;
 import org.quicktheories.core.Gen;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Where upstream's search is complete (ExactCount requests, scalar attributes), the allocator finds a solution
@@ -12,7 +12,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class CompletenessProperties {
     private static final Gen<Spec.Scenario> SIMPLE_SCENARIOS = ScenarioGens.scenarios(ScenarioGens.Features.SIMPLE);
-    private static final Gen<Spec.Scenario> SCENARIOS_WITHOUT_ALL = ScenarioGens.scenarios(ScenarioGens.Features.NO_ALL);
+    private static final Gen<Spec.Scenario> SCENARIOS_WITHOUT_ALL =
+            ScenarioGens.scenarios(ScenarioGens.Features.NO_ALL);
 
     @Test
     void allocatesExactlyWhenBruteForceFindsASolution() {
@@ -27,8 +28,10 @@ class CompletenessProperties {
 
     /** The stable variant does not support distinctAttribute at all; that is an input error, not a search. */
     private static boolean searchable(Spec.Scenario scenario) {
-        return !Menus.stable(Menus.gates(scenario.gates())) || scenario.claims().stream()
-                .flatMap(c -> c.constraints().stream()).allMatch(Spec.Con::match);
+        return !Menus.stable(Menus.gates(scenario.gates()))
+                || scenario.claims().stream()
+                        .flatMap(c -> c.constraints().stream())
+                        .allMatch(Spec.Con::match);
     }
 
     private static void check(Spec.Scenario scenario, Tallies stats) {
@@ -39,7 +42,8 @@ class CompletenessProperties {
 
         if (exists) {
             assertThat(outcome).as("brute force found a solution").isInstanceOf(AllocationOutcome.Allocated.class);
-            assertThat(AllocationChecks.violations(in, ((AllocationOutcome.Allocated) outcome).results())).isEmpty();
+            assertThat(AllocationChecks.violations(in, ((AllocationOutcome.Allocated) outcome).results()))
+                    .isEmpty();
         } else {
             assertThat(outcome).as("brute force found no solution").isInstanceOf(AllocationOutcome.Unschedulable.class);
         }

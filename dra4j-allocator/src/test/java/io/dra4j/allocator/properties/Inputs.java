@@ -37,7 +37,6 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimSpec;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourcePool;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceSpec;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -51,18 +50,27 @@ import java.util.function.Supplier;
  *
  * @param devices every device of every device slice, in slice order, with the slice that publishes it
  */
-record Inputs(FeatureGates gates, Node node, List<DeviceClass> classes, List<ResourceSlice> slices,
-              List<DeviceTaintRule> taintRules, List<ResourceClaim> claims, AllocatedState state,
-              List<PublishedDevice> devices) {
+record Inputs(
+        FeatureGates gates,
+        Node node,
+        List<DeviceClass> classes,
+        List<ResourceSlice> slices,
+        List<DeviceTaintRule> taintRules,
+        List<ResourceClaim> claims,
+        AllocatedState state,
+        List<PublishedDevice> devices) {
 
     /** A device together with the slice that publishes it. */
-    record PublishedDevice(DeviceId id, Device device, ResourceSlice slice) {
-    }
+    record PublishedDevice(DeviceId id, Device device, ResourceSlice slice) {}
 
     static Inputs of(Spec.Scenario s) {
         FeatureGates gates = Menus.gates(s.gates());
         boolean consumable = gates.isEnabled(DraFeature.DRAConsumableCapacity);
-        Node node = new NodeBuilder().withNewMetadata().withName(Menus.NODE).endMetadata().build();
+        Node node = new NodeBuilder()
+                .withNewMetadata()
+                .withName(Menus.NODE)
+                .endMetadata()
+                .build();
 
         List<DeviceClass> classes = new ArrayList<>();
         for (Menus.DeviceClassSpec c : Menus.CLASSES) {
@@ -92,13 +100,17 @@ record Inputs(FeatureGates gates, Node node, List<DeviceClass> classes, List<Res
         for (int i = 0; i < specSlices.size(); i++) {
             Spec.Slice sl = specSlices.get(i);
             Spec.PoolSpec pool = s.cluster().pools().get(sl.pool());
-            ResourceSlice slice = slice("slice-" + i, sl.pool(), sl.placement(), slicesPerPool[sl.pool()], pool.incomplete());
+            ResourceSlice slice =
+                    slice("slice-" + i, sl.pool(), sl.placement(), slicesPerPool[sl.pool()], pool.incomplete());
             List<Device> ds = new ArrayList<>();
             for (Spec.DevRef ref : sl.devices()) {
-                Spec.Dev d = s.cluster().templates().get(ref.template() % s.cluster().templates().size());
+                Spec.Dev d = s.cluster()
+                        .templates()
+                        .get(ref.template() % s.cluster().templates().size());
                 Device device = device("dev-" + deviceNumber++, d, ref.taint(), pool.counterSet() > 0);
                 ds.add(device);
-                devices.add(new PublishedDevice(new DeviceId(Menus.DRIVER, poolName(sl.pool()), device.getName()), device, slice));
+                devices.add(new PublishedDevice(
+                        new DeviceId(Menus.DRIVER, poolName(sl.pool()), device.getName()), device, slice));
             }
             slice.getSpec().setDevices(ds);
             slices.add(slice);
@@ -108,10 +120,12 @@ record Inputs(FeatureGates gates, Node node, List<DeviceClass> classes, List<Res
             if (slicesPerPool[p] == 0 || pool.counterSet() == 0) {
                 continue;
             }
-            ResourceSlice slice = slice("counters-" + p, p, pool.counterPlacement(), slicesPerPool[p], pool.incomplete());
+            ResourceSlice slice =
+                    slice("counters-" + p, p, pool.counterPlacement(), slicesPerPool[p], pool.incomplete());
             CounterSet set = new CounterSet();
             set.setName("mem");
-            set.setCounters(new LinkedHashMap<>(Map.of("memory", counter(Menus.COUNTER_SET_GI.get(pool.counterSet())))));
+            set.setCounters(
+                    new LinkedHashMap<>(Map.of("memory", counter(Menus.COUNTER_SET_GI.get(pool.counterSet())))));
             slice.getSpec().setSharedCounters(new ArrayList<>(List.of(set)));
             slices.add(slice);
         }
@@ -126,7 +140,9 @@ record Inputs(FeatureGates gates, Node node, List<DeviceClass> classes, List<Res
             Spec.Used u = s.used().get(i);
             PublishedDevice d = devices.get(u.device() % devices.size());
             if (u.shared() && Boolean.TRUE.equals(d.device().getAllowMultipleAllocations())) {
-                state.addShared(d.id(), "persisted-" + i,
+                state.addShared(
+                        d.id(),
+                        "persisted-" + i,
                         Map.of("memory", KubeQuantity.fromFabric8(gi(Menus.COUNTER_USE_GI.get(1 + u.consumed() % 2)))));
             } else {
                 state.addExclusive(d.id());
@@ -143,7 +159,8 @@ record Inputs(FeatureGates gates, Node node, List<DeviceClass> classes, List<Res
                 selector.setPool(poolName(r.pool()));
             }
             if (r.device() >= 0 && !devices.isEmpty()) {
-                selector.setDevice(devices.get(r.device() % devices.size()).device().getName());
+                selector.setDevice(
+                        devices.get(r.device() % devices.size()).device().getName());
             }
             DeviceTaintRuleSpec spec = new DeviceTaintRuleSpec();
             spec.setDeviceSelector(selector);
@@ -158,8 +175,14 @@ record Inputs(FeatureGates gates, Node node, List<DeviceClass> classes, List<Res
     Allocator allocator() {
         AtomicLong next = new AtomicLong();
         Supplier<String> ids = () -> "share-" + next.incrementAndGet();
-        return Allocator.builder().featureGates(gates).allocatedState(state).deviceClasses(classes).resourceSlices(slices)
-                .deviceTaintRules(taintRules).shareIds(ids).build();
+        return Allocator.builder()
+                .featureGates(gates)
+                .allocatedState(state)
+                .deviceClasses(classes)
+                .resourceSlices(slices)
+                .deviceTaintRules(taintRules)
+                .shareIds(ids)
+                .build();
     }
 
     static String poolName(int pool) {

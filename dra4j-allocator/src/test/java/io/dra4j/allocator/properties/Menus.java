@@ -5,7 +5,6 @@ import io.dra4j.allocator.FeatureGates;
 import io.dra4j.allocator.KubernetesVersion;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaint;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceToleration;
-
 import java.util.List;
 
 /** The small menus generated scenarios pick from. */
@@ -22,13 +21,15 @@ final class Menus {
     static final List<Integer> CAPACITY_REQUEST_GI = List.of(0, 2, 8, 10, 16, 40);
 
     /** DeviceClass name and its selectors. */
-    record DeviceClassSpec(String name, List<String> selectors) {
-    }
+    record DeviceClassSpec(String name, List<String> selectors) {}
 
     static final List<DeviceClassSpec> CLASSES = List.of(
             new DeviceClassSpec("gpu", List.of("device.driver == \"gpu.example.com\"")),
-            new DeviceClassSpec("h100", List.of("device.driver == \"gpu.example.com\"",
-                    "device.attributes[\"gpu.example.com\"].model == \"H100\"")),
+            new DeviceClassSpec(
+                    "h100",
+                    List.of(
+                            "device.driver == \"gpu.example.com\"",
+                            "device.attributes[\"gpu.example.com\"].model == \"H100\"")),
             new DeviceClassSpec("any", List.of()));
 
     static final List<String> SELECTORS = List.of(
@@ -118,12 +119,14 @@ final class Menus {
     static boolean stable(FeatureGates g) {
         boolean binding = g.isEnabled(DraFeature.DRADeviceBindingConditions)
                 && g.isEnabled(DraFeature.DRAResourceClaimDeviceStatus);
-        return !binding && !g.isEnabled(DraFeature.DRAConsumableCapacity)
-                && !g.isEnabled(DraFeature.DRAFractionalCapacityRange) && !g.isEnabled(DraFeature.DRAListTypeAttributes)
-                && !g.isEnabled(DraFeature.DRADerivedAttributes) && !g.isEnabled(DraFeature.DRADeviceCompatibilityGroups)
+        return !binding
+                && !g.isEnabled(DraFeature.DRAConsumableCapacity)
+                && !g.isEnabled(DraFeature.DRAFractionalCapacityRange)
+                && !g.isEnabled(DraFeature.DRAListTypeAttributes)
+                && !g.isEnabled(DraFeature.DRADerivedAttributes)
+                && !g.isEnabled(DraFeature.DRADeviceCompatibilityGroups)
                 && !g.isEnabled(DraFeature.DRAOptionalNodeOperations);
     }
 
-    private Menus() {
-    }
+    private Menus() {}
 }

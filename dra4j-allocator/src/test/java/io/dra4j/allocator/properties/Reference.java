@@ -27,7 +27,6 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceToleration;
 import io.fabric8.kubernetes.api.model.resource.v1.ExactDeviceRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
-
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -56,14 +55,19 @@ final class Reference {
     private final Map<DeviceId, CelDevice> celDevices = new HashMap<>();
 
     /** A request or the subrequest of a firstAvailable request, as results name it ({@code r} or {@code r/s}). */
-    record Effective(String name, String parent, String className, List<DeviceSelector> selectors,
-                     List<DeviceToleration> tolerations, boolean all, long count, boolean admin,
-                     Map<String, Quantity> capacity) {
-    }
+    record Effective(
+            String name,
+            String parent,
+            String className,
+            List<DeviceSelector> selectors,
+            List<DeviceToleration> tolerations,
+            boolean all,
+            long count,
+            boolean admin,
+            Map<String, Quantity> capacity) {}
 
     /** One chosen device: claim index, the request it serves, the device. */
-    record Choice(int claim, Effective request, Inputs.PublishedDevice device) {
-    }
+    record Choice(int claim, Effective request, Inputs.PublishedDevice device) {}
 
     Reference(Inputs in) {
         this.in = in;
@@ -86,7 +90,8 @@ final class Reference {
 
     /** A slice is seen from the node when it names the node or all nodes. */
     static boolean targetsNode(ResourceSlice s) {
-        return Menus.NODE.equals(s.getSpec().getNodeName()) || Boolean.TRUE.equals(s.getSpec().getAllNodes());
+        return Menus.NODE.equals(s.getSpec().getNodeName())
+                || Boolean.TRUE.equals(s.getSpec().getAllNodes());
     }
 
     /** All slices of the pool are published (all generated slices of a pool share one generation). */
@@ -129,15 +134,29 @@ final class Reference {
             }
             if (slash < 0) {
                 ExactDeviceRequest e = r.getExactly();
-                return new Effective(resultName, null, e.getDeviceClassName(), nz(e.getSelectors()), nz(e.getTolerations()),
-                        "All".equals(e.getAllocationMode()), e.getCount() == null ? 1 : e.getCount(),
-                        Boolean.TRUE.equals(e.getAdminAccess()), e.getCapacity() == null ? null : e.getCapacity().getRequests());
+                return new Effective(
+                        resultName,
+                        null,
+                        e.getDeviceClassName(),
+                        nz(e.getSelectors()),
+                        nz(e.getTolerations()),
+                        "All".equals(e.getAllocationMode()),
+                        e.getCount() == null ? 1 : e.getCount(),
+                        Boolean.TRUE.equals(e.getAdminAccess()),
+                        e.getCapacity() == null ? null : e.getCapacity().getRequests());
             }
             for (DeviceSubRequest s : r.getFirstAvailable()) {
                 if (s.getName().equals(resultName.substring(slash + 1))) {
-                    return new Effective(resultName, requestName, s.getDeviceClassName(), nz(s.getSelectors()),
-                            nz(s.getTolerations()), "All".equals(s.getAllocationMode()), s.getCount() == null ? 1 : s.getCount(),
-                            false, s.getCapacity() == null ? null : s.getCapacity().getRequests());
+                    return new Effective(
+                            resultName,
+                            requestName,
+                            s.getDeviceClassName(),
+                            nz(s.getSelectors()),
+                            nz(s.getTolerations()),
+                            "All".equals(s.getAllocationMode()),
+                            s.getCount() == null ? 1 : s.getCount(),
+                            false,
+                            s.getCapacity() == null ? null : s.getCapacity().getRequests());
                 }
             }
         }
@@ -170,7 +189,8 @@ final class Reference {
         for (DeviceSelector s : all) {
             EvalResult result = CEL.compile(s.getCel().getExpression()).evaluate(device);
             if (result instanceof EvalResult.Failed f) {
-                throw new IllegalStateException("selector " + s.getCel().getExpression() + " fails on " + d.id() + ": " + f.message());
+                throw new IllegalStateException(
+                        "selector " + s.getCel().getExpression() + " fails on " + d.id() + ": " + f.message());
             }
             if (!((EvalResult.Matched) result).value()) {
                 return false;
@@ -210,7 +230,7 @@ final class Reference {
                 boolean key = tol.getKey() == null || tol.getKey().equals(t.getKey());
                 boolean value = "Exists".equals(tol.getOperator())
                         || (("Equal".equals(tol.getOperator()) || tol.getOperator() == null)
-                        && Objects.equals(nz(tol.getValue()), nz(t.getValue())));
+                                && Objects.equals(nz(tol.getValue()), nz(t.getValue())));
                 tolerated |= effect && key && value;
             }
             if (!tolerated) {
@@ -242,7 +262,10 @@ final class Reference {
             Quantity requested = r.capacity() == null ? null : r.capacity().get(e.getKey());
             BigDecimal consumed;
             if (requested == null) {
-                consumed = amount(p != null && p.getDefault() != null ? p.getDefault() : e.getValue().getValue());
+                consumed = amount(
+                        p != null && p.getDefault() != null
+                                ? p.getDefault()
+                                : e.getValue().getValue());
             } else if (p == null) {
                 consumed = amount(requested);
             } else if (p.getValidRange() != null) {
@@ -255,7 +278,8 @@ final class Reference {
                     BigDecimal steps = q.subtract(min).divide(step, 0, java.math.RoundingMode.CEILING);
                     consumed = min.add(step.multiply(steps));
                 }
-                if (p.getValidRange().getMax() != null && consumed.compareTo(amount(p.getValidRange().getMax())) > 0) {
+                if (p.getValidRange().getMax() != null
+                        && consumed.compareTo(amount(p.getValidRange().getMax())) > 0) {
                     return null;
                 }
             } else {
@@ -341,12 +365,13 @@ final class Reference {
         }
         for (Inputs.PublishedDevice d : in.devices()) {
             if (d.id().pool().equals(pool) && in.state().isAllocated(d.id())) {
-                consumesCounters(d.device()).forEach((set, counters) -> counters.forEach((name, v) -> {
-                    Map<String, BigDecimal> available = out.get(set);
-                    if (available != null && available.containsKey(name)) {
-                        available.put(name, available.get(name).subtract(v));
-                    }
-                }));
+                consumesCounters(d.device())
+                        .forEach((set, counters) -> counters.forEach((name, v) -> {
+                            Map<String, BigDecimal> available = out.get(set);
+                            if (available != null && available.containsKey(name)) {
+                                available.put(name, available.get(name).subtract(v));
+                            }
+                        }));
             }
         }
         return out;
@@ -386,7 +411,8 @@ final class Reference {
 
         // Constraints, per claim, over the devices of the requests each one covers.
         for (int ci = 0; ci < claims.size(); ci++) {
-            List<DeviceConstraint> constraints = claims.get(ci).getSpec().getDevices().getConstraints();
+            List<DeviceConstraint> constraints =
+                    claims.get(ci).getSpec().getDevices().getConstraints();
             if (constraints == null) {
                 continue;
             }
@@ -397,8 +423,9 @@ final class Reference {
                     if (c.claim() != ci || !covers(con, c.request())) {
                         continue;
                     }
-                    DeviceAttribute a = attribute(c.device(), con.getMatchAttribute() != null
-                            ? con.getMatchAttribute() : con.getDistinctAttribute());
+                    DeviceAttribute a = attribute(
+                            c.device(),
+                            con.getMatchAttribute() != null ? con.getMatchAttribute() : con.getDistinctAttribute());
                     if (a == null) {
                         missing = true;
                     } else {
@@ -430,16 +457,19 @@ final class Reference {
                 if (!multi(c.device())) {
                     continue;
                 }
-                Map<String, BigDecimal> consumed = consumption(c.request(), c.device().device());
+                Map<String, BigDecimal> consumed =
+                        consumption(c.request(), c.device().device());
                 if (consumed == null) {
-                    out.add("device " + c.device().id() + " cannot serve " + c.request().name() + " by its capacity policy");
+                    out.add("device " + c.device().id() + " cannot serve "
+                            + c.request().name() + " by its capacity policy");
                     continue;
                 }
                 Map<String, BigDecimal> sum = used.computeIfAbsent(c.device().id(), this::persistedCapacity);
                 consumed.forEach((k, v) -> sum.merge(k, v, BigDecimal::add));
             }
             used.forEach((id, sum) -> sum.forEach((name, v) -> {
-                BigDecimal cap = amount(device(id).device().getCapacity().get(name).getValue());
+                BigDecimal cap =
+                        amount(device(id).device().getCapacity().get(name).getValue());
                 if (v.compareTo(cap) > 0) {
                     out.add("device " + id + ": capacity " + name + " over-consumed, " + v + " > " + cap);
                 }
@@ -460,16 +490,21 @@ final class Reference {
                 out.add("device " + c.device().id() + " consumes counters while DRAPartitionableDevices is off");
                 continue;
             }
-            if (multi(c.device()) && (capacityInUsePersisted(c.device().id()) || !shared.add(c.device().id()))) {
+            if (multi(c.device())
+                    && (capacityInUsePersisted(c.device().id())
+                            || !shared.add(c.device().id()))) {
                 continue;
             }
-            reservations.computeIfAbsent(c.device().id().pool(), k -> new ArrayList<>()).add(c.device());
+            reservations
+                    .computeIfAbsent(c.device().id().pool(), k -> new ArrayList<>())
+                    .add(c.device());
         }
         reservations.forEach((pool, devices) -> {
             Map<String, Map<String, BigDecimal>> available = availableCounters(pool);
             for (Inputs.PublishedDevice d : devices) {
-                consumesCounters(d.device()).forEach((set, counters) -> counters.forEach((name, v) ->
-                        available.get(set).merge(name, v.negate(), BigDecimal::add)));
+                consumesCounters(d.device())
+                        .forEach((set, counters) -> counters.forEach(
+                                (name, v) -> available.get(set).merge(name, v.negate(), BigDecimal::add)));
             }
             available.forEach((set, counters) -> counters.forEach((name, v) -> {
                 if (v.signum() < 0) {

@@ -1,11 +1,10 @@
 package io.dra4j.allocator.properties;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.quicktheories.api.Pair;
 import org.quicktheories.core.Gen;
 import org.quicktheories.generators.Generate;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * QuickTheories generators for small clusters and claims. Sizes stay tiny (at most 3 slices of at most 4 devices,
@@ -16,8 +15,7 @@ import java.util.List;
  * same order (the longest lists, every weighted option), so that shrinking one draw changes one thing.
  */
 final class ScenarioGens {
-    private ScenarioGens() {
-    }
+    private ScenarioGens() {}
 
     /** What claims may use. */
     enum Features {
@@ -35,8 +33,8 @@ final class ScenarioGens {
         Gen<List<Spec.Used>> used = used();
         Gen<List<Spec.Rule>> rules = rules();
         Gen<Integer> gates = gates(features);
-        return in -> new Spec.Scenario(cluster.generate(in), claims.generate(in), used.generate(in), rules.generate(in),
-                gates.generate(in));
+        return in -> new Spec.Scenario(
+                cluster.generate(in), claims.generate(in), used.generate(in), rules.generate(in), gates.generate(in));
     }
 
     static Gen<List<Spec.Rule>> rules() {
@@ -77,8 +75,8 @@ final class ScenarioGens {
         Gen<Integer> template = between(0, 3);
         Gen<Integer> taint = weighted(w(6, just(-1)), w(1, between(0, Menus.TAINTS - 1)));
         Gen<Spec.DevRef> ref = in -> new Spec.DevRef(template.generate(in), taint.generate(in));
-        Gen<List<Spec.DevRef>> devices = listOf(ref,
-                weighted(w(1, just(1)), w(2, just(2)), w(3, just(3)), w(2, just(4))), 4);
+        Gen<List<Spec.DevRef>> devices =
+                listOf(ref, weighted(w(1, just(1)), w(2, just(2)), w(3, just(3)), w(2, just(4))), 4);
         Gen<Integer> pool = between(0, 1);
         Gen<Spec.Placement> placement = placement();
         return in -> new Spec.Slice(pool.generate(in), placement.generate(in), devices.generate(in));
@@ -91,11 +89,16 @@ final class ScenarioGens {
         Gen<Integer> pcie = between(-1, Menus.PCIE_ROOTS.size() - 1);
         Gen<Integer> memory = between(0, Menus.MEMORY_GI.size() - 1);
         Gen<Spec.Sharing> sharing = weighted(
-                w(4, just(new Spec.Sharing(false, 0))),
-                w(1, between(0, 2).map(p -> new Spec.Sharing(true, p))));
+                w(4, just(new Spec.Sharing(false, 0))), w(1, between(0, 2).map(p -> new Spec.Sharing(true, p))));
         Gen<Integer> counter = between(0, Menus.COUNTER_USE_GI.size() - 1);
-        return in -> new Spec.Dev(model.generate(in), numa.generate(in), fast.generate(in), pcie.generate(in),
-                memory.generate(in), sharing.generate(in), counter.generate(in));
+        return in -> new Spec.Dev(
+                model.generate(in),
+                numa.generate(in),
+                fast.generate(in),
+                pcie.generate(in),
+                memory.generate(in),
+                sharing.generate(in),
+                counter.generate(in));
     }
 
     static Gen<List<Spec.Claim>> claims(Features features) {
@@ -106,11 +109,13 @@ final class ScenarioGens {
         Gen<Boolean> match = weighted(w(3, just(true)), w(2, just(false)));
         Gen<Integer> attribute = between(0, Menus.CONSTRAINT_ATTRIBUTES.size() - 1);
         Gen<List<Integer>> references = listOf(between(0, features == Features.SIMPLE ? 2 : 8), between(0, 2), 2);
-        Gen<Spec.Con> constraint = in -> new Spec.Con(match.generate(in), attribute.generate(in),
-                references.generate(in));
+        Gen<Spec.Con> constraint =
+                in -> new Spec.Con(match.generate(in), attribute.generate(in), references.generate(in));
         Gen<List<Spec.Con>> constraints = listOf(constraint, weighted(w(3, just(0)), w(2, between(1, 2))), 2);
-        Gen<List<Spec.Request>> requests = listOf(request(features),
-                weighted(w(5, just(1)), w(3, just(2)), w(features == Features.SIMPLE ? 0 : 1, just(3))), 3);
+        Gen<List<Spec.Request>> requests = listOf(
+                request(features),
+                weighted(w(5, just(1)), w(3, just(2)), w(features == Features.SIMPLE ? 0 : 1, just(3))),
+                3);
         return in -> new Spec.Claim(requests.generate(in), constraints.generate(in));
     }
 
@@ -131,11 +136,16 @@ final class ScenarioGens {
         Gen<List<Integer>> selectors = listOf(selector, weighted(w(5, just(0)), w(4, just(1)), w(1, just(2))), 2);
         Gen<Boolean> all = withAll ? weighted(w(12, just(false)), w(1, just(true))) : just(false);
         Gen<Integer> count = weighted(w(6, just(1)), w(3, just(2)), w(1, just(3)));
-        Gen<List<Integer>> tolerations = listOf(between(0, Menus.TOLERATIONS - 1),
-                weighted(w(3, just(0)), w(2, between(1, 2))), 2);
+        Gen<List<Integer>> tolerations =
+                listOf(between(0, Menus.TOLERATIONS - 1), weighted(w(3, just(0)), w(2, between(1, 2))), 2);
         Gen<Integer> capacity = weighted(w(3, just(0)), w(1, between(1, Menus.CAPACITY_REQUEST_GI.size() - 1)));
-        return in -> new Spec.Req(deviceClass.generate(in), selectors.generate(in), all.generate(in),
-                count.generate(in), tolerations.generate(in), capacity.generate(in));
+        return in -> new Spec.Req(
+                deviceClass.generate(in),
+                selectors.generate(in),
+                all.generate(in),
+                count.generate(in),
+                tolerations.generate(in),
+                capacity.generate(in));
     }
 
     static Gen<List<Spec.Used>> used() {

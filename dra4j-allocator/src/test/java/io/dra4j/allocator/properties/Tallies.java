@@ -24,12 +24,18 @@ final class Tallies {
 
     /** One line per label: each value with its share of the tries that collected under that label. */
     String format() {
-        return counts.entrySet().stream().map(e -> {
-            int total = e.getValue().values().stream().mapToInt(Integer::intValue).sum();
-            return "  " + e.getKey() + ": " + e.getValue().entrySet().stream()
-                    .sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
-                    .map(v -> String.format("%s %.1f %%", v.getKey(), 100.0 * v.getValue() / total))
-                    .collect(Collectors.joining(", "));
-        }).collect(Collectors.joining("\n"));
+        return counts.entrySet().stream()
+                .map(e -> {
+                    int total = e.getValue().values().stream()
+                            .mapToInt(Integer::intValue)
+                            .sum();
+                    return "  " + e.getKey() + ": "
+                            + e.getValue().entrySet().stream()
+                                    .sorted(Map.Entry.<String, Integer>comparingByValue()
+                                            .reversed())
+                                    .map(v -> String.format("%s %.1f %%", v.getKey(), 100.0 * v.getValue() / total))
+                                    .collect(Collectors.joining(", "));
+                })
+                .collect(Collectors.joining("\n"));
     }
 }

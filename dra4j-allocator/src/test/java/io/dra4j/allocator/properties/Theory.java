@@ -1,15 +1,14 @@
 package io.dra4j.allocator.properties;
 
-import org.quicktheories.QuickTheory;
-import org.quicktheories.core.Configuration;
-import org.quicktheories.core.Gen;
-import org.quicktheories.core.Strategy;
-
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.BiConsumer;
 import java.util.function.Predicate;
+import org.quicktheories.QuickTheory;
+import org.quicktheories.core.Configuration;
+import org.quicktheories.core.Gen;
+import org.quicktheories.core.Strategy;
 
 /**
  * Runs a property with QuickTheories: a fixed number of tries, the first counterexample shrunk, the seed
@@ -19,8 +18,7 @@ import java.util.function.Predicate;
  * QuickTheories' default number of cycles (100 per try), or {@code -DQT_SHRINKS}.
  */
 final class Theory {
-    private Theory() {
-    }
+    private Theory() {}
 
     /** Checks {@code property} on {@code tries} values of {@code values}; it fails by throwing (an assertion). */
     static <T> void check(int tries, Gen<T> values, BiConsumer<T, Tallies> property) {
@@ -32,13 +30,16 @@ final class Theory {
      * do not are drawn again (up to QuickTheories' generate attempts), not counted as tries.
      */
     static <T> void check(int tries, Gen<T> values, Predicate<T> assumption, BiConsumer<T, Tallies> property) {
-        String name = StackWalker.getInstance().walk(frames -> frames
-                .dropWhile(f -> f.getClassName().equals(Theory.class.getName())).findFirst()
-                .map(f -> f.getClassName().substring(f.getClassName().lastIndexOf('.') + 1) + "." + f.getMethodName())
-                .orElseThrow());
+        String name = StackWalker.getInstance()
+                .walk(frames -> frames.dropWhile(f -> f.getClassName().equals(Theory.class.getName()))
+                        .findFirst()
+                        .map(f -> f.getClassName().substring(f.getClassName().lastIndexOf('.') + 1) + "."
+                                + f.getMethodName())
+                        .orElseThrow());
         Strategy base = Configuration.systemStrategy();
         Strategy strategy = base.withExamples(tries)
-                .withShrinkCycles(System.getProperty(Configuration.SHRINKS) != null ? base.shrinkCycles() : tries * 100);
+                .withShrinkCycles(
+                        System.getProperty(Configuration.SHRINKS) != null ? base.shrinkCycles() : tries * 100);
         long seed = strategy.prng().getInitialSeed();
         Tallies tallies = new Tallies();
         // Shrinking changes one draw at a time, and many draws do not change the value (an element past a list's
@@ -55,11 +56,11 @@ final class Theory {
         // QuickTheories skips draws it made before, and a value met again is not checked again, so a few tries may
         // check nothing new; far fewer checks than tries means the property did not really run.
         if (verdicts.size() < tries * 9 / 10) {
-            throw new AssertionError(name + ": only " + verdicts.size() + " of " + tries + " tries checked (seed "
-                    + seed + ")");
+            throw new AssertionError(
+                    name + ": only " + verdicts.size() + " of " + tries + " tries checked (seed " + seed + ")");
         }
-        System.out.println(name + ": " + verdicts.size() + " of " + tries + " tries checked distinct values, seed "
-                + seed);
+        System.out.println(
+                name + ": " + verdicts.size() + " of " + tries + " tries checked distinct values, seed " + seed);
         if (!tallies.isEmpty()) {
             System.out.println(tallies.format());
         }

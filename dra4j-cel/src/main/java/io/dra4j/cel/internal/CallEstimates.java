@@ -18,17 +18,17 @@ final class CallEstimates {
 
     /** cel-go's StringTraversalCostFactor and RegexStringLengthCostFactor. */
     static final double STRING_TRAVERSAL = 0.1;
+
     private static final double REGEX_LENGTH = 0.25;
     /** apiserver's MaxNameFormatRegexSize and MaxFormatSize. */
     private static final long MAX_NAME_FORMAT_REGEX_SIZE = 128;
+
     private static final long MAX_FORMAT_SIZE = 64;
 
     /** A call's cost and, when known, the size of its result: cel-go's {@code CallEstimate}. */
-    record Call(Uint64Range cost, Uint64Range resultSize) {
-    }
+    record Call(Uint64Range cost, Uint64Range resultSize) {}
 
-    private CallEstimates() {
-    }
+    private CallEstimates() {}
 
     /** cel-go's isScalar: types of a constant size; an optional of one too. */
     static boolean isScalar(CelType type) {
@@ -36,7 +36,8 @@ final class CallEstimates {
             case BOOL, DOUBLE, DURATION, INT, TIMESTAMP, UINT:
                 return true;
             case OPAQUE:
-                return type.name().equals("optional_type") && !type.parameters().isEmpty()
+                return type.name().equals("optional_type")
+                        && !type.parameters().isEmpty()
                         && isScalar(type.parameters().get(0));
             default:
                 return false;
@@ -101,7 +102,9 @@ final class CallEstimates {
                     return null;
                 }
                 double factor = function.equals("sets.equivalent") ? 2 : 1;
-                Uint64Range cost = size(args.get(0)).multiply(size(args.get(1))).multiplyByCostFactor(factor)
+                Uint64Range cost = size(args.get(0))
+                        .multiply(size(args.get(1)))
+                        .multiplyByCostFactor(factor)
                         .add(Uint64Range.ONE);
                 return new Call(cost, null);
             }
@@ -117,7 +120,9 @@ final class CallEstimates {
     private static Call sortCost(CostEstimator.Node list) {
         Uint64Range sz = size(list);
         Uint64Range squared = sz.multiply(sz);
-        CelType elem = list.type().parameters().isEmpty() ? null : list.type().parameters().get(0);
+        CelType elem = list.type().parameters().isEmpty()
+                ? null
+                : list.type().parameters().get(0);
         CelKind kind = elem == null ? CelKind.DYN : elem.kind();
         if (kind == CelKind.STRING || kind == CelKind.BYTES) {
             return allocatingList(2.0 + STRING_TRAVERSAL, squared);
@@ -131,15 +136,16 @@ final class CallEstimates {
     }
 
     private static Call allocatingList(double factor, Uint64Range listSize) {
-        Uint64Range cost = listSize.multiplyByCostFactor(factor).add(Uint64Range.ONE)
-                .add(CostEstimator.LIST_CREATE);
+        Uint64Range cost =
+                listSize.multiplyByCostFactor(factor).add(Uint64Range.ONE).add(CostEstimator.LIST_CREATE);
         return new Call(cost, listSize);
     }
 
     /** ext's nodeAsUintValue: an int literal's value (0 when negative), else the default. */
     private static long uintLiteral(CostEstimator.Node node, long defaultValue) {
         CelExpr e = node.expr();
-        if (e == null || e.exprKind().getKind() != CelExpr.ExprKind.Kind.CONSTANT
+        if (e == null
+                || e.exprKind().getKind() != CelExpr.ExprKind.Kind.CONSTANT
                 || e.constant().getKind() != CelConstant.Kind.INT64_VALUE) {
             return defaultValue;
         }
@@ -147,8 +153,7 @@ final class CallEstimates {
     }
 
     /** The Kubernetes library estimator, by function name, or null. */
-    static Call kubernetes(String function, String overload, CostEstimator.Node target,
-            List<CostEstimator.Node> args) {
+    static Call kubernetes(String function, String overload, CostEstimator.Node target, List<CostEstimator.Node> args) {
         switch (function) {
             case "isSorted", "sum", "max", "min", "indexOf", "lastIndexOf", "includes": {
                 if (target == null) {
@@ -229,10 +234,33 @@ final class CallEstimates {
                 return args.isEmpty() ? null : cost(size(args.get(0)).multiplyByCostFactor(STRING_TRAVERSAL));
             case "ip.isCanonical":
                 return args.isEmpty() ? null : cost(size(args.get(0)).multiplyByCostFactor(2 * STRING_TRAVERSAL));
-            case "masked", "prefixLength", "family", "isUnspecified", "isLoopback", "isLinkLocalMulticast",
-                 "isLinkLocalUnicast", "isGlobalUnicast", "format.named", "sign", "asInteger", "isInteger",
-                 "asApproximateFloat", "isGreaterThan", "isLessThan", "compareTo", "add", "sub", "major", "minor",
-                 "patch", "getScheme", "getHostname", "getHost", "getPort", "getEscapedPath", "getQuery":
+            case "masked",
+                    "prefixLength",
+                    "family",
+                    "isUnspecified",
+                    "isLoopback",
+                    "isLinkLocalMulticast",
+                    "isLinkLocalUnicast",
+                    "isGlobalUnicast",
+                    "format.named",
+                    "sign",
+                    "asInteger",
+                    "isInteger",
+                    "asApproximateFloat",
+                    "isGreaterThan",
+                    "isLessThan",
+                    "compareTo",
+                    "add",
+                    "sub",
+                    "major",
+                    "minor",
+                    "patch",
+                    "getScheme",
+                    "getHostname",
+                    "getHost",
+                    "getPort",
+                    "getEscapedPath",
+                    "getQuery":
                 return cost(Uint64Range.ONE);
             case "containsIP", "containsCIDR": {
                 if (args.isEmpty()) {
@@ -253,7 +281,8 @@ final class CallEstimates {
                 if (args.isEmpty()) {
                     return null;
                 }
-                return cost(size(args.get(0)).multiplyByCostFactor(STRING_TRAVERSAL)
+                return cost(size(args.get(0))
+                        .multiplyByCostFactor(STRING_TRAVERSAL)
                         .multiplyByCostFactor(MAX_NAME_FORMAT_REGEX_SIZE * REGEX_LENGTH));
             case "_==_":
                 return args.size() == 2 ? kubernetesEquality(args.get(0), args.get(1)) : null;
@@ -312,7 +341,8 @@ final class CallEstimates {
             countMin = Uint64Range.fromDouble(
                     Math.ceil(Uint64Range.toDouble(sz.min()) / Uint64Range.toDouble(toReplace.max())));
         }
-        Uint64Range size = new Uint64Range(countMin, countMax).multiply(replaceWith)
+        Uint64Range size = new Uint64Range(countMin, countMax)
+                .multiply(replaceWith)
                 .add(new Uint64Range(retainedMin, retainedMax));
         return new Call(sz.multiplyByCostFactor(2 * STRING_TRAVERSAL), size);
     }
@@ -337,7 +367,10 @@ final class CallEstimates {
      * cel-go's built-in call rules that depend on sizes (traversals, searches, comparisons), or null for the calls
      * that cost 1 (conditionals, concatenations and logical operators are the caller's).
      */
-    static Call builtin(String overload, CostEstimator.Node target, List<CostEstimator.Node> args,
+    static Call builtin(
+            String overload,
+            CostEstimator.Node target,
+            List<CostEstimator.Node> args,
             Function<CostEstimator.Node, Uint64Range> sizes) {
         switch (overload) {
             case "string_format":
@@ -354,7 +387,8 @@ final class CallEstimates {
                     return null;
                 }
                 Uint64Range sz = sizes.apply(args.get(0));
-                return new Call(sz.multiplyByCostFactor(STRING_TRAVERSAL),
+                return new Call(
+                        sz.multiplyByCostFactor(STRING_TRAVERSAL),
                         new Uint64Range(Long.divideUnsigned(sz.min(), 4), sz.max()));
             }
             case "strings_quote": {
@@ -362,12 +396,11 @@ final class CallEstimates {
                     return null;
                 }
                 Uint64Range sz = sizes.apply(args.get(0));
-                return new Call(sz.multiplyByCostFactor(STRING_TRAVERSAL),
-                        new Uint64Range(sz.min() + 2, sz.max() * 2 + 2));
+                return new Call(
+                        sz.multiplyByCostFactor(STRING_TRAVERSAL), new Uint64Range(sz.min() + 2, sz.max() * 2 + 2));
             }
             case "starts_with_string", "ends_with_string":
-                return args.size() == 1 ? cost(sizes.apply(args.get(0)).multiplyByCostFactor(STRING_TRAVERSAL))
-                        : null;
+                return args.size() == 1 ? cost(sizes.apply(args.get(0)).multiplyByCostFactor(STRING_TRAVERSAL)) : null;
             case "in_list":
                 return args.size() == 2 ? cost(sizes.apply(args.get(1)).multiplyByCostFactor(1)) : null;
             case "matches", "matches_string": {
@@ -395,8 +428,16 @@ final class CallEstimates {
                 Uint64Range substrCost = sizes.apply(args.get(0)).multiplyByCostFactor(STRING_TRAVERSAL);
                 return cost(strCost.multiply(substrCost));
             }
-            case "less_string", "greater_string", "less_equals_string", "greater_equals_string", "less_bytes",
-                 "greater_bytes", "less_equals_bytes", "greater_equals_bytes", "equals", "not_equals": {
+            case "less_string",
+                    "greater_string",
+                    "less_equals_string",
+                    "greater_equals_string",
+                    "less_bytes",
+                    "greater_bytes",
+                    "less_equals_bytes",
+                    "greater_equals_bytes",
+                    "equals",
+                    "not_equals": {
                 Uint64Range lhs = sizes.apply(args.get(0));
                 Uint64Range rhs = sizes.apply(args.get(1));
                 long smallestMax = Long.compareUnsigned(rhs.max(), lhs.max()) < 0 ? rhs.max() : lhs.max();
@@ -410,7 +451,8 @@ final class CallEstimates {
 
     private static boolean isLiteral(CostEstimator.Node node, CelConstant.Kind kind) {
         CelExpr e = node.expr();
-        return e != null && e.exprKind().getKind() == CelExpr.ExprKind.Kind.CONSTANT
+        return e != null
+                && e.exprKind().getKind() == CelExpr.ExprKind.Kind.CONSTANT
                 && e.constant().getKind() == kind;
     }
 

@@ -7,35 +7,37 @@ import java.util.stream.Collectors;
 /** Type names as cel-go prints them, for messages that must match upstream's. */
 public final class CelTypeNames {
 
-  private CelTypeNames() {
-  }
+    private CelTypeNames() {}
 
-  /** The name of a checked type as cel-go's {@code Type.String()} writes it, e.g. {@code map(string, dyn)}. */
-  public static String checked(CelType type) {
-    CelKind kind = type.kind();
-    switch (kind) {
-      case LIST:
-        return "list(" + checked(type.parameters().get(0)) + ")";
-      case MAP:
-        return "map(" + checked(type.parameters().get(0)) + ", " + checked(type.parameters().get(1)) + ")";
-      case TYPE:
-        return type.parameters().isEmpty() ? "type" : "type(" + checked(type.parameters().get(0)) + ")";
-      case DYN:
-        return "dyn";
-      case ANY:
-        return "google.protobuf.Any";
-      case NULL_TYPE:
-        return "null_type";
-      case TIMESTAMP:
-        return "google.protobuf.Timestamp";
-      case DURATION:
-        return "google.protobuf.Duration";
-      default:
-        if (type.parameters().isEmpty()) {
-          return type.name();
+    /** The name of a checked type as cel-go's {@code Type.String()} writes it, e.g. {@code map(string, dyn)}. */
+    public static String checked(CelType type) {
+        CelKind kind = type.kind();
+        switch (kind) {
+            case LIST:
+                return "list(" + checked(type.parameters().get(0)) + ")";
+            case MAP:
+                return "map(" + checked(type.parameters().get(0)) + ", "
+                        + checked(type.parameters().get(1)) + ")";
+            case TYPE:
+                return type.parameters().isEmpty()
+                        ? "type"
+                        : "type(" + checked(type.parameters().get(0)) + ")";
+            case DYN:
+                return "dyn";
+            case ANY:
+                return "google.protobuf.Any";
+            case NULL_TYPE:
+                return "null_type";
+            case TIMESTAMP:
+                return "google.protobuf.Timestamp";
+            case DURATION:
+                return "google.protobuf.Duration";
+            default:
+                if (type.parameters().isEmpty()) {
+                    return type.name();
+                }
+                return type.name() + "("
+                        + type.parameters().stream().map(CelTypeNames::checked).collect(Collectors.joining(", ")) + ")";
         }
-        return type.name() + "(" + type.parameters().stream().map(CelTypeNames::checked)
-            .collect(Collectors.joining(", ")) + ")";
     }
-  }
 }

@@ -18,8 +18,7 @@ final class CelValues {
     /** The result of comparing two values that have no order (different kinds, or NaN). */
     static final int UNORDERED = Integer.MIN_VALUE;
 
-    private CelValues() {
-    }
+    private CelValues() {}
 
     /** CEL {@code ==}. */
     static boolean equal(Object a, Object b) {
@@ -102,7 +101,8 @@ final class CelValues {
         if (a instanceof UnsignedLong ua && b instanceof UnsignedLong ub) {
             return Integer.signum(ua.compareTo(ub));
         }
-        return Integer.signum(new java.math.BigDecimal(numberText(a)).compareTo(new java.math.BigDecimal(numberText(b))));
+        return Integer.signum(
+                new java.math.BigDecimal(numberText(a)).compareTo(new java.math.BigDecimal(numberText(b))));
     }
 
     private static String numberText(Object n) {

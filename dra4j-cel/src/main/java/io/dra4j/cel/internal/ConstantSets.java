@@ -18,41 +18,55 @@ import java.util.Set;
  */
 final class ConstantSets {
 
-  private static final Set<CelConstant.Kind> PRIMITIVES = Set.of(CelConstant.Kind.INT64_VALUE,
-      CelConstant.Kind.UINT64_VALUE, CelConstant.Kind.DOUBLE_VALUE, CelConstant.Kind.STRING_VALUE,
-      CelConstant.Kind.BOOLEAN_VALUE);
+    private static final Set<CelConstant.Kind> PRIMITIVES = Set.of(
+            CelConstant.Kind.INT64_VALUE,
+            CelConstant.Kind.UINT64_VALUE,
+            CelConstant.Kind.DOUBLE_VALUE,
+            CelConstant.Kind.STRING_VALUE,
+            CelConstant.Kind.BOOLEAN_VALUE);
 
-  private ConstantSets() {
-  }
+    private ConstantSets() {}
 
-  static CelAbstractSyntaxTree select(CelAbstractSyntaxTree ast) {
-    Map<Long, CelReference> references = new LinkedHashMap<>(ast.getReferenceMap());
-    boolean changed = false;
-    for (CelExpr call : CelNavigableAst.fromAst(ast).getRoot().allNodes().map(CelNavigableExpr::expr)
-        .filter(e -> e.exprKind().getKind() == CelExpr.ExprKind.Kind.CALL)
-        .filter(e -> e.call().function().equals("@in") && e.call().args().size() == 2)
-        .toList()) {
-      CelReference reference = references.get(call.id());
-      if (reference == null || !reference.overloadIds().equals(List.of(GoEquality.IN_LIST))
-          || !isConstantPrimitiveList(call.call().args().get(1))) {
-        continue;
-      }
-      references.put(call.id(), CelReference.newBuilder().setName(reference.name())
-          .addOverloadIds(GoEquality.IN_CONSTANT_SET).build());
-      changed = true;
+    static CelAbstractSyntaxTree select(CelAbstractSyntaxTree ast) {
+        Map<Long, CelReference> references = new LinkedHashMap<>(ast.getReferenceMap());
+        boolean changed = false;
+        for (CelExpr call : CelNavigableAst.fromAst(ast)
+                .getRoot()
+                .allNodes()
+                .map(CelNavigableExpr::expr)
+                .filter(e -> e.exprKind().getKind() == CelExpr.ExprKind.Kind.CALL)
+                .filter(e ->
+                        e.call().function().equals("@in") && e.call().args().size() == 2)
+                .toList()) {
+            CelReference reference = references.get(call.id());
+            if (reference == null
+                    || !reference.overloadIds().equals(List.of(GoEquality.IN_LIST))
+                    || !isConstantPrimitiveList(call.call().args().get(1))) {
+                continue;
+            }
+            references.put(
+                    call.id(),
+                    CelReference.newBuilder()
+                            .setName(reference.name())
+                            .addOverloadIds(GoEquality.IN_CONSTANT_SET)
+                            .build());
+            changed = true;
+        }
+        if (!changed) {
+            return ast;
+        }
+        return CelAbstractSyntaxTree.newCheckedAst(ast.getExpr(), ast.getSource(), references, ast.getTypeMap());
     }
-    if (!changed) {
-      return ast;
-    }
-    return CelAbstractSyntaxTree.newCheckedAst(ast.getExpr(), ast.getSource(), references, ast.getTypeMap());
-  }
 
-  private static boolean isConstantPrimitiveList(CelExpr expr) {
-    if (expr.exprKind().getKind() != CelExpr.ExprKind.Kind.LIST) {
-      return false;
+    private static boolean isConstantPrimitiveList(CelExpr expr) {
+        if (expr.exprKind().getKind() != CelExpr.ExprKind.Kind.LIST) {
+            return false;
+        }
+        List<CelExpr> elements = expr.list().elements();
+        return !elements.isEmpty()
+                && expr.list().optionalIndices().isEmpty()
+                && elements.stream()
+                        .allMatch(e -> e.exprKind().getKind() == CelExpr.ExprKind.Kind.CONSTANT
+                                && PRIMITIVES.contains(e.constant().getKind()));
     }
-    List<CelExpr> elements = expr.list().elements();
-    return !elements.isEmpty() && expr.list().optionalIndices().isEmpty() && elements.stream().allMatch(
-        e -> e.exprKind().getKind() == CelExpr.ExprKind.Kind.CONSTANT && PRIMITIVES.contains(e.constant().getKind()));
-  }
 }

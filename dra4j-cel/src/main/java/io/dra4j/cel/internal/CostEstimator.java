@@ -29,16 +29,17 @@ public final class CostEstimator {
 
     /** cel-go's SelectAndIdentCost, ListCreateBaseCost, MapCreateBaseCost, StructCreateBaseCost. */
     static final Uint64Range SELECT_AND_IDENT = Uint64Range.fixed(1);
+
     static final Uint64Range LIST_CREATE = Uint64Range.fixed(10);
     private static final Uint64Range MAP_CREATE = Uint64Range.fixed(30);
     private static final Uint64Range STRUCT_CREATE = Uint64Range.fixed(40);
     /** cel-go's parser.AccumulatorName and HiddenAccumulatorName. */
     private static final String ACCUMULATOR = "__result__";
+
     private static final String HIDDEN_ACCUMULATOR = "@result";
 
     /** What the estimate knows about an AST node: cel-go's {@code checker.AstNode}. */
-    record Node(List<String> path, CelType type, CelExpr expr, Uint64Range computedSize) {
-    }
+    record Node(List<String> path, CelType type, CelExpr expr, Uint64Range computedSize) {}
 
     /** The key (or index) and value sizes of a list or map: cel-go's {@code entrySizeEstimate}. */
     private record EntrySize(CelKind container, Uint64Range key, Uint64Range val) {
@@ -50,8 +51,7 @@ public final class CostEstimator {
         }
     }
 
-    private record LocalVar(List<String> path, Uint64Range size, EntrySize entrySize) {
-    }
+    private record LocalVar(List<String> path, Uint64Range size, EntrySize entrySize) {}
 
     private final CelAbstractSyntaxTree ast;
     private final Map<Long, List<String>> paths = new HashMap<>();
@@ -131,7 +131,9 @@ public final class CostEstimator {
             argCosts.add(cost(arg));
             argNodes.add(node(arg));
         }
-        List<String> overloads = ast.getReference(e.id()).map(r -> (List<String>) r.overloadIds()).orElse(List.of());
+        List<String> overloads = ast.getReference(e.id())
+                .map(r -> (List<String>) r.overloadIds())
+                .orElse(List.of());
         if (overloads.isEmpty()) {
             return Uint64Range.ZERO;
         }
@@ -162,7 +164,8 @@ public final class CostEstimator {
             }
         }
         setSize(e, resultSize);
-        if (target != null && (call.function().equals("sort") || call.function().equals("@sortByAssociatedKeys"))
+        if (target != null
+                && (call.function().equals("sort") || call.function().equals("@sortByAssociatedKeys"))
                 && !concreteElements(target.type())) {
             // cel-go declares one sort overload per element type; on dyn elements several match, with different
             // result types, so its checker types the result dyn.
@@ -171,8 +174,8 @@ public final class CostEstimator {
         return sum.add(fnCost);
     }
 
-    private CallEstimates.Call functionCost(CelExpr e, String function, String overload, Node target, List<Node> args,
-            List<Uint64Range> argCosts) {
+    private CallEstimates.Call functionCost(
+            CelExpr e, String function, String overload, Node target, List<Node> args, List<Uint64Range> argCosts) {
         Uint64Range argSum = Uint64Range.ZERO;
         for (Uint64Range c : argCosts) {
             argSum = argSum.add(c);
@@ -188,8 +191,11 @@ public final class CostEstimator {
             case "conditional": {
                 Uint64Range size = sizeOrUnknown(args.get(1)).union(sizeOrUnknown(args.get(2)));
                 EntrySize first = entrySize(args.get(1).expr());
-                setEntrySize(e, first == null ? null : first.union(entrySize(args.get(2).expr())));
-                return new CallEstimates.Call(argCosts.get(0).add(argCosts.get(1).union(argCosts.get(2))), size);
+                setEntrySize(
+                        e,
+                        first == null ? null : first.union(entrySize(args.get(2).expr())));
+                return new CallEstimates.Call(
+                        argCosts.get(0).add(argCosts.get(1).union(argCosts.get(2))), size);
             }
             case "add_string", "add_bytes", "add_list": {
                 if (args.size() != 2) {
@@ -197,13 +203,16 @@ public final class CostEstimator {
                 }
                 Uint64Range size = sizeOrUnknown(args.get(0)).add(sizeOrUnknown(args.get(1)));
                 EntrySize lhs = entrySize(args.get(0).expr());
-                EntrySize merged = lhs == null ? null : lhs.union(entrySize(args.get(1).expr()));
+                EntrySize merged =
+                        lhs == null ? null : lhs.union(entrySize(args.get(1).expr()));
                 setEntrySize(e, merged);
                 if (overload.equals("add_list")) {
                     // Concatenation is O(1); handled here for the size it tracks.
                     return new CallEstimates.Call(Uint64Range.ONE.add(argSum), size);
                 }
-                return new CallEstimates.Call(size.multiplyByCostFactor(CallEstimates.STRING_TRAVERSAL).add(argSum),
+                return new CallEstimates.Call(
+                        size.multiplyByCostFactor(CallEstimates.STRING_TRAVERSAL)
+                                .add(argSum),
                         size);
             }
             default:
@@ -217,7 +226,8 @@ public final class CostEstimator {
             Uint64Range lhs = argCosts.get(0);
             Uint64Range rhs = argCosts.get(1);
             // Short-circuiting: at least the left side, at most both.
-            return new CallEstimates.Call(new Uint64Range(lhs.min(), lhs.add(rhs).max()), null);
+            return new CallEstimates.Call(
+                    new Uint64Range(lhs.min(), lhs.add(rhs).max()), null);
         }
         return new CallEstimates.Call(Uint64Range.ONE.add(argSum), null);
     }
@@ -290,8 +300,7 @@ public final class CostEstimator {
                     setEntrySize(e, step);
                 }
             }
-            default -> {
-            }
+            default -> {}
         }
         return sum;
     }
@@ -301,7 +310,8 @@ public final class CostEstimator {
         var comp = e.comprehension();
         CelExpr range = comp.iterRange();
         CelExpr condition = comp.loopCondition();
-        return range.exprKind().getKind() == CelExpr.ExprKind.Kind.LIST && range.list().elements().isEmpty()
+        return range.exprKind().getKind() == CelExpr.ExprKind.Kind.LIST
+                && range.list().elements().isEmpty()
                 && condition.exprKind().getKind() == CelExpr.ExprKind.Kind.CONSTANT
                 && condition.constant().getKind() == CelConstant.Kind.BOOLEAN_VALUE
                 && !condition.constant().booleanValue()
@@ -395,7 +405,8 @@ public final class CostEstimator {
     }
 
     private static boolean concreteElements(CelType type) {
-        return type.kind() == CelKind.LIST && !type.parameters().isEmpty()
+        return type.kind() == CelKind.LIST
+                && !type.parameters().isEmpty()
                 && type.parameters().get(0).kind() != CelKind.DYN;
     }
 
@@ -459,11 +470,17 @@ public final class CostEstimator {
                 CelConstant c = e.constant();
                 switch (c.getKind()) {
                     case STRING_VALUE:
-                        return Uint64Range.fixed(c.stringValue().codePointCount(0, c.stringValue().length()));
+                        return Uint64Range.fixed(c.stringValue()
+                                .codePointCount(0, c.stringValue().length()));
                     case BYTES_VALUE:
                         return Uint64Range.fixed(c.bytesValue().size());
-                    case BOOLEAN_VALUE, DOUBLE_VALUE, INT64_VALUE, UINT64_VALUE, NULL_VALUE, DURATION_VALUE,
-                         TIMESTAMP_VALUE:
+                    case BOOLEAN_VALUE,
+                            DOUBLE_VALUE,
+                            INT64_VALUE,
+                            UINT64_VALUE,
+                            NULL_VALUE,
+                            DURATION_VALUE,
+                            TIMESTAMP_VALUE:
                         return Uint64Range.ONE;
                     default:
                         return null;

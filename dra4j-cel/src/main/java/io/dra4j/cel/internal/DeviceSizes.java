@@ -14,6 +14,7 @@ final class DeviceSizes {
 
     /** Upstream's DeviceMaxDomainLength, DeviceMaxIDLength, DriverNameMaxLength. */
     private static final long DOMAIN_LENGTH = 63;
+
     private static final long ID_LENGTH = 32;
     private static final long DRIVER_LENGTH = 63;
     /** ResourceSliceMaxAttributesAndCapacitiesPerDevice. */
@@ -35,14 +36,17 @@ final class DeviceSizes {
     private static final Decl DOMAIN = Decl.simple(DOMAIN_LENGTH);
     private static final Decl ID = Decl.simple(ID_LENGTH);
     private static final Decl ATTRIBUTE = Decl.simple(ATTRIBUTE_VALUE);
-    private static final Decl DEVICE = new Decl(0, null, null, Map.of(
-            DeviceViews.DRIVER, Decl.simple(DRIVER_LENGTH),
-            DeviceViews.ALLOW_MULTIPLE_ALLOCATIONS, Decl.simple(1),
-            DeviceViews.ATTRIBUTES, Decl.map(DOMAIN, Decl.map(ID, ATTRIBUTE)),
-            DeviceViews.CAPACITY, Decl.map(DOMAIN, Decl.map(ID, Decl.simple(0)))));
+    private static final Decl DEVICE = new Decl(
+            0,
+            null,
+            null,
+            Map.of(
+                    DeviceViews.DRIVER, Decl.simple(DRIVER_LENGTH),
+                    DeviceViews.ALLOW_MULTIPLE_ALLOCATIONS, Decl.simple(1),
+                    DeviceViews.ATTRIBUTES, Decl.map(DOMAIN, Decl.map(ID, ATTRIBUTE)),
+                    DeviceViews.CAPACITY, Decl.map(DOMAIN, Decl.map(ID, Decl.simple(0)))));
 
-    private DeviceSizes() {
-    }
+    private DeviceSizes() {}
 
     /**
      * The size upstream's estimator declares for a field path ({@code device}, then field names, {@code @items},

@@ -19,37 +19,40 @@ import java.util.Optional;
  */
 public final class DeviceType {
 
-  public static final String VARIABLE = "device";
-  public static final String NAME = "kubernetes.DRADevice";
-  public static final CelType QUANTITY = KubernetesLibraries.QUANTITY_TYPE;
+    public static final String VARIABLE = "device";
+    public static final String NAME = "kubernetes.DRADevice";
+    public static final CelType QUANTITY = KubernetesLibraries.QUANTITY_TYPE;
 
-  public static final CelType ATTRIBUTES = MapType.create(SimpleType.STRING,
-      MapType.create(SimpleType.STRING, SimpleType.DYN));
-  public static final CelType CAPACITY = MapType.create(SimpleType.STRING,
-      MapType.create(SimpleType.STRING, QUANTITY));
+    public static final CelType ATTRIBUTES =
+            MapType.create(SimpleType.STRING, MapType.create(SimpleType.STRING, SimpleType.DYN));
+    public static final CelType CAPACITY =
+            MapType.create(SimpleType.STRING, MapType.create(SimpleType.STRING, QUANTITY));
 
-  private static final ImmutableMap<String, CelType> FIELDS = ImmutableMap.of(
-      DeviceViews.DRIVER, SimpleType.STRING,
-      DeviceViews.ALLOW_MULTIPLE_ALLOCATIONS, SimpleType.BOOL,
-      DeviceViews.ATTRIBUTES, ATTRIBUTES,
-      DeviceViews.CAPACITY, CAPACITY);
+    private static final ImmutableMap<String, CelType> FIELDS = ImmutableMap.of(
+            DeviceViews.DRIVER,
+            SimpleType.STRING,
+            DeviceViews.ALLOW_MULTIPLE_ALLOCATIONS,
+            SimpleType.BOOL,
+            DeviceViews.ATTRIBUTES,
+            ATTRIBUTES,
+            DeviceViews.CAPACITY,
+            CAPACITY);
 
-  public static final StructType TYPE = StructType.create(NAME, FIELDS.keySet(),
-      field -> Optional.ofNullable(FIELDS.get(field)));
+    public static final StructType TYPE =
+            StructType.create(NAME, FIELDS.keySet(), field -> Optional.ofNullable(FIELDS.get(field)));
 
-  /** Makes {@code kubernetes.DRADevice} known to the type checker. */
-  public static final CelTypeProvider PROVIDER = new CelTypeProvider() {
-    @Override
-    public ImmutableList<CelType> types() {
-      return ImmutableList.of(TYPE);
-    }
+    /** Makes {@code kubernetes.DRADevice} known to the type checker. */
+    public static final CelTypeProvider PROVIDER = new CelTypeProvider() {
+        @Override
+        public ImmutableList<CelType> types() {
+            return ImmutableList.of(TYPE);
+        }
 
-    @Override
-    public Optional<CelType> findType(String typeName) {
-      return NAME.equals(typeName) ? Optional.of(TYPE) : Optional.empty();
-    }
-  };
+        @Override
+        public Optional<CelType> findType(String typeName) {
+            return NAME.equals(typeName) ? Optional.of(TYPE) : Optional.empty();
+        }
+    };
 
-  private DeviceType() {
-  }
+    private DeviceType() {}
 }

@@ -15,77 +15,77 @@ import java.util.Set;
  */
 public final class DomainMap extends AbstractMap<String, Object> {
 
-  private static final Map<String, Object> EMPTY = Map.of();
+    private static final Map<String, Object> EMPTY = Map.of();
 
-  private final Map<String, Map<String, Object>> domains;
+    private final Map<String, Map<String, Object>> domains;
 
-  public DomainMap(Map<String, Map<String, Object>> domains) {
-    Map<String, Map<String, Object>> copy = new HashMap<>();
-    domains.forEach((domain, ids) -> copy.put(domain, new Domain(Map.copyOf(ids))));
-    this.domains = Map.copyOf(copy);
-  }
-
-  /** Whether a map is one domain's entries (upstream: a Go map keyed by strings, not a CEL-built map). */
-  static boolean isDomain(Map<?, ?> map) {
-    return map instanceof Domain;
-  }
-
-  /** The real membership test, used for the {@code in} operator. */
-  public boolean containsDomain(Object key) {
-    return domains.containsKey(key);
-  }
-
-  @Override
-  public Object get(Object key) {
-    Map<String, Object> domain = domains.get(key);
-    if (domain != null) {
-      return domain;
+    public DomainMap(Map<String, Map<String, Object>> domains) {
+        Map<String, Map<String, Object>> copy = new HashMap<>();
+        domains.forEach((domain, ids) -> copy.put(domain, new Domain(Map.copyOf(ids))));
+        this.domains = Map.copyOf(copy);
     }
-    return key instanceof String ? EMPTY : null;
-  }
 
-  @Override
-  public boolean containsKey(Object key) {
-    return key instanceof String || domains.containsKey(key);
-  }
+    /** Whether a map is one domain's entries (upstream: a Go map keyed by strings, not a CEL-built map). */
+    static boolean isDomain(Map<?, ?> map) {
+        return map instanceof Domain;
+    }
 
-  @Override
-  @SuppressWarnings({"unchecked", "rawtypes"})
-  public Set<Entry<String, Object>> entrySet() {
-    return (Set) domains.entrySet();
-  }
-
-  @Override
-  public int size() {
-    return domains.size();
-  }
-
-  /** One domain's entries: id → value. */
-  private static final class Domain extends AbstractMap<String, Object> {
-    private final Map<String, Object> ids;
-
-    Domain(Map<String, Object> ids) {
-      this.ids = ids;
+    /** The real membership test, used for the {@code in} operator. */
+    public boolean containsDomain(Object key) {
+        return domains.containsKey(key);
     }
 
     @Override
     public Object get(Object key) {
-      return ids.get(key);
+        Map<String, Object> domain = domains.get(key);
+        if (domain != null) {
+            return domain;
+        }
+        return key instanceof String ? EMPTY : null;
     }
 
     @Override
     public boolean containsKey(Object key) {
-      return ids.containsKey(key);
+        return key instanceof String || domains.containsKey(key);
     }
 
     @Override
+    @SuppressWarnings({"unchecked", "rawtypes"})
     public Set<Entry<String, Object>> entrySet() {
-      return ids.entrySet();
+        return (Set) domains.entrySet();
     }
 
     @Override
     public int size() {
-      return ids.size();
+        return domains.size();
     }
-  }
+
+    /** One domain's entries: id → value. */
+    private static final class Domain extends AbstractMap<String, Object> {
+        private final Map<String, Object> ids;
+
+        Domain(Map<String, Object> ids) {
+            this.ids = ids;
+        }
+
+        @Override
+        public Object get(Object key) {
+            return ids.get(key);
+        }
+
+        @Override
+        public boolean containsKey(Object key) {
+            return ids.containsKey(key);
+        }
+
+        @Override
+        public Set<Entry<String, Object>> entrySet() {
+            return ids.entrySet();
+        }
+
+        @Override
+        public int size() {
+            return ids.size();
+        }
+    }
 }

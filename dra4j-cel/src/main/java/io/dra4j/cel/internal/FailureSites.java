@@ -25,57 +25,63 @@ import java.util.stream.Collectors;
  */
 final class FailureSites {
 
-  private static final Set<String> FUNCTIONS = Set.of("_/_", "_%_", "int", "uint", "double", "bool", "duration",
-      "timestamp");
-  private static final Pattern OFFSET = Pattern.compile("^evaluation error at [^:]*:(\\d+)");
+    private static final Set<String> FUNCTIONS =
+            Set.of("_/_", "_%_", "int", "uint", "double", "bool", "duration", "timestamp");
+    private static final Pattern OFFSET = Pattern.compile("^evaluation error at [^:]*:(\\d+)");
 
-  private final Map<Integer, String> functionAt;
-  private final Set<Long> mapLiterals;
+    private final Map<Integer, String> functionAt;
+    private final Set<Long> mapLiterals;
 
-  private FailureSites(Map<Integer, String> functionAt, Set<Long> mapLiterals) {
-    this.functionAt = functionAt;
-    this.mapLiterals = mapLiterals;
-  }
-
-  static FailureSites of(CelAbstractSyntaxTree ast) {
-    Map<Long, Integer> positions = ast.getSource().getPositionsMap();
-    Map<Integer, String> functionAt = new HashMap<>();
-    CelNavigableAst.fromAst(ast).getRoot().allNodes().map(CelNavigableExpr::expr)
-        .filter(e -> e.exprKind().getKind() == CelExpr.ExprKind.Kind.CALL)
-        .filter(e -> FUNCTIONS.contains(e.call().function()))
-        .forEach(e -> {
-          Integer offset = positions.get(e.id());
-          if (offset != null) {
-            functionAt.putIfAbsent(offset, e.call().function());
-          }
-        });
-    Set<Long> mapLiterals = CelNavigableAst.fromAst(ast).getRoot().allNodes().map(CelNavigableExpr::expr)
-        .filter(e -> e.exprKind().getKind() == CelExpr.ExprKind.Kind.MAP)
-        .filter(e -> e.map().entries().stream()
-            .anyMatch(entry -> entry.key().exprKind().getKind() != CelExpr.ExprKind.Kind.CONSTANT))
-        .map(CelExpr::id)
-        .collect(Collectors.toUnmodifiableSet());
-    return new FailureSites(Map.copyOf(functionAt), mapLiterals);
-  }
-
-  /** Whether evaluation must watch map literals ({@link #checkMapLiteral}). */
-  boolean hasMapLiterals() {
-    return !mapLiterals.isEmpty();
-  }
-
-  /** For an evaluation listener: fails as cel-go does when a map literal just built has a key Go cannot hash. */
-  void checkMapLiteral(CelExpr expr, Object result) {
-    if (mapLiterals.contains(expr.id()) && result instanceof Map<?, ?> map) {
-      map.keySet().forEach(GoEquality::requireHashable);
+    private FailureSites(Map<Integer, String> functionAt, Set<Long> mapLiterals) {
+        this.functionAt = functionAt;
+        this.mapLiterals = mapLiterals;
     }
-  }
 
-  /** The function of the failing call named by a cel-java evaluation error, if it is one of interest. */
-  Optional<String> failingFunction(Throwable failure) {
-    Matcher offset = OFFSET.matcher(String.valueOf(failure.getMessage()));
-    if (!offset.find()) {
-      return Optional.empty();
+    static FailureSites of(CelAbstractSyntaxTree ast) {
+        Map<Long, Integer> positions = ast.getSource().getPositionsMap();
+        Map<Integer, String> functionAt = new HashMap<>();
+        CelNavigableAst.fromAst(ast)
+                .getRoot()
+                .allNodes()
+                .map(CelNavigableExpr::expr)
+                .filter(e -> e.exprKind().getKind() == CelExpr.ExprKind.Kind.CALL)
+                .filter(e -> FUNCTIONS.contains(e.call().function()))
+                .forEach(e -> {
+                    Integer offset = positions.get(e.id());
+                    if (offset != null) {
+                        functionAt.putIfAbsent(offset, e.call().function());
+                    }
+                });
+        Set<Long> mapLiterals = CelNavigableAst.fromAst(ast)
+                .getRoot()
+                .allNodes()
+                .map(CelNavigableExpr::expr)
+                .filter(e -> e.exprKind().getKind() == CelExpr.ExprKind.Kind.MAP)
+                .filter(e -> e.map().entries().stream()
+                        .anyMatch(entry -> entry.key().exprKind().getKind() != CelExpr.ExprKind.Kind.CONSTANT))
+                .map(CelExpr::id)
+                .collect(Collectors.toUnmodifiableSet());
+        return new FailureSites(Map.copyOf(functionAt), mapLiterals);
     }
-    return Optional.ofNullable(functionAt.get(Integer.parseInt(offset.group(1))));
-  }
+
+    /** Whether evaluation must watch map literals ({@link #checkMapLiteral}). */
+    boolean hasMapLiterals() {
+        return !mapLiterals.isEmpty();
+    }
+
+    /** For an evaluation listener: fails as cel-go does when a map literal just built has a key Go cannot hash. */
+    void checkMapLiteral(CelExpr expr, Object result) {
+        if (mapLiterals.contains(expr.id()) && result instanceof Map<?, ?> map) {
+            map.keySet().forEach(GoEquality::requireHashable);
+        }
+    }
+
+    /** The function of the failing call named by a cel-java evaluation error, if it is one of interest. */
+    Optional<String> failingFunction(Throwable failure) {
+        Matcher offset = OFFSET.matcher(String.valueOf(failure.getMessage()));
+        if (!offset.find()) {
+            return Optional.empty();
+        }
+        return Optional.ofNullable(functionAt.get(Integer.parseInt(offset.group(1))));
+    }
 }

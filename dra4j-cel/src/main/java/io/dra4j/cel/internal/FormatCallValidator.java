@@ -22,18 +22,29 @@ import java.util.Set;
  */
 public final class FormatCallValidator implements CelAstValidator {
 
-    private static final Set<CelKind> STRING_KINDS = EnumSet.of(CelKind.LIST, CelKind.MAP, CelKind.INT, CelKind.UINT,
-            CelKind.DOUBLE, CelKind.BOOL, CelKind.STRING, CelKind.TIMESTAMP, CelKind.BYTES, CelKind.DURATION,
-            CelKind.TYPE, CelKind.NULL_TYPE);
+    private static final Set<CelKind> STRING_KINDS = EnumSet.of(
+            CelKind.LIST,
+            CelKind.MAP,
+            CelKind.INT,
+            CelKind.UINT,
+            CelKind.DOUBLE,
+            CelKind.BOOL,
+            CelKind.STRING,
+            CelKind.TIMESTAMP,
+            CelKind.BYTES,
+            CelKind.DURATION,
+            CelKind.TYPE,
+            CelKind.NULL_TYPE);
 
     /** A problem found in one call: the message and the expression it belongs to. */
-    private record Problem(long exprId, String message) {
-    }
+    private record Problem(long exprId, String message) {}
 
     @Override
     public void validate(CelNavigableAst navigableAst, Cel cel, IssuesFactory issuesFactory) {
         CelAbstractSyntaxTree ast = navigableAst.getAst();
-        navigableAst.getRoot().allNodes()
+        navigableAst
+                .getRoot()
+                .allNodes()
                 .map(n -> n.expr())
                 .filter(e -> isLiteralFormatCall(ast, e))
                 .forEach(e -> check(ast, e).ifPresent(p -> issuesFactory.addError(p.exprId(), p.message())));
@@ -44,21 +55,25 @@ public final class FormatCallValidator implements CelAstValidator {
             return false;
         }
         CelExpr.CelCall call = e.call();
-        if (!call.function().equals("format") || call.target().isEmpty() || call.args().size() != 1) {
+        if (!call.function().equals("format")
+                || call.target().isEmpty()
+                || call.args().size() != 1) {
             return false;
         }
         boolean formatOverload = ast.getReference(e.id())
                 .map(r -> r.overloadIds().isEmpty() || r.overloadIds().contains("string_format"))
                 .orElse(true);
         CelExpr target = call.target().get();
-        return formatOverload && target.getKind() == CelExpr.ExprKind.Kind.CONSTANT
+        return formatOverload
+                && target.getKind() == CelExpr.ExprKind.Kind.CONSTANT
                 && target.constant().getKind() == CelConstant.Kind.STRING_VALUE
                 && call.args().get(0).getKind() == CelExpr.ExprKind.Kind.LIST;
     }
 
     /** Walks the format string as upstream's parser does, checking argument types instead of formatting. */
     private static Optional<Problem> check(CelAbstractSyntaxTree ast, CelExpr call) {
-        String b = new String(call.call().target().get().constant().stringValue().getBytes(StandardCharsets.UTF_8),
+        String b = new String(
+                call.call().target().get().constant().stringValue().getBytes(StandardCharsets.UTF_8),
                 StandardCharsets.ISO_8859_1);
         List<CelExpr> args = call.call().args().get(0).list().elements();
         int i = 0;
@@ -86,18 +101,22 @@ public final class FormatCallValidator implements CelAstValidator {
                     j++;
                 }
                 if (j >= b.length()) {
-                    return problem(call, "could not parse formatting clause: error while parsing precision: could not"
-                            + " find end of precision specifier");
+                    return problem(
+                            call,
+                            "could not parse formatting clause: error while parsing precision: could not"
+                                    + " find end of precision specifier");
                 }
                 if (j == start) {
-                    return problem(call, "could not parse formatting clause: error while parsing precision: error"
-                            + " while converting precision to integer: strconv.Atoi: parsing \"\": invalid syntax");
+                    return problem(
+                            call,
+                            "could not parse formatting clause: error while parsing precision: error"
+                                    + " while converting precision to integer: strconv.Atoi: parsing \"\": invalid syntax");
                 }
             }
             char clause = b.charAt(j);
             if ("sdfebxXo".indexOf(clause) < 0) {
-                return problem(call, "could not parse formatting clause: unrecognized formatting clause \"" + clause
-                        + "\"");
+                return problem(
+                        call, "could not parse formatting clause: unrecognized formatting clause \"" + clause + "\"");
             }
             Optional<Problem> p = checkClause(ast, clause, args.get(argIndex));
             if (p.isPresent()) {
@@ -107,8 +126,10 @@ public final class FormatCallValidator implements CelAstValidator {
             argIndex++;
         }
         if (args.size() > argIndex) {
-            return problem(call, "too many arguments supplied to string.format (expected " + argIndex + ", got "
-                    + args.size() + ")");
+            return problem(
+                    call,
+                    "too many arguments supplied to string.format (expected " + argIndex + ", got " + args.size()
+                            + ")");
         }
         return Optional.empty();
     }
@@ -144,10 +165,12 @@ public final class FormatCallValidator implements CelAstValidator {
         }
     }
 
-    private static Optional<Problem> requireKinds(CelAbstractSyntaxTree ast, CelExpr arg, String message,
-            CelKind... kinds) {
+    private static Optional<Problem> requireKinds(
+            CelAbstractSyntaxTree ast, CelExpr arg, String message, CelKind... kinds) {
         Optional<CelType> type = ast.getType(arg.id());
-        if (type.isEmpty() || type.get().kind().isDyn() || EnumSet.of(kinds[0], kinds).contains(type.get().kind())) {
+        if (type.isEmpty()
+                || type.get().kind().isDyn()
+                || EnumSet.of(kinds[0], kinds).contains(type.get().kind())) {
             return Optional.empty();
         }
         return problem(arg, "error during formatting: " + message + typeName(type.get()));
@@ -156,10 +179,14 @@ public final class FormatCallValidator implements CelAstValidator {
     /** The %s clause accepts the listed kinds, recursing into list and map literals. */
     private static Optional<Problem> checkString(CelAbstractSyntaxTree ast, CelExpr arg) {
         Optional<CelType> type = ast.getType(arg.id());
-        if (type.isPresent() && !type.get().kind().isDyn() && !STRING_KINDS.contains(type.get().kind())) {
-            return problem(arg, "error during formatting: string clause can only be used on strings, bools, bytes,"
-                    + " ints, doubles, maps, lists, types, durations, and timestamps, was given "
-                    + typeName(type.get()));
+        if (type.isPresent()
+                && !type.get().kind().isDyn()
+                && !STRING_KINDS.contains(type.get().kind())) {
+            return problem(
+                    arg,
+                    "error during formatting: string clause can only be used on strings, bools, bytes,"
+                            + " ints, doubles, maps, lists, types, durations, and timestamps, was given "
+                            + typeName(type.get()));
         }
         if (arg.getKind() == CelExpr.ExprKind.Kind.LIST) {
             for (CelExpr e : arg.list().elements()) {

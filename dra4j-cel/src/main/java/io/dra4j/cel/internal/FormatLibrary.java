@@ -22,18 +22,25 @@ public final class FormatLibrary extends LibrarySupport {
 
     private static List<Function> functions() {
         List<Function> fns = new ArrayList<>();
-        fns.add(Function.of(newFunctionDeclaration("validate",
-                        newMemberOverload("format-validate", OptionalType.create(ListType.create(SimpleType.STRING)),
-                                NAMED_FORMAT, SimpleType.STRING)),
-                CelFunctionBinding.from("format-validate", NamedFormat.class, String.class,
-                        FormatLibrary::validate)));
-        fns.add(Function.of(newFunctionDeclaration("format.named",
+        fns.add(Function.of(
+                newFunctionDeclaration(
+                        "validate",
+                        newMemberOverload(
+                                "format-validate",
+                                OptionalType.create(ListType.create(SimpleType.STRING)),
+                                NAMED_FORMAT,
+                                SimpleType.STRING)),
+                CelFunctionBinding.from("format-validate", NamedFormat.class, String.class, FormatLibrary::validate)));
+        fns.add(Function.of(
+                newFunctionDeclaration(
+                        "format.named",
                         newGlobalOverload("format-named", OptionalType.create(NAMED_FORMAT), SimpleType.STRING)),
-                CelFunctionBinding.from("format-named", String.class,
-                        name -> Optional.ofNullable(NamedFormat.CONSTANTS.get(name)))));
+                CelFunctionBinding.from(
+                        "format-named", String.class, name -> Optional.ofNullable(NamedFormat.CONSTANTS.get(name)))));
         NamedFormat.CONSTANTS.forEach((key, format) -> {
             String fn = "format." + key;
-            fns.add(Function.of(newFunctionDeclaration(fn, newGlobalOverload(fn, NAMED_FORMAT, List.of())),
+            fns.add(Function.of(
+                    newFunctionDeclaration(fn, newGlobalOverload(fn, NAMED_FORMAT, List.of())),
                     CelFunctionBinding.from(fn, List.of(), args -> format)));
         });
         return fns;

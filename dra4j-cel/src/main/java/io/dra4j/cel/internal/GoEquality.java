@@ -33,126 +33,133 @@ import java.util.Optional;
  */
 final class GoEquality implements CelInternalRuntimeLibrary {
 
-  static final String EQUALS = "equals";
-  static final String NOT_EQUALS = "not_equals";
-  static final String IN_LIST = "in_list";
-  static final String IN_MAP = "in_map";
-  /** {@code in} on a constant list of primitive literals; selected by {@link ConstantSets}. */
-  static final String IN_CONSTANT_SET = "in_constant_set";
+    static final String EQUALS = "equals";
+    static final String NOT_EQUALS = "not_equals";
+    static final String IN_LIST = "in_list";
+    static final String IN_MAP = "in_map";
+    /** {@code in} on a constant list of primitive literals; selected by {@link ConstantSets}. */
+    static final String IN_CONSTANT_SET = "in_constant_set";
 
-  @Override
-  public void setRuntimeOptions(CelRuntimeBuilder builder, RuntimeEquality equality, CelOptions options) {
-    builder.addFunctionBindings(
-        CelFunctionBinding.from(EQUALS, Object.class, Object.class, (a, b) -> {
-          Boolean result = equal(a, b, equality);
-          if (result == null) {
-            throw new CelEvaluationException("no such overload");
-          }
-          return result;
-        }),
-        CelFunctionBinding.from(NOT_EQUALS, Object.class, Object.class,
-            (a, b) -> !Boolean.TRUE.equals(equal(a, b, equality))),
-        CelFunctionBinding.from(IN_LIST, Object.class, List.class,
-            (Object value, List list) -> contains(list, value, equality)),
-        CelFunctionBinding.from(IN_CONSTANT_SET, Object.class, List.class, (Object value, List list) -> {
-          requireHashable(value);
-          return contains(list, value, equality);
-        }),
-        CelFunctionBinding.from(IN_MAP, Object.class, Map.class, (Object key, Map map) -> {
-          if (map instanceof DomainMap) {
-            return ((DomainMap) map).containsDomain(key);
-          }
-          if (!map.isEmpty() && !DomainMap.isDomain(map)) {
-            requireHashable(key);
-          }
-          return equality.inMap(map, key);
-        }));
-  }
+    @Override
+    public void setRuntimeOptions(CelRuntimeBuilder builder, RuntimeEquality equality, CelOptions options) {
+        builder.addFunctionBindings(
+                CelFunctionBinding.from(EQUALS, Object.class, Object.class, (a, b) -> {
+                    Boolean result = equal(a, b, equality);
+                    if (result == null) {
+                        throw new CelEvaluationException("no such overload");
+                    }
+                    return result;
+                }),
+                CelFunctionBinding.from(
+                        NOT_EQUALS, Object.class, Object.class, (a, b) -> !Boolean.TRUE.equals(equal(a, b, equality))),
+                CelFunctionBinding.from(
+                        IN_LIST,
+                        Object.class,
+                        List.class,
+                        (Object value, List list) -> contains(list, value, equality)),
+                CelFunctionBinding.from(IN_CONSTANT_SET, Object.class, List.class, (Object value, List list) -> {
+                    requireHashable(value);
+                    return contains(list, value, equality);
+                }),
+                CelFunctionBinding.from(IN_MAP, Object.class, Map.class, (Object key, Map map) -> {
+                    if (map instanceof DomainMap) {
+                        return ((DomainMap) map).containsDomain(key);
+                    }
+                    if (!map.isEmpty() && !DomainMap.isDomain(map)) {
+                        requireHashable(key);
+                    }
+                    return equality.inMap(map, key);
+                }));
+    }
 
-  @Override
-  public void setRuntimeOptions(CelRuntimeBuilder builder) {
-    throw new UnsupportedOperationException("needs the runtime equality");
-  }
+    @Override
+    public void setRuntimeOptions(CelRuntimeBuilder builder) {
+        throw new UnsupportedOperationException("needs the runtime equality");
+    }
 
-  /** cel-go's {@code types.Equal}: true, false, or null for its "no such overload" error. */
-  static Boolean equal(Object a, Object b, RuntimeEquality equality) {
-    if (isNull(a) || isNull(b)) {
-      return isNull(a) && isNull(b);
-    }
-    if (isKubernetesValue(a)) {
-      return a.getClass() == b.getClass() ? equality.objectEquals(a, b) : null;
-    }
-    if (a instanceof Optional<?> oa) {
-      if (!(b instanceof Optional<?> ob)) {
-        return false;
-      }
-      if (oa.isEmpty() || ob.isEmpty()) {
-        return oa.isEmpty() && ob.isEmpty();
-      }
-      return equal(oa.get(), ob.get(), equality);
-    }
-    if (a instanceof List<?> la) {
-      if (!(b instanceof List<?> lb) || la.size() != lb.size()) {
-        return false;
-      }
-      for (int i = 0; i < la.size(); i++) {
-        if (Boolean.FALSE.equals(equal(la.get(i), lb.get(i), equality))) {
-          return false;
+    /** cel-go's {@code types.Equal}: true, false, or null for its "no such overload" error. */
+    static Boolean equal(Object a, Object b, RuntimeEquality equality) {
+        if (isNull(a) || isNull(b)) {
+            return isNull(a) && isNull(b);
         }
-      }
-      return true;
-    }
-    if (a instanceof Map<?, ?> ma) {
-      if (!(b instanceof Map<?, ?> mb) || ma.size() != mb.size()) {
-        return false;
-      }
-      for (Map.Entry<?, ?> e : ma.entrySet()) {
-        Optional<Object> other = equality.findInMap(mb, e.getKey());
-        if (other.isEmpty() || Boolean.FALSE.equals(equal(e.getValue(), other.get(), equality))) {
-          return false;
+        if (isKubernetesValue(a)) {
+            return a.getClass() == b.getClass() ? equality.objectEquals(a, b) : null;
         }
-      }
-      return true;
+        if (a instanceof Optional<?> oa) {
+            if (!(b instanceof Optional<?> ob)) {
+                return false;
+            }
+            if (oa.isEmpty() || ob.isEmpty()) {
+                return oa.isEmpty() && ob.isEmpty();
+            }
+            return equal(oa.get(), ob.get(), equality);
+        }
+        if (a instanceof List<?> la) {
+            if (!(b instanceof List<?> lb) || la.size() != lb.size()) {
+                return false;
+            }
+            for (int i = 0; i < la.size(); i++) {
+                if (Boolean.FALSE.equals(equal(la.get(i), lb.get(i), equality))) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        if (a instanceof Map<?, ?> ma) {
+            if (!(b instanceof Map<?, ?> mb) || ma.size() != mb.size()) {
+                return false;
+            }
+            for (Map.Entry<?, ?> e : ma.entrySet()) {
+                Optional<Object> other = equality.findInMap(mb, e.getKey());
+                if (other.isEmpty() || Boolean.FALSE.equals(equal(e.getValue(), other.get(), equality))) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        return equality.objectEquals(a, b);
     }
-    return equality.objectEquals(a, b);
-  }
 
-  private static boolean contains(List<?> list, Object value, RuntimeEquality equality) {
-    for (Object element : list) {
-      if (Boolean.TRUE.equals(equal(value, element, equality))) {
-        return true;
-      }
+    private static boolean contains(List<?> list, Object value, RuntimeEquality equality) {
+        for (Object element : list) {
+            if (Boolean.TRUE.equals(equal(value, element, equality))) {
+                return true;
+            }
+        }
+        return false;
     }
-    return false;
-  }
 
-  static void requireHashable(Object value) {
-    if (value instanceof Semver) {
-      throw new Unhashable("cel.Semver");
+    static void requireHashable(Object value) {
+        if (value instanceof Semver) {
+            throw new Unhashable("cel.Semver");
+        }
+        if (value instanceof NamedFormat) {
+            throw new Unhashable("cel.Format");
+        }
     }
-    if (value instanceof NamedFormat) {
-      throw new Unhashable("cel.Format");
+
+    private static boolean isNull(Object v) {
+        return v instanceof NullValue || v instanceof com.google.protobuf.NullValue;
     }
-  }
 
-  private static boolean isNull(Object v) {
-    return v instanceof NullValue || v instanceof com.google.protobuf.NullValue;
-  }
-
-  private static boolean isKubernetesValue(Object v) {
-    return v instanceof Semver || v instanceof KubeQuantity || v instanceof IpAddress || v instanceof IpPrefix
-        || v instanceof GoUrl || v instanceof NamedFormat;
-  }
-
-  /**
-   * cel-go's recovered panic for a map key Go cannot hash. An {@link Error}, so that cel-java's non-strict operators
-   * cannot absorb it, as cel-go's panic ends the evaluation.
-   */
-  static final class Unhashable extends Error {
-    private static final long serialVersionUID = 1L;
-
-    Unhashable(String goType) {
-      super("internal error: runtime error: hash of unhashable type " + goType, null, false, false);
+    private static boolean isKubernetesValue(Object v) {
+        return v instanceof Semver
+                || v instanceof KubeQuantity
+                || v instanceof IpAddress
+                || v instanceof IpPrefix
+                || v instanceof GoUrl
+                || v instanceof NamedFormat;
     }
-  }
+
+    /**
+     * cel-go's recovered panic for a map key Go cannot hash. An {@link Error}, so that cel-java's non-strict operators
+     * cannot absorb it, as cel-go's panic ends the evaluation.
+     */
+    static final class Unhashable extends Error {
+        private static final long serialVersionUID = 1L;
+
+        Unhashable(String goType) {
+            super("internal error: runtime error: hash of unhashable type " + goType, null, false, false);
+        }
+    }
 }

@@ -12,7 +12,6 @@ import dev.cel.common.navigation.CelNavigableExpr;
 import dev.cel.common.types.CelKind;
 import dev.cel.common.values.CelByteString;
 import dev.cel.common.values.NullValue;
-import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelFunctionBinding;
 import dev.cel.runtime.CelFunctionOverload;
 import dev.cel.runtime.CelInternalRuntimeLibrary;
@@ -37,144 +36,163 @@ import java.util.Optional;
  */
 final class GoIndexing implements CelInternalRuntimeLibrary {
 
-  private static final String INDEX_LIST = "index_list";
-  /** The index operator on a {@code dyn} receiver, dispatching on the receiver at run time. */
-  private static final String INDEX_DYN = "index_dyn";
-  private static final String INDEX_MAP = "index_map";
+    private static final String INDEX_LIST = "index_list";
+    /** The index operator on a {@code dyn} receiver, dispatching on the receiver at run time. */
+    private static final String INDEX_DYN = "index_dyn";
 
-  @Override
-  public void setRuntimeOptions(CelRuntimeBuilder builder, RuntimeEquality equality, CelOptions options) {
-    CelFunctionBinding listBinding = IndexOperator.IndexOverload.INDEX_LIST.newFunctionBinding(options, equality);
-    CelFunctionBinding mapBinding = IndexOperator.IndexOverload.INDEX_MAP.newFunctionBinding(options, equality);
-    CelFunctionOverload listLookup = listBinding.getDefinition();
-    CelFunctionOverload mapLookup = mapBinding.getDefinition();
-    builder.addFunctionBindings(
-        CelFunctionBinding.from(listBinding.getOverloadId(), ImmutableList.of(List.class, Object.class), args -> {
-          checkQualifier(args[1]);
-          return listLookup.apply(new Object[] {args[0], listIndex(args[1])});
-        }),
-        CelFunctionBinding.from(mapBinding.getOverloadId(), ImmutableList.of(Map.class, Object.class), args -> {
-          checkQualifier(args[1]);
-          return mapLookup.apply(args);
-        }),
-        CelFunctionBinding.from(INDEX_DYN, ImmutableList.of(Object.class, Object.class), args -> {
-          checkQualifier(args[1]);
-          if (args[0] instanceof List) {
-            return listLookup.apply(new Object[] {args[0], listIndex(args[1])});
-          }
-          if (args[0] instanceof Map) {
-            return mapLookup.apply(args);
-          }
-          throw new CelOverloadNotFoundException("_[_]");
-        }));
-  }
+    private static final String INDEX_MAP = "index_map";
 
-  /**
-   * With a {@code dyn} receiver and an index that is not an int the checker keeps only the map overload; cel-go
-   * dispatches on the receiver, so such calls get {@link #INDEX_DYN}, which does.
-   */
-  static CelAbstractSyntaxTree withDynamicIndex(CelAbstractSyntaxTree ast) {
-    Map<Long, CelReference> references = new LinkedHashMap<>(ast.getReferenceMap());
-    boolean changed = false;
-    for (CelExpr call : CelNavigableAst.fromAst(ast).getRoot().allNodes().map(CelNavigableExpr::expr)
-        .filter(e -> e.exprKind().getKind() == CelExpr.ExprKind.Kind.CALL && e.call().function().equals("_[_]"))
-        .toList()) {
-      CelReference reference = references.get(call.id());
-      if (reference == null || !reference.overloadIds().contains(INDEX_MAP)
-          || reference.overloadIds().contains(INDEX_LIST)
-          || ast.getType(call.call().args().get(0).id()).map(t -> t.kind() != CelKind.DYN).orElse(true)) {
-        continue;
-      }
-      references.put(call.id(), CelReference.newBuilder().setName(reference.name())
-          .addOverloadIds(reference.overloadIds().stream().map(id -> id.equals(INDEX_MAP) ? INDEX_DYN : id)
-              .toList()).build());
-      changed = true;
+    @Override
+    public void setRuntimeOptions(CelRuntimeBuilder builder, RuntimeEquality equality, CelOptions options) {
+        CelFunctionBinding listBinding = IndexOperator.IndexOverload.INDEX_LIST.newFunctionBinding(options, equality);
+        CelFunctionBinding mapBinding = IndexOperator.IndexOverload.INDEX_MAP.newFunctionBinding(options, equality);
+        CelFunctionOverload listLookup = listBinding.getDefinition();
+        CelFunctionOverload mapLookup = mapBinding.getDefinition();
+        builder.addFunctionBindings(
+                CelFunctionBinding.from(
+                        listBinding.getOverloadId(), ImmutableList.of(List.class, Object.class), args -> {
+                            checkQualifier(args[1]);
+                            return listLookup.apply(new Object[] {args[0], listIndex(args[1])});
+                        }),
+                CelFunctionBinding.from(mapBinding.getOverloadId(), ImmutableList.of(Map.class, Object.class), args -> {
+                    checkQualifier(args[1]);
+                    return mapLookup.apply(args);
+                }),
+                CelFunctionBinding.from(INDEX_DYN, ImmutableList.of(Object.class, Object.class), args -> {
+                    checkQualifier(args[1]);
+                    if (args[0] instanceof List) {
+                        return listLookup.apply(new Object[] {args[0], listIndex(args[1])});
+                    }
+                    if (args[0] instanceof Map) {
+                        return mapLookup.apply(args);
+                    }
+                    throw new CelOverloadNotFoundException("_[_]");
+                }));
     }
-    return changed ? CelAbstractSyntaxTree.newCheckedAst(ast.getExpr(), ast.getSource(), references,
-        ast.getTypeMap()) : ast;
-  }
 
-  private static void checkQualifier(Object index) {
-    invalidQualifierType(index).ifPresent(type -> {
-      throw new InvalidQualifier("invalid qualifier type: " + type);
-    });
-  }
+    /**
+     * With a {@code dyn} receiver and an index that is not an int the checker keeps only the map overload; cel-go
+     * dispatches on the receiver, so such calls get {@link #INDEX_DYN}, which does.
+     */
+    static CelAbstractSyntaxTree withDynamicIndex(CelAbstractSyntaxTree ast) {
+        Map<Long, CelReference> references = new LinkedHashMap<>(ast.getReferenceMap());
+        boolean changed = false;
+        for (CelExpr call : CelNavigableAst.fromAst(ast)
+                .getRoot()
+                .allNodes()
+                .map(CelNavigableExpr::expr)
+                .filter(e -> e.exprKind().getKind() == CelExpr.ExprKind.Kind.CALL
+                        && e.call().function().equals("_[_]"))
+                .toList()) {
+            CelReference reference = references.get(call.id());
+            if (reference == null
+                    || !reference.overloadIds().contains(INDEX_MAP)
+                    || reference.overloadIds().contains(INDEX_LIST)
+                    || ast.getType(call.call().args().get(0).id())
+                            .map(t -> t.kind() != CelKind.DYN)
+                            .orElse(true)) {
+                continue;
+            }
+            references.put(
+                    call.id(),
+                    CelReference.newBuilder()
+                            .setName(reference.name())
+                            .addOverloadIds(reference.overloadIds().stream()
+                                    .map(id -> id.equals(INDEX_MAP) ? INDEX_DYN : id)
+                                    .toList())
+                            .build());
+            changed = true;
+        }
+        return changed
+                ? CelAbstractSyntaxTree.newCheckedAst(ast.getExpr(), ast.getSource(), references, ast.getTypeMap())
+                : ast;
+    }
 
-  @Override
-  public void setRuntimeOptions(CelRuntimeBuilder builder) {
-    throw new UnsupportedOperationException("needs the runtime equality");
-  }
+    private static void checkQualifier(Object index) {
+        invalidQualifierType(index).ifPresent(type -> {
+            throw new InvalidQualifier("invalid qualifier type: " + type);
+        });
+    }
 
-  /** cel-go's Go type name of an index value it cannot qualify with, for the types whose name is certain. */
-  private static Optional<String> invalidQualifierType(Object index) {
-    if (index instanceof String || index instanceof Long || index instanceof UnsignedLong
-        || index instanceof Boolean || index instanceof Double) {
-      return Optional.empty();
+    @Override
+    public void setRuntimeOptions(CelRuntimeBuilder builder) {
+        throw new UnsupportedOperationException("needs the runtime equality");
     }
-    if (index instanceof Semver) {
-      return Optional.of("cel.Semver");
-    }
-    if (index instanceof KubeQuantity) {
-      return Optional.of("cel.Quantity");
-    }
-    if (index instanceof IpAddress) {
-      return Optional.of("cel.IP");
-    }
-    if (index instanceof IpPrefix) {
-      return Optional.of("cel.CIDR");
-    }
-    if (index instanceof GoUrl) {
-      return Optional.of("cel.URL");
-    }
-    if (index instanceof NamedFormat) {
-      return Optional.of("cel.Format");
-    }
-    if (index instanceof NullValue || index instanceof com.google.protobuf.NullValue) {
-      return Optional.of("types.Null");
-    }
-    if (index instanceof CelByteString) {
-      return Optional.of("types.Bytes");
-    }
-    if (index instanceof Duration) {
-      return Optional.of("types.Duration");
-    }
-    if (index instanceof Instant) {
-      return Optional.of("types.Timestamp");
-    }
-    return Optional.empty();
-  }
 
-  /**
-   * cel-go's IndexOrError: an int, or a double or uint that converts to an int without loss; anything else fails
-   * with cel-go's text.
-   */
-  private static Object listIndex(Object index) {
-    if (index instanceof Long) {
-      return index;
+    /** cel-go's Go type name of an index value it cannot qualify with, for the types whose name is certain. */
+    private static Optional<String> invalidQualifierType(Object index) {
+        if (index instanceof String
+                || index instanceof Long
+                || index instanceof UnsignedLong
+                || index instanceof Boolean
+                || index instanceof Double) {
+            return Optional.empty();
+        }
+        if (index instanceof Semver) {
+            return Optional.of("cel.Semver");
+        }
+        if (index instanceof KubeQuantity) {
+            return Optional.of("cel.Quantity");
+        }
+        if (index instanceof IpAddress) {
+            return Optional.of("cel.IP");
+        }
+        if (index instanceof IpPrefix) {
+            return Optional.of("cel.CIDR");
+        }
+        if (index instanceof GoUrl) {
+            return Optional.of("cel.URL");
+        }
+        if (index instanceof NamedFormat) {
+            return Optional.of("cel.Format");
+        }
+        if (index instanceof NullValue || index instanceof com.google.protobuf.NullValue) {
+            return Optional.of("types.Null");
+        }
+        if (index instanceof CelByteString) {
+            return Optional.of("types.Bytes");
+        }
+        if (index instanceof Duration) {
+            return Optional.of("types.Duration");
+        }
+        if (index instanceof Instant) {
+            return Optional.of("types.Timestamp");
+        }
+        return Optional.empty();
     }
-    if (index instanceof Double d) {
-      if (d == Math.rint(d) && d >= -0x1p63 && d < 0x1p63) {
-        return d.longValue();
-      }
-      throw new InvalidQualifier("unsupported index value " + GoNumberFormat.formatG(d) + " in list");
-    }
-    if (index instanceof UnsignedLong u) {
-      if (u.compareTo(UnsignedLong.valueOf(Long.MAX_VALUE)) <= 0) {
-        return u.longValue();
-      }
-      throw new InvalidQualifier("unsupported index value " + u + " in list");
-    }
-    String type = index instanceof String ? "string" : index instanceof Boolean ? "bool"
-        : index.getClass().getSimpleName();
-    throw new InvalidQualifier("unsupported index type '" + type + "' in list");
-  }
 
-  /** The failure, unchecked so that it can leave the lambda; cel-java reports it as an evaluation error. */
-  private static final class InvalidQualifier extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    InvalidQualifier(String message) {
-      super(message, null, false, false);
+    /**
+     * cel-go's IndexOrError: an int, or a double or uint that converts to an int without loss; anything else fails
+     * with cel-go's text.
+     */
+    private static Object listIndex(Object index) {
+        if (index instanceof Long) {
+            return index;
+        }
+        if (index instanceof Double d) {
+            if (d == Math.rint(d) && d >= -0x1p63 && d < 0x1p63) {
+                return d.longValue();
+            }
+            throw new InvalidQualifier("unsupported index value " + GoNumberFormat.formatG(d) + " in list");
+        }
+        if (index instanceof UnsignedLong u) {
+            if (u.compareTo(UnsignedLong.valueOf(Long.MAX_VALUE)) <= 0) {
+                return u.longValue();
+            }
+            throw new InvalidQualifier("unsupported index value " + u + " in list");
+        }
+        String type = index instanceof String
+                ? "string"
+                : index instanceof Boolean ? "bool" : index.getClass().getSimpleName();
+        throw new InvalidQualifier("unsupported index type '" + type + "' in list");
     }
-  }
+
+    /** The failure, unchecked so that it can leave the lambda; cel-java reports it as an evaluation error. */
+    private static final class InvalidQualifier extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        InvalidQualifier(String message) {
+            super(message, null, false, false);
+        }
+    }
 }

@@ -13,12 +13,10 @@ final class GoNumberFormat {
 
     private static final String SUPERSCRIPT_DIGITS = "⁰¹²³⁴⁵⁶⁷⁸⁹";
 
-    private GoNumberFormat() {
-    }
+    private GoNumberFormat() {}
 
     /** Shortest decimal digits that read back as {@code d} (finite, non-zero), and the exponent of the point. */
-    private record Digits(String digits, int pointExponent) {
-    }
+    private record Digits(String digits, int pointExponent) {}
 
     private static Digits shortest(double d) {
         BigDecimal exact = new BigDecimal(Math.abs(d));
@@ -57,7 +55,8 @@ final class GoNumberFormat {
         int exp = s.pointExponent() - 1;
         if (exp < -4 || exp >= 6) {
             String mantissa = s.digits().length() > 1
-                    ? s.digits().charAt(0) + "." + s.digits().substring(1) : s.digits();
+                    ? s.digits().charAt(0) + "." + s.digits().substring(1)
+                    : s.digits();
             String e = Integer.toString(Math.abs(exp));
             return sign + mantissa + "e" + (exp < 0 ? "-" : "+") + (e.length() < 2 ? "0" + e : e);
         }
@@ -93,7 +92,8 @@ final class GoNumberFormat {
         if (Double.isInfinite(d)) {
             return d > 0 ? "+Inf" : "-Inf";
         }
-        String plain = new BigDecimal(d).setScale(precision, RoundingMode.HALF_EVEN).toPlainString();
+        String plain =
+                new BigDecimal(d).setScale(precision, RoundingMode.HALF_EVEN).toPlainString();
         return negative(d) && !plain.startsWith("-") ? "-" + plain : plain;
     }
 
@@ -109,7 +109,9 @@ final class GoNumberFormat {
         if (Double.isInfinite(d)) {
             return d > 0 ? "∞" : "-∞";
         }
-        String plain = new BigDecimal(Math.abs(d)).setScale(precision, RoundingMode.HALF_EVEN).toPlainString();
+        String plain = new BigDecimal(Math.abs(d))
+                .setScale(precision, RoundingMode.HALF_EVEN)
+                .toPlainString();
         int dot = plain.indexOf('.');
         String intPart = dot < 0 ? plain : plain.substring(0, dot);
         String frac = dot < 0 ? "" : plain.substring(dot);

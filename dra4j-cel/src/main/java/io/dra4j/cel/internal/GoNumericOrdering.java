@@ -25,84 +25,100 @@ import java.util.function.IntPredicate;
  */
 final class GoNumericOrdering implements CelInternalRuntimeLibrary {
 
-  /** The standard bindings this library replaces. */
-  static final Set<CelStandardOverload> REPLACED = Set.of(
-      LessOverload.LESS_DOUBLE, LessOverload.LESS_DOUBLE_INT64, LessOverload.LESS_INT64_DOUBLE,
-      LessOverload.LESS_DOUBLE_UINT64, LessOverload.LESS_UINT64_DOUBLE,
-      LessEqualsOverload.LESS_EQUALS_DOUBLE, LessEqualsOverload.LESS_EQUALS_DOUBLE_INT64,
-      LessEqualsOverload.LESS_EQUALS_INT64_DOUBLE, LessEqualsOverload.LESS_EQUALS_DOUBLE_UINT64,
-      LessEqualsOverload.LESS_EQUALS_UINT64_DOUBLE,
-      GreaterOverload.GREATER_DOUBLE, GreaterOverload.GREATER_DOUBLE_INT64, GreaterOverload.GREATER_INT64_DOUBLE,
-      GreaterOverload.GREATER_DOUBLE_UINT64, GreaterOverload.GREATER_UINT64_DOUBLE,
-      GreaterEqualsOverload.GREATER_EQUALS_DOUBLE, GreaterEqualsOverload.GREATER_EQUALS_DOUBLE_INT64,
-      GreaterEqualsOverload.GREATER_EQUALS_INT64_DOUBLE, GreaterEqualsOverload.GREATER_EQUALS_DOUBLE_UINT64,
-      GreaterEqualsOverload.GREATER_EQUALS_UINT64_DOUBLE);
+    /** The standard bindings this library replaces. */
+    static final Set<CelStandardOverload> REPLACED = Set.of(
+            LessOverload.LESS_DOUBLE,
+            LessOverload.LESS_DOUBLE_INT64,
+            LessOverload.LESS_INT64_DOUBLE,
+            LessOverload.LESS_DOUBLE_UINT64,
+            LessOverload.LESS_UINT64_DOUBLE,
+            LessEqualsOverload.LESS_EQUALS_DOUBLE,
+            LessEqualsOverload.LESS_EQUALS_DOUBLE_INT64,
+            LessEqualsOverload.LESS_EQUALS_INT64_DOUBLE,
+            LessEqualsOverload.LESS_EQUALS_DOUBLE_UINT64,
+            LessEqualsOverload.LESS_EQUALS_UINT64_DOUBLE,
+            GreaterOverload.GREATER_DOUBLE,
+            GreaterOverload.GREATER_DOUBLE_INT64,
+            GreaterOverload.GREATER_INT64_DOUBLE,
+            GreaterOverload.GREATER_DOUBLE_UINT64,
+            GreaterOverload.GREATER_UINT64_DOUBLE,
+            GreaterEqualsOverload.GREATER_EQUALS_DOUBLE,
+            GreaterEqualsOverload.GREATER_EQUALS_DOUBLE_INT64,
+            GreaterEqualsOverload.GREATER_EQUALS_INT64_DOUBLE,
+            GreaterEqualsOverload.GREATER_EQUALS_DOUBLE_UINT64,
+            GreaterEqualsOverload.GREATER_EQUALS_UINT64_DOUBLE);
 
-  private static final double MIN_INT64 = -9.223372036854775808e18;
-  private static final double MAX_INT64 = 9.223372036854775807e18;
-  private static final double MAX_UINT64 = 1.8446744073709551615e19;
+    private static final double MIN_INT64 = -9.223372036854775808e18;
+    private static final double MAX_INT64 = 9.223372036854775807e18;
+    private static final double MAX_UINT64 = 1.8446744073709551615e19;
 
-  @Override
-  public void setRuntimeOptions(CelRuntimeBuilder builder, RuntimeEquality equality, CelOptions options) {
-    List<CelFunctionBinding> bindings = new ArrayList<>();
-    add(bindings, "less", c -> c < 0);
-    add(bindings, "less_equals", c -> c <= 0);
-    add(bindings, "greater", c -> c > 0);
-    add(bindings, "greater_equals", c -> c >= 0);
-    builder.addFunctionBindings(bindings);
-  }
+    @Override
+    public void setRuntimeOptions(CelRuntimeBuilder builder, RuntimeEquality equality, CelOptions options) {
+        List<CelFunctionBinding> bindings = new ArrayList<>();
+        add(bindings, "less", c -> c < 0);
+        add(bindings, "less_equals", c -> c <= 0);
+        add(bindings, "greater", c -> c > 0);
+        add(bindings, "greater_equals", c -> c >= 0);
+        builder.addFunctionBindings(bindings);
+    }
 
-  @Override
-  public void setRuntimeOptions(CelRuntimeBuilder builder) {
-    throw new UnsupportedOperationException("needs the runtime equality");
-  }
+    @Override
+    public void setRuntimeOptions(CelRuntimeBuilder builder) {
+        throw new UnsupportedOperationException("needs the runtime equality");
+    }
 
-  private static void add(List<CelFunctionBinding> out, String op, IntPredicate holds) {
-    out.add(CelFunctionBinding.from(op + "_double", Double.class, Double.class,
-        (a, b) -> holds.test(compare(a, b))));
-    out.add(CelFunctionBinding.from(op + "_double_int64", Double.class, Long.class,
-        (a, b) -> holds.test(compareDoubleInt(a, b))));
-    out.add(CelFunctionBinding.from(op + "_int64_double", Long.class, Double.class,
-        (a, b) -> holds.test(-compareDoubleInt(b, a))));
-    out.add(CelFunctionBinding.from(op + "_double_uint64", Double.class, UnsignedLong.class,
-        (a, b) -> holds.test(compareDoubleUint(a, b))));
-    out.add(CelFunctionBinding.from(op + "_uint64_double", UnsignedLong.class, Double.class,
-        (a, b) -> holds.test(-compareDoubleUint(b, a))));
-  }
+    private static void add(List<CelFunctionBinding> out, String op, IntPredicate holds) {
+        out.add(CelFunctionBinding.from(
+                op + "_double", Double.class, Double.class, (a, b) -> holds.test(compare(a, b))));
+        out.add(CelFunctionBinding.from(
+                op + "_double_int64", Double.class, Long.class, (a, b) -> holds.test(compareDoubleInt(a, b))));
+        out.add(CelFunctionBinding.from(
+                op + "_int64_double", Long.class, Double.class, (a, b) -> holds.test(-compareDoubleInt(b, a))));
+        out.add(CelFunctionBinding.from(
+                op + "_double_uint64",
+                Double.class,
+                UnsignedLong.class,
+                (a, b) -> holds.test(compareDoubleUint(a, b))));
+        out.add(CelFunctionBinding.from(
+                op + "_uint64_double",
+                UnsignedLong.class,
+                Double.class,
+                (a, b) -> holds.test(-compareDoubleUint(b, a))));
+    }
 
-  /** cel-go's Double.Compare on two doubles. */
-  private static int compare(double a, double b) throws CelEvaluationException {
-    if (Double.isNaN(a) || Double.isNaN(b)) {
-      throw LibrarySupport.error("NaN values cannot be ordered");
+    /** cel-go's Double.Compare on two doubles. */
+    private static int compare(double a, double b) throws CelEvaluationException {
+        if (Double.isNaN(a) || Double.isNaN(b)) {
+            throw LibrarySupport.error("NaN values cannot be ordered");
+        }
+        return a < b ? -1 : a > b ? 1 : 0;
     }
-    return a < b ? -1 : a > b ? 1 : 0;
-  }
 
-  /** cel-go's compareDoubleInt. */
-  private static int compareDoubleInt(double d, long i) throws CelEvaluationException {
-    if (Double.isNaN(d)) {
-      throw LibrarySupport.error("NaN values cannot be ordered");
+    /** cel-go's compareDoubleInt. */
+    private static int compareDoubleInt(double d, long i) throws CelEvaluationException {
+        if (Double.isNaN(d)) {
+            throw LibrarySupport.error("NaN values cannot be ordered");
+        }
+        if (d < MIN_INT64) {
+            return -1;
+        }
+        if (d > MAX_INT64) {
+            return 1;
+        }
+        return compare(d, (double) i);
     }
-    if (d < MIN_INT64) {
-      return -1;
-    }
-    if (d > MAX_INT64) {
-      return 1;
-    }
-    return compare(d, (double) i);
-  }
 
-  /** cel-go's compareDoubleUint. */
-  private static int compareDoubleUint(double d, UnsignedLong u) throws CelEvaluationException {
-    if (Double.isNaN(d)) {
-      throw LibrarySupport.error("NaN values cannot be ordered");
+    /** cel-go's compareDoubleUint. */
+    private static int compareDoubleUint(double d, UnsignedLong u) throws CelEvaluationException {
+        if (Double.isNaN(d)) {
+            throw LibrarySupport.error("NaN values cannot be ordered");
+        }
+        if (d < 0) {
+            return -1;
+        }
+        if (d > MAX_UINT64) {
+            return 1;
+        }
+        return compare(d, u.doubleValue());
     }
-    if (d < 0) {
-      return -1;
-    }
-    if (d > MAX_UINT64) {
-      return 1;
-    }
-    return compare(d, u.doubleValue());
-  }
 }

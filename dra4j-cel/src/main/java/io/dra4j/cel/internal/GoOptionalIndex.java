@@ -14,18 +14,22 @@ import java.util.Optional;
  */
 final class GoOptionalIndex implements CelRuntimeLibrary {
 
-  @Override
-  public void setRuntimeOptions(CelRuntimeBuilder builder) {
-    builder.addFunctionBindings(
-        CelFunctionBinding.from("list_optindex_optional_int", List.class, Long.class, GoOptionalIndex::index),
-        CelFunctionBinding.from("optional_list_optindex_optional_int", Optional.class, Long.class,
-            (optional, index) -> optional.isEmpty() ? Optional.empty() : index((List<?>) optional.get(), index)));
-  }
-
-  private static Optional<?> index(List<?> list, long index) {
-    if (index < 0 || index >= list.size()) {
-      return Optional.empty();
+    @Override
+    public void setRuntimeOptions(CelRuntimeBuilder builder) {
+        builder.addFunctionBindings(
+                CelFunctionBinding.from("list_optindex_optional_int", List.class, Long.class, GoOptionalIndex::index),
+                CelFunctionBinding.from(
+                        "optional_list_optindex_optional_int",
+                        Optional.class,
+                        Long.class,
+                        (optional, index) ->
+                                optional.isEmpty() ? Optional.empty() : index((List<?>) optional.get(), index)));
     }
-    return Optional.of(list.get((int) index));
-  }
+
+    private static Optional<?> index(List<?> list, long index) {
+        if (index < 0 || index >= list.size()) {
+            return Optional.empty();
+        }
+        return Optional.of(list.get((int) index));
+    }
 }

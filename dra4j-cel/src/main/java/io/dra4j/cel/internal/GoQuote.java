@@ -3,8 +3,7 @@ package io.dra4j.cel.internal;
 /** Go's {@code %q} / strconv.Quote for the strings that appear in upstream error messages. */
 public final class GoQuote {
 
-    private GoQuote() {
-    }
+    private GoQuote() {}
 
     public static String quote(String s) {
         StringBuilder b = new StringBuilder(s.length() + 2).append('"');
@@ -43,9 +42,14 @@ public final class GoQuote {
             return true;
         }
         switch (Character.getType(cp)) {
-            case Character.UNASSIGNED, Character.CONTROL, Character.FORMAT, Character.PRIVATE_USE,
-                 Character.SURROGATE, Character.SPACE_SEPARATOR, Character.LINE_SEPARATOR,
-                 Character.PARAGRAPH_SEPARATOR -> {
+            case Character.UNASSIGNED,
+                    Character.CONTROL,
+                    Character.FORMAT,
+                    Character.PRIVATE_USE,
+                    Character.SURROGATE,
+                    Character.SPACE_SEPARATOR,
+                    Character.LINE_SEPARATOR,
+                    Character.PARAGRAPH_SEPARATOR -> {
                 return false;
             }
             default -> {

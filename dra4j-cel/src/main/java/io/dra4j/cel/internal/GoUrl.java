@@ -13,7 +13,15 @@ import java.util.Map;
  */
 public final class GoUrl {
 
-    private enum Mode { PATH, PATH_SEGMENT, HOST, ZONE, USER_PASSWORD, QUERY_COMPONENT, FRAGMENT }
+    private enum Mode {
+        PATH,
+        PATH_SEGMENT,
+        HOST,
+        ZONE,
+        USER_PASSWORD,
+        QUERY_COMPONENT,
+        FRAGMENT
+    }
 
     private final String scheme;
     private final String opaque;
@@ -444,7 +452,9 @@ public final class GoUrl {
     private static boolean validUserinfo(String s) {
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
-            if (c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
+            if (c >= 'A' && c <= 'Z'
+                    || c >= 'a' && c <= 'z'
+                    || c >= '0' && c <= '9'
                     || "-._:~!$&'()*+,;=%@".indexOf(c) >= 0) {
                 continue;
             }

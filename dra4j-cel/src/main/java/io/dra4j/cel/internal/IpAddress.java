@@ -133,8 +133,7 @@ public final class IpAddress {
                     throw parseError(in, "embedded IPv4 address must replace the final 2 fields of the address", s);
                 }
                 if (i + 4 > 16) {
-                    throw parseError(in,
-                            "too many hex fields to fit an embedded IPv4 at the end of the address", s);
+                    throw parseError(in, "too many hex fields to fit an embedded IPv4 at the end of the address", s);
                 }
                 int end = in.length();
                 if (zone != null) {
@@ -362,7 +361,8 @@ public final class IpAddress {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof IpAddress other && Arrays.equals(bytes, other.bytes)
+        return o instanceof IpAddress other
+                && Arrays.equals(bytes, other.bytes)
                 && java.util.Objects.equals(zone, other.zone);
     }
 

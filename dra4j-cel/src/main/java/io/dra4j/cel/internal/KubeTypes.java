@@ -18,6 +18,5 @@ public final class KubeTypes {
     /** {@code kubernetes.NamedFormat}, held as {@link NamedFormat}. */
     public static final OpaqueType NAMED_FORMAT = OpaqueType.create("kubernetes.NamedFormat");
 
-    private KubeTypes() {
-    }
+    private KubeTypes() {}
 }

@@ -55,8 +55,18 @@ public final class LibraryCosts {
         switch (function) {
             case "isSorted", "sum", "max", "min", "indexOf", "lastIndexOf", "includes":
                 return n > 0 ? traversalCost(args.get(0)) : 0;
-            case "url", "lowerAscii", "upperAscii", "substring", "trim", "cidr", "isIP", "isCIDR",
-                 "quantity", "isQuantity", "semver", "isSemver":
+            case "url",
+                    "lowerAscii",
+                    "upperAscii",
+                    "substring",
+                    "trim",
+                    "cidr",
+                    "isIP",
+                    "isCIDR",
+                    "quantity",
+                    "isQuantity",
+                    "semver",
+                    "isSemver":
                 return n >= 1 ? ceil(actualSize(args.get(0)) * STRING_TRAVERSAL) : NO_RULE;
             case "replace", "split":
                 return n >= 1 ? ceil(actualSize(args.get(0)) * 2 * STRING_TRAVERSAL) : NO_RULE;
@@ -83,10 +93,33 @@ public final class LibraryCosts {
                             * ceil(format.maxRegexSize() * REGEX_LENGTH);
                 }
                 return NO_RULE;
-            case "masked", "prefixLength", "family", "isUnspecified", "isLoopback", "isLinkLocalMulticast",
-                 "isLinkLocalUnicast", "isGlobalUnicast", "format.named", "sign", "asInteger", "isInteger",
-                 "asApproximateFloat", "isGreaterThan", "isLessThan", "compareTo", "add", "sub", "major", "minor",
-                 "patch", "getScheme", "getHostname", "getHost", "getPort", "getEscapedPath", "getQuery":
+            case "masked",
+                    "prefixLength",
+                    "family",
+                    "isUnspecified",
+                    "isLoopback",
+                    "isLinkLocalMulticast",
+                    "isLinkLocalUnicast",
+                    "isGlobalUnicast",
+                    "format.named",
+                    "sign",
+                    "asInteger",
+                    "isInteger",
+                    "asApproximateFloat",
+                    "isGreaterThan",
+                    "isLessThan",
+                    "compareTo",
+                    "add",
+                    "sub",
+                    "major",
+                    "minor",
+                    "patch",
+                    "getScheme",
+                    "getHostname",
+                    "getHost",
+                    "getPort",
+                    "getEscapedPath",
+                    "getQuery":
                 return 1;
             case "_==_":
                 return n == 2 && isKubernetesValue(args.get(0)) ? 1 : NO_RULE;
@@ -109,8 +142,12 @@ public final class LibraryCosts {
     }
 
     private static boolean isKubernetesValue(Object v) {
-        return v instanceof KubeQuantity || v instanceof Semver || v instanceof IpAddress || v instanceof IpPrefix
-                || v instanceof GoUrl || v instanceof NamedFormat;
+        return v instanceof KubeQuantity
+                || v instanceof Semver
+                || v instanceof IpAddress
+                || v instanceof IpPrefix
+                || v instanceof GoUrl
+                || v instanceof NamedFormat;
     }
 
     private static long ceil(double v) {

@@ -36,17 +36,19 @@ public final class ListsLibrary extends LibrarySupport {
     private static Map<String, CelType> types(String... names) {
         Map<String, CelType> out = new LinkedHashMap<>();
         for (String n : names) {
-            out.put(n, switch (n) {
-                case "int" -> SimpleType.INT;
-                case "uint" -> SimpleType.UINT;
-                case "double" -> SimpleType.DOUBLE;
-                case "bool" -> SimpleType.BOOL;
-                case "duration" -> SimpleType.DURATION;
-                case "timestamp" -> SimpleType.TIMESTAMP;
-                case "string" -> SimpleType.STRING;
-                case "bytes" -> SimpleType.BYTES;
-                default -> throw new IllegalArgumentException(n);
-            });
+            out.put(
+                    n,
+                    switch (n) {
+                        case "int" -> SimpleType.INT;
+                        case "uint" -> SimpleType.UINT;
+                        case "double" -> SimpleType.DOUBLE;
+                        case "bool" -> SimpleType.BOOL;
+                        case "duration" -> SimpleType.DURATION;
+                        case "timestamp" -> SimpleType.TIMESTAMP;
+                        case "string" -> SimpleType.STRING;
+                        case "bytes" -> SimpleType.BYTES;
+                        default -> throw new IllegalArgumentException(n);
+                    });
         }
         return out;
     }
@@ -82,23 +84,27 @@ public final class ListsLibrary extends LibrarySupport {
 
     private static List<Function> functions() {
         List<Function> fns = new ArrayList<>();
-        fns.add(templated("isSorted", COMPARABLE, ListsLibrary::isSortedId, t -> SimpleType.BOOL,
-                (l, n) -> isSorted(l)));
+        fns.add(templated(
+                "isSorted", COMPARABLE, ListsLibrary::isSortedId, t -> SimpleType.BOOL, (l, n) -> isSorted(l)));
         fns.add(templated("sum", SUMMABLE, ListsLibrary::sumId, t -> t, ListsLibrary::sum));
         fns.add(templated("max", COMPARABLE, ListsLibrary::maxId, t -> t, (l, n) -> extreme(l, "max", 1)));
         fns.add(templated("min", COMPARABLE, ListsLibrary::minId, t -> t, (l, n) -> extreme(l, "min", -1)));
         TypeParamType a = TypeParamType.create("A");
-        fns.add(Function.of(newFunctionDeclaration("indexOf",
-                        newMemberOverload("list_a_index_of_int", SimpleType.INT, ListType.create(a), a)),
+        fns.add(Function.of(
+                newFunctionDeclaration(
+                        "indexOf", newMemberOverload("list_a_index_of_int", SimpleType.INT, ListType.create(a), a)),
                 CelFunctionBinding.from("list_a_index_of_int", List.class, Object.class, ListsLibrary::indexOf)));
-        fns.add(Function.of(newFunctionDeclaration("lastIndexOf",
+        fns.add(Function.of(
+                newFunctionDeclaration(
+                        "lastIndexOf",
                         newMemberOverload("list_a_last_index_of_int", SimpleType.INT, ListType.create(a), a)),
-                CelFunctionBinding.from("list_a_last_index_of_int", List.class, Object.class,
-                        ListsLibrary::lastIndexOf)));
-        fns.add(Function.of(newFunctionDeclaration("includes",
+                CelFunctionBinding.from(
+                        "list_a_last_index_of_int", List.class, Object.class, ListsLibrary::lastIndexOf)));
+        fns.add(Function.of(
+                newFunctionDeclaration(
+                        "includes",
                         newMemberOverload("list_includes_dyn_dyn", SimpleType.BOOL, SimpleType.DYN, SimpleType.DYN)),
-                CelFunctionBinding.from("list_includes_dyn_dyn", Object.class, Object.class,
-                        ListsLibrary::includes)));
+                CelFunctionBinding.from("list_includes_dyn_dyn", Object.class, Object.class, ListsLibrary::includes)));
         return fns;
     }
 
@@ -120,8 +126,8 @@ public final class ListsLibrary extends LibrarySupport {
      * for receivers whose element type is only known at evaluation: it picks the overload by the first element
      * (an empty list takes the first overload), as cel-go's dispatch does. See {@link #resolveDynamicOverloads}.
      */
-    private static Function templated(String function, Map<String, CelType> types, Id id, ResultType result,
-            ListOp op) {
+    private static Function templated(
+            String function, Map<String, CelType> types, Id id, ResultType result, ListOp op) {
         List<CelOverloadDecl> overloads = new ArrayList<>();
         List<CelFunctionBinding> bindings = new ArrayList<>();
         types.forEach((name, type) -> {
@@ -193,7 +199,10 @@ public final class ListsLibrary extends LibrarySupport {
             }
             String dynamic = DYNAMIC_OVERLOADS.get(ids.get(0));
             if (dynamic != null && ids.stream().allMatch(i -> dynamic.equals(DYNAMIC_OVERLOADS.get(i)))) {
-                e.setValue(CelReference.newBuilder().setName(e.getValue().name()).addOverloadIds(dynamic).build());
+                e.setValue(CelReference.newBuilder()
+                        .setName(e.getValue().name())
+                        .addOverloadIds(dynamic)
+                        .build());
                 changed = true;
             }
         }

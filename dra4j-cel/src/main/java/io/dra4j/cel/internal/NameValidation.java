@@ -30,16 +30,14 @@ final class NameValidation {
     private static final Pattern LABEL_VALUE = anchored(LABEL_VALUE_FMT);
     static final String UUID_PATTERN = "(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$";
     private static final Pattern UUID = Pattern.compile(UUID_PATTERN);
-    private static final Pattern BASE64 = Pattern.compile(
-            "^(?:[A-Za-z0-9+\\/]{4})*(?:[A-Za-z0-9+\\/]{2}==|[A-Za-z0-9+\\/]{3}=|[A-Za-z0-9+\\/]{4})$");
-    static final String DATE_TIME_PATTERN =
-            "^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$";
+    private static final Pattern BASE64 =
+            Pattern.compile("^(?:[A-Za-z0-9+\\/]{4})*(?:[A-Za-z0-9+\\/]{2}==|[A-Za-z0-9+\\/]{3}=|[A-Za-z0-9+\\/]{4})$");
+    static final String DATE_TIME_PATTERN = "^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$";
     private static final Pattern DATE_TIME = Pattern.compile(DATE_TIME_PATTERN);
     private static final DateTimeFormatter FULL_DATE =
             DateTimeFormatter.ofPattern("uuuu-MM-dd", Locale.ROOT).withResolverStyle(ResolverStyle.STRICT);
 
-    private NameValidation() {
-    }
+    private NameValidation() {}
 
     private static Pattern anchored(String fmt) {
         return Pattern.compile("^" + fmt + "$");
@@ -57,7 +55,10 @@ final class NameValidation {
             }
             b.append('\'').append(examples[i]).append("', ");
         }
-        return b.append("regex used for validation is '").append(fmt).append("')").toString();
+        return b.append("regex used for validation is '")
+                .append(fmt)
+                .append("')")
+                .toString();
     }
 
     /** A generated-name prefix may end in '-': upstream replaces the last two characters by "a" before checking. */
@@ -77,9 +78,12 @@ final class NameValidation {
             if (DNS1123_SUBDOMAIN.matcher(value).matches()) {
                 errs.add("must not contain dots");
             } else {
-                errs.add(regexError("a lowercase RFC 1123 label must consist of lower case alphanumeric characters"
-                        + " or '-', and must start and end with an alphanumeric character", DNS1123_LABEL_FMT,
-                        "my-name", "123-abc"));
+                errs.add(regexError(
+                        "a lowercase RFC 1123 label must consist of lower case alphanumeric characters"
+                                + " or '-', and must start and end with an alphanumeric character",
+                        DNS1123_LABEL_FMT,
+                        "my-name",
+                        "123-abc"));
             }
         }
         return errs;
@@ -95,8 +99,10 @@ final class NameValidation {
             errs.add("must be no more than 253 " + unit);
         }
         if (!DNS1123_SUBDOMAIN.matcher(value).matches()) {
-            errs.add(regexError("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters,"
-                    + " '-' or '.', and must start and end with an alphanumeric character", DNS1123_SUBDOMAIN_FMT,
+            errs.add(regexError(
+                    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters,"
+                            + " '-' or '.', and must start and end with an alphanumeric character",
+                    DNS1123_SUBDOMAIN_FMT,
                     "example.com"));
         }
         return errs;
@@ -108,9 +114,12 @@ final class NameValidation {
             errs.add("must be no more than 63 characters");
         }
         if (!DNS1035_LABEL.matcher(value).matches()) {
-            errs.add(regexError("a DNS-1035 label must consist of lower case alphanumeric characters or '-', start"
-                    + " with an alphabetic character, and end with an alphanumeric character", DNS1035_LABEL_FMT,
-                    "my-name", "abc-123"));
+            errs.add(regexError(
+                    "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start"
+                            + " with an alphabetic character, and end with an alphanumeric character",
+                    DNS1035_LABEL_FMT,
+                    "my-name",
+                    "abc-123"));
         }
         return errs;
     }
@@ -158,9 +167,13 @@ final class NameValidation {
             errs.add("must be no more than 63 bytes");
         }
         if (!LABEL_VALUE.matcher(value).matches()) {
-            errs.add(regexError("a valid label must be an empty string or consist of alphanumeric characters, '-',"
-                    + " '_' or '.', and must start and end with an alphanumeric character", LABEL_VALUE_FMT,
-                    "MyValue", "my_value", "12345"));
+            errs.add(regexError(
+                    "a valid label must be an empty string or consist of alphanumeric characters, '-',"
+                            + " '_' or '.', and must start and end with an alphanumeric character",
+                    LABEL_VALUE_FMT,
+                    "MyValue",
+                    "my_value",
+                    "12345"));
         }
         return errs;
     }
@@ -216,6 +229,8 @@ final class NameValidation {
         if (!m.find()) {
             return false;
         }
-        return m.group(1).compareTo("23") <= 0 && m.group(2).compareTo("59") <= 0 && m.group(3).compareTo("59") <= 0;
+        return m.group(1).compareTo("23") <= 0
+                && m.group(2).compareTo("59") <= 0
+                && m.group(3).compareTo("59") <= 0;
     }
 }

@@ -30,19 +30,32 @@ public final class NamedFormat {
         m.put("dns1123Subdomain", new NamedFormat("DNS1123Subdomain", NameValidation::dns1123Subdomain, 60));
         m.put("dns1035Label", new NamedFormat("DNS1035Label", NameValidation::dns1035Label, 30));
         m.put("qualifiedName", new NamedFormat("QualifiedName", NameValidation::qualifiedName, 60));
-        m.put("dns1123LabelPrefix", new NamedFormat("DNS1123LabelPrefix",
-                s -> NameValidation.dns1123Label(NameValidation.maskTrailingDash(s)), 30));
-        m.put("dns1123SubdomainPrefix", new NamedFormat("DNS1123SubdomainPrefix",
-                s -> NameValidation.dns1123Subdomain(NameValidation.maskTrailingDash(s)), 60));
-        m.put("dns1035LabelPrefix", new NamedFormat("DNS1035LabelPrefix",
-                s -> NameValidation.dns1035Label(NameValidation.maskTrailingDash(s)), 30));
+        m.put(
+                "dns1123LabelPrefix",
+                new NamedFormat(
+                        "DNS1123LabelPrefix",
+                        s -> NameValidation.dns1123Label(NameValidation.maskTrailingDash(s)),
+                        30));
+        m.put(
+                "dns1123SubdomainPrefix",
+                new NamedFormat(
+                        "DNS1123SubdomainPrefix",
+                        s -> NameValidation.dns1123Subdomain(NameValidation.maskTrailingDash(s)),
+                        60));
+        m.put(
+                "dns1035LabelPrefix",
+                new NamedFormat(
+                        "DNS1035LabelPrefix",
+                        s -> NameValidation.dns1035Label(NameValidation.maskTrailingDash(s)),
+                        30));
         m.put("labelValue", new NamedFormat("LabelValue", NameValidation::labelValue, 40));
         m.put("uri", new NamedFormat("URI", NameValidation::uri, 1103));
         m.put("uuid", new NamedFormat("uuid", NameValidation::uuid, NameValidation.UUID_PATTERN.length()));
         m.put("byte", new NamedFormat("byte", NameValidation::base64, 84));
         m.put("date", new NamedFormat("date", NameValidation::date, NameValidation.DATE_TIME_PATTERN.length()));
-        m.put("datetime", new NamedFormat("datetime", NameValidation::dateTime,
-                NameValidation.DATE_TIME_PATTERN.length()));
+        m.put(
+                "datetime",
+                new NamedFormat("datetime", NameValidation::dateTime, NameValidation.DATE_TIME_PATTERN.length()));
         return m;
     }
 

@@ -39,93 +39,103 @@ import java.util.regex.Pattern;
  */
 final class NoSuchOverloads {
 
-  private static final Pattern OFFSET = Pattern.compile("^evaluation error at [^:]*:(\\d+)");
-  private static final Set<String> CONVERSIONS =
-      Set.of("int", "uint", "double", "string", "bool", "bytes", "duration", "timestamp");
-  private static final Set<String> GUARDED = guardedFunctions();
+    private static final Pattern OFFSET = Pattern.compile("^evaluation error at [^:]*:(\\d+)");
+    private static final Set<String> CONVERSIONS =
+            Set.of("int", "uint", "double", "string", "bool", "bytes", "duration", "timestamp");
+    private static final Set<String> GUARDED = guardedFunctions();
 
-  private static final Predicate<Object> NUMBER =
-      v -> v instanceof Long || v instanceof UnsignedLong || v instanceof Double;
-  private static final Predicate<Object> COMPARABLE = NUMBER.or(v -> v instanceof String
-      || v instanceof CelByteString || v instanceof Boolean || v instanceof Duration || v instanceof Instant);
-  private static final Map<String, Predicate<Object>> TRAITS = Map.of(
-      "size", v -> v instanceof String || v instanceof CelByteString || v instanceof List || v instanceof Map,
-      "_+_", NUMBER.or(v -> v instanceof String || v instanceof CelByteString || v instanceof List
-          || v instanceof Duration || v instanceof Instant),
-      "_-_", NUMBER.or(v -> v instanceof Duration || v instanceof Instant),
-      "_*_", NUMBER,
-      "_/_", NUMBER,
-      "_%_", v -> v instanceof Long || v instanceof UnsignedLong,
-      "_<_", COMPARABLE,
-      "_<=_", COMPARABLE,
-      "_>_", COMPARABLE,
-      "_>=_", COMPARABLE);
+    private static final Predicate<Object> NUMBER =
+            v -> v instanceof Long || v instanceof UnsignedLong || v instanceof Double;
+    private static final Predicate<Object> COMPARABLE = NUMBER.or(v -> v instanceof String
+            || v instanceof CelByteString
+            || v instanceof Boolean
+            || v instanceof Duration
+            || v instanceof Instant);
+    private static final Map<String, Predicate<Object>> TRAITS = Map.of(
+            "size", v -> v instanceof String || v instanceof CelByteString || v instanceof List || v instanceof Map,
+            "_+_",
+                    NUMBER.or(v -> v instanceof String
+                            || v instanceof CelByteString
+                            || v instanceof List
+                            || v instanceof Duration
+                            || v instanceof Instant),
+            "_-_", NUMBER.or(v -> v instanceof Duration || v instanceof Instant),
+            "_*_", NUMBER,
+            "_/_", NUMBER,
+            "_%_", v -> v instanceof Long || v instanceof UnsignedLong,
+            "_<_", COMPARABLE,
+            "_<=_", COMPARABLE,
+            "_>_", COMPARABLE,
+            "_>=_", COMPARABLE);
 
-  private final Map<Integer, CelExpr> callAt;
+    private final Map<Integer, CelExpr> callAt;
 
-  private NoSuchOverloads(Map<Integer, CelExpr> callAt) {
-    this.callAt = callAt;
-  }
-
-  static NoSuchOverloads of(CelAbstractSyntaxTree ast) {
-    Map<Long, Integer> positions = ast.getSource().getPositionsMap();
-    Map<Integer, CelExpr> callAt = new HashMap<>();
-    CelNavigableAst.fromAst(ast).getRoot().allNodes().map(CelNavigableExpr::expr)
-        .filter(e -> e.exprKind().getKind() == CelExpr.ExprKind.Kind.CALL)
-        .filter(e -> GUARDED.contains(e.call().function()) || TRAITS.containsKey(e.call().function()))
-        .forEach(e -> {
-          Integer offset = positions.get(e.id());
-          if (offset != null) {
-            callAt.putIfAbsent(offset, e);
-          }
-        });
-    return new NoSuchOverloads(Map.copyOf(callAt));
-  }
-
-  /** The call whose detailed text depends on its arguments, if the failure is cel-java's dispatch failure there. */
-  Optional<CelExpr> failingCall(Throwable failure) {
-    Throwable root = failure;
-    while (root.getCause() != null && root.getCause() != root) {
-      root = root.getCause();
+    private NoSuchOverloads(Map<Integer, CelExpr> callAt) {
+        this.callAt = callAt;
     }
-    boolean dispatch = root instanceof CelOverloadNotFoundException
-        || String.valueOf(root.getMessage()).contains("No matching overload");
-    Matcher offset = OFFSET.matcher(String.valueOf(failure.getMessage()));
-    if (!dispatch || !offset.find()) {
-      return Optional.empty();
+
+    static NoSuchOverloads of(CelAbstractSyntaxTree ast) {
+        Map<Long, Integer> positions = ast.getSource().getPositionsMap();
+        Map<Integer, CelExpr> callAt = new HashMap<>();
+        CelNavigableAst.fromAst(ast)
+                .getRoot()
+                .allNodes()
+                .map(CelNavigableExpr::expr)
+                .filter(e -> e.exprKind().getKind() == CelExpr.ExprKind.Kind.CALL)
+                .filter(e -> GUARDED.contains(e.call().function())
+                        || TRAITS.containsKey(e.call().function()))
+                .forEach(e -> {
+                    Integer offset = positions.get(e.id());
+                    if (offset != null) {
+                        callAt.putIfAbsent(offset, e);
+                    }
+                });
+        return new NoSuchOverloads(Map.copyOf(callAt));
     }
-    return Optional.ofNullable(callAt.get(Integer.parseInt(offset.group(1))));
-  }
 
-  /** The ids of the call's arguments, receiver first. */
-  static List<Long> argumentIds(CelExpr call) {
-    List<Long> ids = new ArrayList<>();
-    call.call().target().ifPresent(t -> ids.add(t.id()));
-    call.call().args().forEach(a -> ids.add(a.id()));
-    return ids;
-  }
-
-  /** cel-go's text for the call with these argument values (receiver first). */
-  static String message(CelExpr call, List<Object> args) {
-    String function = call.call().function();
-    Predicate<Object> trait = TRAITS.get(function);
-    if (trait != null) {
-      return !args.isEmpty() && trait.test(args.get(0)) ? "no such overload" : "no such overload: " + function;
+    /** The call whose detailed text depends on its arguments, if the failure is cel-java's dispatch failure there. */
+    Optional<CelExpr> failingCall(Throwable failure) {
+        Throwable root = failure;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        boolean dispatch = root instanceof CelOverloadNotFoundException
+                || String.valueOf(root.getMessage()).contains("No matching overload");
+        Matcher offset = OFFSET.matcher(String.valueOf(failure.getMessage()));
+        if (!dispatch || !offset.find()) {
+            return Optional.empty();
+        }
+        return Optional.ofNullable(callAt.get(Integer.parseInt(offset.group(1))));
     }
-    List<String> types = args.stream().map(CelValueTypes::name).toList();
-    return "no such overload: " + function + "(" + String.join(", ", types) + ")";
-  }
 
-  private static Set<String> guardedFunctions() {
-    Set<String> names = new HashSet<>(CONVERSIONS);
-    for (var library : KubernetesLibraries.all()) {
-      if (library instanceof LibrarySupport support) {
-        support.declarations().forEach(d -> names.add(d.name()));
-      }
+    /** The ids of the call's arguments, receiver first. */
+    static List<Long> argumentIds(CelExpr call) {
+        List<Long> ids = new ArrayList<>();
+        call.call().target().ifPresent(t -> ids.add(t.id()));
+        call.call().args().forEach(a -> ids.add(a.id()));
+        return ids;
     }
-    return Set.copyOf(names);
-  }
 
-  /** cel-go's run-time type name of a value ({@code ref.Type.TypeName}). */
+    /** cel-go's text for the call with these argument values (receiver first). */
+    static String message(CelExpr call, List<Object> args) {
+        String function = call.call().function();
+        Predicate<Object> trait = TRAITS.get(function);
+        if (trait != null) {
+            return !args.isEmpty() && trait.test(args.get(0)) ? "no such overload" : "no such overload: " + function;
+        }
+        List<String> types = args.stream().map(CelValueTypes::name).toList();
+        return "no such overload: " + function + "(" + String.join(", ", types) + ")";
+    }
 
+    private static Set<String> guardedFunctions() {
+        Set<String> names = new HashSet<>(CONVERSIONS);
+        for (var library : KubernetesLibraries.all()) {
+            if (library instanceof LibrarySupport support) {
+                support.declarations().forEach(d -> names.add(d.name()));
+            }
+        }
+        return Set.copyOf(names);
+    }
+
+    /** cel-go's run-time type name of a value ({@code ref.Type.TypeName}). */
 }

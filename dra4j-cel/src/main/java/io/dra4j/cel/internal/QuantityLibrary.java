@@ -16,53 +16,96 @@ import java.util.OptionalLong;
 public final class QuantityLibrary extends LibrarySupport {
 
     public QuantityLibrary() {
-        super("kubernetes.quantity", List.of(
-                Function.of(newFunctionDeclaration("quantity",
-                                newGlobalOverload("string_to_quantity", QUANTITY, SimpleType.STRING)),
-                        CelFunctionBinding.from("string_to_quantity", String.class, QuantityLibrary::parse)),
-                Function.of(newFunctionDeclaration("isQuantity",
-                                newGlobalOverload("is_quantity_string", SimpleType.BOOL, SimpleType.STRING)),
-                        CelFunctionBinding.from("is_quantity_string", String.class, QuantityLibrary::isQuantity)),
-                Function.of(newFunctionDeclaration("sign",
-                                newGlobalOverload("quantity_sign", SimpleType.INT, QUANTITY)),
-                        CelFunctionBinding.from("quantity_sign", KubeQuantity.class, q -> (long) q.signum())),
-                Function.of(newFunctionDeclaration("isGreaterThan",
-                                newMemberOverload("quantity_is_greater_than", SimpleType.BOOL, QUANTITY, QUANTITY)),
-                        CelFunctionBinding.from("quantity_is_greater_than", KubeQuantity.class, KubeQuantity.class,
-                                (a, b) -> a.compareTo(b) > 0)),
-                Function.of(newFunctionDeclaration("isLessThan",
-                                newMemberOverload("quantity_is_less_than", SimpleType.BOOL, QUANTITY, QUANTITY)),
-                        CelFunctionBinding.from("quantity_is_less_than", KubeQuantity.class, KubeQuantity.class,
-                                (a, b) -> a.compareTo(b) < 0)),
-                Function.of(newFunctionDeclaration("compareTo",
-                                newMemberOverload("quantity_compare_to", SimpleType.INT, QUANTITY, QUANTITY)),
-                        CelFunctionBinding.from("quantity_compare_to", KubeQuantity.class, KubeQuantity.class,
-                                (a, b) -> (long) Integer.signum(a.compareTo(b)))),
-                Function.of(newFunctionDeclaration("asApproximateFloat",
-                                newMemberOverload("quantity_get_float", SimpleType.DOUBLE, QUANTITY)),
-                        CelFunctionBinding.from("quantity_get_float", KubeQuantity.class,
-                                KubeQuantity::asApproximateFloat64)),
-                Function.of(newFunctionDeclaration("asInteger",
-                                newMemberOverload("quantity_get_int", SimpleType.INT, QUANTITY)),
-                        CelFunctionBinding.from("quantity_get_int", KubeQuantity.class, QuantityLibrary::asInteger)),
-                Function.of(newFunctionDeclaration("isInteger",
-                                newMemberOverload("quantity_is_integer", SimpleType.BOOL, QUANTITY)),
-                        CelFunctionBinding.from("quantity_is_integer", KubeQuantity.class,
-                                q -> q.asInt64().isPresent())),
-                Function.of(newFunctionDeclaration("add",
-                                newMemberOverload("quantity_add", QUANTITY, QUANTITY, QUANTITY),
-                                newMemberOverload("quantity_add_int", QUANTITY, QUANTITY, SimpleType.INT)),
-                        CelFunctionBinding.from("quantity_add", KubeQuantity.class, KubeQuantity.class,
-                                KubeQuantity::add),
-                        CelFunctionBinding.from("quantity_add_int", KubeQuantity.class, Long.class,
-                                (q, i) -> q.add(KubeQuantity.ofInt64(i, KubeQuantity.Format.DECIMAL_EXPONENT)))),
-                Function.of(newFunctionDeclaration("sub",
-                                newMemberOverload("quantity_sub", QUANTITY, QUANTITY, QUANTITY),
-                                newMemberOverload("quantity_sub_int", QUANTITY, QUANTITY, SimpleType.INT)),
-                        CelFunctionBinding.from("quantity_sub", KubeQuantity.class, KubeQuantity.class,
-                                KubeQuantity::sub),
-                        CelFunctionBinding.from("quantity_sub_int", KubeQuantity.class, Long.class,
-                                (q, i) -> q.sub(KubeQuantity.ofInt64(i, KubeQuantity.Format.DECIMAL_EXPONENT))))));
+        super(
+                "kubernetes.quantity",
+                List.of(
+                        Function.of(
+                                newFunctionDeclaration(
+                                        "quantity",
+                                        newGlobalOverload("string_to_quantity", QUANTITY, SimpleType.STRING)),
+                                CelFunctionBinding.from("string_to_quantity", String.class, QuantityLibrary::parse)),
+                        Function.of(
+                                newFunctionDeclaration(
+                                        "isQuantity",
+                                        newGlobalOverload("is_quantity_string", SimpleType.BOOL, SimpleType.STRING)),
+                                CelFunctionBinding.from(
+                                        "is_quantity_string", String.class, QuantityLibrary::isQuantity)),
+                        Function.of(
+                                newFunctionDeclaration(
+                                        "sign", newGlobalOverload("quantity_sign", SimpleType.INT, QUANTITY)),
+                                CelFunctionBinding.from("quantity_sign", KubeQuantity.class, q -> (long) q.signum())),
+                        Function.of(
+                                newFunctionDeclaration(
+                                        "isGreaterThan",
+                                        newMemberOverload(
+                                                "quantity_is_greater_than", SimpleType.BOOL, QUANTITY, QUANTITY)),
+                                CelFunctionBinding.from(
+                                        "quantity_is_greater_than",
+                                        KubeQuantity.class,
+                                        KubeQuantity.class,
+                                        (a, b) -> a.compareTo(b) > 0)),
+                        Function.of(
+                                newFunctionDeclaration(
+                                        "isLessThan",
+                                        newMemberOverload(
+                                                "quantity_is_less_than", SimpleType.BOOL, QUANTITY, QUANTITY)),
+                                CelFunctionBinding.from(
+                                        "quantity_is_less_than",
+                                        KubeQuantity.class,
+                                        KubeQuantity.class,
+                                        (a, b) -> a.compareTo(b) < 0)),
+                        Function.of(
+                                newFunctionDeclaration(
+                                        "compareTo",
+                                        newMemberOverload("quantity_compare_to", SimpleType.INT, QUANTITY, QUANTITY)),
+                                CelFunctionBinding.from(
+                                        "quantity_compare_to", KubeQuantity.class, KubeQuantity.class, (a, b) ->
+                                                (long) Integer.signum(a.compareTo(b)))),
+                        Function.of(
+                                newFunctionDeclaration(
+                                        "asApproximateFloat",
+                                        newMemberOverload("quantity_get_float", SimpleType.DOUBLE, QUANTITY)),
+                                CelFunctionBinding.from(
+                                        "quantity_get_float", KubeQuantity.class, KubeQuantity::asApproximateFloat64)),
+                        Function.of(
+                                newFunctionDeclaration(
+                                        "asInteger", newMemberOverload("quantity_get_int", SimpleType.INT, QUANTITY)),
+                                CelFunctionBinding.from(
+                                        "quantity_get_int", KubeQuantity.class, QuantityLibrary::asInteger)),
+                        Function.of(
+                                newFunctionDeclaration(
+                                        "isInteger",
+                                        newMemberOverload("quantity_is_integer", SimpleType.BOOL, QUANTITY)),
+                                CelFunctionBinding.from(
+                                        "quantity_is_integer",
+                                        KubeQuantity.class,
+                                        q -> q.asInt64().isPresent())),
+                        Function.of(
+                                newFunctionDeclaration(
+                                        "add",
+                                        newMemberOverload("quantity_add", QUANTITY, QUANTITY, QUANTITY),
+                                        newMemberOverload("quantity_add_int", QUANTITY, QUANTITY, SimpleType.INT)),
+                                CelFunctionBinding.from(
+                                        "quantity_add", KubeQuantity.class, KubeQuantity.class, KubeQuantity::add),
+                                CelFunctionBinding.from(
+                                        "quantity_add_int",
+                                        KubeQuantity.class,
+                                        Long.class,
+                                        (q, i) ->
+                                                q.add(KubeQuantity.ofInt64(i, KubeQuantity.Format.DECIMAL_EXPONENT)))),
+                        Function.of(
+                                newFunctionDeclaration(
+                                        "sub",
+                                        newMemberOverload("quantity_sub", QUANTITY, QUANTITY, QUANTITY),
+                                        newMemberOverload("quantity_sub_int", QUANTITY, QUANTITY, SimpleType.INT)),
+                                CelFunctionBinding.from(
+                                        "quantity_sub", KubeQuantity.class, KubeQuantity.class, KubeQuantity::sub),
+                                CelFunctionBinding.from(
+                                        "quantity_sub_int",
+                                        KubeQuantity.class,
+                                        Long.class,
+                                        (q, i) -> q.sub(
+                                                KubeQuantity.ofInt64(i, KubeQuantity.Format.DECIMAL_EXPONENT))))));
     }
 
     private static KubeQuantity parse(String s) throws CelEvaluationException {

@@ -17,22 +17,42 @@ import java.util.List;
 public final class RegexLibrary extends LibrarySupport {
 
     public RegexLibrary() {
-        super("kubernetes.regex", List.of(
-                Function.of(newFunctionDeclaration("find",
-                                newMemberOverload("string_find_string", SimpleType.STRING, SimpleType.STRING,
-                                        SimpleType.STRING)),
-                        CelFunctionBinding.from("string_find_string", String.class, String.class,
-                                RegexLibrary::find)),
-                Function.of(newFunctionDeclaration("findAll",
-                                newMemberOverload("string_find_all_string", ListType.create(SimpleType.STRING),
-                                        SimpleType.STRING, SimpleType.STRING),
-                                newMemberOverload("string_find_all_string_int", ListType.create(SimpleType.STRING),
-                                        SimpleType.STRING, SimpleType.STRING, SimpleType.INT)),
-                        CelFunctionBinding.from("string_find_all_string", String.class, String.class,
-                                (s, re) -> findAll(s, re, -1)),
-                        CelFunctionBinding.from("string_find_all_string_int",
-                                List.of(String.class, String.class, Long.class),
-                                args -> findAll((String) args[0], (String) args[1], (Long) args[2])))));
+        super(
+                "kubernetes.regex",
+                List.of(
+                        Function.of(
+                                newFunctionDeclaration(
+                                        "find",
+                                        newMemberOverload(
+                                                "string_find_string",
+                                                SimpleType.STRING,
+                                                SimpleType.STRING,
+                                                SimpleType.STRING)),
+                                CelFunctionBinding.from(
+                                        "string_find_string", String.class, String.class, RegexLibrary::find)),
+                        Function.of(
+                                newFunctionDeclaration(
+                                        "findAll",
+                                        newMemberOverload(
+                                                "string_find_all_string",
+                                                ListType.create(SimpleType.STRING),
+                                                SimpleType.STRING,
+                                                SimpleType.STRING),
+                                        newMemberOverload(
+                                                "string_find_all_string_int",
+                                                ListType.create(SimpleType.STRING),
+                                                SimpleType.STRING,
+                                                SimpleType.STRING,
+                                                SimpleType.INT)),
+                                CelFunctionBinding.from(
+                                        "string_find_all_string",
+                                        String.class,
+                                        String.class,
+                                        (s, re) -> findAll(s, re, -1)),
+                                CelFunctionBinding.from(
+                                        "string_find_all_string_int",
+                                        List.of(String.class, String.class, Long.class),
+                                        args -> findAll((String) args[0], (String) args[1], (Long) args[2])))));
     }
 
     /**

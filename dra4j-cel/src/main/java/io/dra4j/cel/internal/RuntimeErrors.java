@@ -18,132 +18,134 @@ import java.util.regex.Pattern;
 /** Turns cel-java evaluation failures into the texts cel-go produces for the same failures. */
 final class RuntimeErrors {
 
-  /** Upstream's hint for missing keys (dynamic-resource-allocation cel/errors.go, 1.37). */
-  static final String NO_SUCH_KEY_HINT =
-      ". consider using CEL optional chaining (.? followed by orValue()) or guarding the check with has() for"
-          + " optional fields";
+    /** Upstream's hint for missing keys (dynamic-resource-allocation cel/errors.go, 1.37). */
+    static final String NO_SUCH_KEY_HINT =
+            ". consider using CEL optional chaining (.? followed by orValue()) or guarding the check with has() for"
+                    + " optional fields";
 
-  private static final Pattern MISSING_MAP_KEY = Pattern.compile("key '(.*)' is not present in map\\.", Pattern.DOTALL);
-  private static final Pattern EVALUATION_PREFIX = Pattern.compile("^evaluation error(?: at [^:]*(?::\\d+)+)?: ");
-  /** java.time's text for a zone ID it does not know; cel-go reports Go's time.LoadLocation error. */
-  private static final String UNKNOWN_ZONE = "Unknown time-zone ID: ";
-  private static final Set<String> CONVERSIONS = Set.of("int", "uint", "double", "bool");
-  private static final Pattern INDEX_OUT_OF_RANGE = Pattern.compile("Out of range: (-?\\d+)");
-  private static final Pattern ITERATION_RANGE =
-      Pattern.compile("expected a list or a map for iteration range but got '(.*)'");
+    private static final Pattern MISSING_MAP_KEY =
+            Pattern.compile("key '(.*)' is not present in map\\.", Pattern.DOTALL);
+    private static final Pattern EVALUATION_PREFIX = Pattern.compile("^evaluation error(?: at [^:]*(?::\\d+)+)?: ");
+    /** java.time's text for a zone ID it does not know; cel-go reports Go's time.LoadLocation error. */
+    private static final String UNKNOWN_ZONE = "Unknown time-zone ID: ";
 
-  private RuntimeErrors() {
-  }
+    private static final Set<String> CONVERSIONS = Set.of("int", "uint", "double", "bool");
+    private static final Pattern INDEX_OUT_OF_RANGE = Pattern.compile("Out of range: (-?\\d+)");
+    private static final Pattern ITERATION_RANGE =
+            Pattern.compile("expected a list or a map for iteration range but got '(.*)'");
 
-  /** The cel-go text for a failure, with upstream's hint appended to "no such key" errors. */
-  static String message(Throwable failure, FailureSites sites) {
-    String text = translate(failure, sites);
-    return text.contains("no such key:") ? text + NO_SUCH_KEY_HINT : text;
-  }
+    private RuntimeErrors() {}
 
-  /** The cel-go text of a failure, without the hint. */
-  static String translate(Throwable failure, FailureSites sites) {
-    Optional<String> function = sites.failingFunction(failure);
-    Throwable root = failure;
-    while (root.getCause() != null && root.getCause() != root) {
-      root = root.getCause();
+    /** The cel-go text for a failure, with upstream's hint appended to "no such key" errors. */
+    static String message(Throwable failure, FailureSites sites) {
+        String text = translate(failure, sites);
+        return text.contains("no such key:") ? text + NO_SUCH_KEY_HINT : text;
     }
-    String message = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
-    if (function.isPresent() && CONVERSIONS.contains(function.get())) {
-      if (root instanceof NumberFormatException || root instanceof CelBadFormatException) {
-        return "type conversion error from 'string' to '" + function.get() + "'";
-      }
-      if (function.get().equals("uint") && root instanceof CelNumericOverflowException) {
-        return "unsigned integer overflow";
-      }
-    }
-    if (function.filter("timestamp"::equals).isPresent() && message.startsWith("Timestamp is not valid")) {
-      return "timestamp overflow";
-    }
-    if (function.isPresent() && (function.get().equals("duration") || function.get().equals("timestamp"))
-        && !(root instanceof CelAttributeNotFoundException)) {
-      // Go's time.ParseDuration or time.Parse(RFC3339) failed: cel-go names the protobuf type.
-      return "type conversion error from 'string' to 'google.protobuf." + (function.get().equals("duration")
-          ? "Duration" : "Timestamp") + "'";
-    }
-    if (message.startsWith("Timestamp is not valid")) {
-      return "timestamp overflow";
-    }
-    if (root instanceof CelAttributeNotFoundException) {
-      Matcher missing = MISSING_MAP_KEY.matcher(message);
-      if (missing.matches()) {
-        return "no such key: " + missing.group(1);
-      }
-      if (message.startsWith("No such attribute") || message.startsWith("Error resolving field")) {
-        return message;
-      }
-      return "no such key: " + message;
-    }
-    if (root instanceof CelDivideByZeroException || message.endsWith("/ by zero")) {
-      // cel-java reports both as "/ by zero".
-      return function.filter("_%_"::equals).isPresent() ? "modulus by zero" : "division by zero";
-    }
-    if (root instanceof CelIndexOutOfBoundsException) {
-      return message.replace("Index out of bounds", "index out of bounds");
-    }
-    Matcher outOfRange = INDEX_OUT_OF_RANGE.matcher(message);
-    if (outOfRange.matches()) {
-      // cel-java rejects a list index beyond Java's int range before looking; cel-go reports it as out of bounds.
-      return "index out of bounds: " + outOfRange.group(1);
-    }
-    if (root instanceof CelNumericOverflowException || root instanceof ArithmeticException) {
-      return message.contains("unsigned") ? "unsigned integer overflow" : "integer overflow";
-    }
-    if (root instanceof ZoneRulesException && message.startsWith(UNKNOWN_ZONE)) {
-      return "unknown time zone " + message.substring(UNKNOWN_ZONE.length());
-    }
-    if (root instanceof NoSuchElementException && "No value present".equals(message)) {
-      // cel-java's optional value() on an empty optional; cel-go's Optional.GetValue error.
-      return "optional.none() dereference";
-    }
-    if (root instanceof CelOverloadNotFoundException) {
-      return "no such overload";
-    }
-    String stripped = EVALUATION_PREFIX.matcher(message).replaceFirst("");
-    Matcher range = ITERATION_RANGE.matcher(stripped);
-    if (range.matches()) {
-      return "got '" + goTypeName(range.group(1)) + "', expected iterable type";
-    }
-    if (stripped.startsWith("No matching overload") || stripped.startsWith("expected boolean value, found")) {
-      // Also a non-bool condition of a conditional at run time: cel-go finds no overload for it.
-      return "no such overload";
-    }
-    return stripped;
-  }
 
-  /** cel-go's {@code %T} for the Java class cel-java names in its iteration-range error. */
-  private static String goTypeName(String javaSimpleName) {
-    switch (javaSimpleName) {
-      case "Long":
-        return "types.Int";
-      case "UnsignedLong":
-        return "types.Uint";
-      case "Double":
-        return "types.Double";
-      case "Boolean":
-        return "types.Bool";
-      case "String":
-        return "types.String";
-      case "ByteString":
-      case "CelByteString":
-        return "types.Bytes";
-      case "NullValue":
-        return "types.Null";
-      case "Optional":
-        return "*types.Optional";
-      default:
-        if (javaSimpleName.equals(Semver.class.getSimpleName())) {
-          return "cel.Semver";
+    /** The cel-go text of a failure, without the hint. */
+    static String translate(Throwable failure, FailureSites sites) {
+        Optional<String> function = sites.failingFunction(failure);
+        Throwable root = failure;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
         }
-        if (javaSimpleName.equals(KubeQuantity.class.getSimpleName())) {
-          return "cel.Quantity";
+        String message = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+        if (function.isPresent() && CONVERSIONS.contains(function.get())) {
+            if (root instanceof NumberFormatException || root instanceof CelBadFormatException) {
+                return "type conversion error from 'string' to '" + function.get() + "'";
+            }
+            if (function.get().equals("uint") && root instanceof CelNumericOverflowException) {
+                return "unsigned integer overflow";
+            }
         }
-        return javaSimpleName;
+        if (function.filter("timestamp"::equals).isPresent() && message.startsWith("Timestamp is not valid")) {
+            return "timestamp overflow";
+        }
+        if (function.isPresent()
+                && (function.get().equals("duration") || function.get().equals("timestamp"))
+                && !(root instanceof CelAttributeNotFoundException)) {
+            // Go's time.ParseDuration or time.Parse(RFC3339) failed: cel-go names the protobuf type.
+            return "type conversion error from 'string' to 'google.protobuf."
+                    + (function.get().equals("duration") ? "Duration" : "Timestamp") + "'";
+        }
+        if (message.startsWith("Timestamp is not valid")) {
+            return "timestamp overflow";
+        }
+        if (root instanceof CelAttributeNotFoundException) {
+            Matcher missing = MISSING_MAP_KEY.matcher(message);
+            if (missing.matches()) {
+                return "no such key: " + missing.group(1);
+            }
+            if (message.startsWith("No such attribute") || message.startsWith("Error resolving field")) {
+                return message;
+            }
+            return "no such key: " + message;
+        }
+        if (root instanceof CelDivideByZeroException || message.endsWith("/ by zero")) {
+            // cel-java reports both as "/ by zero".
+            return function.filter("_%_"::equals).isPresent() ? "modulus by zero" : "division by zero";
+        }
+        if (root instanceof CelIndexOutOfBoundsException) {
+            return message.replace("Index out of bounds", "index out of bounds");
+        }
+        Matcher outOfRange = INDEX_OUT_OF_RANGE.matcher(message);
+        if (outOfRange.matches()) {
+            // cel-java rejects a list index beyond Java's int range before looking; cel-go reports it as out of bounds.
+            return "index out of bounds: " + outOfRange.group(1);
+        }
+        if (root instanceof CelNumericOverflowException || root instanceof ArithmeticException) {
+            return message.contains("unsigned") ? "unsigned integer overflow" : "integer overflow";
+        }
+        if (root instanceof ZoneRulesException && message.startsWith(UNKNOWN_ZONE)) {
+            return "unknown time zone " + message.substring(UNKNOWN_ZONE.length());
+        }
+        if (root instanceof NoSuchElementException && "No value present".equals(message)) {
+            // cel-java's optional value() on an empty optional; cel-go's Optional.GetValue error.
+            return "optional.none() dereference";
+        }
+        if (root instanceof CelOverloadNotFoundException) {
+            return "no such overload";
+        }
+        String stripped = EVALUATION_PREFIX.matcher(message).replaceFirst("");
+        Matcher range = ITERATION_RANGE.matcher(stripped);
+        if (range.matches()) {
+            return "got '" + goTypeName(range.group(1)) + "', expected iterable type";
+        }
+        if (stripped.startsWith("No matching overload") || stripped.startsWith("expected boolean value, found")) {
+            // Also a non-bool condition of a conditional at run time: cel-go finds no overload for it.
+            return "no such overload";
+        }
+        return stripped;
     }
-  }
+
+    /** cel-go's {@code %T} for the Java class cel-java names in its iteration-range error. */
+    private static String goTypeName(String javaSimpleName) {
+        switch (javaSimpleName) {
+            case "Long":
+                return "types.Int";
+            case "UnsignedLong":
+                return "types.Uint";
+            case "Double":
+                return "types.Double";
+            case "Boolean":
+                return "types.Bool";
+            case "String":
+                return "types.String";
+            case "ByteString":
+            case "CelByteString":
+                return "types.Bytes";
+            case "NullValue":
+                return "types.Null";
+            case "Optional":
+                return "*types.Optional";
+            default:
+                if (javaSimpleName.equals(Semver.class.getSimpleName())) {
+                    return "cel.Semver";
+                }
+                if (javaSimpleName.equals(KubeQuantity.class.getSimpleName())) {
+                    return "cel.Quantity";
+                }
+                return javaSimpleName;
+        }
+    }
 }

@@ -52,229 +52,239 @@ import java.util.stream.Stream;
  */
 public final class SelectorCompiler {
 
-  /** Upstream's CELSelectorExpressionMaxCost. */
-  public static final long COST_LIMIT = 1_000_000;
+    /** Upstream's CELSelectorExpressionMaxCost. */
+    public static final long COST_LIMIT = 1_000_000;
 
-  private static final CelOptions OPTIONS = CelOptions.current()
-      .enableHeterogeneousNumericComparisons(true)
-      .enableOptionalSyntax(true)
-      .enableUnsignedLongs(true)
-      // cel-go builds a map literal into a Go map: a repeated key keeps its last value, without an error.
-      .errorOnDuplicateMapKeys(false)
-      .build();
+    private static final CelOptions OPTIONS = CelOptions.current()
+            .enableHeterogeneousNumericComparisons(true)
+            .enableOptionalSyntax(true)
+            .enableUnsignedLongs(true)
+            // cel-go builds a map literal into a Go map: a repeated key keeps its last value, without an error.
+            .errorOnDuplicateMapKeys(false)
+            .build();
 
-  /**
-   * Standard bindings {@link GoEquality}, {@link GoIndexing}, {@link GoConversions} and {@link GoNumericOrdering}
-   * replace with cel-go's.
-   */
-  private static final Set<CelStandardOverload> REPLACED_OVERLOADS = Stream.concat(Stream.of(
-      EqualsOperator.EqualsOverload.EQUALS, NotEqualsOperator.NotEqualsOverload.NOT_EQUALS,
-      InOperator.InOverload.IN_LIST, InOperator.InOverload.IN_MAP, IndexOperator.IndexOverload.INDEX_LIST,
-      IndexOperator.IndexOverload.INDEX_MAP), Stream.concat(GoConversions.REPLACED.stream(),
-      GoNumericOrdering.REPLACED.stream())).collect(Collectors.toUnmodifiableSet());
-
-  private static final List<String> ANTLR_MESSAGES = List.of(
-      "mismatched input", "extraneous input", "missing ", "no viable alternative", "token recognition error");
-  private static final Pattern LITERAL_VALIDATION =
-      Pattern.compile("(\\w+) validation failed\\. Reason: .*", Pattern.DOTALL);
-  /** cel-java's names of free type parameters, such as {@code %elem0}, {@code %T7} or {@code %V0}. */
-  private static final Pattern TYPE_PARAMETER = Pattern.compile("%[A-Za-z_]*[0-9]*");
-  private static final Pattern CANDIDATES = Pattern.compile(" \\(candidates: .*\\)$", Pattern.DOTALL);
-
-  private final CelCompiler compiler;
-  private final CelRuntime runtime;
-  private final CelValidator validator;
-
-  public SelectorCompiler() {
-    CelCompilerBuilder compilerBuilder = CelCompilerFactory.standardCelCompilerBuilder()
-        .setOptions(OPTIONS)
-        .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
-        .setTypeProvider(DeviceType.PROVIDER)
-        .addVar(DeviceType.VARIABLE, DeviceType.TYPE)
-        .setStandardEnvironmentEnabled(false)
-        .setStandardDeclarations(GoOverloadOrder.standardDeclarations())
-        .addFunctionDeclarations(GoOverloadOrder.redeclared())
-        .addLibraries(
-            CelExtensions.sets(OPTIONS),
-            GoLists.compilerDeclarations(),
-            new GoSort(),
-            CelExtensions.optional(),
-            CelExtensions.bindings(),
-            CelExtensions.comprehensions())
-        .addLibraries(KubernetesLibraries.all());
-    compiler = compilerBuilder.build();
-
-    CelRuntimeBuilder runtimeBuilder = CelRuntimeFactory.legacyCelRuntimeBuilder()
-        .setOptions(OPTIONS)
-        .setStandardEnvironmentEnabled(false)
-        .setStandardFunctions(CelStandardFunctions.newBuilder()
-            .filterFunctions((function, overload) -> !REPLACED_OVERLOADS.contains(overload))
-            .build())
-        .addLibraries(
-            CelExtensions.sets(OPTIONS),
-            GoLists.others(),
-            new GoLists(),
-            new GoSort(),
-            new GoOptionalIndex(),
-            CelExtensions.optional(),
-            CelExtensions.comprehensions(),
-            new GoEquality(),
-            new GoIndexing(),
-            new GoConversions(),
-            new GoNumericOrdering())
-        .addLibraries(KubernetesLibraries.all());
-    runtime = runtimeBuilder.build();
-
-    validator = CelValidatorFactory.standardCelValidatorBuilder(compiler, runtime)
-        .addAstValidators(
-            DurationLiteralValidator.INSTANCE,
-            TimestampLiteralValidator.INSTANCE,
-            RegexLiteralValidator.INSTANCE,
-            new HomogeneousLiterals())
-        .addAstValidators(KubernetesLibraries.astValidators())
-        .build();
-  }
-
-  /**
-   * Compiles a selector. Never throws: a failure comes back as {@link Compiled.Failure} with upstream's detail text
-   * ("compilation failed: ERROR: &lt;input&gt;:1:1: ..." or "must evaluate to bool or the unknown type, not ...").
-   */
-  public Compiled compile(String expression) {
-    try {
-      CelValidationResult parsed = compiler.parse(expression);
-      if (parsed.hasError()) {
-        return new Compiled.Failure("compilation failed: " + issues(parsed, SelectorCompiler::parserMessage));
-      }
-      CelValidationResult checked = compiler.check(parsed.getAst());
-      if (checked.hasError()) {
-        return new Compiled.Failure("compilation failed: " + issues(checked, SelectorCompiler::checkerMessage));
-      }
-      CelAbstractSyntaxTree ast = checked.getAst();
-      CelValidationResult validated = validator.validate(ast);
-      if (validated.hasError()) {
-        return new Compiled.Failure("compilation failed: " + issues(validated, SelectorCompiler::validatorMessage));
-      }
-      CelKind resultKind = ast.getResultType().kind();
-      if (resultKind != CelKind.BOOL && resultKind != CelKind.DYN) {
-        return new Compiled.Failure("must evaluate to bool or the unknown type, not "
-            + CelTypeNames.checked(ast.getResultType()));
-      }
-      CostModel costModel = CostModel.of(ast);
-      FailureSites sites = FailureSites.of(ast);
-      Optional<String> folding = foldConstantConversions(ast, costModel, sites);
-      if (folding.isPresent()) {
-        return new Compiled.Failure("program instantiation failed: " + folding.get());
-      }
-      // The cost model keeps the checker's overload candidates: cel-go prices ambiguous calls by function name.
-      CelAbstractSyntaxTree dispatchable = ConstantSets.select(
-          GoIndexing.withDynamicIndex(GoSort.resolve(KubernetesLibraries.resolveDynamicOverloads(ast))));
-      return new Compiled.Success(new SelectorProgram(runtime.createProgram(dispatchable), costModel, COST_LIMIT,
-          sites, NoSuchOverloads.of(ast)), ast);
-    } catch (CelEvaluationException | RuntimeException e) {
-      return new Compiled.Failure("unexpected compilation error: " + e.getMessage());
-    } catch (dev.cel.common.CelValidationException e) {
-      return new Compiled.Failure("compilation failed: " + e.getMessage());
-    }
-  }
-
-  /** Evaluates the conversions cel-go folds while planning; the first failure is what cel-go reports. */
-  private Optional<String> foldConstantConversions(CelAbstractSyntaxTree ast, CostModel costModel,
-      FailureSites sites) throws CelEvaluationException {
-    for (CelExpr conversion : costModel.constantConversions()) {
-      CelAbstractSyntaxTree folded = CelAbstractSyntaxTree.newCheckedAst(conversion, ast.getSource(),
-          ast.getReferenceMap(), ast.getTypeMap());
-      try {
-        runtime.createProgram(folded).eval();
-      } catch (CelEvaluationException e) {
-        return Optional.of(RuntimeErrors.translate(e, sites));
-      }
-    }
-    return Optional.empty();
-  }
-
-  /**
-   * cel-go's issue listing: errors sorted by position, each as "ERROR: <input>:line:column: message" with its source
-   * line and a caret. Messages are reworded where cel-java and cel-go differ.
-   */
-  private static String issues(CelValidationResult result, UnaryOperator<String> reword) {
-    List<CelIssue> errors = result.getErrors().stream()
-        .sorted(Comparator.comparing(CelIssue::getSourceLocation))
-        .map(issue -> CelIssue.newBuilder()
-            .setSeverity(issue.getSeverity())
-            .setSourceLocation(issue.getSourceLocation())
-            .setExprId(issue.getExprId())
-            .setMessage(reword.apply(issue.getMessage()))
-            .build())
-        .collect(Collectors.toList());
-    return errors.stream().map(issue -> display(issue, result))
-        .collect(Collectors.joining("\n"));
-  }
-
-  /**
-   * cel-go's display of one issue. For an empty expression cel-go places the end of input at column 0 and has no
-   * source line to quote; otherwise its display is cel-java's.
-   */
-  private static String display(CelIssue issue, CelValidationResult result) {
-    if (result.getSource().getContent().isEmpty()) {
-      return "ERROR: <input>:1:0: " + issue.getMessage();
-    }
-    return issue.toDisplayString(result.getSource());
-  }
-
-  /**
-   * cel-go marks the errors its ANTLR parser reports as syntax errors; an int literal out of range is an "invalid
-   * int literal" there (cel-java reports Java's NumberFormatException text).
-   */
-  private static String parserMessage(String message) {
-    if (message.startsWith("For input string: ")) {
-      return "invalid int literal";
-    }
-    for (String prefix : ANTLR_MESSAGES) {
-      if (message.startsWith(prefix)) {
-        return "Syntax error: " + message;
-      }
-    }
-    return message;
-  }
-
-  /** cel-go's literal validators say only which argument is invalid. */
-  private static String validatorMessage(String message) {
-    if (message.startsWith("Regex validation failed")) {
-      return "invalid matches argument";
-    }
-    Matcher literal = LITERAL_VALIDATION.matcher(message);
-    if (literal.matches()) {
-      return "invalid " + literal.group(1).toLowerCase(Locale.ROOT) + " argument";
-    }
-    return message;
-  }
-
-  /**
-   * cel-java lists overload candidates after a failed resolution, cel-go does not. Types are written as cel-go's
-   * checker writes them ({@code checker.FormatCELType}, after free type parameters became {@code dyn}).
-   */
-  private static String checkerMessage(String message) {
-    String text = CANDIDATES.matcher(message).replaceFirst("");
-    text = TYPE_PARAMETER.matcher(text).replaceAll("dyn");
-    return text.replace("google.protobuf.Duration", "duration").replace("google.protobuf.Timestamp", "timestamp")
-        .replace("null_type", "null").replace("google.protobuf.Any", "any").replace("*error*", "!error!");
-  }
-
-  /** The result of compiling one expression. */
-  public sealed interface Compiled {
     /**
-     * A compiled, type-checked selector and its checked AST, from which {@link #estimatedCost()} computes the static
-     * cost estimate on demand: only validation and lint ask for it, so evaluation never depends on the estimator.
+     * Standard bindings {@link GoEquality}, {@link GoIndexing}, {@link GoConversions} and {@link GoNumericOrdering}
+     * replace with cel-go's.
      */
-    record Success(SelectorProgram program, CelAbstractSyntaxTree checkedAst) implements Compiled {
-      /** The static cost estimate ({@link CostEstimator}) that upstream's API validation compares with its limit. */
-      public Uint64Range estimatedCost() {
-        return CostEstimator.estimate(checkedAst);
-      }
+    private static final Set<CelStandardOverload> REPLACED_OVERLOADS = Stream.concat(
+                    Stream.of(
+                            EqualsOperator.EqualsOverload.EQUALS,
+                            NotEqualsOperator.NotEqualsOverload.NOT_EQUALS,
+                            InOperator.InOverload.IN_LIST,
+                            InOperator.InOverload.IN_MAP,
+                            IndexOperator.IndexOverload.INDEX_LIST,
+                            IndexOperator.IndexOverload.INDEX_MAP),
+                    Stream.concat(GoConversions.REPLACED.stream(), GoNumericOrdering.REPLACED.stream()))
+            .collect(Collectors.toUnmodifiableSet());
+
+    private static final List<String> ANTLR_MESSAGES = List.of(
+            "mismatched input", "extraneous input", "missing ", "no viable alternative", "token recognition error");
+    private static final Pattern LITERAL_VALIDATION =
+            Pattern.compile("(\\w+) validation failed\\. Reason: .*", Pattern.DOTALL);
+    /** cel-java's names of free type parameters, such as {@code %elem0}, {@code %T7} or {@code %V0}. */
+    private static final Pattern TYPE_PARAMETER = Pattern.compile("%[A-Za-z_]*[0-9]*");
+
+    private static final Pattern CANDIDATES = Pattern.compile(" \\(candidates: .*\\)$", Pattern.DOTALL);
+
+    private final CelCompiler compiler;
+    private final CelRuntime runtime;
+    private final CelValidator validator;
+
+    public SelectorCompiler() {
+        CelCompilerBuilder compilerBuilder = CelCompilerFactory.standardCelCompilerBuilder()
+                .setOptions(OPTIONS)
+                .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
+                .setTypeProvider(DeviceType.PROVIDER)
+                .addVar(DeviceType.VARIABLE, DeviceType.TYPE)
+                .setStandardEnvironmentEnabled(false)
+                .setStandardDeclarations(GoOverloadOrder.standardDeclarations())
+                .addFunctionDeclarations(GoOverloadOrder.redeclared())
+                .addLibraries(
+                        CelExtensions.sets(OPTIONS),
+                        GoLists.compilerDeclarations(),
+                        new GoSort(),
+                        CelExtensions.optional(),
+                        CelExtensions.bindings(),
+                        CelExtensions.comprehensions())
+                .addLibraries(KubernetesLibraries.all());
+        compiler = compilerBuilder.build();
+
+        CelRuntimeBuilder runtimeBuilder = CelRuntimeFactory.legacyCelRuntimeBuilder()
+                .setOptions(OPTIONS)
+                .setStandardEnvironmentEnabled(false)
+                .setStandardFunctions(CelStandardFunctions.newBuilder()
+                        .filterFunctions((function, overload) -> !REPLACED_OVERLOADS.contains(overload))
+                        .build())
+                .addLibraries(
+                        CelExtensions.sets(OPTIONS),
+                        GoLists.others(),
+                        new GoLists(),
+                        new GoSort(),
+                        new GoOptionalIndex(),
+                        CelExtensions.optional(),
+                        CelExtensions.comprehensions(),
+                        new GoEquality(),
+                        new GoIndexing(),
+                        new GoConversions(),
+                        new GoNumericOrdering())
+                .addLibraries(KubernetesLibraries.all());
+        runtime = runtimeBuilder.build();
+
+        validator = CelValidatorFactory.standardCelValidatorBuilder(compiler, runtime)
+                .addAstValidators(
+                        DurationLiteralValidator.INSTANCE,
+                        TimestampLiteralValidator.INSTANCE,
+                        RegexLiteralValidator.INSTANCE,
+                        new HomogeneousLiterals())
+                .addAstValidators(KubernetesLibraries.astValidators())
+                .build();
     }
 
-    /** Upstream's detail text for an expression that does not compile. */
-    record Failure(String detail) implements Compiled {
+    /**
+     * Compiles a selector. Never throws: a failure comes back as {@link Compiled.Failure} with upstream's detail text
+     * ("compilation failed: ERROR: &lt;input&gt;:1:1: ..." or "must evaluate to bool or the unknown type, not ...").
+     */
+    public Compiled compile(String expression) {
+        try {
+            CelValidationResult parsed = compiler.parse(expression);
+            if (parsed.hasError()) {
+                return new Compiled.Failure("compilation failed: " + issues(parsed, SelectorCompiler::parserMessage));
+            }
+            CelValidationResult checked = compiler.check(parsed.getAst());
+            if (checked.hasError()) {
+                return new Compiled.Failure("compilation failed: " + issues(checked, SelectorCompiler::checkerMessage));
+            }
+            CelAbstractSyntaxTree ast = checked.getAst();
+            CelValidationResult validated = validator.validate(ast);
+            if (validated.hasError()) {
+                return new Compiled.Failure(
+                        "compilation failed: " + issues(validated, SelectorCompiler::validatorMessage));
+            }
+            CelKind resultKind = ast.getResultType().kind();
+            if (resultKind != CelKind.BOOL && resultKind != CelKind.DYN) {
+                return new Compiled.Failure(
+                        "must evaluate to bool or the unknown type, not " + CelTypeNames.checked(ast.getResultType()));
+            }
+            CostModel costModel = CostModel.of(ast);
+            FailureSites sites = FailureSites.of(ast);
+            Optional<String> folding = foldConstantConversions(ast, costModel, sites);
+            if (folding.isPresent()) {
+                return new Compiled.Failure("program instantiation failed: " + folding.get());
+            }
+            // The cost model keeps the checker's overload candidates: cel-go prices ambiguous calls by function name.
+            CelAbstractSyntaxTree dispatchable = ConstantSets.select(
+                    GoIndexing.withDynamicIndex(GoSort.resolve(KubernetesLibraries.resolveDynamicOverloads(ast))));
+            return new Compiled.Success(
+                    new SelectorProgram(
+                            runtime.createProgram(dispatchable), costModel, COST_LIMIT, sites, NoSuchOverloads.of(ast)),
+                    ast);
+        } catch (CelEvaluationException | RuntimeException e) {
+            return new Compiled.Failure("unexpected compilation error: " + e.getMessage());
+        } catch (dev.cel.common.CelValidationException e) {
+            return new Compiled.Failure("compilation failed: " + e.getMessage());
+        }
     }
-  }
+
+    /** Evaluates the conversions cel-go folds while planning; the first failure is what cel-go reports. */
+    private Optional<String> foldConstantConversions(CelAbstractSyntaxTree ast, CostModel costModel, FailureSites sites)
+            throws CelEvaluationException {
+        for (CelExpr conversion : costModel.constantConversions()) {
+            CelAbstractSyntaxTree folded = CelAbstractSyntaxTree.newCheckedAst(
+                    conversion, ast.getSource(), ast.getReferenceMap(), ast.getTypeMap());
+            try {
+                runtime.createProgram(folded).eval();
+            } catch (CelEvaluationException e) {
+                return Optional.of(RuntimeErrors.translate(e, sites));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * cel-go's issue listing: errors sorted by position, each as "ERROR: <input>:line:column: message" with its source
+     * line and a caret. Messages are reworded where cel-java and cel-go differ.
+     */
+    private static String issues(CelValidationResult result, UnaryOperator<String> reword) {
+        List<CelIssue> errors = result.getErrors().stream()
+                .sorted(Comparator.comparing(CelIssue::getSourceLocation))
+                .map(issue -> CelIssue.newBuilder()
+                        .setSeverity(issue.getSeverity())
+                        .setSourceLocation(issue.getSourceLocation())
+                        .setExprId(issue.getExprId())
+                        .setMessage(reword.apply(issue.getMessage()))
+                        .build())
+                .collect(Collectors.toList());
+        return errors.stream().map(issue -> display(issue, result)).collect(Collectors.joining("\n"));
+    }
+
+    /**
+     * cel-go's display of one issue. For an empty expression cel-go places the end of input at column 0 and has no
+     * source line to quote; otherwise its display is cel-java's.
+     */
+    private static String display(CelIssue issue, CelValidationResult result) {
+        if (result.getSource().getContent().isEmpty()) {
+            return "ERROR: <input>:1:0: " + issue.getMessage();
+        }
+        return issue.toDisplayString(result.getSource());
+    }
+
+    /**
+     * cel-go marks the errors its ANTLR parser reports as syntax errors; an int literal out of range is an "invalid
+     * int literal" there (cel-java reports Java's NumberFormatException text).
+     */
+    private static String parserMessage(String message) {
+        if (message.startsWith("For input string: ")) {
+            return "invalid int literal";
+        }
+        for (String prefix : ANTLR_MESSAGES) {
+            if (message.startsWith(prefix)) {
+                return "Syntax error: " + message;
+            }
+        }
+        return message;
+    }
+
+    /** cel-go's literal validators say only which argument is invalid. */
+    private static String validatorMessage(String message) {
+        if (message.startsWith("Regex validation failed")) {
+            return "invalid matches argument";
+        }
+        Matcher literal = LITERAL_VALIDATION.matcher(message);
+        if (literal.matches()) {
+            return "invalid " + literal.group(1).toLowerCase(Locale.ROOT) + " argument";
+        }
+        return message;
+    }
+
+    /**
+     * cel-java lists overload candidates after a failed resolution, cel-go does not. Types are written as cel-go's
+     * checker writes them ({@code checker.FormatCELType}, after free type parameters became {@code dyn}).
+     */
+    private static String checkerMessage(String message) {
+        String text = CANDIDATES.matcher(message).replaceFirst("");
+        text = TYPE_PARAMETER.matcher(text).replaceAll("dyn");
+        return text.replace("google.protobuf.Duration", "duration")
+                .replace("google.protobuf.Timestamp", "timestamp")
+                .replace("null_type", "null")
+                .replace("google.protobuf.Any", "any")
+                .replace("*error*", "!error!");
+    }
+
+    /** The result of compiling one expression. */
+    public sealed interface Compiled {
+        /**
+         * A compiled, type-checked selector and its checked AST, from which {@link #estimatedCost()} computes the static
+         * cost estimate on demand: only validation and lint ask for it, so evaluation never depends on the estimator.
+         */
+        record Success(SelectorProgram program, CelAbstractSyntaxTree checkedAst) implements Compiled {
+            /** The static cost estimate ({@link CostEstimator}) that upstream's API validation compares with its limit. */
+            public Uint64Range estimatedCost() {
+                return CostEstimator.estimate(checkedAst);
+            }
+        }
+
+        /** Upstream's detail text for an expression that does not compile. */
+        record Failure(String detail) implements Compiled {}
+    }
 }

@@ -1,9 +1,9 @@
 package io.dra4j.cel.internal;
 
+import dev.cel.common.ast.CelExpr;
 import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelRuntime;
 import io.dra4j.cel.EvalResult;
-import dev.cel.common.ast.CelExpr;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,95 +15,101 @@ import java.util.Optional;
  */
 public final class SelectorProgram {
 
-  private static final String COST_EXCEEDED = "operation cancelled: actual cost limit exceeded";
+    private static final String COST_EXCEEDED = "operation cancelled: actual cost limit exceeded";
 
-  private final CelRuntime.Program program;
-  private final CostModel costModel;
-  private final long costLimit;
-  private final FailureSites failureSites;
-  private final NoSuchOverloads noSuchOverloads;
+    private final CelRuntime.Program program;
+    private final CostModel costModel;
+    private final long costLimit;
+    private final FailureSites failureSites;
+    private final NoSuchOverloads noSuchOverloads;
 
-  SelectorProgram(CelRuntime.Program program, CostModel costModel, long costLimit, FailureSites failureSites,
-      NoSuchOverloads noSuchOverloads) {
-    this.program = program;
-    this.costModel = costModel;
-    this.costLimit = costLimit;
-    this.failureSites = failureSites;
-    this.noSuchOverloads = noSuchOverloads;
-  }
-
-  public EvalResult evaluate(DeviceView device) {
-    if (device.invalid().isPresent()) {
-      return new EvalResult.Failed(device.invalid().get());
+    SelectorProgram(
+            CelRuntime.Program program,
+            CostModel costModel,
+            long costLimit,
+            FailureSites failureSites,
+            NoSuchOverloads noSuchOverloads) {
+        this.program = program;
+        this.costModel = costModel;
+        this.costLimit = costLimit;
+        this.failureSites = failureSites;
+        this.noSuchOverloads = noSuchOverloads;
     }
-    Object result;
-    try {
-      // Cost tracking slows evaluation down; skip it when the cost provably stays below the limit, unless map
-      // literals must be watched anyway.
-      if (failureSites.hasMapLiterals()) {
-        CostTracker tracker = new CostTracker(costModel, costLimit);
-        result = program.trace(device.resolver(), (expr, value) -> {
-          failureSites.checkMapLiteral(expr, value);
-          tracker.callback(expr, value);
-        });
-      } else if (costModel.provablyWithin(costLimit, device.maxValueSize(), device.traversalCost())) {
-        result = program.eval(device.resolver());
-      } else {
-        result = program.trace(device.resolver(), new CostTracker(costModel, costLimit));
-      }
-    } catch (CostTracker.CostLimitExceeded e) {
-      return new EvalResult.Failed(COST_EXCEEDED);
-    } catch (GoEquality.Unhashable e) {
-      return new EvalResult.Failed(e.getMessage());
-    } catch (CelEvaluationException | RuntimeException e) {
-      return new EvalResult.Failed(noSuchOverloads.failingCall(e)
-          .flatMap(call -> describe(call, device))
-          .orElseGet(() -> RuntimeErrors.message(e, failureSites)));
-    }
-    return asBool(result);
-  }
 
-  /**
-   * cel-go's text for a call that found no overload, from its argument values: a second evaluation records them
-   * (this is the failure path, so its cost does not matter).
-   */
-  private Optional<String> describe(CelExpr call, DeviceView device) {
-    List<Long> ids = NoSuchOverloads.argumentIds(call);
-    Map<Long, Object> values = new HashMap<>();
-    try {
-      program.trace(device.resolver(), (expr, value) -> {
-        if (ids.contains(expr.id())) {
-          values.put(expr.id(), value);
+    public EvalResult evaluate(DeviceView device) {
+        if (device.invalid().isPresent()) {
+            return new EvalResult.Failed(device.invalid().get());
         }
-      });
-    } catch (CelEvaluationException | RuntimeException | GoEquality.Unhashable e) {
-      // Expected: the evaluation fails again at the same call.
+        Object result;
+        try {
+            // Cost tracking slows evaluation down; skip it when the cost provably stays below the limit, unless map
+            // literals must be watched anyway.
+            if (failureSites.hasMapLiterals()) {
+                CostTracker tracker = new CostTracker(costModel, costLimit);
+                result = program.trace(device.resolver(), (expr, value) -> {
+                    failureSites.checkMapLiteral(expr, value);
+                    tracker.callback(expr, value);
+                });
+            } else if (costModel.provablyWithin(costLimit, device.maxValueSize(), device.traversalCost())) {
+                result = program.eval(device.resolver());
+            } else {
+                result = program.trace(device.resolver(), new CostTracker(costModel, costLimit));
+            }
+        } catch (CostTracker.CostLimitExceeded e) {
+            return new EvalResult.Failed(COST_EXCEEDED);
+        } catch (GoEquality.Unhashable e) {
+            return new EvalResult.Failed(e.getMessage());
+        } catch (CelEvaluationException | RuntimeException e) {
+            return new EvalResult.Failed(noSuchOverloads
+                    .failingCall(e)
+                    .flatMap(call -> describe(call, device))
+                    .orElseGet(() -> RuntimeErrors.message(e, failureSites)));
+        }
+        return asBool(result);
     }
-    if (!values.keySet().containsAll(ids)) {
-      return Optional.empty();
-    }
-    return Optional.of(NoSuchOverloads.message(call, ids.stream().map(values::get).toList()));
-  }
 
-  public CostModel costModel() {
-    return costModel;
-  }
-
-  /** The evaluation cost as cel-go would account it; for tests. */
-  public long cost(DeviceView device) throws CelEvaluationException {
-    CostTracker tracker = new CostTracker(costModel, Long.MAX_VALUE);
-    program.trace(device.resolver(), tracker);
-    return tracker.cost();
-  }
-
-  private static EvalResult asBool(Object result) {
-    if (result instanceof Boolean) {
-      return new EvalResult.Matched((Boolean) result);
+    /**
+     * cel-go's text for a call that found no overload, from its argument values: a second evaluation records them
+     * (this is the failure path, so its cost does not matter).
+     */
+    private Optional<String> describe(CelExpr call, DeviceView device) {
+        List<Long> ids = NoSuchOverloads.argumentIds(call);
+        Map<Long, Object> values = new HashMap<>();
+        try {
+            program.trace(device.resolver(), (expr, value) -> {
+                if (ids.contains(expr.id())) {
+                    values.put(expr.id(), value);
+                }
+            });
+        } catch (CelEvaluationException | RuntimeException | GoEquality.Unhashable e) {
+            // Expected: the evaluation fails again at the same call.
+        }
+        if (!values.keySet().containsAll(ids)) {
+            return Optional.empty();
+        }
+        return Optional.of(
+                NoSuchOverloads.message(call, ids.stream().map(values::get).toList()));
     }
-    // cel-go converts an optional by converting the value it holds.
-    if (result instanceof Optional && ((Optional<?>) result).orElse(null) instanceof Boolean) {
-      return new EvalResult.Matched((Boolean) ((Optional<?>) result).get());
+
+    public CostModel costModel() {
+        return costModel;
     }
-    return new EvalResult.Failed(NonBoolResults.message(result));
-  }
+
+    /** The evaluation cost as cel-go would account it; for tests. */
+    public long cost(DeviceView device) throws CelEvaluationException {
+        CostTracker tracker = new CostTracker(costModel, Long.MAX_VALUE);
+        program.trace(device.resolver(), tracker);
+        return tracker.cost();
+    }
+
+    private static EvalResult asBool(Object result) {
+        if (result instanceof Boolean) {
+            return new EvalResult.Matched((Boolean) result);
+        }
+        // cel-go converts an optional by converting the value it holds.
+        if (result instanceof Optional && ((Optional<?>) result).orElse(null) instanceof Boolean) {
+            return new EvalResult.Matched((Boolean) ((Optional<?>) result).get());
+        }
+        return new EvalResult.Failed(NonBoolResults.message(result));
+    }
 }

@@ -12,10 +12,10 @@ import dev.cel.common.values.NullValue;
 import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelFunctionBinding;
 import java.math.BigInteger;
+import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -35,18 +35,25 @@ public final class StringFormatLibrary extends LibrarySupport {
     private static final int DEFAULT_PRECISION = 6;
     /** A guard against absurd precisions, which upstream would try to honour (a documented deviation). */
     private static final int MAX_PRECISION = 100_000;
+
     private static final String STRING_CLAUSE_ERROR = "string clause can only be used on strings, bools, bytes, ints,"
             + " doubles, maps, lists, types, durations, and timestamps, was given ";
     private static final DateTimeFormatter SECONDS =
             DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss", Locale.ROOT).withZone(ZoneOffset.UTC);
 
     public StringFormatLibrary() {
-        super("cel.lib.ext.strings.format", List.of(
-                Function.of(newFunctionDeclaration("format",
-                                newMemberOverload("string_format", SimpleType.STRING, SimpleType.STRING,
+        super(
+                "cel.lib.ext.strings.format",
+                List.of(Function.of(
+                        newFunctionDeclaration(
+                                "format",
+                                newMemberOverload(
+                                        "string_format",
+                                        SimpleType.STRING,
+                                        SimpleType.STRING,
                                         ListType.create(SimpleType.DYN))),
-                        CelFunctionBinding.from("string_format", String.class, List.class,
-                                StringFormatLibrary::format))));
+                        CelFunctionBinding.from(
+                                "string_format", String.class, List.class, StringFormatLibrary::format))));
     }
 
     /** A formatting failure with cel-go's message. */
@@ -142,20 +149,21 @@ public final class StringFormatLibrary extends LibrarySupport {
                 if (arg instanceof Long || arg instanceof UnsignedLong) {
                     return arg.toString();
                 }
-                throw new FormatException("decimal clause can only be used on integers, was given " + CelValueTypes.name(arg));
+                throw new FormatException(
+                        "decimal clause can only be used on integers, was given " + CelValueTypes.name(arg));
             case 'f': {
                 Double d = doubleArg(arg);
                 if (d == null) {
-                    throw new FormatException("fixed-point clause can only be used on doubles, was given "
-                            + CelValueTypes.name(arg));
+                    throw new FormatException(
+                            "fixed-point clause can only be used on doubles, was given " + CelValueTypes.name(arg));
                 }
                 return GoNumberFormat.localizedFixed(d, precision == null ? DEFAULT_PRECISION : precision);
             }
             case 'e': {
                 Double d = doubleArg(arg);
                 if (d == null) {
-                    throw new FormatException("scientific clause can only be used on doubles, was given "
-                            + CelValueTypes.name(arg));
+                    throw new FormatException(
+                            "scientific clause can only be used on doubles, was given " + CelValueTypes.name(arg));
                 }
                 return GoNumberFormat.localizedScientific(d, precision == null ? DEFAULT_PRECISION : precision);
             }
@@ -166,8 +174,8 @@ public final class StringFormatLibrary extends LibrarySupport {
                 if (arg instanceof Long || arg instanceof UnsignedLong) {
                     return integer(arg).toString(2);
                 }
-                throw new FormatException("only integers and bools can be formatted as binary, was given "
-                        + CelValueTypes.name(arg));
+                throw new FormatException(
+                        "only integers and bools can be formatted as binary, was given " + CelValueTypes.name(arg));
             case 'x':
             case 'X': {
                 String hex;
@@ -187,7 +195,8 @@ public final class StringFormatLibrary extends LibrarySupport {
                 if (arg instanceof Long || arg instanceof UnsignedLong) {
                     return integer(arg).toString(8);
                 }
-                throw new FormatException("octal clause can only be used on integers, was given " + CelValueTypes.name(arg));
+                throw new FormatException(
+                        "octal clause can only be used on integers, was given " + CelValueTypes.name(arg));
             default:
                 throw error("could not parse formatting clause: unrecognized formatting clause \"" + clause + "\"");
         }
@@ -250,9 +259,12 @@ public final class StringFormatLibrary extends LibrarySupport {
         }
         if (v instanceof CelByteString bytes) {
             try {
-                return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                return StandardCharsets.UTF_8
+                        .newDecoder()
+                        .onMalformedInput(CodingErrorAction.REPORT)
                         .onUnmappableCharacter(CodingErrorAction.REPORT)
-                        .decode(ByteBuffer.wrap(bytes.toByteArray())).toString();
+                        .decode(ByteBuffer.wrap(bytes.toByteArray()))
+                        .toString();
             } catch (CharacterCodingException e) {
                 throw new FormatException("could not convert argument "
                         + GoQuote.quote("invalid UTF-8 in bytes, cannot convert to string") + " to string");
@@ -291,7 +303,10 @@ public final class StringFormatLibrary extends LibrarySupport {
         String text;
         if (v instanceof Long || v instanceof UnsignedLong) {
             text = v.toString();
-        } else if (v instanceof String || v instanceof CelByteString || v instanceof Boolean || v instanceof NullValue
+        } else if (v instanceof String
+                || v instanceof CelByteString
+                || v instanceof Boolean
+                || v instanceof NullValue
                 || v instanceof TypeType) {
             text = formatString(v);
         } else if (v instanceof Instant || v instanceof Duration) {
@@ -350,5 +365,4 @@ public final class StringFormatLibrary extends LibrarySupport {
         }
         return "{" + String.join(", ", parts) + "}";
     }
-
 }

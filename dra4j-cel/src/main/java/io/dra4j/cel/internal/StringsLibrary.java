@@ -22,82 +22,164 @@ import java.util.List;
 public final class StringsLibrary extends LibrarySupport {
 
     public StringsLibrary() {
-        super("cel.lib.ext.strings", List.of(
-                Function.of(newFunctionDeclaration("charAt",
-                                newMemberOverload("string_char_at_int", SimpleType.STRING, SimpleType.STRING,
-                                        SimpleType.INT)),
-                        CelFunctionBinding.from("string_char_at_int", String.class, Long.class,
-                                StringsLibrary::charAt)),
-                Function.of(newFunctionDeclaration("indexOf",
-                                newMemberOverload("string_index_of_string", SimpleType.INT, SimpleType.STRING,
-                                        SimpleType.STRING),
-                                newMemberOverload("string_index_of_string_int", SimpleType.INT, SimpleType.STRING,
-                                        SimpleType.STRING, SimpleType.INT)),
-                        CelFunctionBinding.from("string_index_of_string", String.class, String.class,
-                                (s, sub) -> indexOf(s, sub, 0)),
-                        CelFunctionBinding.from("string_index_of_string_int",
-                                List.of(String.class, String.class, Long.class),
-                                a -> indexOf((String) a[0], (String) a[1], (Long) a[2]))),
-                Function.of(newFunctionDeclaration("lastIndexOf",
-                                newMemberOverload("string_last_index_of_string", SimpleType.INT, SimpleType.STRING,
-                                        SimpleType.STRING),
-                                newMemberOverload("string_last_index_of_string_int", SimpleType.INT,
-                                        SimpleType.STRING, SimpleType.STRING, SimpleType.INT)),
-                        CelFunctionBinding.from("string_last_index_of_string", String.class, String.class,
-                                StringsLibrary::lastIndexOf),
-                        CelFunctionBinding.from("string_last_index_of_string_int",
-                                List.of(String.class, String.class, Long.class),
-                                a -> lastIndexOf((String) a[0], (String) a[1], (Long) a[2]))),
-                Function.of(newFunctionDeclaration("lowerAscii",
-                                newMemberOverload("string_lower_ascii", SimpleType.STRING, SimpleType.STRING)),
-                        CelFunctionBinding.from("string_lower_ascii", String.class, s -> mapAscii(s, true))),
-                Function.of(newFunctionDeclaration("upperAscii",
-                                newMemberOverload("string_upper_ascii", SimpleType.STRING, SimpleType.STRING)),
-                        CelFunctionBinding.from("string_upper_ascii", String.class, s -> mapAscii(s, false))),
-                Function.of(newFunctionDeclaration("replace",
-                                newMemberOverload("string_replace_string_string", SimpleType.STRING,
-                                        SimpleType.STRING, SimpleType.STRING, SimpleType.STRING),
-                                newMemberOverload("string_replace_string_string_int", SimpleType.STRING,
-                                        SimpleType.STRING, SimpleType.STRING, SimpleType.STRING, SimpleType.INT)),
-                        CelFunctionBinding.from("string_replace_string_string",
-                                List.of(String.class, String.class, String.class),
-                                a -> replace((String) a[0], (String) a[1], (String) a[2], -1)),
-                        CelFunctionBinding.from("string_replace_string_string_int",
-                                List.of(String.class, String.class, String.class, Long.class),
-                                a -> replace((String) a[0], (String) a[1], (String) a[2], (Long) a[3]))),
-                Function.of(newFunctionDeclaration("split",
-                                newMemberOverload("string_split_string", ListType.create(SimpleType.STRING),
-                                        SimpleType.STRING, SimpleType.STRING),
-                                newMemberOverload("string_split_string_int", ListType.create(SimpleType.STRING),
-                                        SimpleType.STRING, SimpleType.STRING, SimpleType.INT)),
-                        CelFunctionBinding.from("string_split_string", String.class, String.class,
-                                (s, sep) -> split(s, sep, -1)),
-                        CelFunctionBinding.from("string_split_string_int",
-                                List.of(String.class, String.class, Long.class),
-                                a -> split((String) a[0], (String) a[1], (Long) a[2]))),
-                Function.of(newFunctionDeclaration("substring",
-                                newMemberOverload("string_substring_int", SimpleType.STRING, SimpleType.STRING,
-                                        SimpleType.INT),
-                                newMemberOverload("string_substring_int_int", SimpleType.STRING, SimpleType.STRING,
-                                        SimpleType.INT, SimpleType.INT)),
-                        CelFunctionBinding.from("string_substring_int", String.class, Long.class,
-                                StringsLibrary::substring),
-                        CelFunctionBinding.from("string_substring_int_int",
-                                List.of(String.class, Long.class, Long.class),
-                                a -> substring((String) a[0], (Long) a[1], (Long) a[2]))),
-                Function.of(newFunctionDeclaration("trim",
-                                newMemberOverload("string_trim", SimpleType.STRING, SimpleType.STRING)),
-                        CelFunctionBinding.from("string_trim", String.class, StringsLibrary::trimSpace)),
-                Function.of(newFunctionDeclaration("strings.quote",
-                                newGlobalOverload("strings_quote", SimpleType.STRING, SimpleType.STRING)),
-                        CelFunctionBinding.from("strings_quote", String.class, StringsLibrary::quote)),
-                Function.of(newFunctionDeclaration("join",
-                                newMemberOverload("list_join", SimpleType.STRING, ListType.create(SimpleType.STRING)),
-                                newMemberOverload("list_join_string", SimpleType.STRING,
-                                        ListType.create(SimpleType.STRING), SimpleType.STRING)),
-                        CelFunctionBinding.from("list_join", List.class, l -> join(l, "")),
-                        CelFunctionBinding.from("list_join_string", List.class, String.class,
-                                StringsLibrary::join))));
+        super(
+                "cel.lib.ext.strings",
+                List.of(
+                        Function.of(
+                                newFunctionDeclaration(
+                                        "charAt",
+                                        newMemberOverload(
+                                                "string_char_at_int",
+                                                SimpleType.STRING,
+                                                SimpleType.STRING,
+                                                SimpleType.INT)),
+                                CelFunctionBinding.from(
+                                        "string_char_at_int", String.class, Long.class, StringsLibrary::charAt)),
+                        Function.of(
+                                newFunctionDeclaration(
+                                        "indexOf",
+                                        newMemberOverload(
+                                                "string_index_of_string",
+                                                SimpleType.INT,
+                                                SimpleType.STRING,
+                                                SimpleType.STRING),
+                                        newMemberOverload(
+                                                "string_index_of_string_int",
+                                                SimpleType.INT,
+                                                SimpleType.STRING,
+                                                SimpleType.STRING,
+                                                SimpleType.INT)),
+                                CelFunctionBinding.from(
+                                        "string_index_of_string",
+                                        String.class,
+                                        String.class,
+                                        (s, sub) -> indexOf(s, sub, 0)),
+                                CelFunctionBinding.from(
+                                        "string_index_of_string_int",
+                                        List.of(String.class, String.class, Long.class),
+                                        a -> indexOf((String) a[0], (String) a[1], (Long) a[2]))),
+                        Function.of(
+                                newFunctionDeclaration(
+                                        "lastIndexOf",
+                                        newMemberOverload(
+                                                "string_last_index_of_string",
+                                                SimpleType.INT,
+                                                SimpleType.STRING,
+                                                SimpleType.STRING),
+                                        newMemberOverload(
+                                                "string_last_index_of_string_int",
+                                                SimpleType.INT,
+                                                SimpleType.STRING,
+                                                SimpleType.STRING,
+                                                SimpleType.INT)),
+                                CelFunctionBinding.from(
+                                        "string_last_index_of_string",
+                                        String.class,
+                                        String.class,
+                                        StringsLibrary::lastIndexOf),
+                                CelFunctionBinding.from(
+                                        "string_last_index_of_string_int",
+                                        List.of(String.class, String.class, Long.class),
+                                        a -> lastIndexOf((String) a[0], (String) a[1], (Long) a[2]))),
+                        Function.of(
+                                newFunctionDeclaration(
+                                        "lowerAscii",
+                                        newMemberOverload("string_lower_ascii", SimpleType.STRING, SimpleType.STRING)),
+                                CelFunctionBinding.from("string_lower_ascii", String.class, s -> mapAscii(s, true))),
+                        Function.of(
+                                newFunctionDeclaration(
+                                        "upperAscii",
+                                        newMemberOverload("string_upper_ascii", SimpleType.STRING, SimpleType.STRING)),
+                                CelFunctionBinding.from("string_upper_ascii", String.class, s -> mapAscii(s, false))),
+                        Function.of(
+                                newFunctionDeclaration(
+                                        "replace",
+                                        newMemberOverload(
+                                                "string_replace_string_string",
+                                                SimpleType.STRING,
+                                                SimpleType.STRING,
+                                                SimpleType.STRING,
+                                                SimpleType.STRING),
+                                        newMemberOverload(
+                                                "string_replace_string_string_int",
+                                                SimpleType.STRING,
+                                                SimpleType.STRING,
+                                                SimpleType.STRING,
+                                                SimpleType.STRING,
+                                                SimpleType.INT)),
+                                CelFunctionBinding.from(
+                                        "string_replace_string_string",
+                                        List.of(String.class, String.class, String.class),
+                                        a -> replace((String) a[0], (String) a[1], (String) a[2], -1)),
+                                CelFunctionBinding.from(
+                                        "string_replace_string_string_int",
+                                        List.of(String.class, String.class, String.class, Long.class),
+                                        a -> replace((String) a[0], (String) a[1], (String) a[2], (Long) a[3]))),
+                        Function.of(
+                                newFunctionDeclaration(
+                                        "split",
+                                        newMemberOverload(
+                                                "string_split_string",
+                                                ListType.create(SimpleType.STRING),
+                                                SimpleType.STRING,
+                                                SimpleType.STRING),
+                                        newMemberOverload(
+                                                "string_split_string_int",
+                                                ListType.create(SimpleType.STRING),
+                                                SimpleType.STRING,
+                                                SimpleType.STRING,
+                                                SimpleType.INT)),
+                                CelFunctionBinding.from(
+                                        "string_split_string",
+                                        String.class,
+                                        String.class,
+                                        (s, sep) -> split(s, sep, -1)),
+                                CelFunctionBinding.from(
+                                        "string_split_string_int",
+                                        List.of(String.class, String.class, Long.class),
+                                        a -> split((String) a[0], (String) a[1], (Long) a[2]))),
+                        Function.of(
+                                newFunctionDeclaration(
+                                        "substring",
+                                        newMemberOverload(
+                                                "string_substring_int",
+                                                SimpleType.STRING,
+                                                SimpleType.STRING,
+                                                SimpleType.INT),
+                                        newMemberOverload(
+                                                "string_substring_int_int",
+                                                SimpleType.STRING,
+                                                SimpleType.STRING,
+                                                SimpleType.INT,
+                                                SimpleType.INT)),
+                                CelFunctionBinding.from(
+                                        "string_substring_int", String.class, Long.class, StringsLibrary::substring),
+                                CelFunctionBinding.from(
+                                        "string_substring_int_int",
+                                        List.of(String.class, Long.class, Long.class),
+                                        a -> substring((String) a[0], (Long) a[1], (Long) a[2]))),
+                        Function.of(
+                                newFunctionDeclaration(
+                                        "trim", newMemberOverload("string_trim", SimpleType.STRING, SimpleType.STRING)),
+                                CelFunctionBinding.from("string_trim", String.class, StringsLibrary::trimSpace)),
+                        Function.of(
+                                newFunctionDeclaration(
+                                        "strings.quote",
+                                        newGlobalOverload("strings_quote", SimpleType.STRING, SimpleType.STRING)),
+                                CelFunctionBinding.from("strings_quote", String.class, StringsLibrary::quote)),
+                        Function.of(
+                                newFunctionDeclaration(
+                                        "join",
+                                        newMemberOverload(
+                                                "list_join", SimpleType.STRING, ListType.create(SimpleType.STRING)),
+                                        newMemberOverload(
+                                                "list_join_string",
+                                                SimpleType.STRING,
+                                                ListType.create(SimpleType.STRING),
+                                                SimpleType.STRING)),
+                                CelFunctionBinding.from("list_join", List.class, l -> join(l, "")),
+                                CelFunctionBinding.from(
+                                        "list_join_string", List.class, String.class, StringsLibrary::join))));
     }
 
     private static int[] runes(String s) {

@@ -9,12 +9,14 @@ public record Uint64Range(long min, long max) {
 
     /** math.MaxUint64. */
     public static final long MAX = -1L;
+
     static final Uint64Range UNKNOWN = new Uint64Range(0, MAX);
     static final Uint64Range ZERO = new Uint64Range(0, 0);
     static final Uint64Range ONE = new Uint64Range(1, 1);
 
     /** 2^64 as a double: the float64 value of math.MaxUint64 and the bound cel-go compares rounded costs with. */
     private static final double TWO_TO_64 = Math.scalb(1.0, 64);
+
     private static final double TWO_TO_63 = Math.scalb(1.0, 63);
 
     static Uint64Range fixed(long value) {
@@ -34,7 +36,8 @@ public record Uint64Range(long min, long max) {
     }
 
     Uint64Range union(Uint64Range other) {
-        return new Uint64Range(Long.compareUnsigned(other.min, min) < 0 ? other.min : min,
+        return new Uint64Range(
+                Long.compareUnsigned(other.min, min) < 0 ? other.min : min,
                 Long.compareUnsigned(other.max, max) > 0 ? other.max : max);
     }
 

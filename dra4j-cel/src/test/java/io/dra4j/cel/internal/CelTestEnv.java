@@ -29,19 +29,27 @@ import java.util.Optional;
  */
 final class CelTestEnv {
 
-    static final CelOptions OPTIONS = CelOptions.current().enableHeterogeneousNumericComparisons(true).build();
+    static final CelOptions OPTIONS =
+            CelOptions.current().enableHeterogeneousNumericComparisons(true).build();
 
     private static final CelCompiler COMPILER = CelCompilerFactory.standardCelCompilerBuilder()
             .setOptions(OPTIONS)
             .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
-            .addLibraries(CelExtensions.sets(OPTIONS), CelExtensions.optional(), CelExtensions.bindings(),
-                    CelExtensions.lists(), CelExtensions.comprehensions())
+            .addLibraries(
+                    CelExtensions.sets(OPTIONS),
+                    CelExtensions.optional(),
+                    CelExtensions.bindings(),
+                    CelExtensions.lists(),
+                    CelExtensions.comprehensions())
             .addLibraries(KubernetesLibraries.all())
             .build();
 
     private static final CelRuntime RUNTIME = CelRuntimeFactory.standardCelRuntimeBuilder()
             .setOptions(OPTIONS)
-            .addLibraries(CelExtensions.sets(OPTIONS), CelExtensions.optional(), CelExtensions.lists(),
+            .addLibraries(
+                    CelExtensions.sets(OPTIONS),
+                    CelExtensions.optional(),
+                    CelExtensions.lists(),
                     CelExtensions.comprehensions())
             .addLibraries(KubernetesLibraries.all())
             .build();
@@ -50,15 +58,14 @@ final class CelTestEnv {
             .addAstValidators(KubernetesLibraries.astValidators())
             .build();
 
-    private CelTestEnv() {
-    }
+    private CelTestEnv() {}
 
     /** Outcome of compiling and evaluating one expression. */
-    record Outcome(String kind, String text) {
-    }
+    record Outcome(String kind, String text) {}
 
     static CelAbstractSyntaxTree compile(String expr) throws CelValidationException {
-        return KubernetesLibraries.resolveDynamicOverloads(VALIDATOR.validate(COMPILER.compile(expr).getAst()).getAst());
+        return KubernetesLibraries.resolveDynamicOverloads(
+                VALIDATOR.validate(COMPILER.compile(expr).getAst()).getAst());
     }
 
     static Object eval(String expr) throws CelValidationException, CelEvaluationException {

@@ -23,7 +23,7 @@ class LibraryCostsTest {
     static Stream<Arguments> upstream() throws IOException {
         List<Arguments> cases = new ArrayList<>();
         try (InputStream in = Objects.requireNonNull(LibraryCostsTest.class.getResourceAsStream("costs-upstream.tsv"));
-             BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+                BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
             String line;
             while ((line = reader.readLine()) != null) {
                 if (line.startsWith("COST\t")) {
@@ -43,7 +43,8 @@ class LibraryCostsTest {
             args.add(CelTestEnv.eval(e));
         }
         long cost = KubernetesLibraries.runtimeCost(overloadId, args);
-        assertThat(cost).isEqualTo(expected.equals("nil") ? KubernetesLibraries.NO_COST_RULE : Long.parseLong(expected));
+        assertThat(cost)
+                .isEqualTo(expected.equals("nil") ? KubernetesLibraries.NO_COST_RULE : Long.parseLong(expected));
     }
 
     @Test
@@ -53,11 +54,13 @@ class LibraryCostsTest {
                 .isEqualTo(1);
         assertThat(KubernetesLibraries.runtimeCost("list_join", List.of(List.of("a".repeat(30))), "a".repeat(30)))
                 .isEqualTo(6);
-        assertThat(KubernetesLibraries.runtimeCost("list_join", List.of(List.of("a")))).isEqualTo(-1);
+        assertThat(KubernetesLibraries.runtimeCost("list_join", List.of(List.of("a"))))
+                .isEqualTo(-1);
     }
 
     @Test
     void unknownOverloadHasNoRule() {
-        assertThat(KubernetesLibraries.runtimeCost("no_such_overload", List.of())).isEqualTo(-1);
+        assertThat(KubernetesLibraries.runtimeCost("no_such_overload", List.of()))
+                .isEqualTo(-1);
     }
 }

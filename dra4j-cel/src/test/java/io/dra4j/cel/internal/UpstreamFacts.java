@@ -21,13 +21,12 @@ import org.junit.jupiter.params.provider.Arguments;
  */
 final class UpstreamFacts {
 
-    private UpstreamFacts() {
-    }
+    private UpstreamFacts() {}
 
     static Stream<Arguments> load(String resource) {
         List<Arguments> cases = new ArrayList<>();
         try (InputStream in = Objects.requireNonNull(UpstreamFacts.class.getResourceAsStream(resource), resource);
-             BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+                BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
             String line;
             while ((line = reader.readLine()) != null) {
                 if (line.isEmpty() || line.startsWith("#")) {
@@ -53,7 +52,9 @@ final class UpstreamFacts {
             expected = "Illegal regex: " + expected;
         }
         CelTestEnv.Outcome outcome = CelTestEnv.run(expr);
-        assertThat(outcome.kind()).as("outcome of %s (%s)", expr, outcome.text()).isEqualTo(kind);
+        assertThat(outcome.kind())
+                .as("outcome of %s (%s)", expr, outcome.text())
+                .isEqualTo(kind);
         if (!kind.equals("COMPILE")) {
             assertThat(outcome.text()).as("result of %s", expr).isEqualTo(expected);
         }

@@ -13,9 +13,18 @@ import org.junit.jupiter.api.Test;
 /** Every overload of every library is exercised by at least one upstream-recorded expression. */
 class UpstreamFactsCoverageTest {
 
-    private static final String[] FACT_FILES = {"quantity-upstream.tsv", "semver-upstream.tsv",
-        "lists-upstream.tsv", "regex-upstream.tsv", "ip-upstream.tsv", "cidr-upstream.tsv", "urls-upstream.tsv",
-        "format-upstream.tsv", "strings-upstream.tsv", "strformat-upstream.tsv"};
+    private static final String[] FACT_FILES = {
+        "quantity-upstream.tsv",
+        "semver-upstream.tsv",
+        "lists-upstream.tsv",
+        "regex-upstream.tsv",
+        "ip-upstream.tsv",
+        "cidr-upstream.tsv",
+        "urls-upstream.tsv",
+        "format-upstream.tsv",
+        "strings-upstream.tsv",
+        "strformat-upstream.tsv"
+    };
 
     @Test
     void everyOverloadHasUpstreamFacts() {
@@ -33,11 +42,13 @@ class UpstreamFactsCoverageTest {
         }
         Set<String> missing = new TreeSet<>();
         for (var lib : KubernetesLibraries.all()) {
-            ((LibrarySupport) lib).declarations().forEach(d -> d.overloads().forEach(o -> {
-                if (!exercised.contains(o.overloadId())) {
-                    missing.add(o.overloadId());
-                }
-            }));
+            ((LibrarySupport) lib)
+                    .declarations()
+                    .forEach(d -> d.overloads().forEach(o -> {
+                        if (!exercised.contains(o.overloadId())) {
+                            missing.add(o.overloadId());
+                        }
+                    }));
         }
         assertThat(missing).isEmpty();
     }

@@ -2,7 +2,6 @@ package io.dra4j.drivers.fake;
 
 import io.fabric8.kubernetes.api.model.resource.v1.CounterSet;
 import io.fabric8.kubernetes.api.model.resource.v1.Device;
-
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -12,7 +11,8 @@ import java.util.Optional;
  * consumesCounters, taints, ...) plus, per device, whether it is healthy and extra environment variables a container
  * gets with it; shared counter sets; the device plugin resource name.
  */
-public record FakeConfig(String driverName, String resourceName, List<FakeDevice> devices, List<CounterSet> counterSets) {
+public record FakeConfig(
+        String driverName, String resourceName, List<FakeDevice> devices, List<CounterSet> counterSets) {
     public FakeConfig {
         devices = List.copyOf(devices);
         counterSets = List.copyOf(counterSets);

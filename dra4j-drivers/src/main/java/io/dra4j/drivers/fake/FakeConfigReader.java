@@ -3,11 +3,6 @@ package io.dra4j.drivers.fake;
 import io.fabric8.kubernetes.api.model.resource.v1.CounterSet;
 import io.fabric8.kubernetes.api.model.resource.v1.Device;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
-import tools.jackson.core.JacksonException;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
-import tools.jackson.dataformat.yaml.YAMLMapper;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,6 +11,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.dataformat.yaml.YAMLMapper;
 
 /**
  * Reads a fake driver devices file:
@@ -98,7 +97,8 @@ public final class FakeConfigReader {
             Map<String, String> env = new LinkedHashMap<>();
             for (var e : copy.path("env").properties()) {
                 if (!e.getKey().matches("[A-Za-z_][A-Za-z0-9_]*")) {
-                    throw new ConfigException(where + ": env: \"" + e.getKey() + "\" is not an environment variable name");
+                    throw new ConfigException(
+                            where + ": env: \"" + e.getKey() + "\" is not an environment variable name");
                 }
                 env.put(e.getKey(), e.getValue().asString());
             }
@@ -106,9 +106,11 @@ public final class FakeConfigReader {
             copy.path("numaNodes").forEach(x -> numa.add(x.asLong()));
             EXTRA.forEach(copy::remove);
             Device d = convert(copy, Device.class, where);
-            if (d.getName() == null || !d.getName().matches("[a-z0-9]([-a-z0-9]*[a-z0-9])?") || d.getName().length() > 63) {
-                throw new ConfigException(where + ": field \"name\": " + (d.getName() == null ? "missing"
-                        : "\"" + d.getName() + "\" is not a DNS label"));
+            if (d.getName() == null
+                    || !d.getName().matches("[a-z0-9]([-a-z0-9]*[a-z0-9])?")
+                    || d.getName().length() > 63) {
+                throw new ConfigException(where + ": field \"name\": "
+                        + (d.getName() == null ? "missing" : "\"" + d.getName() + "\" is not a DNS label"));
             }
             devices.add(new FakeConfig.FakeDevice(d, healthy, env, numa));
             i++;
@@ -140,10 +142,13 @@ public final class FakeConfigReader {
                     return path + extra.keySet().iterator().next();
                 }
                 for (var getter : value.getClass().getMethods()) {
-                    if (getter.getName().startsWith("get") && getter.getParameterCount() == 0
-                            && !getter.getName().equals("getAdditionalProperties") && !getter.getName().equals("getClass")) {
+                    if (getter.getName().startsWith("get")
+                            && getter.getParameterCount() == 0
+                            && !getter.getName().equals("getAdditionalProperties")
+                            && !getter.getName().equals("getClass")) {
                         Object child = getter.invoke(value);
-                        String field = Character.toLowerCase(getter.getName().charAt(3)) + getter.getName().substring(4);
+                        String field = Character.toLowerCase(getter.getName().charAt(3))
+                                + getter.getName().substring(4);
                         String inner = unknownIn(child, path + field + ".");
                         if (inner != null) {
                             return inner;

@@ -7,7 +7,6 @@ import io.dra4j.kubelet.deviceplugin.ContainerAllocation;
 import io.dra4j.kubelet.deviceplugin.DevicePlugin;
 import io.dra4j.kubelet.deviceplugin.PluginDevice;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttribute;
-
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -68,8 +67,8 @@ public final class FakeDevicePlugin implements DevicePlugin {
         Map<String, String> env = new LinkedHashMap<>();
         List<String> cdi = new ArrayList<>();
         for (String id : deviceIds) {
-            FakeConfig.FakeDevice d = config.get().device(id)
-                    .orElseThrow(() -> new IllegalArgumentException("unknown device " + id));
+            FakeConfig.FakeDevice d =
+                    config.get().device(id).orElseThrow(() -> new IllegalArgumentException("unknown device " + id));
             if (!d.healthy()) {
                 throw new IllegalArgumentException("device " + id + " is unhealthy");
             }

@@ -10,7 +10,6 @@ import io.dra4j.kubelet.slices.HealthTaints;
 import io.fabric8.kubernetes.api.model.resource.v1.Device;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
-
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -60,7 +59,9 @@ public final class FakeDriver implements DraDriver {
     /** Remembers when each unhealthy device turned unhealthy, and forgets devices that are healthy again. */
     private void noteHealth(FakeConfig c) {
         Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
-        Set<String> unhealthy = c.devices().stream().filter(d -> !d.healthy()).map(FakeConfig.FakeDevice::name)
+        Set<String> unhealthy = c.devices().stream()
+                .filter(d -> !d.healthy())
+                .map(FakeConfig.FakeDevice::name)
                 .collect(Collectors.toSet());
         unhealthySince.keySet().retainAll(unhealthy);
         unhealthy.forEach(d -> unhealthySince.putIfAbsent(d, now));
@@ -74,15 +75,20 @@ public final class FakeDriver implements DraDriver {
     public List<Device> devices() {
         FakeConfig c = config.get();
         Map<String, Instant> since = Map.copyOf(unhealthySince);
-        return HealthTaints.apply(c.devices().stream().map(FakeConfig.FakeDevice::device).toList(), since,
-                c.driverName() + "/unhealthy", "NoExecute");
+        return HealthTaints.apply(
+                c.devices().stream().map(FakeConfig.FakeDevice::device).toList(),
+                since,
+                c.driverName() + "/unhealthy",
+                "NoExecute");
     }
 
     /** The health of every device in pool {@code pool}, as of now, for the kubelet's health stream. */
     public List<DeviceHealth> health(String pool) {
         Instant now = clock.instant();
-        return config.get().devices().stream().map(d -> DeviceHealth.of(pool, d.name(), d.healthy(), now,
-                d.healthy() ? "" : "marked unhealthy in the devices file")).toList();
+        return config.get().devices().stream()
+                .map(d -> DeviceHealth.of(
+                        pool, d.name(), d.healthy(), now, d.healthy() ? "" : "marked unhealthy in the devices file"))
+                .toList();
     }
 
     @Override
@@ -92,20 +98,23 @@ public final class FakeDriver implements DraDriver {
         for (DeviceRequestAllocationResult r : results) {
             FakeConfig.FakeDevice d = c.device(r.getDevice()).orElse(null);
             if (d == null) {
-                return PrepareResult.failed("device " + r.getPool() + "/" + r.getDevice() + " does not exist on this node");
+                return PrepareResult.failed(
+                        "device " + r.getPool() + "/" + r.getDevice() + " does not exist on this node");
             }
             if (!d.healthy()) {
                 return PrepareResult.failed("device " + r.getPool() + "/" + r.getDevice() + " is unhealthy");
             }
             List<String> env = new ArrayList<>();
-            env.add("DRA4J_FAKE_DEVICE_" + r.getDevice().toUpperCase(Locale.ROOT).replace('-', '_') + "="
-                    + r.getPool() + "/" + r.getDevice());
+            env.add("DRA4J_FAKE_DEVICE_"
+                    + r.getDevice().toUpperCase(Locale.ROOT).replace('-', '_') + "=" + r.getPool() + "/"
+                    + r.getDevice());
             d.env().forEach((k, v) -> env.add(k + "=" + v));
-            out.add(new PreparedDevice(List.of(r.getRequest()), r.getPool(), r.getDevice(), r.getShareID(),
-                    ContainerEdits.env(env)));
+            out.add(new PreparedDevice(
+                    List.of(r.getRequest()), r.getPool(), r.getDevice(), r.getShareID(), ContainerEdits.env(env)));
         }
-        log.accept("prepared claim " + claim.getMetadata().getNamespace() + "/" + claim.getMetadata().getName()
-                + ": " + out.stream().map(PreparedDevice::id).toList());
+        log.accept("prepared claim " + claim.getMetadata().getNamespace() + "/"
+                + claim.getMetadata().getName() + ": "
+                + out.stream().map(PreparedDevice::id).toList());
         return PrepareResult.prepared(out);
     }
 
@@ -117,6 +126,7 @@ public final class FakeDriver implements DraDriver {
 
     @Override
     public void handleError(String message, Throwable cause, boolean recoverable) {
-        log.accept((recoverable ? "warning: " : "error: ") + message + (cause == null ? "" : ": " + cause.getMessage()));
+        log.accept(
+                (recoverable ? "warning: " : "error: ") + message + (cause == null ? "" : ": " + cause.getMessage()));
     }
 }

@@ -57,8 +57,8 @@ final class MigPartitions {
     List<String> destroyAllBut(GpuInfo gpu, Set<List<Integer>> keep) throws NvidiaSmiParser.DiscoveryException {
         String index = Integer.toString(gpu.index());
         List<String> destroyed = new ArrayList<>();
-        for (NvidiaSmiParser.GpuInstance gi : NvidiaSmiParser.gpuInstances(
-                listGpuInstances(smi, List.of("mig", "-lgi", "-i", index)))) {
+        for (NvidiaSmiParser.GpuInstance gi :
+                NvidiaSmiParser.gpuInstances(listGpuInstances(smi, List.of("mig", "-lgi", "-i", index)))) {
             if (gi.gpu() == gpu.index() && !keep.contains(List.of(gi.profileId(), gi.start()))) {
                 destroyGpuInstance(index, gi.instanceId());
                 destroyed.add("profile " + gi.profileId() + " at placement " + gi.start() + " (GPU instance "
@@ -134,8 +134,8 @@ final class MigPartitions {
         } catch (NvidiaSmiParser.DiscoveryException e) {
             throw e;
         } catch (IOException e) {
-            throw new NvidiaSmiParser.DiscoveryException("cannot run nvidia-smi " + String.join(" ", args) + ": "
-                    + e.getMessage());
+            throw new NvidiaSmiParser.DiscoveryException(
+                    "cannot run nvidia-smi " + String.join(" ", args) + ": " + e.getMessage());
         }
     }
 }

@@ -4,7 +4,6 @@ import io.dra4j.kubelet.deviceplugin.ContainerAllocation;
 import io.dra4j.kubelet.deviceplugin.DevicePlugin;
 import io.dra4j.kubelet.deviceplugin.PluginDevice;
 import io.dra4j.kubelet.dra.DeviceHealth;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,7 +30,9 @@ public final class NvidiaDevicePlugin implements DevicePlugin {
 
     /** Every GPU, healthy (no health checks). */
     public List<PluginDevice> devices() {
-        return byUuid.values().stream().map(g -> new PluginDevice(g.uuid(), true, List.of(), null)).toList();
+        return byUuid.values().stream()
+                .map(g -> new PluginDevice(g.uuid(), true, List.of(), null))
+                .toList();
     }
 
     /**
@@ -40,8 +41,10 @@ public final class NvidiaDevicePlugin implements DevicePlugin {
      * NVIDIA device plugin also starts from).
      */
     public List<PluginDevice> devices(NvidiaHealthMonitor health) {
-        return byUuid.values().stream().map(g -> new PluginDevice(g.uuid(),
-                health.status("gpu-" + g.minor()) != DeviceHealth.Status.UNHEALTHY, List.of(), null)).toList();
+        return byUuid.values().stream()
+                .map(g -> new PluginDevice(
+                        g.uuid(), health.status("gpu-" + g.minor()) != DeviceHealth.Status.UNHEALTHY, List.of(), null))
+                .toList();
     }
 
     @Override
@@ -54,7 +57,7 @@ public final class NvidiaDevicePlugin implements DevicePlugin {
             }
             nodes.add(new ContainerAllocation.DeviceNode("/dev/nvidia" + g.minor(), "/dev/nvidia" + g.minor(), "rw"));
         }
-        return new ContainerAllocation(Map.of("NVIDIA_VISIBLE_DEVICES", String.join(",", deviceIds)), List.of(), nodes,
-                Map.of(), List.of());
+        return new ContainerAllocation(
+                Map.of("NVIDIA_VISIBLE_DEVICES", String.join(",", deviceIds)), List.of(), nodes, Map.of(), List.of());
     }
 }

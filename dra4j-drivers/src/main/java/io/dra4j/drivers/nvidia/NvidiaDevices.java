@@ -9,7 +9,6 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttribute;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceCapacity;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceCounterConsumptionBuilder;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -47,11 +46,9 @@ public final class NvidiaDevices {
     /** A100 and H100 have 8 memory slices for MIG. */
     static final int MEMORY_SLICES = 8;
 
-    private NvidiaDevices() {
-    }
+    private NvidiaDevices() {}
 
-    public record Published(List<Device> devices, List<CounterSet> counterSets) {
-    }
+    public record Published(List<Device> devices, List<CounterSet> counterSets) {}
 
     public static Published of(List<GpuInfo> gpus) {
         return of(gpus, false);
@@ -75,18 +72,25 @@ public final class NvidiaDevices {
                 for (int i = 0; i < MEMORY_SLICES; i++) {
                     counters.put("memory-slice-" + i, new Counter(new Quantity("1")));
                 }
-                sets.add(new CounterSetBuilder().withName(setName).withCounters(counters).build());
+                sets.add(new CounterSetBuilder()
+                        .withName(setName)
+                        .withCounters(counters)
+                        .build());
             }
             if (!(g.migEnabled() && "Ampere".equals(g.architecture()))) {
                 Map<String, DeviceAttribute> attrs = new LinkedHashMap<>();
                 attrs.put("type", str("gpu"));
                 attrs.put("uuid", str(g.uuid()));
                 attrs.putAll(common);
-                DeviceBuilder b = new DeviceBuilder().withName(gpuName).withAttributes(attrs)
+                DeviceBuilder b = new DeviceBuilder()
+                        .withName(gpuName)
+                        .withAttributes(attrs)
                         .withCapacity(Map.of("memory", capacity(g.memoryBytes())));
                 if (partitionable) {
-                    b.withConsumesCounters(new DeviceCounterConsumptionBuilder().withCounterSet(setName)
-                            .withCounters(slices(0, MEMORY_SLICES)).build());
+                    b.withConsumesCounters(new DeviceCounterConsumptionBuilder()
+                            .withCounterSet(setName)
+                            .withCounters(slices(0, MEMORY_SLICES))
+                            .build());
                 }
                 devices.add(b.build());
             }
@@ -110,9 +114,12 @@ public final class NvidiaDevices {
                 for (int i = m.placementStart(); i < m.placementStart() + m.placementSize(); i++) {
                     cap.put("memorySlice" + i, capacity(1));
                 }
-                devices.add(new DeviceBuilder().withName(migName(g.minor(), m.profile(), m.giProfileId(),
-                                m.placementStart())).withAttributes(attrs).withCapacity(cap)
-                        .withConsumesCounters(new DeviceCounterConsumptionBuilder().withCounterSet(setName)
+                devices.add(new DeviceBuilder()
+                        .withName(migName(g.minor(), m.profile(), m.giProfileId(), m.placementStart()))
+                        .withAttributes(attrs)
+                        .withCapacity(cap)
+                        .withConsumesCounters(new DeviceCounterConsumptionBuilder()
+                                .withCounterSet(setName)
                                 .withCounters(slices(m.placementStart(), m.placementStart() + m.placementSize()))
                                 .build())
                         .build());
@@ -147,9 +154,15 @@ public final class NvidiaDevices {
             attrs.put("type", str("gpu"));
             attrs.put("uuid", str(g.uuid()));
             attrs.putAll(common);
-            devices.add(new DeviceBuilder().withName("gpu-" + g.minor()).withAttributes(attrs)
-                    .withCapacity(capacityMap(max)).withConsumesCounters(new DeviceCounterConsumptionBuilder()
-                            .withCounterSet(setName).withCounters(all).build()).build());
+            devices.add(new DeviceBuilder()
+                    .withName("gpu-" + g.minor())
+                    .withAttributes(attrs)
+                    .withCapacity(capacityMap(max))
+                    .withConsumesCounters(new DeviceCounterConsumptionBuilder()
+                            .withCounterSet(setName)
+                            .withCounters(all)
+                            .build())
+                    .build());
         }
         for (GpuInfo.MigProfile p : g.migProfiles()) {
             Map<String, DeviceAttribute> attrs = new LinkedHashMap<>();
@@ -159,10 +172,14 @@ public final class NvidiaDevices {
             attrs.putAll(common);
             Map<String, Long> own = capacities(p);
             for (int start : p.placementStarts()) {
-                devices.add(new DeviceBuilder().withName(migName(g.minor(), p.name(), p.id(), start))
-                        .withAttributes(attrs).withCapacity(capacityMap(own))
-                        .withConsumesCounters(new DeviceCounterConsumptionBuilder().withCounterSet(setName)
-                                .withCounters(counters(own, start, start + p.placementSize())).build())
+                devices.add(new DeviceBuilder()
+                        .withName(migName(g.minor(), p.name(), p.id(), start))
+                        .withAttributes(attrs)
+                        .withCapacity(capacityMap(own))
+                        .withConsumesCounters(new DeviceCounterConsumptionBuilder()
+                                .withCounterSet(setName)
+                                .withCounters(counters(own, start, start + p.placementSize()))
+                                .build())
                         .build());
             }
         }
@@ -190,7 +207,8 @@ public final class NvidiaDevices {
     /** Capacities as counters (camelCase names as DNS labels: copyEngines is copy-engines) and memory slices. */
     private static Map<String, Counter> counters(Map<String, Long> capacities, int fromSlice, int toSlice) {
         Map<String, Counter> c = new LinkedHashMap<>();
-        capacities.forEach((k, v) -> c.put(k.replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT),
+        capacities.forEach((k, v) -> c.put(
+                k.replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT),
                 new Counter(new Quantity(Long.toString(v)))));
         c.putAll(slices(fromSlice, toSlice));
         return c;
@@ -198,8 +216,9 @@ public final class NvidiaDevices {
 
     /** {@code gpu-<minor>-mig-<profile without dots>-<giProfileId>-<placementStart>}, e.g. gpu-0-mig-1g5gb-19-2. */
     static String migName(int minor, String profile, int giProfileId, int placementStart) {
-        return "gpu-" + minor + "-mig-" + profile.replace(".", "").replace("+", "-").toLowerCase(Locale.ROOT)
-                + "-" + giProfileId + "-" + placementStart;
+        return "gpu-" + minor + "-mig-"
+                + profile.replace(".", "").replace("+", "-").toLowerCase(Locale.ROOT) + "-" + giProfileId + "-"
+                + placementStart;
     }
 
     private static Map<String, DeviceAttribute> commonAttributes(GpuInfo g) {

@@ -7,8 +7,7 @@ import java.util.List;
 
 /** Runs nvidia-smi (or reads recorded outputs of it) and parses what it prints. */
 public final class NvidiaDiscovery {
-    private NvidiaDiscovery() {
-    }
+    private NvidiaDiscovery() {}
 
     /**
      * Discovery by running {@code nvidia-smi -q -x}, {@code -L} and, when a GPU has MIG enabled, {@code mig -lgi};
@@ -31,8 +30,8 @@ public final class NvidiaDiscovery {
 
     /** Discovery from recorded outputs, with the MIG profiles of {@code lgip} and {@code lgipp} (may be null). */
     public static List<GpuInfo> recorded(Path xml, Path listing, Path lgi, Path lgip, Path lgipp) throws IOException {
-        return new NvidiaSmiParser().parse(xml.toString(), Files.readString(xml), read(listing), read(lgi), read(lgip),
-                read(lgipp));
+        return new NvidiaSmiParser()
+                .parse(xml.toString(), Files.readString(xml), read(listing), read(lgi), read(lgip), read(lgipp));
     }
 
     private static String read(Path file) throws IOException {

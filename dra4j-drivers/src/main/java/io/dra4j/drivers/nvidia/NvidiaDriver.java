@@ -7,7 +7,6 @@ import io.dra4j.kubelet.dra.PreparedClaim;
 import io.dra4j.kubelet.dra.PreparedDevice;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
-
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -32,20 +31,16 @@ import java.util.function.Consumer;
  */
 public final class NvidiaDriver implements DraDriver {
     /** What a published device name stands for. */
-    private sealed interface Target {
-    }
+    private sealed interface Target {}
 
     /** A GPU or an existing MIG device: nothing to create. */
-    private record Existing(String uuid, int minor) implements Target {
-    }
+    private record Existing(String uuid, int minor) implements Target {}
 
     /** A MIG partition created on demand. */
-    private record Partition(GpuInfo gpu, GpuInfo.MigProfile profile, int start) implements Target {
-    }
+    private record Partition(GpuInfo gpu, GpuInfo.MigProfile profile, int start) implements Target {}
 
     /** The full GPU of a partitionable GPU, which must leave MIG mode while it is prepared. */
-    private record FullGpu(GpuInfo gpu) implements Target {
-    }
+    private record FullGpu(GpuInfo gpu) implements Target {}
 
     private final Map<String, Target> targets = new LinkedHashMap<>();
     private final NvidiaSmi smi;
@@ -54,9 +49,13 @@ public final class NvidiaDriver implements DraDriver {
 
     /** The driver for statically published devices (existing MIG devices only). */
     public NvidiaDriver(List<GpuInfo> gpus, Consumer<String> log) {
-        this(gpus, args -> {
-            throw new NvidiaSmiParser.DiscoveryException("nvidia-smi is not used without dynamic MIG");
-        }, false, log);
+        this(
+                gpus,
+                args -> {
+                    throw new NvidiaSmiParser.DiscoveryException("nvidia-smi is not used without dynamic MIG");
+                },
+                false,
+                log);
     }
 
     /** The driver for what {@link NvidiaDevices#of(List, boolean)} publishes with the same {@code dynamicMig}. */
@@ -71,15 +70,16 @@ public final class NvidiaDriver implements DraDriver {
                 }
                 for (GpuInfo.MigProfile p : g.migProfiles()) {
                     for (int start : p.placementStarts()) {
-                        targets.put(NvidiaDevices.migName(g.minor(), p.name(), p.id(), start),
-                                new Partition(g, p, start));
+                        targets.put(
+                                NvidiaDevices.migName(g.minor(), p.name(), p.id(), start), new Partition(g, p, start));
                     }
                 }
                 continue;
             }
             targets.put("gpu-" + g.minor(), new Existing(g.uuid(), g.minor()));
             for (GpuInfo.MigInfo m : g.migDevices()) {
-                targets.put(NvidiaDevices.migName(g.minor(), m.profile(), m.giProfileId(), m.placementStart()),
+                targets.put(
+                        NvidiaDevices.migName(g.minor(), m.profile(), m.giProfileId(), m.placementStart()),
                         new Existing(m.uuid() == null ? g.uuid() : m.uuid(), g.minor()));
             }
         }
@@ -153,18 +153,23 @@ public final class NvidiaDriver implements DraDriver {
             }
             if (error != null) {
                 String undo = undo(out);
-                return PrepareResult.failed(undo == null ? error : error + "; undoing the claim's other devices: "
-                        + undo);
+                return PrepareResult.failed(
+                        undo == null ? error : error + "; undoing the claim's other devices: " + undo);
             }
             List<ContainerEdits.DeviceNode> nodes = List.of(
                     new ContainerEdits.DeviceNode("/dev/nvidia" + minor, null, "c", null),
                     new ContainerEdits.DeviceNode("/dev/nvidiactl", null, "c", null),
                     new ContainerEdits.DeviceNode("/dev/nvidia-uvm", null, "c", null),
                     new ContainerEdits.DeviceNode("/dev/nvidia-uvm-tools", null, "c", null));
-            out.add(new PreparedDevice(List.of(r.getRequest()), r.getPool(), r.getDevice(), r.getShareID(),
+            out.add(new PreparedDevice(
+                    List.of(r.getRequest()),
+                    r.getPool(),
+                    r.getDevice(),
+                    r.getShareID(),
                     new ContainerEdits(List.of("NVIDIA_VISIBLE_DEVICES=" + uuid), nodes, List.of())));
         }
-        log.accept("prepared claim " + claim.getMetadata().getNamespace() + "/" + claim.getMetadata().getName());
+        log.accept("prepared claim " + claim.getMetadata().getNamespace() + "/"
+                + claim.getMetadata().getName());
         return PrepareResult.prepared(out);
     }
 
@@ -197,6 +202,7 @@ public final class NvidiaDriver implements DraDriver {
 
     @Override
     public void handleError(String message, Throwable cause, boolean recoverable) {
-        log.accept((recoverable ? "warning: " : "error: ") + message + (cause == null ? "" : ": " + cause.getMessage()));
+        log.accept(
+                (recoverable ? "warning: " : "error: ") + message + (cause == null ? "" : ": " + cause.getMessage()));
     }
 }

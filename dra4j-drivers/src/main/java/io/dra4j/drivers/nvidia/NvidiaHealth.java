@@ -3,7 +3,6 @@ package io.dra4j.drivers.nvidia;
 import io.dra4j.kubelet.dra.DeviceHealth;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaint;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintBuilder;
-
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -41,16 +40,13 @@ public final class NvidiaHealth {
     private static final Pattern XID = Pattern.compile(
             "NVRM: Xid \\((?:PCI:)?([0-9a-fA-F]{4,8}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2})[^)]*\\): (\\d+),?\\s*(.*)");
 
-    private NvidiaHealth() {
-    }
+    private NvidiaHealth() {}
 
     /** One XID event of the kernel log. */
-    public record Xid(String pciBusId, int code, String text) {
-    }
+    public record Xid(String pciBusId, int code, String text) {}
 
     /** One GPU's line of {@link #ECC_QUERY}; {@code uncorrected} is -1 when nvidia-smi prints N/A (ECC off). */
-    public record Ecc(int index, String pciBusId, boolean enabled, long uncorrected) {
-    }
+    public record Ecc(int index, String pciBusId, boolean enabled, long uncorrected) {}
 
     /** What a GPU device is published and reported with. */
     public record GpuHealth(String device, DeviceHealth.Status status, String message, List<DeviceTaint> taints) {
@@ -65,7 +61,10 @@ public final class NvidiaHealth {
         for (String line : kernelLog.split("\n")) {
             Matcher m = XID.matcher(line);
             if (m.find()) {
-                out.add(new Xid(busKey(m.group(1)), Integer.parseInt(m.group(2)), m.group(3).strip()));
+                out.add(new Xid(
+                        busKey(m.group(1)),
+                        Integer.parseInt(m.group(2)),
+                        m.group(3).strip()));
             }
         }
         return out;
@@ -87,7 +86,9 @@ public final class NvidiaHealth {
             }
             try {
                 String count = f[3].strip();
-                out.add(new Ecc(Integer.parseInt(f[0].strip()), busKey(f[1].strip()),
+                out.add(new Ecc(
+                        Integer.parseInt(f[0].strip()),
+                        busKey(f[1].strip()),
                         f[2].strip().equalsIgnoreCase("Enabled"),
                         count.contains("N/A") ? -1 : Long.parseLong(count)));
             } catch (NumberFormatException e) {
@@ -116,20 +117,33 @@ public final class NvidiaHealth {
             for (Map.Entry<Integer, String> x : codes.entrySet()) {
                 boolean critical = !APPLICATION_XIDS.contains(x.getKey());
                 unhealthy |= critical;
-                taints.add(new DeviceTaintBuilder().withKey(XID_TAINT).withValue(String.valueOf(x.getKey()))
-                        .withEffect(critical ? "NoSchedule" : "None").withTimeAdded(added).build());
+                taints.add(new DeviceTaintBuilder()
+                        .withKey(XID_TAINT)
+                        .withValue(String.valueOf(x.getKey()))
+                        .withEffect(critical ? "NoSchedule" : "None")
+                        .withTimeAdded(added)
+                        .build());
                 why.add("XID " + x.getKey() + (x.getValue().isEmpty() ? "" : ": " + x.getValue()));
             }
-            long uncorrected = ecc.stream().filter(e -> e.pciBusId().equals(bus) && e.enabled())
-                    .mapToLong(e -> Math.max(0, e.uncorrected())).sum();
+            long uncorrected = ecc.stream()
+                    .filter(e -> e.pciBusId().equals(bus) && e.enabled())
+                    .mapToLong(e -> Math.max(0, e.uncorrected()))
+                    .sum();
             if (uncorrected > 0) {
                 unhealthy = true;
-                taints.add(new DeviceTaintBuilder().withKey(ECC_TAINT).withValue("uncorrectable")
-                        .withEffect("NoSchedule").withTimeAdded(added).build());
+                taints.add(new DeviceTaintBuilder()
+                        .withKey(ECC_TAINT)
+                        .withValue("uncorrectable")
+                        .withEffect("NoSchedule")
+                        .withTimeAdded(added)
+                        .build());
                 why.add(uncorrected + " uncorrectable ECC error(s) since the driver loaded");
             }
-            out.add(new GpuHealth("gpu-" + g.minor(), unhealthy ? DeviceHealth.Status.UNHEALTHY
-                    : DeviceHealth.Status.HEALTHY, String.join("; ", why), taints));
+            out.add(new GpuHealth(
+                    "gpu-" + g.minor(),
+                    unhealthy ? DeviceHealth.Status.UNHEALTHY : DeviceHealth.Status.HEALTHY,
+                    String.join("; ", why),
+                    taints));
         }
         return out;
     }

@@ -3,7 +3,6 @@ package io.dra4j.drivers.nvidia;
 import io.dra4j.kubelet.dra.DeviceHealth;
 import io.fabric8.kubernetes.api.model.resource.v1.Device;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceBuilder;
-
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Instant;
@@ -53,7 +52,8 @@ public final class NvidiaHealthMonitor {
         List<NvidiaHealth.GpuHealth> next = new ArrayList<>();
         for (GpuInfo g : gpus) {
             String name = "gpu-" + g.minor();
-            NvidiaHealth.GpuHealth h = NvidiaHealth.evaluate(List.of(g), ecc, xids, taintedSince.getOrDefault(name, now))
+            NvidiaHealth.GpuHealth h = NvidiaHealth.evaluate(
+                            List.of(g), ecc, xids, taintedSince.getOrDefault(name, now))
                     .get(0);
             if (h.taints().isEmpty()) {
                 taintedSince.remove(name);
@@ -93,10 +93,14 @@ public final class NvidiaHealthMonitor {
 
     /** {@code devices} with the taints of their GPU added. */
     public synchronized List<Device> taint(List<Device> devices) {
-        return devices.stream().map(d -> {
-            NvidiaHealth.GpuHealth h = of(d.getName());
-            return h == null || h.taints().isEmpty() ? d : new DeviceBuilder(d).addAllToTaints(h.taints()).build();
-        }).toList();
+        return devices.stream()
+                .map(d -> {
+                    NvidiaHealth.GpuHealth h = of(d.getName());
+                    return h == null || h.taints().isEmpty()
+                            ? d
+                            : new DeviceBuilder(d).addAllToTaints(h.taints()).build();
+                })
+                .toList();
     }
 
     private NvidiaHealth.GpuHealth of(String device) {

@@ -30,8 +30,8 @@ public interface NvidiaSmi {
         } catch (NvidiaSmiParser.DiscoveryException e) {
             throw e;
         } catch (IOException e) {
-            throw new NvidiaSmiParser.DiscoveryException("cannot run nvidia-smi " + String.join(" ", args) + ": "
-                    + e.getMessage());
+            throw new NvidiaSmiParser.DiscoveryException(
+                    "cannot run nvidia-smi " + String.join(" ", args) + ": " + e.getMessage());
         }
         if (!out.ok()) {
             throw new NvidiaSmiParser.DiscoveryException("nvidia-smi " + String.join(" ", args) + " exited with "
@@ -50,8 +50,8 @@ public interface NvidiaSmi {
             try {
                 p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
             } catch (IOException e) {
-                throw new NvidiaSmiParser.DiscoveryException("cannot run " + String.join(" ", cmd) + ": "
-                        + e.getMessage());
+                throw new NvidiaSmiParser.DiscoveryException(
+                        "cannot run " + String.join(" ", cmd) + ": " + e.getMessage());
             }
             byte[] out = p.getInputStream().readAllBytes();
             try {

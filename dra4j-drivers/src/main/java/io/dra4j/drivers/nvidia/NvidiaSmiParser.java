@@ -1,15 +1,5 @@
 package io.dra4j.drivers.nvidia;
 
-import org.w3c.dom.Document;
-import org.w3c.dom.Element;
-import org.w3c.dom.Node;
-import org.w3c.dom.NodeList;
-import org.xml.sax.SAXException;
-
-import javax.xml.XMLConstants;
-import javax.xml.parsers.DocumentBuilder;
-import javax.xml.parsers.DocumentBuilderFactory;
-import javax.xml.parsers.ParserConfigurationException;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -20,6 +10,15 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.xml.XMLConstants;
+import javax.xml.parsers.DocumentBuilder;
+import javax.xml.parsers.DocumentBuilderFactory;
+import javax.xml.parsers.ParserConfigurationException;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.Node;
+import org.w3c.dom.NodeList;
+import org.xml.sax.SAXException;
 
 /**
  * Reads what {@code nvidia-smi -q -x} (GPUs, memory, PCI, MIG devices and their engines), {@code nvidia-smi -L}
@@ -29,15 +28,16 @@ import java.util.regex.Pattern;
  * (and, for Ampere, the product), as the CUDA documentation lists them.
  */
 public final class NvidiaSmiParser {
-    private static final Pattern MIG_LINE = Pattern.compile("\\s+MIG\\s+(\\S+)\\s+Device\\s+(\\d+):\\s+\\(UUID:\\s+(MIG-[^)]+)\\)");
+    private static final Pattern MIG_LINE =
+            Pattern.compile("\\s+MIG\\s+(\\S+)\\s+Device\\s+(\\d+):\\s+\\(UUID:\\s+(MIG-[^)]+)\\)");
     private static final Pattern GPU_LINE = Pattern.compile("GPU\\s+(\\d+):.*\\(UUID:\\s+(GPU-[^)]+)\\)");
-    private static final Pattern LGI_ROW = Pattern.compile(
-            "\\|\\s+(\\d+)\\s+MIG\\s+(\\S+)\\s+(\\d+)\\s+(\\d+)\\s+(\\d+):(\\d+)\\s+\\|");
+    private static final Pattern LGI_ROW =
+            Pattern.compile("\\|\\s+(\\d+)\\s+MIG\\s+(\\S+)\\s+(\\d+)\\s+(\\d+)\\s+(\\d+):(\\d+)\\s+\\|");
     private static final Pattern LGIP_ROW = Pattern.compile("\\|\\s+(\\d+)\\s+MIG\\s+(\\S+)\\s+(\\d+)\\s+(\\d+)/(\\d+)"
             + "\\s+(\\d+(?:\\.\\d+)?)\\s+(\\S+)\\s+(\\d+)\\s+(\\d+)\\s+(\\d+)\\s+\\|");
     private static final Pattern LGIP_ENGINES = Pattern.compile("\\|\\s+(\\d+)\\s+(\\d+)\\s+(\\d+)\\s+\\|");
-    private static final Pattern LGIPP_ROW = Pattern.compile(
-            "GPU\\s+(\\d+)\\s+Profile ID\\s+(\\d+)\\s+Placements?\\s*:\\s*\\{([0-9,]*)}:(\\d+)");
+    private static final Pattern LGIPP_ROW =
+            Pattern.compile("GPU\\s+(\\d+)\\s+Profile ID\\s+(\\d+)\\s+Placements?\\s*:\\s*\\{([0-9,]*)}:(\\d+)");
 
     /** A failure to read nvidia-smi output, naming the source and what was wrong. */
     public static final class DiscoveryException extends IOException {
@@ -49,8 +49,7 @@ public final class NvidiaSmiParser {
     }
 
     /** A GPU instance as {@code nvidia-smi mig -lgi} lists it: GPU index, profile, instance ID and placement. */
-    record GpuInstance(int gpu, String profile, int profileId, int instanceId, int start, int size) {
-    }
+    record GpuInstance(int gpu, String profile, int profileId, int instanceId, int start, int size) {}
 
     /**
      * The GPUs of {@code xml}; {@code listing} ({@code -L}) and {@code lgi} ({@code mig -lgi}) may be empty when no
@@ -70,16 +69,19 @@ public final class NvidiaSmiParser {
         try {
             return parseGpus(source, xml, listing, lgi, profiles(source, lgip, lgipp));
         } catch (IllegalStateException | NullPointerException e) {
-            throw new DiscoveryException(e.getMessage() == null ? source + ": incomplete nvidia-smi output" : e.getMessage());
+            throw new DiscoveryException(
+                    e.getMessage() == null ? source + ": incomplete nvidia-smi output" : e.getMessage());
         }
     }
 
-    private List<GpuInfo> parseGpus(String source, String xml, String listing, String lgi,
-                                    Map<Integer, List<GpuInfo.MigProfile>> profiles) throws DiscoveryException {
+    private List<GpuInfo> parseGpus(
+            String source, String xml, String listing, String lgi, Map<Integer, List<GpuInfo.MigProfile>> profiles)
+            throws DiscoveryException {
         Document doc = document(source, xml);
         Element root = doc.getDocumentElement();
         if (!"nvidia_smi_log".equals(root.getTagName())) {
-            throw new DiscoveryException(source + ": root element is <" + root.getTagName() + ">, not <nvidia_smi_log>");
+            throw new DiscoveryException(
+                    source + ": root element is <" + root.getTagName() + ">, not <nvidia_smi_log>");
         }
         String driver = semver(text(root, "driver_version"), source + ": driver_version");
         String cuda = semver(text(root, "cuda_version"), source + ": cuda_version");
@@ -103,23 +105,46 @@ public final class NvidiaSmiParser {
                     String mw = where + ": mig_device " + text(m, "index");
                     int migIndex = integer(text(m, "index"), mw + ": index");
                     int gi = integer(text(m, "gpu_instance_id"), mw + ": gpu_instance_id");
-                    GpuInstance row = rows.stream().filter(r -> r.gpu() == gpuIndex && r.instanceId() == gi).findFirst()
-                            .orElseThrow(() -> new IllegalStateException(mw + ": GPU instance " + gi
-                                    + " is not in the nvidia-smi mig -lgi output"));
+                    GpuInstance row = rows.stream()
+                            .filter(r -> r.gpu() == gpuIndex && r.instanceId() == gi)
+                            .findFirst()
+                            .orElseThrow(() -> new IllegalStateException(
+                                    mw + ": GPU instance " + gi + " is not in the nvidia-smi mig -lgi output"));
                     List<String> uuids = migUuids.getOrDefault(gpuIndex, List.of());
                     Element shared = child(child(m, "device_attributes"), "shared");
-                    migs.add(new GpuInfo.MigInfo(migIndex, gi, integer(text(m, "compute_instance_id"), mw),
-                            row.profile(), row.profileId(), row.start(), row.size(),
+                    migs.add(new GpuInfo.MigInfo(
+                            migIndex,
+                            gi,
+                            integer(text(m, "compute_instance_id"), mw),
+                            row.profile(),
+                            row.profileId(),
+                            row.start(),
+                            row.size(),
                             migIndex < uuids.size() ? uuids.get(migIndex) : null,
-                            integer(text(shared, "multiprocessor_count"), mw), integer(text(shared, "copy_engine_count"), mw),
-                            integer(text(shared, "decoder_count"), mw), integer(text(shared, "encoder_count"), mw),
-                            integer(text(shared, "jpg_count"), mw), integer(text(shared, "ofa_count"), mw),
+                            integer(text(shared, "multiprocessor_count"), mw),
+                            integer(text(shared, "copy_engine_count"), mw),
+                            integer(text(shared, "decoder_count"), mw),
+                            integer(text(shared, "encoder_count"), mw),
+                            integer(text(shared, "jpg_count"), mw),
+                            integer(text(shared, "ofa_count"), mw),
                             mib(text(child(m, "fb_memory_usage"), "total"), mw + ": fb_memory_usage/total")));
                 }
             }
-            out.add(new GpuInfo(index, minor, uuid, product, text(gpu, "product_brand"), arch, computeCapability(arch, product),
-                    driver, cuda, pciBusId(text(child(gpu, "pci"), "pci_bus_id")), memory,
-                    addressing == null || addressing.equals("N/A") ? null : addressing, mig, migs,
+            out.add(new GpuInfo(
+                    index,
+                    minor,
+                    uuid,
+                    product,
+                    text(gpu, "product_brand"),
+                    arch,
+                    computeCapability(arch, product),
+                    driver,
+                    cuda,
+                    pciBusId(text(child(gpu, "pci"), "pci_bus_id")),
+                    memory,
+                    addressing == null || addressing.equals("N/A") ? null : addressing,
+                    mig,
+                    migs,
                     mig ? profiles.getOrDefault(index, List.of()) : List.of()));
             index++;
         }
@@ -170,8 +195,13 @@ public final class NvidiaSmiParser {
         for (String line : lgi.split("\n")) {
             Matcher m = LGI_ROW.matcher(line);
             if (m.find()) {
-                rows.add(new GpuInstance(Integer.parseInt(m.group(1)), m.group(2), Integer.parseInt(m.group(3)),
-                        Integer.parseInt(m.group(4)), Integer.parseInt(m.group(5)), Integer.parseInt(m.group(6))));
+                rows.add(new GpuInstance(
+                        Integer.parseInt(m.group(1)),
+                        m.group(2),
+                        Integer.parseInt(m.group(3)),
+                        Integer.parseInt(m.group(4)),
+                        Integer.parseInt(m.group(5)),
+                        Integer.parseInt(m.group(6))));
             }
         }
         return rows;
@@ -184,8 +214,7 @@ public final class NvidiaSmiParser {
      */
     static Map<Integer, List<GpuInfo.MigProfile>> profiles(String source, String lgip, String lgipp)
             throws DiscoveryException {
-        record Placements(List<Integer> starts, int size) {
-        }
+        record Placements(List<Integer> starts, int size) {}
         Map<String, Placements> placements = new HashMap<>();
         for (String line : lgipp.split("\n")) {
             if (line.isBlank() || line.startsWith("No MIG-enabled devices found")) {
@@ -193,8 +222,8 @@ public final class NvidiaSmiParser {
             }
             Matcher m = LGIPP_ROW.matcher(line);
             if (!m.find()) {
-                throw new DiscoveryException(source + ": nvidia-smi mig -lgipp line \"" + line.strip()
-                        + "\" is not a profile's placements");
+                throw new DiscoveryException(
+                        source + ": nvidia-smi mig -lgipp line \"" + line.strip() + "\" is not a profile's placements");
             }
             String key = m.group(1) + "/" + m.group(2);
             List<Integer> s = new ArrayList<>();
@@ -230,10 +259,20 @@ public final class NvidiaSmiParser {
             }
             long mib = Math.round(Double.parseDouble(m.group(6)) * 1024);
             Placements p = placements.get(key);
-            out.computeIfAbsent(gpu, k -> new ArrayList<>()).add(new GpuInfo.MigProfile(Integer.parseInt(m.group(3)),
-                    m.group(2), Integer.parseInt(m.group(5)), mib * 1024 * 1024, Long.parseLong(m.group(8)),
-                    Long.parseLong(engines.group(1)), Long.parseLong(m.group(9)), Long.parseLong(m.group(10)),
-                    Long.parseLong(engines.group(2)), Long.parseLong(engines.group(3)), p.starts(), p.size()));
+            out.computeIfAbsent(gpu, k -> new ArrayList<>())
+                    .add(new GpuInfo.MigProfile(
+                            Integer.parseInt(m.group(3)),
+                            m.group(2),
+                            Integer.parseInt(m.group(5)),
+                            mib * 1024 * 1024,
+                            Long.parseLong(m.group(8)),
+                            Long.parseLong(engines.group(1)),
+                            Long.parseLong(m.group(9)),
+                            Long.parseLong(m.group(10)),
+                            Long.parseLong(engines.group(2)),
+                            Long.parseLong(engines.group(3)),
+                            p.starts(),
+                            p.size()));
         }
         return out;
     }
@@ -269,10 +308,12 @@ public final class NvidiaSmiParser {
         return switch (architecture) {
             case "Volta" -> "7.0.0";
             case "Turing" -> "7.5.0";
-            case "Ampere" -> product != null && (product.contains("A100") || product.contains("A30")) ? "8.0.0" : "8.6.0";
+            case "Ampere" ->
+                product != null && (product.contains("A100") || product.contains("A30")) ? "8.0.0" : "8.6.0";
             case "Ada Lovelace" -> "8.9.0";
             case "Hopper" -> "9.0.0";
-            case "Blackwell" -> product != null && (product.contains("RTX") || product.contains("GB20")) ? "12.0.0" : "10.0.0";
+            case "Blackwell" ->
+                product != null && (product.contains("RTX") || product.contains("GB20")) ? "12.0.0" : "10.0.0";
             default -> null;
         };
     }

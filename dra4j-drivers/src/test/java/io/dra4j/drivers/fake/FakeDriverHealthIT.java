@@ -1,5 +1,7 @@
 package io.dra4j.drivers.fake;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.dra4j.kubelet.dra.DeviceHealth;
 import io.dra4j.kubelet.slices.ResourceSlicePublisher;
 import io.dra4j.testkit.controlplane.ControlPlane;
@@ -11,8 +13,6 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaint;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import org.junit.jupiter.api.Test;
-
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -21,8 +21,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * Device taints from health, published to a real kube-apiserver: a failing device is republished with the
@@ -34,8 +33,11 @@ class FakeDriverHealthIT {
     static final String NODE = "health-node";
 
     private static FakeConfig config(boolean gpu0Healthy, boolean gpu1Healthy) {
-        return new FakeConfig(DRIVER, "fake.dra4j.io/gpu", List.of(device("gpu-0", gpu0Healthy),
-                device("gpu-1", gpu1Healthy)), List.of());
+        return new FakeConfig(
+                DRIVER,
+                "fake.dra4j.io/gpu",
+                List.of(device("gpu-0", gpu0Healthy), device("gpu-1", gpu1Healthy)),
+                List.of());
     }
 
     private static FakeConfig.FakeDevice device(String name, boolean healthy) {
@@ -43,7 +45,10 @@ class FakeDriverHealthIT {
     }
 
     private static Map<String, List<DeviceTaint>> taints(KubernetesClient client) {
-        ResourceSlice s = client.resources(ResourceSlice.class).withField("spec.nodeName", NODE).list().getItems()
+        ResourceSlice s = client.resources(ResourceSlice.class)
+                .withField("spec.nodeName", NODE)
+                .list()
+                .getItems()
                 .get(0);
         Map<String, List<DeviceTaint>> out = new java.util.TreeMap<>();
         for (Device d : s.getSpec().getDevices()) {
@@ -53,8 +58,13 @@ class FakeDriverHealthIT {
     }
 
     private static String resourceVersion(KubernetesClient client) {
-        return client.resources(ResourceSlice.class).withField("spec.nodeName", NODE).list().getItems().get(0)
-                .getMetadata().getResourceVersion();
+        return client.resources(ResourceSlice.class)
+                .withField("spec.nodeName", NODE)
+                .list()
+                .getItems()
+                .get(0)
+                .getMetadata()
+                .getResourceVersion();
     }
 
     @Test
@@ -79,10 +89,15 @@ class FakeDriverHealthIT {
         List<String> errors = Collections.synchronizedList(new ArrayList<>());
         try (ControlPlane plane = ControlPlaneAssumptions.startOrSkip(ControlPlaneOptions.apiServerOnly())) {
             KubernetesClient client = plane.client();
-            client.resource(new NodeBuilder().withNewMetadata().withName(NODE).endMetadata().build()).create();
-            FakeDriver driver = new FakeDriver(config(true, false), m -> { }, clock);
-            try (ResourceSlicePublisher publisher = new ResourceSlicePublisher(client, DRIVER, NODE,
-                    (m, e) -> errors.add(m), 60_000, true)) {
+            client.resource(new NodeBuilder()
+                            .withNewMetadata()
+                            .withName(NODE)
+                            .endMetadata()
+                            .build())
+                    .create();
+            FakeDriver driver = new FakeDriver(config(true, false), m -> {}, clock);
+            try (ResourceSlicePublisher publisher =
+                    new ResourceSlicePublisher(client, DRIVER, NODE, (m, e) -> errors.add(m), 60_000, true)) {
                 publisher.publish(driver.devices(), List.of());
                 assertThat(taints(client).get("gpu-0")).isEmpty();
                 assertThat(taints(client).get("gpu-1")).singleElement().satisfies(t -> {
@@ -90,7 +105,8 @@ class FakeDriverHealthIT {
                     assertThat(t.getEffect()).isEqualTo("NoExecute");
                     assertThat(t.getTimeAdded()).isEqualTo("2026-12-01T10:00:00Z");
                 });
-                assertThat(driver.health(NODE)).extracting(h -> h.device() + ":" + h.status())
+                assertThat(driver.health(NODE))
+                        .extracting(h -> h.device() + ":" + h.status())
                         .containsExactly("gpu-0:HEALTHY", "gpu-1:UNHEALTHY");
 
                 // Still failing a minute later: the same taint, nothing written.
@@ -104,9 +120,11 @@ class FakeDriverHealthIT {
                 driver.update(config(false, true));
                 publisher.publish(driver.devices(), List.of());
                 assertThat(taints(client).get("gpu-1")).isEmpty();
-                assertThat(taints(client).get("gpu-0")).singleElement()
+                assertThat(taints(client).get("gpu-0"))
+                        .singleElement()
                         .satisfies(t -> assertThat(t.getTimeAdded()).isEqualTo("2026-12-01T10:01:00Z"));
-                assertThat(driver.health(NODE)).extracting(DeviceHealth::status)
+                assertThat(driver.health(NODE))
+                        .extracting(DeviceHealth::status)
                         .containsExactly(DeviceHealth.Status.UNHEALTHY, DeviceHealth.Status.HEALTHY);
             }
         }

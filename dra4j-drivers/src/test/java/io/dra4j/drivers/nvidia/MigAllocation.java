@@ -12,7 +12,6 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceClassBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -26,28 +25,49 @@ final class MigAllocation {
     private static final FeatureGates GATES = FeatureGates.defaults(KubernetesVersion.V1_37);
     private final List<ResourceSlice> slices;
     private final List<ResourceClaim> allocated = new ArrayList<>();
-    private final Node node = new NodeBuilder().withNewMetadata().withName(NODE).endMetadata().build();
+    private final Node node =
+            new NodeBuilder().withNewMetadata().withName(NODE).endMetadata().build();
 
     MigAllocation(NvidiaDevices.Published published) {
         this.slices = MigFixtures.slices(published, NODE);
     }
 
     static DeviceClass deviceClass(String name, String type) {
-        return new DeviceClassBuilder().withNewMetadata().withName(name).endMetadata().withNewSpec()
-                .addNewSelector().withNewCel().withExpression("device.driver == 'gpu.nvidia.com' && "
-                        + "device.attributes['gpu.nvidia.com'].type == '" + type + "'").endCel().endSelector()
-                .endSpec().build();
+        return new DeviceClassBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .endMetadata()
+                .withNewSpec()
+                .addNewSelector()
+                .withNewCel()
+                .withExpression("device.driver == 'gpu.nvidia.com' && "
+                        + "device.attributes['gpu.nvidia.com'].type == '" + type + "'")
+                .endCel()
+                .endSelector()
+                .endSpec()
+                .build();
     }
 
     /** A claim for one MIG device of {@code profile}, or for a full GPU when {@code profile} is null. */
     static ResourceClaim claim(String name, String profile) {
-        var request = new ResourceClaimBuilder().withNewMetadata().withName(name).withNamespace("default")
-                .withUid("uid-" + name).endMetadata().withNewSpec().withNewDevices().addNewRequest().withName("gpu")
-                .withNewExactly().withDeviceClassName(profile == null ? "gpu.nvidia.com" : "mig.nvidia.com")
+        var request = new ResourceClaimBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace("default")
+                .withUid("uid-" + name)
+                .endMetadata()
+                .withNewSpec()
+                .withNewDevices()
+                .addNewRequest()
+                .withName("gpu")
+                .withNewExactly()
+                .withDeviceClassName(profile == null ? "gpu.nvidia.com" : "mig.nvidia.com")
                 .withCount(1L);
         if (profile != null) {
-            request = request.addNewSelector().withNewCel()
-                    .withExpression("device.attributes['gpu.nvidia.com'].profile == '" + profile + "'").endCel()
+            request = request.addNewSelector()
+                    .withNewCel()
+                    .withExpression("device.attributes['gpu.nvidia.com'].profile == '" + profile + "'")
+                    .endCel()
                     .endSelector();
         }
         return request.endExactly().endRequest().endDevices().endSpec().build();
@@ -55,20 +75,32 @@ final class MigAllocation {
 
     /** Allocates {@code claim}; on success it counts as allocated for the claims that follow. */
     AllocationOutcome allocate(ResourceClaim claim) {
-        Allocator allocator = Allocator.builder().featureGates(GATES)
+        Allocator allocator = Allocator.builder()
+                .featureGates(GATES)
                 .deviceClasses(List.of(deviceClass("gpu.nvidia.com", "gpu"), deviceClass("mig.nvidia.com", "mig")))
-                .resourceSlices(slices).allocatedState(AllocatedState.fromClaims(allocated, GATES)).build();
+                .resourceSlices(slices)
+                .allocatedState(AllocatedState.fromClaims(allocated, GATES))
+                .build();
         AllocationOutcome outcome = allocator.allocate(node, List.of(claim));
         if (outcome instanceof AllocationOutcome.Allocated a) {
-            allocated.add(new ResourceClaimBuilder(claim).withNewStatus().withAllocation(a.results().get(0))
-                    .endStatus().build());
+            allocated.add(new ResourceClaimBuilder(claim)
+                    .withNewStatus()
+                    .withAllocation(a.results().get(0))
+                    .endStatus()
+                    .build());
         }
         return outcome;
     }
 
     /** The device the allocated claim got. */
     static String device(AllocationOutcome outcome) {
-        return ((AllocationOutcome.Allocated) outcome).results().get(0).getDevices().getResults().get(0).getDevice();
+        return ((AllocationOutcome.Allocated) outcome)
+                .results()
+                .get(0)
+                .getDevices()
+                .getResults()
+                .get(0)
+                .getDevice();
     }
 
     List<ResourceClaim> allocated() {

@@ -1,27 +1,29 @@
 package io.dra4j.drivers.nvidia;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.dra4j.kubelet.slices.SliceLayout;
 import io.fabric8.kubernetes.api.model.resource.v1.Device;
-import org.junit.jupiter.api.Test;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 /** Discovery on the nvidia-smi fixtures (see src/test/resources/nvidia-smi/README.md for what they are). */
 class NvidiaDiscoveryTest {
     static final Path DIR = Path.of("src/test/resources/nvidia-smi");
 
     static List<GpuInfo> load(String name, boolean lgi) throws Exception {
-        return NvidiaDiscovery.recorded(DIR.resolve(name + ".xml"), DIR.resolve(name + ".L.txt"),
-                lgi ? DIR.resolve(name + ".lgi.txt") : null);
+        return NvidiaDiscovery.recorded(
+                DIR.resolve(name + ".xml"), DIR.resolve(name + ".L.txt"), lgi ? DIR.resolve(name + ".lgi.txt") : null);
     }
 
     static Device device(NvidiaDevices.Published p, String name) {
-        return p.devices().stream().filter(d -> d.getName().equals(name)).findFirst().orElseThrow();
+        return p.devices().stream()
+                .filter(d -> d.getName().equals(name))
+                .findFirst()
+                .orElseThrow();
     }
 
     @Test
@@ -39,10 +41,14 @@ class NvidiaDiscoveryTest {
         assertThat(d.getAttributes().get("cudaComputeCapability").getVersion()).isEqualTo("9.0.0");
         assertThat(d.getAttributes().get("driverVersion").getVersion()).isEqualTo("570.158.1");
         assertThat(d.getAttributes().get("cudaDriverVersion").getVersion()).isEqualTo("12.8.0");
-        assertThat(d.getAttributes().get("resource.kubernetes.io/pciBusID").getString()).isEqualTo("0000:18:00.0");
+        assertThat(d.getAttributes().get("resource.kubernetes.io/pciBusID").getString())
+                .isEqualTo("0000:18:00.0");
         assertThat(d.getCapacity().get("memory").getValue().getNumericalAmount().longValueExact())
                 .isEqualTo(81559L * 1024 * 1024);
-        assertThat(device(p, "gpu-1").getAttributes().get("resource.kubernetes.io/pciBusID").getString())
+        assertThat(device(p, "gpu-1")
+                        .getAttributes()
+                        .get("resource.kubernetes.io/pciBusID")
+                        .getString())
                 .isEqualTo("0000:2a:00.0");
     }
 
@@ -51,8 +57,14 @@ class NvidiaDiscoveryTest {
         List<GpuInfo> gpus = load("a100-mig", true);
         NvidiaDevices.Published p = NvidiaDevices.of(gpus);
         // GPU 0 has MIG on (Ampere: the full GPU is not announced); GPU 1 is a plain GPU.
-        assertThat(p.devices()).extracting(Device::getName).containsExactly("gpu-0-mig-3g20gb-9-4",
-                "gpu-0-mig-2g10gb-14-0", "gpu-0-mig-1g5gb-19-2", "gpu-0-mig-1g5gb-19-3", "gpu-1");
+        assertThat(p.devices())
+                .extracting(Device::getName)
+                .containsExactly(
+                        "gpu-0-mig-3g20gb-9-4",
+                        "gpu-0-mig-2g10gb-14-0",
+                        "gpu-0-mig-1g5gb-19-2",
+                        "gpu-0-mig-1g5gb-19-3",
+                        "gpu-1");
         assertThat(p.counterSets()).singleElement().satisfies(cs -> {
             assertThat(cs.getName()).isEqualTo("gpu-0-counter-set");
             assertThat(cs.getCounters()).hasSize(8);
@@ -61,14 +73,19 @@ class NvidiaDiscoveryTest {
         assertThat(mig.getAttributes().get("type").getString()).isEqualTo("mig");
         assertThat(mig.getAttributes().get("profile").getString()).isEqualTo("3g.20gb");
         assertThat(mig.getAttributes().get("uuid").getString()).isEqualTo("MIG-5e2b8c1d-93a4-5f7e-b2d6-8c1e4a9f3b72");
-        assertThat(mig.getAttributes().get("parentUUID").getString()).isEqualTo("GPU-3b9e1c5d-7a24-4f8e-b6c1-2d9a8e7f4c53");
-        assertThat(mig.getAttributes().get("cudaComputeCapability").getVersion()).isEqualTo("8.0.0");
-        assertThat(mig.getCapacity().get("multiprocessors").getValue().getAmount()).isEqualTo("42");
-        assertThat(mig.getCapacity()).containsKeys("memorySlice4", "memorySlice7").doesNotContainKey("memorySlice3");
+        assertThat(mig.getAttributes().get("parentUUID").getString())
+                .isEqualTo("GPU-3b9e1c5d-7a24-4f8e-b6c1-2d9a8e7f4c53");
+        assertThat(mig.getAttributes().get("cudaComputeCapability").getVersion())
+                .isEqualTo("8.0.0");
+        assertThat(mig.getCapacity().get("multiprocessors").getValue().getAmount())
+                .isEqualTo("42");
+        assertThat(mig.getCapacity())
+                .containsKeys("memorySlice4", "memorySlice7")
+                .doesNotContainKey("memorySlice3");
         assertThat(mig.getConsumesCounters()).singleElement().satisfies(c -> {
             assertThat(c.getCounterSet()).isEqualTo("gpu-0-counter-set");
-            assertThat(c.getCounters()).containsOnlyKeys("memory-slice-4", "memory-slice-5", "memory-slice-6",
-                    "memory-slice-7");
+            assertThat(c.getCounters())
+                    .containsOnlyKeys("memory-slice-4", "memory-slice-5", "memory-slice-6", "memory-slice-7");
         });
         // The placements do not overlap, as MIG guarantees for existing instances.
         assertThat(SliceLayout.validate(p.devices(), p.counterSets())).isEmpty();
@@ -80,9 +97,11 @@ class NvidiaDiscoveryTest {
         assertThat(p.devices()).singleElement().satisfies(d -> {
             assertThat(d.getName()).isEqualTo("gpu-0");
             assertThat(d.getAttributes().get("architecture").getString()).isEqualTo("Ada Lovelace");
-            assertThat(d.getAttributes().get("cudaComputeCapability").getVersion()).isEqualTo("8.9.0");
+            assertThat(d.getAttributes().get("cudaComputeCapability").getVersion())
+                    .isEqualTo("8.9.0");
             assertThat(d.getAttributes().get("driverVersion").getVersion()).isEqualTo("535.230.2");
-            assertThat(d.getAttributes().get("resource.kubernetes.io/pciBusID").getString()).isEqualTo("0000:00:03.0");
+            assertThat(d.getAttributes().get("resource.kubernetes.io/pciBusID").getString())
+                    .isEqualTo("0000:00:03.0");
         });
     }
 

@@ -1,5 +1,7 @@
 package io.dra4j.drivers.nvidia;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.dra4j.kubelet.dra.ClaimRef;
 import io.dra4j.kubelet.dra.PrepareResult;
 import io.dra4j.kubelet.dra.PreparedClaim;
@@ -7,20 +9,21 @@ import io.dra4j.kubelet.dra.PreparedDevice;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResultBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /** Prepare and unprepare of dynamic MIG partitions, as nvidia-smi commands on a simulated GPU. */
 class NvidiaDriverMigTest {
     private final List<String> log = new ArrayList<>();
 
     static DeviceRequestAllocationResult result(String device) {
-        return new DeviceRequestAllocationResultBuilder().withRequest("gpu").withDriver(NvidiaDevices.DRIVER)
-                .withPool("node-1").withDevice(device).build();
+        return new DeviceRequestAllocationResultBuilder()
+                .withRequest("gpu")
+                .withDriver(NvidiaDevices.DRIVER)
+                .withPool("node-1")
+                .withDevice(device)
+                .build();
     }
 
     static ResourceClaim claim(String name) {
@@ -47,7 +50,8 @@ class NvidiaDriverMigTest {
         assertThat(smi.state()).containsExactly("0:9:4+ci");
         assertThat(visibleDevices(first)).startsWith("NVIDIA_VISIBLE_DEVICES=MIG-");
         assertThat(((PrepareResult.Prepared) first).devices().get(0).edits().deviceNodes())
-                .extracting(n -> n.path()).contains("/dev/nvidia0", "/dev/nvidiactl");
+                .extracting(n -> n.path())
+                .contains("/dev/nvidia0", "/dev/nvidiactl");
 
         // A new driver process (a restart) prepares the same claim again: nothing is created, the UUID is the same.
         smi.clearCommands();
@@ -68,8 +72,11 @@ class NvidiaDriverMigTest {
 
         driver(smi, "a100-80gb-mig").started(List.of(prepared("c", kept)));
         assertThat(smi.state()).containsExactly("0:19:5+ci");
-        assertThat(log).filteredOn(l -> l.startsWith("destroyed")).hasSize(2).allMatch(l -> l.endsWith(
-                "on GPU 0: no prepared claim uses it")).anyMatch(l -> l.contains("profile 9 at placement 0"))
+        assertThat(log)
+                .filteredOn(l -> l.startsWith("destroyed"))
+                .hasSize(2)
+                .allMatch(l -> l.endsWith("on GPU 0: no prepared claim uses it"))
+                .anyMatch(l -> l.contains("profile 9 at placement 0"))
                 .anyMatch(l -> l.contains("profile 19 at placement 6"));
 
         // Nothing left to clean up: a second start only lists the instances.
@@ -113,14 +120,20 @@ class NvidiaDriverMigTest {
         assertThat(d.prepare(claim("a"), List.of(result("gpu-0-mig-3g40gb-9-4"))))
                 .isInstanceOf(PrepareResult.Prepared.class);
         // Slices 0..1 are free, slice 4 is not: the first device is created, the second refused, the first undone.
-        PrepareResult r = d.prepare(claim("b"), List.of(result("gpu-0-mig-1g20gb-15-0"),
-                result("gpu-0-mig-1g10gb-19-4")));
-        assertThat(r).isInstanceOfSatisfying(PrepareResult.Failed.class, f -> assertThat(f.error())
-                .startsWith("device gpu-0-mig-1g10gb-19-4: nvidia-smi mig -i 0 -cgi 19:4 -C exited with 2: "
-                        + "Unable to create a GPU instance on GPU 0 using profile 19: Insufficient Resources"));
+        PrepareResult r =
+                d.prepare(claim("b"), List.of(result("gpu-0-mig-1g20gb-15-0"), result("gpu-0-mig-1g10gb-19-4")));
+        assertThat(r)
+                .isInstanceOfSatisfying(
+                        PrepareResult.Failed.class,
+                        f -> assertThat(f.error())
+                                .startsWith(
+                                        "device gpu-0-mig-1g10gb-19-4: nvidia-smi mig -i 0 -cgi 19:4 -C exited with 2: "
+                                                + "Unable to create a GPU instance on GPU 0 using profile 19: Insufficient Resources"));
         assertThat(smi.state()).containsExactly("0:9:4+ci");
-        assertThat(d.prepare(claim("x"), List.of(result("gpu-9")))).isInstanceOfSatisfying(PrepareResult.Failed.class,
-                f -> assertThat(f.error()).isEqualTo("device gpu-9 is not a GPU of this node"));
+        assertThat(d.prepare(claim("x"), List.of(result("gpu-9"))))
+                .isInstanceOfSatisfying(
+                        PrepareResult.Failed.class,
+                        f -> assertThat(f.error()).isEqualTo("device gpu-9 is not a GPU of this node"));
     }
 
     @Test
@@ -138,7 +151,8 @@ class NvidiaDriverMigTest {
         assertThat(d.unprepare(prepared("full", r))).isNull();
         assertThat(smi.migEnabled(1)).isTrue();
         // The interrupted prepare's undo gets the allocated devices without edits; it must work on them too.
-        PreparedClaim interrupted = new PreparedClaim(new ClaimRef("default", "m", "uid-m"),
+        PreparedClaim interrupted = new PreparedClaim(
+                new ClaimRef("default", "m", "uid-m"),
                 List.of(new PreparedDevice(List.of("gpu"), "node-1", "gpu-0-mig-1g10gb-19-3", null, null)));
         smi.clearCommands();
         assertThat(d.unprepare(interrupted)).isNull();

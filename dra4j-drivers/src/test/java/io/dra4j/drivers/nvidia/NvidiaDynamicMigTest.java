@@ -1,5 +1,8 @@
 package io.dra4j.drivers.nvidia;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.dra4j.allocator.AllocationOutcome;
 import io.dra4j.kubelet.slices.SliceLayout;
 import io.dra4j.scenario.ApiValidator;
@@ -7,8 +10,6 @@ import io.fabric8.kubernetes.api.model.resource.v1.CounterSet;
 import io.fabric8.kubernetes.api.model.resource.v1.Device;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceBuilder;
-import org.junit.jupiter.api.Test;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,9 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 /** Dynamic MIG: profiles read from the recorded -lgip/-lgipp, published as partitions, allocated by counters. */
 class NvidiaDynamicMigTest {
@@ -29,7 +28,8 @@ class NvidiaDynamicMigTest {
 
     private static Map<String, String> consumed(Device d) {
         return d.getConsumesCounters().get(0).getCounters().entrySet().stream()
-                .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().getValue().getAmount()));
+                .collect(Collectors.toMap(
+                        Map.Entry::getKey, e -> e.getValue().getValue().getAmount()));
     }
 
     @Test
@@ -37,8 +37,9 @@ class NvidiaDynamicMigTest {
         List<GpuInfo> gpus = MigFixtures.gpus("a100-80gb-mig");
         assertThat(gpus).singleElement().satisfies(g -> {
             assertThat(g.index()).isZero();
-            assertThat(g.migProfiles()).extracting(GpuInfo.MigProfile::name).containsExactly("1g.10gb",
-                    "1g.10gb+me", "1g.20gb", "2g.20gb", "3g.40gb", "4g.40gb", "7g.80gb");
+            assertThat(g.migProfiles())
+                    .extracting(GpuInfo.MigProfile::name)
+                    .containsExactly("1g.10gb", "1g.10gb+me", "1g.20gb", "2g.20gb", "3g.40gb", "4g.40gb", "7g.80gb");
             GpuInfo.MigProfile p = g.migProfiles().get(4);
             assertThat(p.id()).isEqualTo(9);
             assertThat(p.placementStarts()).containsExactly(0, 4);
@@ -52,8 +53,12 @@ class NvidiaDynamicMigTest {
             assertThat(g.migProfiles().get(1).ofaEngines()).isEqualTo(1);
         });
         // Without dynamic MIG nothing reads the profiles, and GPUs without MIG get none.
-        assertThat(NvidiaDiscovery.recorded(MigFixtures.file("h100-sxm", "xml"), null, null,
-                MigFixtures.file("h100-sxm-mig", "lgip.txt"), MigFixtures.file("h100-sxm-mig", "lgipp.txt")))
+        assertThat(NvidiaDiscovery.recorded(
+                        MigFixtures.file("h100-sxm", "xml"),
+                        null,
+                        null,
+                        MigFixtures.file("h100-sxm-mig", "lgip.txt"),
+                        MigFixtures.file("h100-sxm-mig", "lgipp.txt")))
                 .allSatisfy(g -> assertThat(g.migProfiles()).isEmpty());
     }
 
@@ -61,16 +66,36 @@ class NvidiaDynamicMigTest {
     void ampereGpuIsPublishedAsEveryProfilePlacementWithoutTheFullGpu() throws Exception {
         NvidiaDevices.Published p = NvidiaDevices.of(MigFixtures.gpus("a100-80gb-mig"), true);
         // 7 + 7 + 4 + 3 + 2 + 1 + 1 placements; on Ampere the full GPU is not offered next to MIG.
-        assertThat(p.devices()).hasSize(25).extracting(Device::getName).doesNotContain("gpu-0")
-                .contains("gpu-0-mig-1g10gb-19-0", "gpu-0-mig-1g10gb-19-6", "gpu-0-mig-1g10gb-me-20-3",
-                        "gpu-0-mig-3g40gb-9-4", "gpu-0-mig-7g80gb-0-0");
+        assertThat(p.devices())
+                .hasSize(25)
+                .extracting(Device::getName)
+                .doesNotContain("gpu-0")
+                .contains(
+                        "gpu-0-mig-1g10gb-19-0",
+                        "gpu-0-mig-1g10gb-19-6",
+                        "gpu-0-mig-1g10gb-me-20-3",
+                        "gpu-0-mig-3g40gb-9-4",
+                        "gpu-0-mig-7g80gb-0-0");
         CounterSet cs = p.counterSets().get(0);
         assertThat(p.counterSets()).hasSize(1);
         assertThat(cs.getName()).isEqualTo("gpu-0-counter-set");
-        assertThat(cs.getCounters().keySet()).containsExactlyInAnyOrder("multiprocessors", "copy-engines",
-                "decoders", "encoders", "jpeg-engines", "ofa-engines", "memory", "memory-slice-0", "memory-slice-1",
-                "memory-slice-2", "memory-slice-3", "memory-slice-4", "memory-slice-5", "memory-slice-6",
-                "memory-slice-7");
+        assertThat(cs.getCounters().keySet())
+                .containsExactlyInAnyOrder(
+                        "multiprocessors",
+                        "copy-engines",
+                        "decoders",
+                        "encoders",
+                        "jpeg-engines",
+                        "ofa-engines",
+                        "memory",
+                        "memory-slice-0",
+                        "memory-slice-1",
+                        "memory-slice-2",
+                        "memory-slice-3",
+                        "memory-slice-4",
+                        "memory-slice-5",
+                        "memory-slice-6",
+                        "memory-slice-7");
         assertThat(value(cs, "multiprocessors")).isEqualTo(98);
         assertThat(value(cs, "copy-engines")).isEqualTo(7);
         assertThat(value(cs, "memory")).isEqualTo(81152L * 1024 * 1024);
@@ -80,24 +105,31 @@ class NvidiaDynamicMigTest {
         assertThat(mig.getAttributes().get("parentUUID").getString())
                 .isEqualTo("GPU-4f1d7b3a-2c86-4e95-a1b7-6d3c9e2f8a15");
         assertThat(mig.getAttributes()).doesNotContainKey("uuid");
-        assertThat(mig.getCapacity().get("multiprocessors").getValue().getAmount()).isEqualTo("42");
+        assertThat(mig.getCapacity().get("multiprocessors").getValue().getAmount())
+                .isEqualTo("42");
         assertThat(mig.getCapacity()).doesNotContainKey("memorySlice4");
-        assertThat(consumed(mig)).containsEntry("multiprocessors", "42").containsEntry("memory-slice-4", "1")
-                .containsEntry("memory-slice-7", "1").doesNotContainKey("memory-slice-3");
+        assertThat(consumed(mig))
+                .containsEntry("multiprocessors", "42")
+                .containsEntry("memory-slice-4", "1")
+                .containsEntry("memory-slice-7", "1")
+                .doesNotContainKey("memory-slice-3");
     }
 
     @Test
     void hopperAlsoOffersTheFullGpuConsumingEveryCounter() throws Exception {
         NvidiaDevices.Published p = NvidiaDevices.of(MigFixtures.gpus("h100-sxm-mig"), true);
         assertThat(p.devices()).hasSize(2 * 26);
-        assertThat(p.counterSets()).extracting(CounterSet::getName)
+        assertThat(p.counterSets())
+                .extracting(CounterSet::getName)
                 .containsExactly("gpu-0-counter-set", "gpu-1-counter-set");
         Device full = MigFixtures.device(p, "gpu-1");
         assertThat(full.getAttributes().get("type").getString()).isEqualTo("gpu");
         assertThat(full.getAttributes().get("uuid").getString()).isEqualTo("GPU-0e8b7d3a-52c1-44f9-a6d2-9b1c7e4f3a08");
         assertThat(full.getConsumesCounters().get(0).getCounterSet()).isEqualTo("gpu-1-counter-set");
-        assertThat(consumed(full).keySet()).isEqualTo(p.counterSets().get(1).getCounters().keySet());
-        assertThat(full.getCapacity().get("multiprocessors").getValue().getAmount()).isEqualTo("132");
+        assertThat(consumed(full).keySet())
+                .isEqualTo(p.counterSets().get(1).getCounters().keySet());
+        assertThat(full.getCapacity().get("multiprocessors").getValue().getAmount())
+                .isEqualTo("132");
     }
 
     @Test
@@ -107,9 +139,22 @@ class NvidiaDynamicMigTest {
         List<GpuInfo> eight = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
             GpuInfo g = two.get(i % 2);
-            eight.add(new GpuInfo(i, i, g.uuid() + "-" + i, g.productName(), g.brand(), g.architecture(),
-                    g.cudaComputeCapability(), g.driverVersion(), g.cudaDriverVersion(), g.pciBusId(),
-                    g.memoryBytes(), g.addressingMode(), true, List.of(), g.migProfiles()));
+            eight.add(new GpuInfo(
+                    i,
+                    i,
+                    g.uuid() + "-" + i,
+                    g.productName(),
+                    g.brand(),
+                    g.architecture(),
+                    g.cudaComputeCapability(),
+                    g.driverVersion(),
+                    g.cudaDriverVersion(),
+                    g.pciBusId(),
+                    g.memoryBytes(),
+                    g.addressingMode(),
+                    true,
+                    List.of(),
+                    g.migProfiles()));
         }
         for (List<GpuInfo> gpus : List.of(MigFixtures.gpus("a100-80gb-mig"), MigFixtures.gpus("a100-mig"), eight)) {
             NvidiaDevices.Published p = NvidiaDevices.of(gpus, true);
@@ -117,10 +162,16 @@ class NvidiaDynamicMigTest {
             List<ResourceSlice> slices = MigFixtures.slices(p, "node-1");
             for (ResourceSlice s : slices) {
                 ResourceSlice copy = new ResourceSliceBuilder(s).build();
-                assertThat(ApiValidator.defaultAndValidate(copy)).as(s.getMetadata().getName()).isEmpty();
-                assertThat(s.getSpec().getDevices().isEmpty() || s.getSpec().getSharedCounters().isEmpty()).isTrue();
+                assertThat(ApiValidator.defaultAndValidate(copy))
+                        .as(s.getMetadata().getName())
+                        .isEmpty();
+                assertThat(s.getSpec().getDevices().isEmpty()
+                                || s.getSpec().getSharedCounters().isEmpty())
+                        .isTrue();
             }
-            assertThat(slices.stream().mapToInt(s -> s.getSpec().getDevices().size()).sum())
+            assertThat(slices.stream()
+                            .mapToInt(s -> s.getSpec().getDevices().size())
+                            .sum())
                     .isEqualTo(p.devices().size());
         }
         List<ResourceSlice> big = MigFixtures.slices(NvidiaDevices.of(eight, true), "node-1");
@@ -132,12 +183,20 @@ class NvidiaDynamicMigTest {
     void staticGpusStayAsTheyWereNextToDynamicOnes() throws Exception {
         // a100-mig: GPU 0 has MIG on (dynamic: its existing MIG devices are not announced), GPU 1 is plain.
         NvidiaDevices.Published p = NvidiaDevices.of(MigFixtures.gpus("a100-mig"), true);
-        assertThat(p.devices()).hasSize(26).extracting(Device::getName).contains("gpu-1", "gpu-0-mig-1g5gb-me-20-6")
+        assertThat(p.devices())
+                .hasSize(26)
+                .extracting(Device::getName)
+                .contains("gpu-1", "gpu-0-mig-1g5gb-me-20-6")
                 .doesNotContain("gpu-0");
         assertThat(MigFixtures.device(p, "gpu-1").getConsumesCounters()).isEmpty();
-        assertThat(NvidiaDevices.of(MigFixtures.gpus("a100-mig"), false).devices()).extracting(Device::getName)
-                .containsExactly("gpu-0-mig-3g20gb-9-4", "gpu-0-mig-2g10gb-14-0", "gpu-0-mig-1g5gb-19-2",
-                        "gpu-0-mig-1g5gb-19-3", "gpu-1");
+        assertThat(NvidiaDevices.of(MigFixtures.gpus("a100-mig"), false).devices())
+                .extracting(Device::getName)
+                .containsExactly(
+                        "gpu-0-mig-3g20gb-9-4",
+                        "gpu-0-mig-2g10gb-14-0",
+                        "gpu-0-mig-1g5gb-19-2",
+                        "gpu-0-mig-1g5gb-19-3",
+                        "gpu-1");
     }
 
     @Test
@@ -191,23 +250,25 @@ class NvidiaDynamicMigTest {
         assertThat(a.allocate(MigAllocation.claim("full-2", null))).isInstanceOf(AllocationOutcome.Unschedulable.class);
         String other = mig.startsWith("gpu-0-") ? "gpu-1" : "gpu-0";
         assertThat(full).isEqualTo(other);
-        assertThat(MigAllocation.device(a.allocate(MigAllocation.claim("mig-2", "2g.20gb")))).startsWith(mig
-                .substring(0, mig.indexOf("-mig-")));
+        assertThat(MigAllocation.device(a.allocate(MigAllocation.claim("mig-2", "2g.20gb"))))
+                .startsWith(mig.substring(0, mig.indexOf("-mig-")));
     }
 
     @Test
     void aProfileWithoutPlacementsOrABrokenRowIsAnErrorNamingTheSource() throws Exception {
         Path lgipp = Files.createTempFile("lgipp", ".txt");
-        Files.writeString(lgipp, Files.readString(MigFixtures.file("a100-80gb-mig", "lgipp.txt"))
-                .replace("GPU  0 Profile ID  9 Placements: {0,4}:4\n", ""));
+        Files.writeString(
+                lgipp,
+                Files.readString(MigFixtures.file("a100-80gb-mig", "lgipp.txt"))
+                        .replace("GPU  0 Profile ID  9 Placements: {0,4}:4\n", ""));
         Path xml = MigFixtures.file("a100-80gb-mig", "xml");
-        assertThatThrownBy(() -> NvidiaDiscovery.recorded(xml, null, null,
-                MigFixtures.file("a100-80gb-mig", "lgip.txt"), lgipp))
+        assertThatThrownBy(() ->
+                        NvidiaDiscovery.recorded(xml, null, null, MigFixtures.file("a100-80gb-mig", "lgip.txt"), lgipp))
                 .hasMessage(xml + ": profile 3g.40gb (ID 9) of GPU 0 has no placements in the nvidia-smi mig -lgipp "
                         + "output");
         Files.writeString(lgipp, "GPU  0 Profile 19 {0}\n");
-        assertThatThrownBy(() -> NvidiaDiscovery.recorded(xml, null, null,
-                MigFixtures.file("a100-80gb-mig", "lgip.txt"), lgipp))
+        assertThatThrownBy(() ->
+                        NvidiaDiscovery.recorded(xml, null, null, MigFixtures.file("a100-80gb-mig", "lgip.txt"), lgipp))
                 .hasMessage(xml + ": nvidia-smi mig -lgipp line \"GPU  0 Profile 19 {0}\" is not a profile's "
                         + "placements");
         Files.delete(lgipp);
@@ -215,6 +276,7 @@ class NvidiaDynamicMigTest {
 
     static Set<String> memorySlices(Device d) {
         return d.getConsumesCounters().get(0).getCounters().keySet().stream()
-                .filter(k -> k.startsWith("memory-slice-")).collect(Collectors.toSet());
+                .filter(k -> k.startsWith("memory-slice-"))
+                .collect(Collectors.toSet());
     }
 }

@@ -1,5 +1,8 @@
 package io.dra4j.drivers.nvidia;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.dra4j.allocator.AllocationOutcome;
 import io.dra4j.kubelet.dra.ClaimPrepared;
 import io.dra4j.kubelet.dra.ClaimRef;
@@ -9,17 +12,13 @@ import io.dra4j.kubelet.dra.PrepareResult;
 import io.dra4j.kubelet.dra.PreparedClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Dynamic MIG end to end on one node: claims allocated by dra4j's allocator from the published slices, prepared and
@@ -49,7 +48,9 @@ class NvidiaMigPrepareIT {
         ResourceClaim claim = MigAllocation.claim(name, profile);
         AllocationOutcome o = allocation.allocate(claim);
         assertThat(o).isInstanceOf(AllocationOutcome.Allocated.class);
-        store.put("default/" + name, allocation.allocated().get(allocation.allocated().size() - 1));
+        store.put(
+                "default/" + name,
+                allocation.allocated().get(allocation.allocated().size() - 1));
         return new ClaimRef("default", name, claim.getMetadata().getUid());
     }
 
@@ -61,7 +62,7 @@ class NvidiaMigPrepareIT {
         ClaimRef a = allocate(allocation, "a", "3g.40gb");
         ClaimRef b = allocate(allocation, "b", "1g.10gb");
         Map<String, ClaimPrepared> first;
-        try (DraPlugin plugin = start(new NvidiaDriver(gpus, smi, true, s -> { }))) {
+        try (DraPlugin plugin = start(new NvidiaDriver(gpus, smi, true, s -> {}))) {
             first = plugin.prepare(List.of(a, b));
         }
         assertThat(first.values()).allSatisfy(c -> assertThat(c.error()).isEmpty());
@@ -71,7 +72,7 @@ class NvidiaMigPrepareIT {
         // Restarted driver, kubelet repeats the prepare: the checkpoint answers, nothing is created. At start the
         // driver lists the GPU instances and keeps both: the checkpoint's claims use them.
         smi.clearCommands();
-        try (DraPlugin plugin = start(new NvidiaDriver(MigFixtures.gpus(FIXTURE), smi, true, s -> { }))) {
+        try (DraPlugin plugin = start(new NvidiaDriver(MigFixtures.gpus(FIXTURE), smi, true, s -> {}))) {
             assertThat(smi.commands()).containsExactly("mig -lgi -i 0");
             assertThat(plugin.prepare(List.of(a, b))).isEqualTo(first);
             assertThat(smi.commands()).containsExactly("mig -lgi -i 0");
@@ -80,10 +81,12 @@ class NvidiaMigPrepareIT {
 
         // Restarted again; claim a is deleted before the unprepare: the checkpoint still says what to destroy.
         store.remove("default/a");
-        try (DraPlugin plugin = start(new NvidiaDriver(MigFixtures.gpus(FIXTURE), smi, true, s -> { }))) {
+        try (DraPlugin plugin = start(new NvidiaDriver(MigFixtures.gpus(FIXTURE), smi, true, s -> {}))) {
             assertThat(plugin.unprepare(List.of(a))).containsEntry(a.uid(), "");
             assertThat(smi.state()).containsExactly("0:19:4+ci");
-            assertThat(plugin.unprepare(List.of(a, b))).containsEntry(a.uid(), "").containsEntry(b.uid(), "");
+            assertThat(plugin.unprepare(List.of(a, b)))
+                    .containsEntry(a.uid(), "")
+                    .containsEntry(b.uid(), "");
             assertThat(plugin.preparedClaims()).isEmpty();
         }
         assertThat(smi.state()).isEmpty();
@@ -122,14 +125,14 @@ class NvidiaMigPrepareIT {
         ClaimRef c = allocate(allocation, "c", "2g.20gb");
         ClaimRef d = allocate(allocation, "d", "3g.40gb");
         for (ClaimRef ref : List.of(c, d)) {
-            try (DraPlugin plugin = start(new CrashingDriver(new NvidiaDriver(gpus, smi, true, s -> { })))) {
+            try (DraPlugin plugin = start(new CrashingDriver(new NvidiaDriver(gpus, smi, true, s -> {})))) {
                 assertThatThrownBy(() -> plugin.prepare(List.of(ref))).isInstanceOf(Crash.class);
             }
         }
         assertThat(smi.state()).containsExactly("0:14:0+ci", "0:9:4+ci");
 
         // The kubelet retries c: the interrupted prepare is undone and done again, one MIG device as before.
-        try (DraPlugin plugin = start(new NvidiaDriver(gpus, smi, true, s -> { }))) {
+        try (DraPlugin plugin = start(new NvidiaDriver(gpus, smi, true, s -> {}))) {
             assertThat(plugin.prepare(List.of(c)).get(c.uid()).error()).isEmpty();
             assertThat(smi.state()).containsExactlyInAnyOrder("0:14:0+ci", "0:9:4+ci");
             // Claim d was deleted meanwhile; its unprepare destroys what the interrupted prepare created.

@@ -18,9 +18,8 @@ import java.util.regex.Pattern;
  * records every command. Output wording follows the MIG User Guide's examples; the driver reads only the listings.
  */
 final class SimulatedNvidiaSmi implements NvidiaSmi {
-    private record Instance(int gpu, GpuInfo.MigProfile profile, int id, int start, boolean computeInstance,
-                            String uuid) {
-    }
+    private record Instance(
+            int gpu, GpuInfo.MigProfile profile, int id, int start, boolean computeInstance, String uuid) {}
 
     private static final Pattern GPU_BLOCK = Pattern.compile("(?s)<mig_devices>.*?</mig_devices>");
     private final String xml;
@@ -52,8 +51,9 @@ final class SimulatedNvidiaSmi implements NvidiaSmi {
 
     /** {@code gpu:profileId:start} of every GPU instance, with {@code +ci} when it has its compute instance. */
     synchronized List<String> state() {
-        return instances.stream().map(i -> i.gpu() + ":" + i.profile().id() + ":" + i.start()
-                + (i.computeInstance() ? "+ci" : "")).toList();
+        return instances.stream()
+                .map(i -> i.gpu() + ":" + i.profile().id() + ":" + i.start() + (i.computeInstance() ? "+ci" : ""))
+                .toList();
     }
 
     boolean migEnabled(int gpu) {
@@ -107,16 +107,24 @@ final class SimulatedNvidiaSmi implements NvidiaSmi {
 
     private Output create(int gpu, int profileId, int start, boolean computeInstance) {
         GpuInfo g = gpus.get(gpu);
-        GpuInfo.MigProfile p = g.migProfiles().stream().filter(x -> x.id() == profileId).findFirst().orElse(null);
+        GpuInfo.MigProfile p = g.migProfiles().stream()
+                .filter(x -> x.id() == profileId)
+                .findFirst()
+                .orElse(null);
         if (!migMode.get(gpu) || p == null || !p.placementStarts().contains(start)) {
-            return new Output(2, "Unable to create a GPU instance on GPU " + gpu + " using profile " + profileId
-                    + ": Invalid Argument");
+            return new Output(
+                    2,
+                    "Unable to create a GPU instance on GPU " + gpu + " using profile " + profileId
+                            + ": Invalid Argument");
         }
         for (Instance i : instances) {
-            if (i.gpu() == gpu && i.start() < start + p.placementSize()
+            if (i.gpu() == gpu
+                    && i.start() < start + p.placementSize()
                     && start < i.start() + i.profile().placementSize()) {
-                return new Output(2, "Unable to create a GPU instance on GPU " + gpu + " using profile " + profileId
-                        + ": Insufficient Resources");
+                return new Output(
+                        2,
+                        "Unable to create a GPU instance on GPU " + gpu + " using profile " + profileId
+                                + ": Insufficient Resources");
             }
         }
         int id = 1;
@@ -129,8 +137,8 @@ final class SimulatedNvidiaSmi implements NvidiaSmi {
         }
         boolean ci = computeInstance;
         instances.add(new Instance(gpu, p, id, start, ci, uuid(gpu, id)));
-        String out = "Successfully created GPU instance ID " + id + " on GPU " + gpu + " using profile MIG "
-                + p.name() + " (ID " + profileId + ")\n";
+        String out = "Successfully created GPU instance ID " + id + " on GPU " + gpu + " using profile MIG " + p.name()
+                + " (ID " + profileId + ")\n";
         if (ci) {
             out += "Successfully created compute instance ID 0 on GPU " + gpu + " GPU instance ID " + id
                     + " using profile MIG " + p.name() + " (ID " + (p.computeSlices() - 1) + ")\n";
@@ -159,8 +167,10 @@ final class SimulatedNvidiaSmi implements NvidiaSmi {
         for (Instance i : instances) {
             if (i.gpu() == gpu && i.id() == gi) {
                 if (i.computeInstance()) {
-                    return new Output(19, "Unable to destroy GPU instance ID " + gi + " from GPU " + gpu
-                            + ": In use by another client\n");
+                    return new Output(
+                            19,
+                            "Unable to destroy GPU instance ID " + gi + " from GPU " + gpu
+                                    + ": In use by another client\n");
                 }
                 instances.remove(i);
                 return ok("Successfully destroyed GPU instance ID " + gi + " from GPU " + gpu + "\n");
@@ -170,7 +180,8 @@ final class SimulatedNvidiaSmi implements NvidiaSmi {
     }
 
     private Output lgi(Integer gpu) {
-        List<Instance> shown = instances.stream().filter(i -> gpu == null || i.gpu() == gpu).toList();
+        List<Instance> shown =
+                instances.stream().filter(i -> gpu == null || i.gpu() == gpu).toList();
         if (shown.isEmpty()) {
             return new Output(6, "No GPU instances found: Not Found\n");
         }
@@ -180,8 +191,14 @@ final class SimulatedNvidiaSmi implements NvidiaSmi {
                 + "|                          ID       ID       Start:Size |\n"
                 + "|=======================================================|\n");
         for (Instance i : shown) {
-            b.append(String.format("|  %2d  MIG %-14s %3d      %3d         %d:%d     |%n", i.gpu(), i.profile().name(),
-                    i.profile().id(), i.id(), i.start(), i.profile().placementSize()));
+            b.append(String.format(
+                    "|  %2d  MIG %-14s %3d      %3d         %d:%d     |%n",
+                    i.gpu(),
+                    i.profile().name(),
+                    i.profile().id(),
+                    i.id(),
+                    i.start(),
+                    i.profile().placementSize()));
             b.append("+-------------------------------------------------------+\n");
         }
         return ok(b.toString());
@@ -189,8 +206,10 @@ final class SimulatedNvidiaSmi implements NvidiaSmi {
 
     /** The MIG devices (instances with a compute instance) of a GPU, in GPU instance order. */
     private List<Instance> devices(int gpu) {
-        return instances.stream().filter(i -> i.gpu() == gpu && i.computeInstance())
-                .sorted((x, y) -> Integer.compare(x.id(), y.id())).toList();
+        return instances.stream()
+                .filter(i -> i.gpu() == gpu && i.computeInstance())
+                .sorted((x, y) -> Integer.compare(x.id(), y.id()))
+                .toList();
     }
 
     private String xml() {
@@ -202,23 +221,39 @@ final class SimulatedNvidiaSmi implements NvidiaSmi {
             int index = 0;
             for (Instance i : devices(gpu)) {
                 GpuInfo.MigProfile p = i.profile();
-                d.append("\t\t\t<mig_device>\n\t\t\t\t<index>").append(index++).append("</index>\n")
-                        .append("\t\t\t\t<gpu_instance_id>").append(i.id()).append("</gpu_instance_id>\n")
+                d.append("\t\t\t<mig_device>\n\t\t\t\t<index>")
+                        .append(index++)
+                        .append("</index>\n")
+                        .append("\t\t\t\t<gpu_instance_id>")
+                        .append(i.id())
+                        .append("</gpu_instance_id>\n")
                         .append("\t\t\t\t<compute_instance_id>0</compute_instance_id>\n")
                         .append("\t\t\t\t<device_attributes>\n\t\t\t\t\t<shared>\n")
-                        .append("\t\t\t\t\t\t<multiprocessor_count>").append(p.multiprocessors())
+                        .append("\t\t\t\t\t\t<multiprocessor_count>")
+                        .append(p.multiprocessors())
                         .append("</multiprocessor_count>\n")
-                        .append("\t\t\t\t\t\t<copy_engine_count>").append(p.copyEngines())
+                        .append("\t\t\t\t\t\t<copy_engine_count>")
+                        .append(p.copyEngines())
                         .append("</copy_engine_count>\n")
-                        .append("\t\t\t\t\t\t<encoder_count>").append(p.encoders()).append("</encoder_count>\n")
-                        .append("\t\t\t\t\t\t<decoder_count>").append(p.decoders()).append("</decoder_count>\n")
-                        .append("\t\t\t\t\t\t<ofa_count>").append(p.ofaEngines()).append("</ofa_count>\n")
-                        .append("\t\t\t\t\t\t<jpg_count>").append(p.jpegEngines()).append("</jpg_count>\n")
+                        .append("\t\t\t\t\t\t<encoder_count>")
+                        .append(p.encoders())
+                        .append("</encoder_count>\n")
+                        .append("\t\t\t\t\t\t<decoder_count>")
+                        .append(p.decoders())
+                        .append("</decoder_count>\n")
+                        .append("\t\t\t\t\t\t<ofa_count>")
+                        .append(p.ofaEngines())
+                        .append("</ofa_count>\n")
+                        .append("\t\t\t\t\t\t<jpg_count>")
+                        .append(p.jpegEngines())
+                        .append("</jpg_count>\n")
                         .append("\t\t\t\t\t</shared>\n\t\t\t\t</device_attributes>\n")
-                        .append("\t\t\t\t<fb_memory_usage>\n\t\t\t\t\t<total>").append(p.memoryBytes() >> 20)
+                        .append("\t\t\t\t<fb_memory_usage>\n\t\t\t\t\t<total>")
+                        .append(p.memoryBytes() >> 20)
                         .append(" MiB</total>\n\t\t\t\t</fb_memory_usage>\n\t\t\t</mig_device>\n");
             }
-            m.appendReplacement(out, Matcher.quoteReplacement(d.append("\t\t</mig_devices>").toString()));
+            m.appendReplacement(
+                    out, Matcher.quoteReplacement(d.append("\t\t</mig_devices>").toString()));
             gpu++;
         }
         m.appendTail(out);
@@ -246,8 +281,8 @@ final class SimulatedNvidiaSmi implements NvidiaSmi {
             if (g.lookingAt()) {
                 int index = 0;
                 for (Instance i : devices(Integer.parseInt(g.group(1)))) {
-                    out.append(String.format("  MIG %-12s Device %2d: (UUID: %s)%n", i.profile().name(), index++,
-                            i.uuid()));
+                    out.append(String.format(
+                            "  MIG %-12s Device %2d: (UUID: %s)%n", i.profile().name(), index++, i.uuid()));
                 }
             }
         }

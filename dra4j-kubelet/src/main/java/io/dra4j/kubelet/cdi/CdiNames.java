@@ -8,8 +8,7 @@ public final class CdiNames {
     private static final Pattern CLASS = Pattern.compile("[A-Za-z0-9]([A-Za-z0-9_.-]*[A-Za-z0-9])?");
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9]([A-Za-z0-9_.:-]*[A-Za-z0-9])?");
 
-    private CdiNames() {
-    }
+    private CdiNames() {}
 
     public static void checkVendor(String vendor) {
         if (vendor == null || !VENDOR.matcher(vendor).matches()) {

@@ -21,8 +21,7 @@ public record CdiSpec(String vendor, String clazz, List<Device> devices, Contain
     }
 
     /** A named device of the spec with its own edits. */
-    public record Device(String name, ContainerEdits containerEdits) {
-    }
+    public record Device(String name, ContainerEdits containerEdits) {}
 
     /** {@code vendor/class}. */
     public String kind() {
@@ -61,7 +60,8 @@ public record CdiSpec(String vendor, String clazz, List<Device> devices, Contain
     }
 
     private List<ContainerEdits> allEdits() {
-        return java.util.stream.Stream.concat(devices.stream().map(Device::containerEdits),
-                java.util.stream.Stream.of(containerEdits)).toList();
+        return java.util.stream.Stream.concat(
+                        devices.stream().map(Device::containerEdits), java.util.stream.Stream.of(containerEdits))
+                .toList();
     }
 }

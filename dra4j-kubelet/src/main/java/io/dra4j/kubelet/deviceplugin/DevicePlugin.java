@@ -19,8 +19,7 @@ public interface DevicePlugin {
     }
 
     /** Runs before a container using {@code deviceIds} starts (device reset, for example). */
-    default void preStartContainer(List<String> deviceIds) {
-    }
+    default void preStartContainer(List<String> deviceIds) {}
 
     /** Whether the kubelet should ask for preferred allocations ({@link PreferredAllocation} by default). */
     default boolean preferredAllocationAvailable() {

@@ -27,7 +27,6 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -68,11 +67,15 @@ public final class DevicePluginServer implements AutoCloseable {
     private volatile boolean closed;
     private Thread watcher;
 
-    private record Stream(ServerCallStreamObserver<ListAndWatchResponse> observer) {
-    }
+    private record Stream(ServerCallStreamObserver<ListAndWatchResponse> observer) {}
 
-    private DevicePluginServer(DevicePlugin plugin, Path directory, String socketName, List<PluginDevice> initial,
-                               long pollMillis, Consumer<String> log) {
+    private DevicePluginServer(
+            DevicePlugin plugin,
+            Path directory,
+            String socketName,
+            List<PluginDevice> initial,
+            long pollMillis,
+            Consumer<String> log) {
         this.plugin = plugin;
         this.directory = directory.toAbsolutePath();
         this.socketName = socketName;
@@ -85,15 +88,20 @@ public final class DevicePluginServer implements AutoCloseable {
      * Serves and registers {@code plugin}; fails with the kubelet's answer when registration is refused or
      * kubelet.sock does not answer.
      */
-    public static DevicePluginServer start(DevicePlugin plugin, Path directory, String socketName,
-                                           List<PluginDevice> initial, long pollMillis, Consumer<String> log)
+    public static DevicePluginServer start(
+            DevicePlugin plugin,
+            Path directory,
+            String socketName,
+            List<PluginDevice> initial,
+            long pollMillis,
+            Consumer<String> log)
             throws IOException {
         if (socketName.contains("/") || socketName.equals(KUBELET_SOCKET)) {
-            throw new IllegalArgumentException("socket name " + socketName + " must be a plain file name other than "
-                    + KUBELET_SOCKET);
+            throw new IllegalArgumentException(
+                    "socket name " + socketName + " must be a plain file name other than " + KUBELET_SOCKET);
         }
-        DevicePluginServer s = new DevicePluginServer(Objects.requireNonNull(plugin), directory, socketName, initial,
-                pollMillis, log);
+        DevicePluginServer s =
+                new DevicePluginServer(Objects.requireNonNull(plugin), directory, socketName, initial, pollMillis, log);
         synchronized (s.lifecycle) {
             s.serveAndRegister();
         }
@@ -140,7 +148,8 @@ public final class DevicePluginServer implements AutoCloseable {
     /** Makes sure the server answers before the kubelet is told about it. */
     private void selfCheck() throws IOException {
         try (UnixSocketChannel ch = UnixSocketChannel.dial(socket())) {
-            DevicePluginGrpc.newBlockingStub(ch.channel()).withDeadlineAfter(5, TimeUnit.SECONDS)
+            DevicePluginGrpc.newBlockingStub(ch.channel())
+                    .withDeadlineAfter(5, TimeUnit.SECONDS)
                     .getDevicePluginOptions(Empty.getDefaultInstance());
         } catch (StatusRuntimeException e) {
             throw new IOException("device plugin socket " + socket() + " does not answer: " + e.getStatus(), e);
@@ -150,12 +159,19 @@ public final class DevicePluginServer implements AutoCloseable {
     private void register() throws IOException {
         Path kubelet = directory.resolve(KUBELET_SOCKET);
         try (UnixSocketChannel ch = UnixSocketChannel.dial(kubelet)) {
-            RegistrationGrpc.newBlockingStub(ch.channel()).withDeadlineAfter(REGISTER_TIMEOUT_MS, TimeUnit.MILLISECONDS)
-                    .register(RegisterRequest.newBuilder().setVersion(VERSION).setEndpoint(socketName)
-                            .setResourceName(plugin.resourceName()).setOptions(options()).build());
+            RegistrationGrpc.newBlockingStub(ch.channel())
+                    .withDeadlineAfter(REGISTER_TIMEOUT_MS, TimeUnit.MILLISECONDS)
+                    .register(RegisterRequest.newBuilder()
+                            .setVersion(VERSION)
+                            .setEndpoint(socketName)
+                            .setResourceName(plugin.resourceName())
+                            .setOptions(options())
+                            .build());
         } catch (StatusRuntimeException e) {
-            throw new IOException("registration of " + plugin.resourceName() + " with the kubelet at " + kubelet
-                    + " failed: " + e.getStatus().getCode() + ": " + e.getStatus().getDescription(), e);
+            throw new IOException(
+                    "registration of " + plugin.resourceName() + " with the kubelet at " + kubelet + " failed: "
+                            + e.getStatus().getCode() + ": " + e.getStatus().getDescription(),
+                    e);
         }
         registrations.incrementAndGet();
         log.accept("registered " + plugin.resourceName() + " with the kubelet at " + kubelet);
@@ -187,8 +203,10 @@ public final class DevicePluginServer implements AutoCloseable {
                 boolean ownGone = !server.socketPresent();
                 if (key != null && (kubeletNew || ownGone)) {
                     try {
-                        log.accept(kubeletNew ? "kubelet.sock was re-created: the kubelet restarted; registering again"
-                                : "socket " + socket() + " was removed; serving and registering again");
+                        log.accept(
+                                kubeletNew
+                                        ? "kubelet.sock was re-created: the kubelet restarted; registering again"
+                                        : "socket " + socket() + " was removed; serving and registering again");
                         serveAndRegister();
                     } catch (IOException e) {
                         log.accept("re-registration failed, retrying: " + e.getMessage());
@@ -200,8 +218,10 @@ public final class DevicePluginServer implements AutoCloseable {
     }
 
     private DevicePluginOptions options() {
-        return DevicePluginOptions.newBuilder().setPreStartRequired(plugin.preStartRequired())
-                .setGetPreferredAllocationAvailable(plugin.preferredAllocationAvailable()).build();
+        return DevicePluginOptions.newBuilder()
+                .setPreStartRequired(plugin.preStartRequired())
+                .setGetPreferredAllocationAvailable(plugin.preferredAllocationAvailable())
+                .build();
     }
 
     private ListAndWatchResponse listMessage() {
@@ -211,7 +231,8 @@ public final class DevicePluginServer implements AutoCloseable {
             d.numaNodes().forEach(n -> t.addNodes(NUMANode.newBuilder().setID(n)));
             io.dra4j.kubelet.proto.deviceplugin.v1beta1.Device.Builder db =
                     io.dra4j.kubelet.proto.deviceplugin.v1beta1.Device.newBuilder()
-                            .setID(d.id()).setHealth(d.healthy() ? PluginDevice.HEALTHY : PluginDevice.UNHEALTHY);
+                            .setID(d.id())
+                            .setHealth(d.healthy() ? PluginDevice.HEALTHY : PluginDevice.UNHEALTHY);
             if (!d.numaNodes().isEmpty()) {
                 db.setTopology(t);
             }
@@ -250,13 +271,16 @@ public final class DevicePluginServer implements AutoCloseable {
         }
 
         @Override
-        public void getPreferredAllocation(PreferredAllocationRequest request,
-                                           StreamObserver<PreferredAllocationResponse> response) {
+        public void getPreferredAllocation(
+                PreferredAllocationRequest request, StreamObserver<PreferredAllocationResponse> response) {
             PreferredAllocationResponse.Builder out = PreferredAllocationResponse.newBuilder();
             for (ContainerPreferredAllocationRequest c : request.getContainerRequestsList()) {
-                out.addContainerResponses(ContainerPreferredAllocationResponse.newBuilder().addAllDeviceIDs(
-                        PreferredAllocation.choose(devices.get(), c.getAvailableDeviceIDsList(),
-                                c.getMustIncludeDeviceIDsList(), c.getAllocationSize())));
+                out.addContainerResponses(ContainerPreferredAllocationResponse.newBuilder()
+                        .addAllDeviceIDs(PreferredAllocation.choose(
+                                devices.get(),
+                                c.getAvailableDeviceIDsList(),
+                                c.getMustIncludeDeviceIDsList(),
+                                c.getAllocationSize())));
             }
             response.onNext(out.build());
             response.onCompleted();
@@ -270,8 +294,9 @@ public final class DevicePluginServer implements AutoCloseable {
             for (ContainerAllocateRequest c : request.getContainerRequestsList()) {
                 for (String id : c.getDevicesIdsList()) {
                     if (!known.contains(id)) {
-                        response.onError(Status.INVALID_ARGUMENT.withDescription("unknown device " + id + " of resource "
-                                + plugin.resourceName()).asRuntimeException());
+                        response.onError(Status.INVALID_ARGUMENT
+                                .withDescription("unknown device " + id + " of resource " + plugin.resourceName())
+                                .asRuntimeException());
                         return;
                     }
                 }
@@ -279,17 +304,26 @@ public final class DevicePluginServer implements AutoCloseable {
                 try {
                     a = plugin.allocate(c.getDevicesIdsList());
                 } catch (RuntimeException e) {
-                    response.onError(Status.INTERNAL.withDescription("allocate " + c.getDevicesIdsList() + ": "
-                            + e.getMessage()).asRuntimeException());
+                    response.onError(Status.INTERNAL
+                            .withDescription("allocate " + c.getDevicesIdsList() + ": " + e.getMessage())
+                            .asRuntimeException());
                     return;
                 }
                 ContainerAllocateResponse.Builder r = ContainerAllocateResponse.newBuilder()
-                        .putAllEnvs(a.envs()).putAllAnnotations(a.annotations());
-                a.mounts().forEach(m -> r.addMounts(Mount.newBuilder().setContainerPath(m.containerPath())
-                        .setHostPath(m.hostPath()).setReadOnly(m.readOnly())));
-                a.devices().forEach(d -> r.addDevices(DeviceSpec.newBuilder().setContainerPath(d.containerPath())
-                        .setHostPath(d.hostPath()).setPermissions(d.permissions())));
-                a.cdiDevices().forEach(n -> r.addCdiDevices(CDIDevice.newBuilder().setName(n)));
+                        .putAllEnvs(a.envs())
+                        .putAllAnnotations(a.annotations());
+                a.mounts()
+                        .forEach(m -> r.addMounts(Mount.newBuilder()
+                                .setContainerPath(m.containerPath())
+                                .setHostPath(m.hostPath())
+                                .setReadOnly(m.readOnly())));
+                a.devices()
+                        .forEach(d -> r.addDevices(DeviceSpec.newBuilder()
+                                .setContainerPath(d.containerPath())
+                                .setHostPath(d.hostPath())
+                                .setPermissions(d.permissions())));
+                a.cdiDevices()
+                        .forEach(n -> r.addCdiDevices(CDIDevice.newBuilder().setName(n)));
                 out.addContainerResponses(r);
             }
             response.onNext(out.build());
@@ -297,7 +331,8 @@ public final class DevicePluginServer implements AutoCloseable {
         }
 
         @Override
-        public void preStartContainer(PreStartContainerRequest request, StreamObserver<PreStartContainerResponse> response) {
+        public void preStartContainer(
+                PreStartContainerRequest request, StreamObserver<PreStartContainerResponse> response) {
             try {
                 plugin.preStartContainer(request.getDevicesIdsList());
             } catch (RuntimeException e) {

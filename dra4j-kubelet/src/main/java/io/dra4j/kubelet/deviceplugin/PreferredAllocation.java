@@ -15,11 +15,10 @@ import java.util.Set;
  * key and devices by ID, so the answer is deterministic. It is only a hint; the kubelet may allocate otherwise.
  */
 public final class PreferredAllocation {
-    private PreferredAllocation() {
-    }
+    private PreferredAllocation() {}
 
-    public static List<String> choose(List<PluginDevice> known, List<String> available, List<String> mustInclude,
-                                      int size) {
+    public static List<String> choose(
+            List<PluginDevice> known, List<String> available, List<String> mustInclude, int size) {
         Map<String, PluginDevice> byId = new LinkedHashMap<>();
         known.forEach(d -> byId.put(d.id(), d));
         Set<String> chosen = new LinkedHashSet<>(mustInclude);
@@ -27,8 +26,11 @@ public final class PreferredAllocation {
             return List.copyOf(chosen);
         }
         Map<String, List<String>> groups = new LinkedHashMap<>();
-        available.stream().filter(id -> !chosen.contains(id)).sorted()
-                .forEach(id -> groups.computeIfAbsent(groupOf(byId.get(id)), k -> new ArrayList<>()).add(id));
+        available.stream()
+                .filter(id -> !chosen.contains(id))
+                .sorted()
+                .forEach(id -> groups.computeIfAbsent(groupOf(byId.get(id)), k -> new ArrayList<>())
+                        .add(id));
         List<String> order = new ArrayList<>(groups.keySet());
         order.sort(Comparator.naturalOrder());
         int need = size - chosen.size();
@@ -36,13 +38,17 @@ public final class PreferredAllocation {
             Set<String> preferred = new LinkedHashSet<>();
             chosen.forEach(id -> preferred.add(groupOf(byId.get(id))));
             order.sort(Comparator.comparing((String g) -> !preferred.contains(g))
-                    .thenComparing(g -> -groups.get(g).size()).thenComparing(Comparator.naturalOrder()));
+                    .thenComparing(g -> -groups.get(g).size())
+                    .thenComparing(Comparator.naturalOrder()));
         } else {
-            String fit = order.stream().filter(g -> groups.get(g).size() >= need)
-                    .min(Comparator.comparing((String g) -> groups.get(g).size()).thenComparing(Comparator.naturalOrder()))
+            String fit = order.stream()
+                    .filter(g -> groups.get(g).size() >= need)
+                    .min(Comparator.comparing((String g) -> groups.get(g).size())
+                            .thenComparing(Comparator.naturalOrder()))
                     .orElse(null);
             order.sort(Comparator.comparing((String g) -> !g.equals(fit))
-                    .thenComparing(g -> -groups.get(g).size()).thenComparing(Comparator.naturalOrder()));
+                    .thenComparing(g -> -groups.get(g).size())
+                    .thenComparing(Comparator.naturalOrder()));
         }
         for (String g : order) {
             for (String id : groups.get(g)) {

@@ -11,6 +11,9 @@ public interface ClaimLookup {
 
     /** Lookups through the fabric8 client, {@code resource.k8s.io/v1}. */
     static ClaimLookup of(KubernetesClient client) {
-        return (namespace, name) -> client.resources(ResourceClaim.class).inNamespace(namespace).withName(name).get();
+        return (namespace, name) -> client.resources(ResourceClaim.class)
+                .inNamespace(namespace)
+                .withName(name)
+                .get();
     }
 }

@@ -14,9 +14,13 @@ import java.util.Objects;
  * @param message            a short explanation for users ("XID 79: GPU fell off the bus"); the kubelet keeps at
  *                           most 1024 characters
  */
-public record DeviceHealth(String pool, String device, Status status, Instant lastUpdated,
-                           Duration healthCheckTimeout, String message) {
-    public enum Status { UNKNOWN, HEALTHY, UNHEALTHY }
+public record DeviceHealth(
+        String pool, String device, Status status, Instant lastUpdated, Duration healthCheckTimeout, String message) {
+    public enum Status {
+        UNKNOWN,
+        HEALTHY,
+        UNHEALTHY
+    }
 
     public DeviceHealth {
         Objects.requireNonNull(pool, "pool");

@@ -2,7 +2,6 @@ package io.dra4j.kubelet.dra;
 
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
-
 import java.util.List;
 
 /**
@@ -33,15 +32,14 @@ public interface DraDriver {
      * as NVIDIA's driver does). Serialised with prepare and unprepare (across instances in rolling-update mode). The
      * default does nothing; report problems through {@link #handleError}.
      */
-    default void started(List<PreparedClaim> checkpointed) {
-    }
+    default void started(List<PreparedClaim> checkpointed) {}
 
     /**
      * A background error (a failed ResourceSlice sync, a rejected registration). {@code recoverable} errors are
      * retried by the helper; others should end the process. The default writes to standard error.
      */
     default void handleError(String message, Throwable cause, boolean recoverable) {
-        System.err.println((recoverable ? "warning: " : "error: ") + message
-                + (cause == null ? "" : ": " + cause.getMessage()));
+        System.err.println(
+                (recoverable ? "warning: " : "error: ") + message + (cause == null ? "" : ": " + cause.getMessage()));
     }
 }

@@ -12,7 +12,6 @@ import io.dra4j.kubelet.registration.RegistrationServer;
 import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
-
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -76,10 +75,12 @@ public final class DraPlugin implements AutoCloseable {
         if (!Files.isDirectory(options.registrarDirectory())) {
             throw new IOException("kubelet plugin registry directory " + options.registrarDirectory()
                     + " does not exist: the kubelet would never find driver " + options.driverName()
-                    + " (is the kubelet's --root-dir " + options.registrarDirectory().getParent() + "?)");
+                    + " (is the kubelet's --root-dir "
+                    + options.registrarDirectory().getParent() + "?)");
         }
         if (!Files.isDirectory(options.pluginDataDirectory())) {
-            Files.createDirectories(options.pluginDataDirectory(),
+            Files.createDirectories(
+                    options.pluginDataDirectory(),
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         }
         // Before the kubelet can call: the driver cleans up what no checkpointed claim uses.
@@ -88,7 +89,8 @@ public final class DraPlugin implements AutoCloseable {
             plugin.serialized(() -> {
                 try {
                     plugin.driver.started(plugin.checkpoint.load().claims().stream()
-                            .map(e -> new PreparedClaim(e.claim(), e.devices())).toList());
+                            .map(e -> new PreparedClaim(e.claim(), e.devices()))
+                            .toList());
                 } catch (IOException e) {
                     unreadable[0] = e;
                 }
@@ -99,9 +101,14 @@ public final class DraPlugin implements AutoCloseable {
         if (unreadable[0] != null) {
             throw unreadable[0];
         }
-        plugin.draServer = UnixSocketServer.start(options.draSocket(),
-                DraServices.of(plugin, options.serveV1beta1(), plugin.health,
-                        options.serveHealthV1(), options.serveHealthV1alpha1()));
+        plugin.draServer = UnixSocketServer.start(
+                options.draSocket(),
+                DraServices.of(
+                        plugin,
+                        options.serveV1beta1(),
+                        plugin.health,
+                        options.serveHealthV1(),
+                        options.serveHealthV1alpha1()));
         List<String> versions = new ArrayList<>(List.of(PluginInfo.DRA_V1));
         if (options.serveV1beta1()) {
             versions.add(PluginInfo.DRA_V1BETA1);
@@ -113,8 +120,13 @@ public final class DraPlugin implements AutoCloseable {
             versions.add(PluginInfo.HEALTH_V1ALPHA1);
         }
         try {
-            plugin.registrar = RegistrationServer.start(options.registrationSocket(),
-                    new PluginInfo(PluginInfo.DRA_PLUGIN, options.driverName(), options.draSocket().toString(), versions),
+            plugin.registrar = RegistrationServer.start(
+                    options.registrationSocket(),
+                    new PluginInfo(
+                            PluginInfo.DRA_PLUGIN,
+                            options.driverName(),
+                            options.draSocket().toString(),
+                            versions),
                     plugin::onRegistrationStatus);
         } catch (IOException e) {
             plugin.draServer.close();
@@ -126,7 +138,8 @@ public final class DraPlugin implements AutoCloseable {
     private void onRegistrationStatus(boolean registered, String error) {
         status = new RegistrationStatus(true, registered, error);
         if (!registered) {
-            driver.handleError("the kubelet did not register driver " + options.driverName() + ": " + error, null, false);
+            driver.handleError(
+                    "the kubelet did not register driver " + options.driverName() + ": " + error, null, false);
         }
     }
 
@@ -216,7 +229,8 @@ public final class DraPlugin implements AutoCloseable {
             return ClaimPrepared.failed("claim " + name + " got replaced: the kubelet asked for UID " + ref.uid()
                     + ", the API server has " + claim.getMetadata().getUid());
         }
-        AllocationResult allocation = claim.getStatus() == null ? null : claim.getStatus().getAllocation();
+        AllocationResult allocation =
+                claim.getStatus() == null ? null : claim.getStatus().getAllocation();
         if (allocation == null) {
             return ClaimPrepared.failed("claim " + name + " not allocated");
         }
@@ -224,12 +238,14 @@ public final class DraPlugin implements AutoCloseable {
             return ClaimPrepared.failed("claim " + name + " is allocated for another node: its node selector does not"
                     + " select node " + options.nodeName());
         }
-        List<DeviceRequestAllocationResult> mine = allocation.getDevices() == null ? List.of()
+        List<DeviceRequestAllocationResult> mine = allocation.getDevices() == null
+                ? List.of()
                 : allocation.getDevices().getResults().stream()
-                .filter(r -> options.driverName().equals(r.getDriver())).toList();
+                        .filter(r -> options.driverName().equals(r.getDriver()))
+                        .toList();
         if (mine.isEmpty()) {
-            return ClaimPrepared.failed("claim " + name + ": its allocation has no device of driver "
-                    + options.driverName());
+            return ClaimPrepared.failed(
+                    "claim " + name + ": its allocation has no device of driver " + options.driverName());
         }
         String overlap = overlap(ref, mine, data[0]);
         if (overlap != null) {
@@ -244,8 +260,10 @@ public final class DraPlugin implements AutoCloseable {
         }
         try {
             // The allocated devices go in first, so that undoing an interrupted prepare knows what to undo.
-            List<PreparedDevice> allocated = mine.stream().map(r -> new PreparedDevice(List.of(r.getRequest()),
-                    r.getPool(), r.getDevice(), r.getShareID(), null)).toList();
+            List<PreparedDevice> allocated = mine.stream()
+                    .map(r -> new PreparedDevice(
+                            List.of(r.getRequest()), r.getPool(), r.getDevice(), r.getShareID(), null))
+                    .toList();
             data[0] = data[0].with(new Checkpoint.Entry(ref, Checkpoint.State.PrepareStarted, allocated));
             checkpoint.store(data[0]);
         } catch (IOException e) {
@@ -296,7 +314,9 @@ public final class DraPlugin implements AutoCloseable {
                     continue;
                 }
                 for (PreparedDevice d : e.devices()) {
-                    if (d.shareId() == null && d.pool().equals(r.getPool()) && d.device().equals(r.getDevice())) {
+                    if (d.shareId() == null
+                            && d.pool().equals(r.getPool())
+                            && d.device().equals(r.getDevice())) {
                         return "claim " + ref.namespace() + "/" + ref.name() + ": device " + d.id()
                                 + " is already prepared for claim " + e.claim();
                     }
@@ -311,15 +331,22 @@ public final class DraPlugin implements AutoCloseable {
     }
 
     private void ensureCdiSpec(String claimUid, List<PreparedDevice> devices) throws IOException {
-        List<CdiSpec.Device> cdiDevices = devices.stream().filter(d -> !d.edits().noEdits())
-                .map(d -> new CdiSpec.Device(cdiName(claimUid, d), d.edits())).toList();
+        List<CdiSpec.Device> cdiDevices = devices.stream()
+                .filter(d -> !d.edits().noEdits())
+                .map(d -> new CdiSpec.Device(cdiName(claimUid, d), d.edits()))
+                .toList();
         if (cdiDevices.isEmpty()) {
             return;
         }
         Path file = cdi.path(options.cdiVendor(), options.cdiClass(), claimUid);
         if (!Files.exists(file)) {
-            cdi.write(new CdiSpec(options.cdiVendor(), options.cdiClass(), cdiDevices,
-                    io.dra4j.kubelet.cdi.ContainerEdits.NONE), claimUid);
+            cdi.write(
+                    new CdiSpec(
+                            options.cdiVendor(),
+                            options.cdiClass(),
+                            cdiDevices,
+                            io.dra4j.kubelet.cdi.ContainerEdits.NONE),
+                    claimUid);
         }
     }
 
@@ -331,7 +358,8 @@ public final class DraPlugin implements AutoCloseable {
                 int slash = r.indexOf('/');
                 requests.add(slash < 0 ? r : r.substring(0, slash));
             }
-            List<String> ids = d.edits().noEdits() ? List.of()
+            List<String> ids = d.edits().noEdits()
+                    ? List.of()
                     : List.of(options.cdiVendor() + "/" + options.cdiClass() + "=" + cdiName(claimUid, d));
             out.add(new NodeDevice(List.copyOf(requests), d.pool(), d.device(), ids, d.shareId()));
         }
@@ -383,7 +411,8 @@ public final class DraPlugin implements AutoCloseable {
     public List<PreparedClaim> preparedClaims() throws IOException {
         return checkpoint.load().claims().stream()
                 .filter(e -> e.state() == Checkpoint.State.PrepareCompleted)
-                .map(e -> new PreparedClaim(e.claim(), e.devices())).toList();
+                .map(e -> new PreparedClaim(e.claim(), e.devices()))
+                .toList();
     }
 
     private void serialized(Runnable body) {
@@ -393,11 +422,13 @@ public final class DraPlugin implements AutoCloseable {
                 body.run();
                 return;
             }
-            try (FileChannel ch = FileChannel.open(options.serializeLockFile(), StandardOpenOption.CREATE,
-                    StandardOpenOption.WRITE); FileLock ignored = acquire(ch)) {
+            try (FileChannel ch = FileChannel.open(
+                            options.serializeLockFile(), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                    FileLock ignored = acquire(ch)) {
                 body.run();
             } catch (IOException e) {
-                throw new IllegalStateException("cannot lock " + options.serializeLockFile() + ": " + e.getMessage(), e);
+                throw new IllegalStateException(
+                        "cannot lock " + options.serializeLockFile() + ": " + e.getMessage(), e);
             }
         } finally {
             lock.unlock();

@@ -10,8 +10,7 @@ public sealed interface PrepareResult {
         }
     }
 
-    record Failed(String error) implements PrepareResult {
-    }
+    record Failed(String error) implements PrepareResult {}
 
     static PrepareResult prepared(List<PreparedDevice> devices) {
         return new Prepared(devices);

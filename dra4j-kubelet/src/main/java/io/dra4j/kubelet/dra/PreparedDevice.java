@@ -1,7 +1,6 @@
 package io.dra4j.kubelet.dra;
 
 import io.dra4j.kubelet.cdi.ContainerEdits;
-
 import java.util.List;
 
 /**

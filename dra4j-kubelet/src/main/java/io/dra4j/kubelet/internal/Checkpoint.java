@@ -2,10 +2,6 @@ package io.dra4j.kubelet.internal;
 
 import io.dra4j.kubelet.dra.ClaimRef;
 import io.dra4j.kubelet.dra.PreparedDevice;
-import tools.jackson.core.JacksonException;
-import tools.jackson.databind.DeserializationFeature;
-import tools.jackson.databind.json.JsonMapper;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -17,6 +13,9 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The prepared claims of a driver on its node, in one JSON file. Written crash-safe: a temporary file in the same
@@ -31,7 +30,10 @@ import java.util.Optional;
 public final class Checkpoint {
     public static final int VERSION = 1;
 
-    public enum State { PrepareStarted, PrepareCompleted }
+    public enum State {
+        PrepareStarted,
+        PrepareCompleted
+    }
 
     public record Entry(ClaimRef claim, State state, List<PreparedDevice> devices) {
         public Entry {
@@ -50,13 +52,17 @@ public final class Checkpoint {
 
         public Data with(Entry entry) {
             List<Entry> next = new ArrayList<>(claims.size() + 1);
-            claims.stream().filter(e -> !e.claim().uid().equals(entry.claim().uid())).forEach(next::add);
+            claims.stream()
+                    .filter(e -> !e.claim().uid().equals(entry.claim().uid()))
+                    .forEach(next::add);
             next.add(entry);
             return new Data(VERSION, next);
         }
 
         public Data without(String uid) {
-            return new Data(VERSION, claims.stream().filter(e -> !e.claim().uid().equals(uid)).toList());
+            return new Data(
+                    VERSION,
+                    claims.stream().filter(e -> !e.claim().uid().equals(uid)).toList());
         }
     }
 
@@ -94,24 +100,28 @@ public final class Checkpoint {
         try {
             data = json.readValue(bytes, Data.class);
         } catch (JacksonException e) {
-            throw new CorruptCheckpointException("checkpoint " + file + " is corrupt (" + bytes.length + " bytes): "
-                    + e.getOriginalMessage() + "; it is left unchanged: move it away to start with no prepared claims",
+            throw new CorruptCheckpointException(
+                    "checkpoint " + file + " is corrupt (" + bytes.length + " bytes): " + e.getOriginalMessage()
+                            + "; it is left unchanged: move it away to start with no prepared claims",
                     e);
         } catch (IllegalArgumentException e) {
-            throw new CorruptCheckpointException("checkpoint " + file + " has an invalid entry: " + e.getMessage()
-                    + "; it is left unchanged", e);
+            throw new CorruptCheckpointException(
+                    "checkpoint " + file + " has an invalid entry: " + e.getMessage() + "; it is left unchanged", e);
         }
         if (data == null) {
             throw new CorruptCheckpointException("checkpoint " + file + " is empty; it is left unchanged", null);
         }
         if (data.version() != VERSION) {
-            throw new CorruptCheckpointException("checkpoint " + file + " has version " + data.version()
-                    + ", this driver reads version " + VERSION + "; it is left unchanged", null);
+            throw new CorruptCheckpointException(
+                    "checkpoint " + file + " has version " + data.version() + ", this driver reads version " + VERSION
+                            + "; it is left unchanged",
+                    null);
         }
         for (Entry e : data.claims()) {
             if (e.claim() == null || e.claim().uid() == null || e.state() == null) {
-                throw new CorruptCheckpointException("checkpoint " + file + " has an entry without claim, uid or state;"
-                        + " it is left unchanged", null);
+                throw new CorruptCheckpointException(
+                        "checkpoint " + file + " has an entry without claim, uid or state;" + " it is left unchanged",
+                        null);
             }
         }
         return data;
@@ -134,8 +144,8 @@ public final class Checkpoint {
             Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             syncDirectory(dir);
         } catch (IOException e) {
-            throw new IOException("cannot write checkpoint " + file + ": " + e.getMessage()
-                    + "; the previous checkpoint is kept", e);
+            throw new IOException(
+                    "cannot write checkpoint " + file + ": " + e.getMessage() + "; the previous checkpoint is kept", e);
         } finally {
             Files.deleteIfExists(temp);
         }

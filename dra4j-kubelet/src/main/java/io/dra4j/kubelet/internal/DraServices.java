@@ -15,7 +15,6 @@ import io.dra4j.kubelet.proto.dra.v1.NodeUnprepareResourcesResponse;
 import io.grpc.BindableService;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -25,12 +24,11 @@ import java.util.Map;
  * health service (v1 and v1alpha1) when the plugin reports health.
  */
 public final class DraServices {
-    private DraServices() {
-    }
+    private DraServices() {}
 
     /** The DRA services of {@code plugin}, and the versions of {@code health} asked for when it is not null. */
-    public static List<BindableService> of(DraPlugin plugin, boolean v1beta1, HealthService health,
-                                           boolean healthV1, boolean healthV1alpha1) {
+    public static List<BindableService> of(
+            DraPlugin plugin, boolean v1beta1, HealthService health, boolean healthV1, boolean healthV1alpha1) {
         List<BindableService> services = new ArrayList<>();
         services.add(new V1(plugin));
         if (v1beta1) {
@@ -50,18 +48,22 @@ public final class DraServices {
         }
 
         @Override
-        public void nodePrepareResources(NodePrepareResourcesRequest request,
-                                         StreamObserver<NodePrepareResourcesResponse> response) {
+        public void nodePrepareResources(
+                NodePrepareResourcesRequest request, StreamObserver<NodePrepareResourcesResponse> response) {
             List<ClaimRef> refs = request.getClaimsList().stream()
-                    .map(c -> new ClaimRef(c.getNamespace(), c.getName(), c.getUid())).toList();
+                    .map(c -> new ClaimRef(c.getNamespace(), c.getName(), c.getUid()))
+                    .toList();
             reply(response, () -> {
                 NodePrepareResourcesResponse.Builder out = NodePrepareResourcesResponse.newBuilder();
                 for (Map.Entry<String, ClaimPrepared> e : plugin.prepare(refs).entrySet()) {
                     NodePrepareResourceResponse.Builder c = NodePrepareResourceResponse.newBuilder()
                             .setError(e.getValue().error());
                     for (NodeDevice d : e.getValue().devices()) {
-                        Device.Builder b = Device.newBuilder().addAllRequestNames(d.requestNames())
-                                .setPoolName(d.pool()).setDeviceName(d.device()).addAllCdiDeviceIds(d.cdiDeviceIds());
+                        Device.Builder b = Device.newBuilder()
+                                .addAllRequestNames(d.requestNames())
+                                .setPoolName(d.pool())
+                                .setDeviceName(d.device())
+                                .addAllCdiDeviceIds(d.cdiDeviceIds());
                         if (d.shareId() != null) {
                             b.setShareId(d.shareId());
                         }
@@ -74,14 +76,19 @@ public final class DraServices {
         }
 
         @Override
-        public void nodeUnprepareResources(NodeUnprepareResourcesRequest request,
-                                           StreamObserver<NodeUnprepareResourcesResponse> response) {
+        public void nodeUnprepareResources(
+                NodeUnprepareResourcesRequest request, StreamObserver<NodeUnprepareResourcesResponse> response) {
             List<ClaimRef> refs = request.getClaimsList().stream()
-                    .map(c -> new ClaimRef(c.getNamespace(), c.getName(), c.getUid())).toList();
+                    .map(c -> new ClaimRef(c.getNamespace(), c.getName(), c.getUid()))
+                    .toList();
             reply(response, () -> {
                 NodeUnprepareResourcesResponse.Builder out = NodeUnprepareResourcesResponse.newBuilder();
-                plugin.unprepare(refs).forEach((uid, error) ->
-                        out.putClaims(uid, NodeUnprepareResourceResponse.newBuilder().setError(error).build()));
+                plugin.unprepare(refs)
+                        .forEach((uid, error) -> out.putClaims(
+                                uid,
+                                NodeUnprepareResourceResponse.newBuilder()
+                                        .setError(error)
+                                        .build()));
                 return out.build();
             });
         }
@@ -95,10 +102,12 @@ public final class DraServices {
         }
 
         @Override
-        public void nodePrepareResources(io.dra4j.kubelet.proto.dra.v1beta1.NodePrepareResourcesRequest request,
-                                         StreamObserver<io.dra4j.kubelet.proto.dra.v1beta1.NodePrepareResourcesResponse> response) {
+        public void nodePrepareResources(
+                io.dra4j.kubelet.proto.dra.v1beta1.NodePrepareResourcesRequest request,
+                StreamObserver<io.dra4j.kubelet.proto.dra.v1beta1.NodePrepareResourcesResponse> response) {
             List<ClaimRef> refs = request.getClaimsList().stream()
-                    .map(c -> new ClaimRef(c.getNamespace(), c.getName(), c.getUid())).toList();
+                    .map(c -> new ClaimRef(c.getNamespace(), c.getName(), c.getUid()))
+                    .toList();
             reply(response, () -> {
                 var out = io.dra4j.kubelet.proto.dra.v1beta1.NodePrepareResourcesResponse.newBuilder();
                 for (Map.Entry<String, ClaimPrepared> e : plugin.prepare(refs).entrySet()) {
@@ -106,8 +115,10 @@ public final class DraServices {
                             .setError(e.getValue().error());
                     for (NodeDevice d : e.getValue().devices()) {
                         c.addDevices(io.dra4j.kubelet.proto.dra.v1beta1.Device.newBuilder()
-                                .addAllRequestNames(d.requestNames()).setPoolName(d.pool())
-                                .setDeviceName(d.device()).addAllCdiDeviceIds(d.cdiDeviceIds()));
+                                .addAllRequestNames(d.requestNames())
+                                .setPoolName(d.pool())
+                                .setDeviceName(d.device())
+                                .addAllCdiDeviceIds(d.cdiDeviceIds()));
                     }
                     out.putClaims(e.getKey(), c.build());
                 }
@@ -116,15 +127,20 @@ public final class DraServices {
         }
 
         @Override
-        public void nodeUnprepareResources(io.dra4j.kubelet.proto.dra.v1beta1.NodeUnprepareResourcesRequest request,
-                                           StreamObserver<io.dra4j.kubelet.proto.dra.v1beta1.NodeUnprepareResourcesResponse> response) {
+        public void nodeUnprepareResources(
+                io.dra4j.kubelet.proto.dra.v1beta1.NodeUnprepareResourcesRequest request,
+                StreamObserver<io.dra4j.kubelet.proto.dra.v1beta1.NodeUnprepareResourcesResponse> response) {
             List<ClaimRef> refs = request.getClaimsList().stream()
-                    .map(c -> new ClaimRef(c.getNamespace(), c.getName(), c.getUid())).toList();
+                    .map(c -> new ClaimRef(c.getNamespace(), c.getName(), c.getUid()))
+                    .toList();
             reply(response, () -> {
                 var out = io.dra4j.kubelet.proto.dra.v1beta1.NodeUnprepareResourcesResponse.newBuilder();
-                plugin.unprepare(refs).forEach((uid, error) -> out.putClaims(uid,
-                        io.dra4j.kubelet.proto.dra.v1beta1.NodeUnprepareResourceResponse.newBuilder()
-                                .setError(error).build()));
+                plugin.unprepare(refs)
+                        .forEach((uid, error) -> out.putClaims(
+                                uid,
+                                io.dra4j.kubelet.proto.dra.v1beta1.NodeUnprepareResourceResponse.newBuilder()
+                                        .setError(error)
+                                        .build()));
                 return out.build();
             });
         }
@@ -135,7 +151,8 @@ public final class DraServices {
         try {
             value = body.get();
         } catch (RuntimeException e) {
-            response.onError(Status.INTERNAL.withDescription(e.getMessage()).withCause(e).asRuntimeException());
+            response.onError(
+                    Status.INTERNAL.withDescription(e.getMessage()).withCause(e).asRuntimeException());
             return;
         }
         response.onNext(value);

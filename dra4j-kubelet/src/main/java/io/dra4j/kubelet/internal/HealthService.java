@@ -10,7 +10,6 @@ import io.dra4j.kubelet.proto.health.v1.NodeWatchResourcesResponse;
 import io.grpc.BindableService;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -28,12 +27,11 @@ public final class HealthService {
     private volatile Report latest;
 
     /** One open stream and the version of the messages it takes. */
-    private record Stream(ServerCallStreamObserver<Message> observer, boolean v1alpha1) {
-    }
+    private record Stream(ServerCallStreamObserver<Message> observer, boolean v1alpha1) {}
 
     /** A report in both versions, built once. */
-    private record Report(NodeWatchResourcesResponse v1,
-                          io.dra4j.kubelet.proto.health.v1alpha1.NodeWatchResourcesResponse v1alpha1) {
+    private record Report(
+            NodeWatchResourcesResponse v1, io.dra4j.kubelet.proto.health.v1alpha1.NodeWatchResourcesResponse v1alpha1) {
         Message in(boolean alpha) {
             return alpha ? v1alpha1 : v1;
         }
@@ -56,14 +54,19 @@ public final class HealthService {
         NodeWatchResourcesResponse.Builder msg = NodeWatchResourcesResponse.newBuilder();
         for (DeviceHealth d : devices) {
             msg.addDevices(io.dra4j.kubelet.proto.health.v1.DeviceHealth.newBuilder()
-                    .setDevice(DeviceIdentifier.newBuilder().setPoolName(d.pool()).setDeviceName(d.device()))
-                    .setHealth(switch (d.status()) {
-                        case UNKNOWN -> HealthStatus.UNKNOWN;
-                        case HEALTHY -> HealthStatus.HEALTHY;
-                        case UNHEALTHY -> HealthStatus.UNHEALTHY;
-                    })
+                    .setDevice(
+                            DeviceIdentifier.newBuilder().setPoolName(d.pool()).setDeviceName(d.device()))
+                    .setHealth(
+                            switch (d.status()) {
+                                case UNKNOWN -> HealthStatus.UNKNOWN;
+                                case HEALTHY -> HealthStatus.HEALTHY;
+                                case UNHEALTHY -> HealthStatus.UNHEALTHY;
+                            })
                     .setLastUpdatedTime(d.lastUpdated().getEpochSecond())
-                    .setHealthCheckTimeoutSeconds(d.healthCheckTimeout() == null ? 0 : d.healthCheckTimeout().toSeconds())
+                    .setHealthCheckTimeoutSeconds(
+                            d.healthCheckTimeout() == null
+                                    ? 0
+                                    : d.healthCheckTimeout().toSeconds())
                     .setMessage(d.message()));
         }
         NodeWatchResourcesResponse v1 = msg.build();
@@ -126,18 +129,18 @@ public final class HealthService {
 
     private final class V1 extends DRAResourceHealthGrpc.DRAResourceHealthImplBase {
         @Override
-        public void nodeWatchResources(NodeWatchResourcesRequest request,
-                                       StreamObserver<NodeWatchResourcesResponse> response) {
+        public void nodeWatchResources(
+                NodeWatchResourcesRequest request, StreamObserver<NodeWatchResourcesResponse> response) {
             open(response, false);
         }
     }
 
-    private final class V1alpha1 extends io.dra4j.kubelet.proto.health.v1alpha1.DRAResourceHealthGrpc
-            .DRAResourceHealthImplBase {
+    private final class V1alpha1
+            extends io.dra4j.kubelet.proto.health.v1alpha1.DRAResourceHealthGrpc.DRAResourceHealthImplBase {
         @Override
-        public void nodeWatchResources(io.dra4j.kubelet.proto.health.v1alpha1.NodeWatchResourcesRequest request,
-                                       StreamObserver<io.dra4j.kubelet.proto.health.v1alpha1.NodeWatchResourcesResponse>
-                                               response) {
+        public void nodeWatchResources(
+                io.dra4j.kubelet.proto.health.v1alpha1.NodeWatchResourcesRequest request,
+                StreamObserver<io.dra4j.kubelet.proto.health.v1alpha1.NodeWatchResourcesResponse> response) {
             open(response, true);
         }
     }

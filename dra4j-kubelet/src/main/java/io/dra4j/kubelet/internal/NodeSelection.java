@@ -3,7 +3,6 @@ package io.dra4j.kubelet.internal;
 import io.fabric8.kubernetes.api.model.NodeSelector;
 import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
 import io.fabric8.kubernetes.api.model.NodeSelectorTerm;
-
 import java.util.List;
 import java.util.Map;
 
@@ -13,8 +12,7 @@ import java.util.Map;
  * on the node's labels.
  */
 public final class NodeSelection {
-    private NodeSelection() {
-    }
+    private NodeSelection() {}
 
     public static boolean selects(NodeSelector selector, String nodeName, Map<String, String> labels) {
         if (selector == null) {

@@ -1,12 +1,6 @@
 package io.dra4j.kubelet.probe;
 
 import io.dra4j.kubelet.cdi.CdiNames;
-import tools.jackson.core.JacksonException;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.ObjectMapper;
-import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.dataformat.yaml.YAMLMapper;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,6 +8,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.dataformat.yaml.YAMLMapper;
 
 /**
  * Resolves fully qualified CDI device IDs against spec files in the CDI directories as a container runtime would
@@ -21,8 +20,8 @@ import java.util.stream.Stream;
  * {@code kind} of {@code vendor/class}, valid device names, and a version no lower than the fields used need.
  */
 final class CdiResolver {
-    static final Set<String> KNOWN_VERSIONS = Set.of("0.1.0", "0.2.0", "0.3.0", "0.4.0", "0.5.0", "0.6.0", "0.7.0",
-            "0.8.0", "1.0.0", "1.1.0");
+    static final Set<String> KNOWN_VERSIONS =
+            Set.of("0.1.0", "0.2.0", "0.3.0", "0.4.0", "0.5.0", "0.6.0", "0.7.0", "0.8.0", "1.0.0", "1.1.0");
 
     private final List<Path> directories;
     private final ObjectMapper json = JsonMapper.builder().build();
@@ -46,15 +45,18 @@ final class CdiResolver {
                 continue;
             }
             try (Stream<Path> files = Files.list(dir)) {
-                for (Path f : files.filter(p -> p.toString().endsWith(".json") || p.toString().endsWith(".yaml"))
-                        .sorted().toList()) {
+                for (Path f : files.filter(p ->
+                                p.toString().endsWith(".json") || p.toString().endsWith(".yaml"))
+                        .sorted()
+                        .toList()) {
                     JsonNode spec;
                     try {
                         spec = (f.toString().endsWith(".json") ? json : yaml).readTree(Files.readString(f));
                     } catch (JacksonException e) {
                         if (mentions(f, name)) {
-                            return "CDI spec " + f + " is not valid " + (f.toString().endsWith(".json") ? "JSON" : "YAML")
-                                    + ": " + e.getOriginalMessage();
+                            return "CDI spec " + f + " is not valid "
+                                    + (f.toString().endsWith(".json") ? "JSON" : "YAML") + ": "
+                                    + e.getOriginalMessage();
                         }
                         continue;
                     }
@@ -78,7 +80,8 @@ final class CdiResolver {
         if (found.isEmpty()) {
             return "CDI device " + id + " is in no spec file of " + directories;
         }
-        if (found.size() > 1 && found.stream().map(s -> Path.of(s).getParent()).distinct().count() < found.size()) {
+        if (found.size() > 1
+                && found.stream().map(s -> Path.of(s).getParent()).distinct().count() < found.size()) {
             return "CDI device " + id + " is defined in several files of one directory, which makes it unresolvable: "
                     + found;
         }

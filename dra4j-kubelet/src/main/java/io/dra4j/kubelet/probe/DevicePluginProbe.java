@@ -18,7 +18,6 @@ import io.dra4j.kubelet.proto.deviceplugin.v1beta1.RegisterRequest;
 import io.dra4j.kubelet.proto.deviceplugin.v1beta1.RegistrationGrpc;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,8 +42,8 @@ import java.util.stream.Stream;
  * starting kubelet does, and expects every plugin to register again.
  */
 final class DevicePluginProbe {
-    private static final Pattern QUALIFIED_NAME =
-            Pattern.compile("([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)/([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)");
+    private static final Pattern QUALIFIED_NAME = Pattern.compile(
+            "([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)/([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)");
 
     private final ProbeOptions options;
     private final ProbeReport report;
@@ -66,8 +65,11 @@ final class DevicePluginProbe {
             try (UnixSocketServer kubelet = serveKubeletSocket(dir)) {
                 first = await(1);
                 if (first.isEmpty()) {
-                    fail("kubelet", "device plugins registered on " + kubelet.path(), "no Register call within "
-                            + options.waitForPlugins().toSeconds() + " s");
+                    fail(
+                            "kubelet",
+                            "device plugins registered on " + kubelet.path(),
+                            "no Register call within "
+                                    + options.waitForPlugins().toSeconds() + " s");
                     return;
                 }
                 for (RegisterRequest r : first) {
@@ -79,13 +81,22 @@ final class DevicePluginProbe {
             try (UnixSocketServer ignored = serveKubeletSocket(dir)) {
                 List<RegisterRequest> again = await(first.size());
                 for (RegisterRequest r : first) {
-                    boolean back = again.stream().anyMatch(a -> a.getResourceName().equals(r.getResourceName()));
-                    record(suite(r), "registers again after the kubelet restarts and wipes " + dir, back,
-                            back ? "" : "no new Register within " + options.waitForPlugins().toSeconds() + " s");
+                    boolean back =
+                            again.stream().anyMatch(a -> a.getResourceName().equals(r.getResourceName()));
+                    record(
+                            suite(r),
+                            "registers again after the kubelet restarts and wipes " + dir,
+                            back,
+                            back
+                                    ? ""
+                                    : "no new Register within "
+                                            + options.waitForPlugins().toSeconds() + " s");
                     if (back) {
                         check(suite(r), "serves ListAndWatch again after re-registration", () -> {
-                            RegisterRequest a = again.stream().filter(x -> x.getResourceName().equals(r.getResourceName()))
-                                    .findFirst().orElseThrow();
+                            RegisterRequest a = again.stream()
+                                    .filter(x -> x.getResourceName().equals(r.getResourceName()))
+                                    .findFirst()
+                                    .orElseThrow();
                             listOnce(dir.resolve(a.getEndpoint()));
                             return null;
                         });
@@ -127,16 +138,24 @@ final class DevicePluginProbe {
             return "requested device plugin API version " + r.getVersion() + " is not supported by kubelet";
         }
         String name = r.getResourceName();
-        if (!QUALIFIED_NAME.matcher(name).matches() || name.startsWith("kubernetes.io/") || name.startsWith("requests.")) {
+        if (!QUALIFIED_NAME.matcher(name).matches()
+                || name.startsWith("kubernetes.io/")
+                || name.startsWith("requests.")) {
             fail(suite, "Register is accepted", "invalid extended resource name " + name);
             return "invalid name of device plugin socket: " + name;
         }
         if (r.getEndpoint().isEmpty() || r.getEndpoint().contains("/")) {
-            fail(suite, "Register is accepted", "endpoint \"" + r.getEndpoint() + "\" is not a file name in the directory");
+            fail(
+                    suite,
+                    "Register is accepted",
+                    "endpoint \"" + r.getEndpoint() + "\" is not a file name in the directory");
             return "invalid endpoint " + r.getEndpoint();
         }
-        pass(suite, "Register is accepted", "resource " + name + ", endpoint " + r.getEndpoint()
-                + ", options {" + r.getOptions().toString().replace('\n', ' ').trim() + "}");
+        pass(
+                suite,
+                "Register is accepted",
+                "resource " + name + ", endpoint " + r.getEndpoint() + ", options {"
+                        + r.getOptions().toString().replace('\n', ' ').trim() + "}");
         return null;
     }
 
@@ -176,8 +195,13 @@ final class DevicePluginProbe {
             DevicePluginOptions opts;
             try {
                 opts = stub.withDeadlineAfter(10, TimeUnit.SECONDS).getDevicePluginOptions(Empty.getDefaultInstance());
-                record(suite, "GetDevicePluginOptions matches Register", opts.equals(r.getOptions()),
-                        opts.equals(r.getOptions()) ? "" : "Register said " + r.getOptions() + ", the plugin says " + opts);
+                record(
+                        suite,
+                        "GetDevicePluginOptions matches Register",
+                        opts.equals(r.getOptions()),
+                        opts.equals(r.getOptions())
+                                ? ""
+                                : "Register said " + r.getOptions() + ", the plugin says " + opts);
             } catch (RuntimeException e) {
                 fail(suite, "GetDevicePluginOptions answers", e.getMessage());
                 return;
@@ -189,7 +213,8 @@ final class DevicePluginProbe {
                 fail(suite, "ListAndWatch sends the device list at once", e.getMessage());
                 return;
             }
-            advertised.put(r.getResourceName(), devices.stream().map(Device::getID).toList());
+            advertised.put(
+                    r.getResourceName(), devices.stream().map(Device::getID).toList());
             List<String> problems = new ArrayList<>();
             Set<String> ids = new HashSet<>();
             for (Device d : devices) {
@@ -203,10 +228,20 @@ final class DevicePluginProbe {
                     problems.add("device " + d.getID() + " has health \"" + d.getHealth() + "\"");
                 }
             }
-            record(suite, "ListAndWatch sends the device list at once", problems.isEmpty(),
-                    problems.isEmpty() ? devices.size() + " device(s), " + devices.stream()
-                            .filter(d -> d.getHealth().equals("Healthy")).count() + " healthy" : String.join("; ", problems));
-            List<String> healthy = devices.stream().filter(d -> d.getHealth().equals("Healthy")).map(Device::getID).toList();
+            record(
+                    suite,
+                    "ListAndWatch sends the device list at once",
+                    problems.isEmpty(),
+                    problems.isEmpty()
+                            ? devices.size() + " device(s), "
+                                    + devices.stream()
+                                            .filter(d -> d.getHealth().equals("Healthy"))
+                                            .count() + " healthy"
+                            : String.join("; ", problems));
+            List<String> healthy = devices.stream()
+                    .filter(d -> d.getHealth().equals("Healthy"))
+                    .map(Device::getID)
+                    .toList();
             if (opts.getGetPreferredAllocationAvailable() && healthy.size() >= 1) {
                 check(suite, "GetPreferredAllocation returns a valid preference", () -> preferred(stub, healthy));
             }
@@ -215,8 +250,11 @@ final class DevicePluginProbe {
                 return;
             }
             check(suite, "Allocate answers for one container", () -> {
-                AllocateResponse a = stub.withDeadlineAfter(10, TimeUnit.SECONDS).allocate(AllocateRequest.newBuilder()
-                        .addContainerRequests(ContainerAllocateRequest.newBuilder().addDevicesIds(healthy.get(0))).build());
+                AllocateResponse a = stub.withDeadlineAfter(10, TimeUnit.SECONDS)
+                        .allocate(AllocateRequest.newBuilder()
+                                .addContainerRequests(
+                                        ContainerAllocateRequest.newBuilder().addDevicesIds(healthy.get(0)))
+                                .build());
                 if (a.getContainerResponsesCount() != 1) {
                     return "expected 1 container response, got " + a.getContainerResponsesCount();
                 }
@@ -228,16 +266,21 @@ final class DevicePluginProbe {
                     }
                 });
                 var resp = a.getContainerResponses(0);
-                if (resp.getCdiDevicesCount() == 0 && resp.getEnvsCount() == 0 && resp.getDevicesCount() == 0
-                        && resp.getMountsCount() == 0 && resp.getAnnotationsCount() == 0) {
+                if (resp.getCdiDevicesCount() == 0
+                        && resp.getEnvsCount() == 0
+                        && resp.getDevicesCount() == 0
+                        && resp.getMountsCount() == 0
+                        && resp.getAnnotationsCount() == 0) {
                     bad.add("the answer gives the container nothing (no CDI device, env, device node or mount)");
                 }
                 return bad.isEmpty() ? null : String.join("; ", bad);
             });
             if (opts.getPreStartRequired()) {
                 check(suite, "PreStartContainer answers within 30 s", () -> {
-                    stub.withDeadlineAfter(30, TimeUnit.SECONDS).preStartContainer(
-                            PreStartContainerRequest.newBuilder().addDevicesIds(healthy.get(0)).build());
+                    stub.withDeadlineAfter(30, TimeUnit.SECONDS)
+                            .preStartContainer(PreStartContainerRequest.newBuilder()
+                                    .addDevicesIds(healthy.get(0))
+                                    .build());
                     return null;
                 });
             }
@@ -247,9 +290,13 @@ final class DevicePluginProbe {
     private String preferred(DevicePluginGrpc.DevicePluginBlockingStub stub, List<String> healthy) {
         int size = Math.min(2, healthy.size());
         List<String> must = List.of(healthy.get(healthy.size() - 1));
-        PreferredAllocationResponse p = stub.withDeadlineAfter(10, TimeUnit.SECONDS).getPreferredAllocation(
-                PreferredAllocationRequest.newBuilder().addContainerRequests(ContainerPreferredAllocationRequest.newBuilder()
-                        .addAllAvailableDeviceIDs(healthy).addAllMustIncludeDeviceIDs(must).setAllocationSize(size)).build());
+        PreferredAllocationResponse p = stub.withDeadlineAfter(10, TimeUnit.SECONDS)
+                .getPreferredAllocation(PreferredAllocationRequest.newBuilder()
+                        .addContainerRequests(ContainerPreferredAllocationRequest.newBuilder()
+                                .addAllAvailableDeviceIDs(healthy)
+                                .addAllMustIncludeDeviceIDs(must)
+                                .setAllocationSize(size))
+                        .build());
         if (p.getContainerResponsesCount() != 1) {
             return "expected 1 container response, got " + p.getContainerResponsesCount();
         }
@@ -269,7 +316,8 @@ final class DevicePluginProbe {
     private List<Device> listOnce(Path endpoint) {
         try (UnixSocketChannel ch = UnixSocketChannel.dial(endpoint)) {
             Iterator<ListAndWatchResponse> it = DevicePluginGrpc.newBlockingStub(ch.channel())
-                    .withDeadlineAfter(10, TimeUnit.SECONDS).listAndWatch(Empty.getDefaultInstance());
+                    .withDeadlineAfter(10, TimeUnit.SECONDS)
+                    .listAndWatch(Empty.getDefaultInstance());
             if (!it.hasNext()) {
                 throw new IllegalStateException("the stream ended without a device list");
             }

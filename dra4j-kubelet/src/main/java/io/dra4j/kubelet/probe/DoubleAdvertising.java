@@ -3,7 +3,6 @@ package io.dra4j.kubelet.probe;
 import io.fabric8.kubernetes.api.model.resource.v1.Device;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttribute;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -18,8 +17,7 @@ import java.util.Map;
  * {@code nvidia.com/gpu} and {@code gpu.nvidia.com}).
  */
 final class DoubleAdvertising {
-    private DoubleAdvertising() {
-    }
+    private DoubleAdvertising() {}
 
     /** One device advertised twice, with the reason the two are taken for one. */
     record Overlap(String resourceName, String deviceId, String driver, String pool, String device, String why) {
@@ -39,7 +37,8 @@ final class DoubleAdvertising {
             for (String rawId : plugin.getValue()) {
                 String id = rawId.contains("::") ? rawId.substring(0, rawId.indexOf("::")) : rawId;
                 for (ResourceSlice s : slices) {
-                    if (s.getSpec() == null || s.getSpec().getDevices() == null
+                    if (s.getSpec() == null
+                            || s.getSpec().getDevices() == null
                             || (node != null && !node.equals(s.getSpec().getNodeName()))) {
                         continue;
                     }
@@ -47,8 +46,13 @@ final class DoubleAdvertising {
                     for (Device d : s.getSpec().getDevices()) {
                         String why = sameDevice(id, domain, driver, d);
                         if (why != null) {
-                            out.add(new Overlap(resource, rawId, driver, s.getSpec().getPool().getName(),
-                                    d.getName(), why));
+                            out.add(new Overlap(
+                                    resource,
+                                    rawId,
+                                    driver,
+                                    s.getSpec().getPool().getName(),
+                                    d.getName(),
+                                    why));
                         }
                     }
                 }
@@ -60,7 +64,9 @@ final class DoubleAdvertising {
     private static String sameDevice(String id, String domain, String driver, Device d) {
         if (d.getAttributes() != null) {
             for (Map.Entry<String, DeviceAttribute> a : d.getAttributes().entrySet()) {
-                String name = a.getKey().contains("/") ? a.getKey().substring(a.getKey().indexOf('/') + 1) : a.getKey();
+                String name = a.getKey().contains("/")
+                        ? a.getKey().substring(a.getKey().indexOf('/') + 1)
+                        : a.getKey();
                 boolean identifying = name.equals("uuid") || a.getKey().equals("resource.kubernetes.io/pciBusID");
                 if (identifying && id.equals(a.getValue().getString())) {
                     return "same " + a.getKey();

@@ -1,16 +1,15 @@
 package io.dra4j.kubelet.probe;
 
 import io.dra4j.kubelet.UnixSocketChannel;
-import io.dra4j.kubelet.registration.PluginInfo;
 import io.dra4j.kubelet.proto.health.v1.DRAResourceHealthGrpc;
 import io.dra4j.kubelet.proto.health.v1.DeviceHealth;
 import io.dra4j.kubelet.proto.health.v1.HealthStatus;
 import io.dra4j.kubelet.proto.health.v1.NodeWatchResourcesRequest;
 import io.dra4j.kubelet.proto.health.v1.NodeWatchResourcesResponse;
+import io.dra4j.kubelet.registration.PluginInfo;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -42,13 +41,21 @@ final class HealthStreamProbe {
     /** {@code maxDevicesPerDriver}. */
     static final int MAX_DEVICES = 16384;
 
-    private HealthStreamProbe() {
-    }
+    private HealthStreamProbe() {}
 
     /** Runs the checks when {@code supportedVersions} advertises the service; does nothing otherwise. */
-    static void run(ProbeReport report, String suite, UnixSocketChannel ch, List<String> supportedVersions,
-                    String driver, String nodeName, List<ResourceSlice> slices) {
-        String service = SERVICES.stream().filter(supportedVersions::contains).findFirst().orElse(null);
+    static void run(
+            ProbeReport report,
+            String suite,
+            UnixSocketChannel ch,
+            List<String> supportedVersions,
+            String driver,
+            String nodeName,
+            List<ResourceSlice> slices) {
+        String service = SERVICES.stream()
+                .filter(supportedVersions::contains)
+                .findFirst()
+                .orElse(null);
         if (service == null) {
             return;
         }
@@ -57,27 +64,48 @@ final class HealthStreamProbe {
         try {
             Iterator<NodeWatchResourcesResponse> stream = open(ch, service);
             if (!stream.hasNext()) {
-                record(report, suite, "health stream sends an update within 30 s", false,
+                record(
+                        report,
+                        suite,
+                        "health stream sends an update within 30 s",
+                        false,
                         "the stream ended without an update; the kubelet clears the driver's health when it ends");
                 return;
             }
             first = stream.next();
         } catch (StatusRuntimeException e) {
             if (e.getStatus().getCode() == Status.Code.UNIMPLEMENTED) {
-                record(report, suite, "health stream sends an update within 30 s", true,
+                record(
+                        report,
+                        suite,
+                        "health stream sends an update within 30 s",
+                        true,
                         "Unimplemented: the driver does not report health, the kubelet stops watching");
                 return;
             }
-            record(report, suite, "health stream sends an update within 30 s", false, e.getStatus().toString());
+            record(
+                    report,
+                    suite,
+                    "health stream sends an update within 30 s",
+                    false,
+                    e.getStatus().toString());
             return;
         }
-        record(report, suite, "health stream sends an update within 30 s", true,
+        record(
+                report,
+                suite,
+                "health stream sends an update within 30 s",
+                true,
                 service + ": " + first.getDevicesCount() + " device(s) after " + (System.nanoTime() - t0) / 1_000_000
                         + " ms: " + String.join(", ", shown(first)));
         List<String> malformed = malformed(first);
         record(report, suite, "health update is well-formed", malformed.isEmpty(), String.join("; ", malformed));
         List<String> rejected = notAsMeant(first);
-        record(report, suite, "health values are taken by the kubelet as sent", rejected.isEmpty(),
+        record(
+                report,
+                suite,
+                "health values are taken by the kubelet as sent",
+                rejected.isEmpty(),
                 String.join("; ", rejected));
         Set<String> published = published(driver, nodeName, slices);
         if (!slices.isEmpty()) {
@@ -85,11 +113,19 @@ final class HealthStreamProbe {
             first.getDevicesList().forEach(d -> reported.add(key(d)));
             Set<String> unknown = new TreeSet<>(reported);
             unknown.removeAll(published);
-            record(report, suite, "health update names only published devices", unknown.isEmpty(),
+            record(
+                    report,
+                    suite,
+                    "health update names only published devices",
+                    unknown.isEmpty(),
                     unknown.isEmpty() ? "" : "not in the node's ResourceSlices of " + driver + ": " + unknown);
             Set<String> missing = new TreeSet<>(published);
             missing.removeAll(reported);
-            record(report, suite, "health update covers every published device", missing.isEmpty(),
+            record(
+                    report,
+                    suite,
+                    "health update covers every published device",
+                    missing.isEmpty(),
                     missing.isEmpty() ? "" : "missing (they decay to Unknown after 30 s): " + missing);
         }
     }
@@ -104,8 +140,8 @@ final class HealthStreamProbe {
         Iterator<io.dra4j.kubelet.proto.health.v1alpha1.NodeWatchResourcesResponse> alpha =
                 io.dra4j.kubelet.proto.health.v1alpha1.DRAResourceHealthGrpc.newBlockingStub(ch.channel())
                         .withDeadlineAfter(FIRST_UPDATE_TIMEOUT_MS, TimeUnit.MILLISECONDS)
-                        .nodeWatchResources(io.dra4j.kubelet.proto.health.v1alpha1.NodeWatchResourcesRequest
-                                .getDefaultInstance());
+                        .nodeWatchResources(
+                                io.dra4j.kubelet.proto.health.v1alpha1.NodeWatchResourcesRequest.getDefaultInstance());
         return new Iterator<>() {
             @Override
             public boolean hasNext() {
@@ -168,9 +204,11 @@ final class HealthStreamProbe {
         for (int i = 0; i < r.getDevicesCount(); i++) {
             DeviceHealth d = r.getDevices(i);
             String at = "devices[" + i + "] (" + key(d) + ")";
-            if (d.getHealth() != HealthStatus.HEALTHY && d.getHealth() != HealthStatus.UNHEALTHY
+            if (d.getHealth() != HealthStatus.HEALTHY
+                    && d.getHealth() != HealthStatus.UNHEALTHY
                     && d.getHealth() != HealthStatus.UNKNOWN) {
-                problems.add(at + ".health: " + d.getHealthValue() + " is not a HealthStatus, the kubelet reads Unknown");
+                problems.add(
+                        at + ".health: " + d.getHealthValue() + " is not a HealthStatus, the kubelet reads Unknown");
             }
             if (d.getHealthCheckTimeoutSeconds() < 0) {
                 problems.add(at + ".health_check_timeout_seconds: " + d.getHealthCheckTimeoutSeconds()
@@ -188,7 +226,10 @@ final class HealthStreamProbe {
         Set<String> keys = new LinkedHashSet<>();
         for (ResourceSlice s : slices) {
             var spec = s.getSpec();
-            if (spec == null || !driver.equals(spec.getDriver()) || spec.getPool() == null || spec.getDevices() == null
+            if (spec == null
+                    || !driver.equals(spec.getDriver())
+                    || spec.getPool() == null
+                    || spec.getDevices() == null
                     || (nodeName != null && !nodeName.equals(spec.getNodeName()))) {
                 continue;
             }

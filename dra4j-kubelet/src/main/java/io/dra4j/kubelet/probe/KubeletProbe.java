@@ -16,7 +16,6 @@ import io.dra4j.kubelet.proto.registration.RegistrationGrpc;
 import io.dra4j.kubelet.proto.registration.RegistrationStatus;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -67,8 +66,11 @@ public final class KubeletProbe {
         if (options.draPlugins()) {
             List<Path> sockets = waitForRegistrationSockets();
             if (sockets.isEmpty()) {
-                fail("kubelet", "plugins found in " + options.registryDirectory(), "no plugin socket appeared within "
-                        + options.waitForPlugins().toSeconds() + " s");
+                fail(
+                        "kubelet",
+                        "plugins found in " + options.registryDirectory(),
+                        "no plugin socket appeared within "
+                                + options.waitForPlugins().toSeconds() + " s");
             }
             for (Path socket : sockets) {
                 probeRegistration(socket);
@@ -78,12 +80,18 @@ public final class KubeletProbe {
             DevicePluginProbe devicePlugins = new DevicePluginProbe(options, report, cdi);
             devicePlugins.run();
             if (!options.slices().isEmpty()) {
-                List<DoubleAdvertising.Overlap> twice = DoubleAdvertising.find(devicePlugins.advertised(),
-                        options.slices(), options.nodeName());
-                record("node", "no device is advertised by both a device plugin and a DRA driver", twice.isEmpty(),
-                        twice.isEmpty() ? "" : twice.size() + " device(s) twice, so the node can be over-admitted: "
-                                + twice.stream().map(DoubleAdvertising.Overlap::toString)
-                                .collect(java.util.stream.Collectors.joining("; ")));
+                List<DoubleAdvertising.Overlap> twice =
+                        DoubleAdvertising.find(devicePlugins.advertised(), options.slices(), options.nodeName());
+                record(
+                        "node",
+                        "no device is advertised by both a device plugin and a DRA driver",
+                        twice.isEmpty(),
+                        twice.isEmpty()
+                                ? ""
+                                : twice.size() + " device(s) twice, so the node can be over-admitted: "
+                                        + twice.stream()
+                                                .map(DoubleAdvertising.Overlap::toString)
+                                                .collect(java.util.stream.Collectors.joining("; ")));
             }
         }
         return report;
@@ -108,7 +116,9 @@ public final class KubeletProbe {
         }
         try (Stream<Path> s = Files.walk(dir)) {
             return s.filter(p -> !p.getFileName().toString().startsWith("."))
-                    .filter(KubeletProbe::isSocket).sorted().toList();
+                    .filter(KubeletProbe::isSocket)
+                    .sorted()
+                    .toList();
         } catch (IOException e) {
             return List.of();
         }
@@ -136,7 +146,8 @@ public final class KubeletProbe {
             long t0 = System.nanoTime();
             try {
                 info = RegistrationGrpc.newBlockingStub(ch.channel())
-                        .withDeadlineAfter(GET_INFO_TIMEOUT_MS, TimeUnit.MILLISECONDS).getInfo(InfoRequest.getDefaultInstance());
+                        .withDeadlineAfter(GET_INFO_TIMEOUT_MS, TimeUnit.MILLISECONDS)
+                        .getInfo(InfoRequest.getDefaultInstance());
                 pass(suite, "GetInfo answers within 1 s", ms(t0) + " ms");
             } catch (RuntimeException e) {
                 fail(suite, "GetInfo answers within 1 s", e.getMessage());
@@ -147,20 +158,36 @@ public final class KubeletProbe {
             record(suite, "plugin info passes the kubelet's checks", ok, ok ? describe(info) : validation);
             service = ok && "DRAPlugin".equals(info.getType()) ? pickService(info.getSupportedVersionsList()) : null;
             if ("DRAPlugin".equals(info.getType())) {
-                record(suite, "supported services include v1.DRAPlugin or v1beta1.DRAPlugin", service != null,
+                record(
+                        suite,
+                        "supported services include v1.DRAPlugin or v1beta1.DRAPlugin",
+                        service != null,
                         "supported_versions " + info.getSupportedVersionsList()
                                 + (service == null ? "" : ", kubelet picks " + service));
-                record(suite, "v1.DRAPlugin is listed first", !info.getSupportedVersionsList().isEmpty()
-                                && "v1.DRAPlugin".equals(info.getSupportedVersionsList().get(0)),
+                record(
+                        suite,
+                        "v1.DRAPlugin is listed first",
+                        !info.getSupportedVersionsList().isEmpty()
+                                && "v1.DRAPlugin"
+                                        .equals(info.getSupportedVersionsList().get(0)),
                         "a 1.32/1.33 kubelet prefers its own order, 1.34+ takes the plugin's first known entry");
             }
             boolean registered = ok && service != null;
             try {
-                RegistrationGrpc.newBlockingStub(ch.channel()).withDeadlineAfter(NOTIFY_TIMEOUT_MS, TimeUnit.MILLISECONDS)
-                        .notifyRegistrationStatus(RegistrationStatus.newBuilder().setPluginRegistered(registered)
-                                .setError(registered ? "" : "probe: " + (validation != null ? validation
-                                        : "no supported service")).build());
-                pass(suite, "NotifyRegistrationStatus accepted", registered ? "registered" : "told the plugin it is not registered");
+                RegistrationGrpc.newBlockingStub(ch.channel())
+                        .withDeadlineAfter(NOTIFY_TIMEOUT_MS, TimeUnit.MILLISECONDS)
+                        .notifyRegistrationStatus(RegistrationStatus.newBuilder()
+                                .setPluginRegistered(registered)
+                                .setError(
+                                        registered
+                                                ? ""
+                                                : "probe: "
+                                                        + (validation != null ? validation : "no supported service"))
+                                .build());
+                pass(
+                        suite,
+                        "NotifyRegistrationStatus accepted",
+                        registered ? "registered" : "told the plugin it is not registered");
             } catch (RuntimeException e) {
                 fail(suite, "NotifyRegistrationStatus accepted", e.getMessage());
             }
@@ -173,10 +200,17 @@ public final class KubeletProbe {
         try (UnixSocketChannel ch = UnixSocketChannel.dial(socket)) {
             ch.awaitReady(java.time.Duration.ofSeconds(10));
             PluginInfo again = RegistrationGrpc.newBlockingStub(ch.channel())
-                    .withDeadlineAfter(GET_INFO_TIMEOUT_MS, TimeUnit.MILLISECONDS).getInfo(InfoRequest.getDefaultInstance());
-            RegistrationGrpc.newBlockingStub(ch.channel()).withDeadlineAfter(NOTIFY_TIMEOUT_MS, TimeUnit.MILLISECONDS)
-                    .notifyRegistrationStatus(RegistrationStatus.newBuilder().setPluginRegistered(true).build());
-            record(suite, "registers again after a kubelet restart", again.equals(info),
+                    .withDeadlineAfter(GET_INFO_TIMEOUT_MS, TimeUnit.MILLISECONDS)
+                    .getInfo(InfoRequest.getDefaultInstance());
+            RegistrationGrpc.newBlockingStub(ch.channel())
+                    .withDeadlineAfter(NOTIFY_TIMEOUT_MS, TimeUnit.MILLISECONDS)
+                    .notifyRegistrationStatus(RegistrationStatus.newBuilder()
+                            .setPluginRegistered(true)
+                            .build());
+            record(
+                    suite,
+                    "registers again after a kubelet restart",
+                    again.equals(info),
                     again.equals(info) ? "same plugin info" : "plugin info changed: " + describe(again));
         } catch (RuntimeException e) {
             fail(suite, "registers again after a kubelet restart", e.getMessage());
@@ -242,7 +276,8 @@ public final class KubeletProbe {
 
         void run() {
             check(suite, "DRA socket is owner-only", () -> ownerOnly(endpoint));
-            List<ResourceClaim> mine = options.claims().stream().filter(this::forThisDriver).toList();
+            List<ResourceClaim> mine =
+                    options.claims().stream().filter(this::forThisDriver).toList();
             try (UnixSocketChannel ch = UnixSocketChannel.dial(endpoint)) {
                 if (!ch.awaitReady(java.time.Duration.ofSeconds(10))) {
                     fail(suite, "DRA socket accepts a connection within 10 s", "no connection to " + endpoint);
@@ -253,18 +288,27 @@ public final class KubeletProbe {
                     return r.getClaimsCount() == 0 ? null : "answered " + r.getClaimsCount() + " claims for none asked";
                 });
                 if (mine.isEmpty()) {
-                    fail(suite, "claims allocated to driver " + info.getName(), "the claims given hold no allocated "
-                            + "device of this driver" + (options.nodeName() == null ? "" : " on node " + options.nodeName()));
+                    fail(
+                            suite,
+                            "claims allocated to driver " + info.getName(),
+                            "the claims given hold no allocated " + "device of this driver"
+                                    + (options.nodeName() == null ? "" : " on node " + options.nodeName()));
                 } else {
                     pass(suite, "claims allocated to driver " + info.getName(), mine.size() + " claim(s)");
                 }
                 List<Claim> refs = mine.stream().map(KubeletProbe::claimRef).toList();
                 if (!refs.isEmpty()) {
                     NodePrepareResourcesResponse first = checkedPrepare(ch, mine, "NodePrepareResources");
-                    NodePrepareResourcesResponse second = checkedPrepare(ch, mine, "NodePrepareResources again (idempotent)");
+                    NodePrepareResourcesResponse second =
+                            checkedPrepare(ch, mine, "NodePrepareResources again (idempotent)");
                     if (first != null && second != null) {
-                        record(suite, "repeated NodePrepareResources gives the same answer", same(first, second),
-                                same(first, second) ? "" : "first " + first.getClaimsMap() + ", then " + second.getClaimsMap());
+                        record(
+                                suite,
+                                "repeated NodePrepareResources gives the same answer",
+                                same(first, second),
+                                same(first, second)
+                                        ? ""
+                                        : "first " + first.getClaimsMap() + ", then " + second.getClaimsMap());
                     }
                 }
                 check(suite, "claim with a wrong UID is refused", () -> wrongUidRefused(ch, mine));
@@ -272,11 +316,20 @@ public final class KubeletProbe {
                     checkedUnprepare(ch, refs, "NodeUnprepareResources");
                     checkedUnprepare(ch, refs, "NodeUnprepareResources again (idempotent)");
                 }
-                Claim unknown = Claim.newBuilder().setNamespace("dra4j-probe").setName("never-prepared")
-                        .setUid(UUID.randomUUID().toString()).build();
+                Claim unknown = Claim.newBuilder()
+                        .setNamespace("dra4j-probe")
+                        .setName("never-prepared")
+                        .setUid(UUID.randomUUID().toString())
+                        .build();
                 checkedUnprepare(ch, List.of(unknown), "NodeUnprepareResources of a never prepared claim");
-                HealthStreamProbe.run(report, suite, ch, info.getSupportedVersionsList(), info.getName(),
-                        options.nodeName(), options.slices());
+                HealthStreamProbe.run(
+                        report,
+                        suite,
+                        ch,
+                        info.getSupportedVersionsList(),
+                        info.getName(),
+                        options.nodeName(),
+                        options.slices());
             }
         }
 
@@ -285,28 +338,40 @@ public final class KubeletProbe {
             if (alloc == null || alloc.getDevices() == null) {
                 return false;
             }
-            if (options.nodeName() != null && !NodeSelection.selects(alloc.getNodeSelector(), options.nodeName(), Map.of())) {
+            if (options.nodeName() != null
+                    && !NodeSelection.selects(alloc.getNodeSelector(), options.nodeName(), Map.of())) {
                 return false;
             }
-            return alloc.getDevices().getResults().stream().anyMatch(r -> info.getName().equals(r.getDriver()));
+            return alloc.getDevices().getResults().stream()
+                    .anyMatch(r -> info.getName().equals(r.getDriver()));
         }
 
         private NodePrepareResourcesResponse prepare(UnixSocketChannel ch, List<Claim> claims) {
             if (v1) {
-                return DRAPluginGrpc.newBlockingStub(ch.channel()).withDeadlineAfter(DRA_CALL_TIMEOUT_MS, TimeUnit.MILLISECONDS)
-                        .nodePrepareResources(NodePrepareResourcesRequest.newBuilder().addAllClaims(claims).build());
+                return DRAPluginGrpc.newBlockingStub(ch.channel())
+                        .withDeadlineAfter(DRA_CALL_TIMEOUT_MS, TimeUnit.MILLISECONDS)
+                        .nodePrepareResources(NodePrepareResourcesRequest.newBuilder()
+                                .addAllClaims(claims)
+                                .build());
             }
             var req = io.dra4j.kubelet.proto.dra.v1beta1.NodePrepareResourcesRequest.newBuilder();
             claims.forEach(c -> req.addClaims(io.dra4j.kubelet.proto.dra.v1beta1.Claim.newBuilder()
-                    .setNamespace(c.getNamespace()).setName(c.getName()).setUid(c.getUid())));
+                    .setNamespace(c.getNamespace())
+                    .setName(c.getName())
+                    .setUid(c.getUid())));
             var resp = io.dra4j.kubelet.proto.dra.v1beta1.DRAPluginGrpc.newBlockingStub(ch.channel())
-                    .withDeadlineAfter(DRA_CALL_TIMEOUT_MS, TimeUnit.MILLISECONDS).nodePrepareResources(req.build());
+                    .withDeadlineAfter(DRA_CALL_TIMEOUT_MS, TimeUnit.MILLISECONDS)
+                    .nodePrepareResources(req.build());
             NodePrepareResourcesResponse.Builder out = NodePrepareResourcesResponse.newBuilder();
             resp.getClaimsMap().forEach((uid, c) -> {
-                NodePrepareResourceResponse.Builder b = NodePrepareResourceResponse.newBuilder().setError(c.getError());
-                c.getDevicesList().forEach(d -> b.addDevices(Device.newBuilder().addAllRequestNames(d.getRequestNamesList())
-                        .setPoolName(d.getPoolName()).setDeviceName(d.getDeviceName())
-                        .addAllCdiDeviceIds(d.getCdiDeviceIdsList())));
+                NodePrepareResourceResponse.Builder b =
+                        NodePrepareResourceResponse.newBuilder().setError(c.getError());
+                c.getDevicesList()
+                        .forEach(d -> b.addDevices(Device.newBuilder()
+                                .addAllRequestNames(d.getRequestNamesList())
+                                .setPoolName(d.getPoolName())
+                                .setDeviceName(d.getDeviceName())
+                                .addAllCdiDeviceIds(d.getCdiDeviceIdsList())));
                 out.putClaims(uid, b.build());
             });
             return out.build();
@@ -314,21 +379,32 @@ public final class KubeletProbe {
 
         private NodeUnprepareResourcesResponse unprepare(UnixSocketChannel ch, List<Claim> claims) {
             if (v1) {
-                return DRAPluginGrpc.newBlockingStub(ch.channel()).withDeadlineAfter(DRA_CALL_TIMEOUT_MS, TimeUnit.MILLISECONDS)
-                        .nodeUnprepareResources(NodeUnprepareResourcesRequest.newBuilder().addAllClaims(claims).build());
+                return DRAPluginGrpc.newBlockingStub(ch.channel())
+                        .withDeadlineAfter(DRA_CALL_TIMEOUT_MS, TimeUnit.MILLISECONDS)
+                        .nodeUnprepareResources(NodeUnprepareResourcesRequest.newBuilder()
+                                .addAllClaims(claims)
+                                .build());
             }
             var req = io.dra4j.kubelet.proto.dra.v1beta1.NodeUnprepareResourcesRequest.newBuilder();
             claims.forEach(c -> req.addClaims(io.dra4j.kubelet.proto.dra.v1beta1.Claim.newBuilder()
-                    .setNamespace(c.getNamespace()).setName(c.getName()).setUid(c.getUid())));
+                    .setNamespace(c.getNamespace())
+                    .setName(c.getName())
+                    .setUid(c.getUid())));
             var resp = io.dra4j.kubelet.proto.dra.v1beta1.DRAPluginGrpc.newBlockingStub(ch.channel())
-                    .withDeadlineAfter(DRA_CALL_TIMEOUT_MS, TimeUnit.MILLISECONDS).nodeUnprepareResources(req.build());
+                    .withDeadlineAfter(DRA_CALL_TIMEOUT_MS, TimeUnit.MILLISECONDS)
+                    .nodeUnprepareResources(req.build());
             NodeUnprepareResourcesResponse.Builder out = NodeUnprepareResourcesResponse.newBuilder();
-            resp.getClaimsMap().forEach((uid, c) -> out.putClaims(uid,
-                    io.dra4j.kubelet.proto.dra.v1.NodeUnprepareResourceResponse.newBuilder().setError(c.getError()).build()));
+            resp.getClaimsMap()
+                    .forEach((uid, c) -> out.putClaims(
+                            uid,
+                            io.dra4j.kubelet.proto.dra.v1.NodeUnprepareResourceResponse.newBuilder()
+                                    .setError(c.getError())
+                                    .build()));
             return out.build();
         }
 
-        private NodePrepareResourcesResponse checkedPrepare(UnixSocketChannel ch, List<ResourceClaim> claims, String name) {
+        private NodePrepareResourcesResponse checkedPrepare(
+                UnixSocketChannel ch, List<ResourceClaim> claims, String name) {
             long t0 = System.nanoTime();
             NodePrepareResourcesResponse r;
             try {
@@ -339,8 +415,10 @@ public final class KubeletProbe {
             }
             List<String> problems = new ArrayList<>();
             for (ResourceClaim c : claims) {
-                String label = "claim " + c.getMetadata().getNamespace() + "/" + c.getMetadata().getName();
-                NodePrepareResourceResponse answer = r.getClaimsMap().get(c.getMetadata().getUid());
+                String label = "claim " + c.getMetadata().getNamespace() + "/"
+                        + c.getMetadata().getName();
+                NodePrepareResourceResponse answer =
+                        r.getClaimsMap().get(c.getMetadata().getUid());
                 if (answer == null) {
                     problems.add(label + ": no entry in the answer (the kubelet reports \"left out\" claims)");
                     continue;
@@ -351,15 +429,22 @@ public final class KubeletProbe {
                 }
                 problems.addAll(checkDevices(label, c, answer.getDevicesList()));
             }
-            record(suite, name, problems.isEmpty(), problems.isEmpty()
-                    ? claims.size() + " claim(s) prepared in " + ms(t0) + " ms" : String.join("; ", problems));
+            record(
+                    suite,
+                    name,
+                    problems.isEmpty(),
+                    problems.isEmpty()
+                            ? claims.size() + " claim(s) prepared in " + ms(t0) + " ms"
+                            : String.join("; ", problems));
             return r;
         }
 
         private List<String> checkDevices(String label, ResourceClaim c, List<Device> devices) {
             List<String> problems = new ArrayList<>();
-            List<DeviceRequestAllocationResult> results = c.getStatus().getAllocation().getDevices().getResults()
-                    .stream().filter(res -> info.getName().equals(res.getDriver())).toList();
+            List<DeviceRequestAllocationResult> results =
+                    c.getStatus().getAllocation().getDevices().getResults().stream()
+                            .filter(res -> info.getName().equals(res.getDriver()))
+                            .toList();
             Set<String> answered = new HashSet<>();
             for (Device d : devices) {
                 String id = d.getPoolName() + "/" + d.getDeviceName();
@@ -369,10 +454,12 @@ public final class KubeletProbe {
                     continue;
                 }
                 List<DeviceRequestAllocationResult> forDevice = results.stream()
-                        .filter(res -> res.getPool().equals(d.getPoolName()) && res.getDevice().equals(d.getDeviceName()))
+                        .filter(res -> res.getPool().equals(d.getPoolName())
+                                && res.getDevice().equals(d.getDeviceName()))
                         .toList();
                 if (forDevice.isEmpty()) {
-                    problems.add(label + ": device " + id + " is not allocated to the claim by driver " + info.getName());
+                    problems.add(
+                            label + ": device " + id + " is not allocated to the claim by driver " + info.getName());
                 }
                 Set<String> requests = new TreeSet<>();
                 forDevice.forEach(res -> requests.add(res.getRequest().split("/", 2)[0]));
@@ -415,8 +502,13 @@ public final class KubeletProbe {
                         problems.add("claim " + c.getNamespace() + "/" + c.getName() + ": " + answer.getError());
                     }
                 }
-                record(suite, name, problems.isEmpty(), problems.isEmpty()
-                        ? claims.size() + " claim(s) in " + ms(t0) + " ms" : String.join("; ", problems));
+                record(
+                        suite,
+                        name,
+                        problems.isEmpty(),
+                        problems.isEmpty()
+                                ? claims.size() + " claim(s) in " + ms(t0) + " ms"
+                                : String.join("; ", problems));
             } catch (RuntimeException e) {
                 fail(suite, name, e.getMessage());
             }
@@ -428,8 +520,11 @@ public final class KubeletProbe {
             }
             ResourceClaim c = mine.get(0);
             String uid = UUID.randomUUID().toString();
-            Claim wrong = Claim.newBuilder().setNamespace(c.getMetadata().getNamespace())
-                    .setName(c.getMetadata().getName()).setUid(uid).build();
+            Claim wrong = Claim.newBuilder()
+                    .setNamespace(c.getMetadata().getNamespace())
+                    .setName(c.getMetadata().getName())
+                    .setUid(uid)
+                    .build();
             NodePrepareResourcesResponse r;
             try {
                 r = prepare(ch, List.of(wrong));
@@ -456,7 +551,11 @@ public final class KubeletProbe {
         for (String uid : a.getClaimsMap().keySet()) {
             Set<Device> x = new LinkedHashSet<>(a.getClaimsMap().get(uid).getDevicesList());
             Set<Device> y = new LinkedHashSet<>(b.getClaimsMap().get(uid).getDevicesList());
-            if (!x.equals(y) || !a.getClaimsMap().get(uid).getError().equals(b.getClaimsMap().get(uid).getError())) {
+            if (!x.equals(y)
+                    || !a.getClaimsMap()
+                            .get(uid)
+                            .getError()
+                            .equals(b.getClaimsMap().get(uid).getError())) {
                 return false;
             }
         }
@@ -464,8 +563,11 @@ public final class KubeletProbe {
     }
 
     static Claim claimRef(ResourceClaim c) {
-        return Claim.newBuilder().setNamespace(c.getMetadata().getNamespace()).setName(c.getMetadata().getName())
-                .setUid(c.getMetadata().getUid()).build();
+        return Claim.newBuilder()
+                .setNamespace(c.getMetadata().getNamespace())
+                .setName(c.getMetadata().getName())
+                .setUid(c.getMetadata().getUid())
+                .build();
     }
 
     static String ownerOnly(Path socket) {

@@ -2,7 +2,6 @@ package io.dra4j.kubelet.probe;
 
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
-
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -13,9 +12,15 @@ import java.util.List;
  * allocated claims to prepare (from a snapshot or an API server), the node name, how long to wait for plugins, and
  * the ResourceSlices published for the node (to find devices that a device plugin also advertises).
  */
-public record ProbeOptions(Path kubeletRoot, List<Path> cdiDirectories, List<ResourceClaim> claims, String nodeName,
-                           Duration waitForPlugins, boolean draPlugins, boolean devicePlugins,
-                           List<ResourceSlice> slices) {
+public record ProbeOptions(
+        Path kubeletRoot,
+        List<Path> cdiDirectories,
+        List<ResourceClaim> claims,
+        String nodeName,
+        Duration waitForPlugins,
+        boolean draPlugins,
+        boolean devicePlugins,
+        List<ResourceSlice> slices) {
     public ProbeOptions {
         cdiDirectories = List.copyOf(cdiDirectories);
         claims = List.copyOf(claims);
@@ -23,8 +28,14 @@ public record ProbeOptions(Path kubeletRoot, List<Path> cdiDirectories, List<Res
     }
 
     /** Options without ResourceSlices: the check for devices advertised twice is skipped. */
-    public ProbeOptions(Path kubeletRoot, List<Path> cdiDirectories, List<ResourceClaim> claims, String nodeName,
-                        Duration waitForPlugins, boolean draPlugins, boolean devicePlugins) {
+    public ProbeOptions(
+            Path kubeletRoot,
+            List<Path> cdiDirectories,
+            List<ResourceClaim> claims,
+            String nodeName,
+            Duration waitForPlugins,
+            boolean draPlugins,
+            boolean devicePlugins) {
         this(kubeletRoot, cdiDirectories, claims, nodeName, waitForPlugins, draPlugins, devicePlugins, List.of());
     }
 

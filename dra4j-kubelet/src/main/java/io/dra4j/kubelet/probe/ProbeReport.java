@@ -13,8 +13,7 @@ import java.util.Map;
 /** The checks a probe ran, grouped by suite (one per plugin), with a text form and JUnit XML. */
 public final class ProbeReport {
     /** One check: its suite (plugin), name, outcome and what was seen. */
-    public record Check(String suite, String name, boolean passed, String detail, long millis) {
-    }
+    public record Check(String suite, String name, boolean passed, String detail, long millis) {}
 
     private final List<Check> checks = new ArrayList<>();
 
@@ -50,21 +49,37 @@ public final class ProbeReport {
 
     public void writeJUnit(Path file) throws IOException {
         Map<String, List<Check>> suites = new LinkedHashMap<>();
-        checks().forEach(c -> suites.computeIfAbsent(c.suite(), k -> new ArrayList<>()).add(c));
+        checks().forEach(c ->
+                suites.computeIfAbsent(c.suite(), k -> new ArrayList<>()).add(c));
         StringBuilder xml = new StringBuilder("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-        xml.append("<testsuites name=\"dra4j kubelet-probe\" tests=\"").append(checks().size())
-                .append("\" failures=\"").append(failures().size()).append("\">\n");
+        xml.append("<testsuites name=\"dra4j kubelet-probe\" tests=\"")
+                .append(checks().size())
+                .append("\" failures=\"")
+                .append(failures().size())
+                .append("\">\n");
         for (Map.Entry<String, List<Check>> s : suites.entrySet()) {
             long failures = s.getValue().stream().filter(c -> !c.passed()).count();
-            xml.append("  <testsuite name=\"").append(escape(s.getKey())).append("\" tests=\"")
-                    .append(s.getValue().size()).append("\" failures=\"").append(failures).append("\">\n");
+            xml.append("  <testsuite name=\"")
+                    .append(escape(s.getKey()))
+                    .append("\" tests=\"")
+                    .append(s.getValue().size())
+                    .append("\" failures=\"")
+                    .append(failures)
+                    .append("\">\n");
             for (Check c : s.getValue()) {
-                xml.append("    <testcase classname=\"").append(escape(s.getKey())).append("\" name=\"")
-                        .append(escape(c.name())).append("\" time=\"").append(c.millis() / 1000.0).append("\"");
+                xml.append("    <testcase classname=\"")
+                        .append(escape(s.getKey()))
+                        .append("\" name=\"")
+                        .append(escape(c.name()))
+                        .append("\" time=\"")
+                        .append(c.millis() / 1000.0)
+                        .append("\"");
                 if (c.passed()) {
                     xml.append("/>\n");
                 } else {
-                    xml.append(">\n      <failure message=\"").append(escape(c.detail())).append("\"/>\n")
+                    xml.append(">\n      <failure message=\"")
+                            .append(escape(c.detail()))
+                            .append("\"/>\n")
                             .append("    </testcase>\n");
                 }
             }

@@ -14,9 +14,11 @@ public record PluginInfo(String type, String name, String endpoint, List<String>
 
     /** The DRA plugin service names a kubelet picks from, the newest first. */
     public static final String DRA_V1 = "v1.DRAPlugin";
+
     public static final String DRA_V1BETA1 = "v1beta1.DRAPlugin";
     /** The resource health service names, the newest first (the kubelet takes the first it knows). */
     public static final String HEALTH_V1 = "v1.DRAResourceHealth";
+
     public static final String HEALTH_V1ALPHA1 = "v1alpha1.DRAResourceHealth";
 
     public PluginInfo {

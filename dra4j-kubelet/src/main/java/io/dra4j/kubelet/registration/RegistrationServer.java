@@ -6,7 +6,6 @@ import io.dra4j.kubelet.proto.registration.RegistrationGrpc;
 import io.dra4j.kubelet.proto.registration.RegistrationStatus;
 import io.dra4j.kubelet.proto.registration.RegistrationStatusResponse;
 import io.grpc.stub.StreamObserver;
-
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -31,22 +30,24 @@ public final class RegistrationServer implements AutoCloseable {
      */
     public static RegistrationServer start(Path socket, PluginInfo info, BiConsumer<Boolean, String> onStatus)
             throws IOException {
-        io.dra4j.kubelet.proto.registration.PluginInfo answer = io.dra4j.kubelet.proto.registration.PluginInfo.newBuilder()
-                .setType(info.type())
-                .setName(info.name())
-                .setEndpoint(info.endpoint())
-                .addAllSupportedVersions(info.supportedVersions())
-                .build();
+        io.dra4j.kubelet.proto.registration.PluginInfo answer =
+                io.dra4j.kubelet.proto.registration.PluginInfo.newBuilder()
+                        .setType(info.type())
+                        .setName(info.name())
+                        .setEndpoint(info.endpoint())
+                        .addAllSupportedVersions(info.supportedVersions())
+                        .build();
         RegistrationGrpc.RegistrationImplBase service = new RegistrationGrpc.RegistrationImplBase() {
             @Override
-            public void getInfo(InfoRequest request, StreamObserver<io.dra4j.kubelet.proto.registration.PluginInfo> response) {
+            public void getInfo(
+                    InfoRequest request, StreamObserver<io.dra4j.kubelet.proto.registration.PluginInfo> response) {
                 response.onNext(answer);
                 response.onCompleted();
             }
 
             @Override
-            public void notifyRegistrationStatus(RegistrationStatus request,
-                                                 StreamObserver<RegistrationStatusResponse> response) {
+            public void notifyRegistrationStatus(
+                    RegistrationStatus request, StreamObserver<RegistrationStatusResponse> response) {
                 onStatus.accept(request.getPluginRegistered(), request.getError());
                 response.onNext(RegistrationStatusResponse.getDefaultInstance());
                 response.onCompleted();

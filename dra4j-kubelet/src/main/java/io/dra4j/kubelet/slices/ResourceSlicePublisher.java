@@ -15,9 +15,6 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
-
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -28,6 +25,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Publishes one driver's devices on one node as ResourceSlices of one pool named after the node, owned by the Node
@@ -69,8 +68,13 @@ public final class ResourceSlicePublisher implements AutoCloseable {
      * kube-apiserver does); without, all slices are listed and filtered here (for servers or test doubles that do
      * not know these field selectors).
      */
-    public ResourceSlicePublisher(KubernetesClient client, String driver, String node, ErrorHandler errors,
-                                  long syncDelayMillis, boolean fieldSelectors) {
+    public ResourceSlicePublisher(
+            KubernetesClient client,
+            String driver,
+            String node,
+            ErrorHandler errors,
+            long syncDelayMillis,
+            boolean fieldSelectors) {
         this.fieldSelectors = fieldSelectors;
         this.client = Objects.requireNonNull(client);
         this.driver = driver;
@@ -88,8 +92,10 @@ public final class ResourceSlicePublisher implements AutoCloseable {
     public void publish(List<Device> devices, List<CounterSet> counters) {
         List<String> problems = SliceLayout.validate(devices, counters);
         if (!problems.isEmpty()) {
-            errors.error("ResourceSlices of driver " + driver + " on node " + node + " not published: "
-                    + String.join("; ", problems), null);
+            errors.error(
+                    "ResourceSlices of driver " + driver + " on node " + node + " not published: "
+                            + String.join("; ", problems),
+                    null);
             return;
         }
         synchronized (lock) {
@@ -169,14 +175,25 @@ public final class ResourceSlicePublisher implements AutoCloseable {
             nodeUid = n.getMetadata().getUid();
             var all = client.resources(ResourceSlice.class);
             List<ResourceSlice> existing = (fieldSelectors
-                    ? all.withField("spec.driver", driver).withField("spec.nodeName", node).list() : all.list()).getItems()
-                    .stream().filter(this::mine).sorted(Comparator.comparing(s -> s.getMetadata().getName())).toList();
-            long generation = existing.stream().mapToLong(s -> s.getSpec().getPool().getGeneration()).max().orElse(0);
+                            ? all.withField("spec.driver", driver)
+                                    .withField("spec.nodeName", node)
+                                    .list()
+                            : all.list())
+                    .getItems().stream()
+                            .filter(this::mine)
+                            .sorted(Comparator.comparing(s -> s.getMetadata().getName()))
+                            .toList();
+            long generation = existing.stream()
+                    .mapToLong(s -> s.getSpec().getPool().getGeneration())
+                    .max()
+                    .orElse(0);
             Map<Integer, ResourceSlice> byIndex = new HashMap<>();
             List<ResourceSlice> obsolete = new ArrayList<>();
             for (ResourceSlice s : existing) {
                 int index = indexOf(s.getMetadata().getName());
-                if (index < 0 || index >= desired.size() || byIndex.containsKey(index)
+                if (index < 0
+                        || index >= desired.size()
+                        || byIndex.containsKey(index)
                         || !node.equals(s.getSpec().getPool().getName())
                         || s.getSpec().getPool().getGeneration() < generation) {
                     obsolete.add(s);
@@ -200,7 +217,9 @@ public final class ResourceSlicePublisher implements AutoCloseable {
             long gen = bump ? generation + 1 : generation;
             for (ResourceSlice s : obsolete) {
                 try {
-                    client.resource(s).lockResourceVersion(s.getMetadata().getResourceVersion()).delete();
+                    client.resource(s)
+                            .lockResourceVersion(s.getMetadata().getResourceVersion())
+                            .delete();
                 } catch (KubernetesClientException e) {
                     if (e.getCode() != 404) {
                         throw e;
@@ -212,14 +231,24 @@ public final class ResourceSlicePublisher implements AutoCloseable {
                 if (s == null || (!bump && !changed.contains(i))) {
                     continue;
                 }
-                ResourceSlice next = new ResourceSliceBuilder(s).editMetadata().withOwnerReferences(ownerReferences())
-                        .endMetadata().withSpec(desiredSpec(i, gen)).build();
+                ResourceSlice next = new ResourceSliceBuilder(s)
+                        .editMetadata()
+                        .withOwnerReferences(ownerReferences())
+                        .endMetadata()
+                        .withSpec(desiredSpec(i, gen))
+                        .build();
                 checkStored(i, next, client.resource(next).update());
             }
             for (int i : missing) {
                 ResourceSlice created = client.resource(new ResourceSliceBuilder()
-                        .withMetadata(meta(i)).withSpec(desiredSpec(i, gen)).build()).create();
-                checkStored(i, new ResourceSliceBuilder().withSpec(desiredSpec(i, gen)).build(), created);
+                                .withMetadata(meta(i))
+                                .withSpec(desiredSpec(i, gen))
+                                .build())
+                        .create();
+                checkStored(
+                        i,
+                        new ResourceSliceBuilder().withSpec(desiredSpec(i, gen)).build(),
+                        created);
             }
         }
     }
@@ -245,8 +274,13 @@ public final class ResourceSlicePublisher implements AutoCloseable {
 
     /** The Node as controller owner, as upstream's helper sets it: its slices go when the Node goes. */
     private List<OwnerReference> ownerReferences() {
-        return List.of(new OwnerReferenceBuilder().withApiVersion("v1").withKind("Node").withName(node)
-                .withUid(nodeUid).withController(true).build());
+        return List.of(new OwnerReferenceBuilder()
+                .withApiVersion("v1")
+                .withKind("Node")
+                .withName(node)
+                .withUid(nodeUid)
+                .withController(true)
+                .build());
     }
 
     private ResourceSliceSpec desiredSpec(int index, long generation) {
@@ -254,8 +288,11 @@ public final class ResourceSlicePublisher implements AutoCloseable {
         ResourceSliceSpec spec = new ResourceSliceSpec();
         spec.setDriver(driver);
         spec.setNodeName(node);
-        spec.setPool(new ResourcePoolBuilder().withName(node).withGeneration(generation)
-                .withResourceSliceCount((long) desired.size()).build());
+        spec.setPool(new ResourcePoolBuilder()
+                .withName(node)
+                .withGeneration(generation)
+                .withResourceSliceCount((long) desired.size())
+                .build());
         if (!slice.devices().isEmpty() || slice.sharedCounters().isEmpty()) {
             spec.setDevices(slice.devices());
         }
@@ -289,10 +326,13 @@ public final class ResourceSlicePublisher implements AutoCloseable {
         droppedFields("spec", content(sent.getSpec()), content(stored.getSpec()), dropped);
         if (!dropped.isEmpty()) {
             adopted.put(index, content(stored.getSpec()));
-            errors.error("the API server dropped fields of ResourceSlice " + stored.getMetadata().getName() + ": "
-                    + String.join(", ", dropped) + " (is a DRA feature gate off on the API server? taints need "
-                    + "DRADeviceTaints, counters DRAPartitionableDevices, binding conditions DRADeviceBindingConditions, "
-                    + "allowMultipleAllocations and requestPolicy DRAConsumableCapacity)", null);
+            errors.error(
+                    "the API server dropped fields of ResourceSlice "
+                            + stored.getMetadata().getName() + ": "
+                            + String.join(", ", dropped) + " (is a DRA feature gate off on the API server? taints need "
+                            + "DRADeviceTaints, counters DRAPartitionableDevices, binding conditions DRADeviceBindingConditions, "
+                            + "allowMultipleAllocations and requestPolicy DRAConsumableCapacity)",
+                    null);
         }
     }
 

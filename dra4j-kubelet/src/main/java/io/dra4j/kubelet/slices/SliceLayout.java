@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.resource.v1.CounterSet;
 import io.fabric8.kubernetes.api.model.resource.v1.Device;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttribute;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceCounterConsumption;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -31,8 +30,7 @@ public final class SliceLayout {
         }
     }
 
-    private SliceLayout() {
-    }
+    private SliceLayout() {}
 
     /** The slices, counters first; an empty node still gets one (empty) slice: an empty pool is not no pool. */
     public static List<Slice> split(List<Device> devices, List<CounterSet> counters) {
@@ -64,7 +62,10 @@ public final class SliceLayout {
             return true;
         }
         for (DeviceAttribute a : d.getAttributes().values()) {
-            if (!a.getBools().isEmpty() || !a.getInts().isEmpty() || !a.getStrings().isEmpty() || !a.getVersions().isEmpty()) {
+            if (!a.getBools().isEmpty()
+                    || !a.getInts().isEmpty()
+                    || !a.getStrings().isEmpty()
+                    || !a.getVersions().isEmpty()) {
                 return true;
             }
         }

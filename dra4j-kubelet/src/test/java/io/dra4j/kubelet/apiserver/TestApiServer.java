@@ -8,7 +8,6 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -21,8 +20,7 @@ import java.nio.file.Files;
 public final class TestApiServer {
     private static ControlPlane shared;
 
-    private TestApiServer() {
-    }
+    private TestApiServer() {}
 
     /** The shared control plane, 1.37's default gates. */
     public static synchronized ControlPlane get() {
@@ -39,7 +37,9 @@ public final class TestApiServer {
     public static KubernetesClient impatientClient(ControlPlane plane) {
         try {
             Config config = new ConfigBuilder(Config.fromKubeconfig(Files.readString(plane.kubeconfig())))
-                    .withRequestRetryBackoffLimit(1).withRequestRetryBackoffInterval(100).build();
+                    .withRequestRetryBackoffLimit(1)
+                    .withRequestRetryBackoffInterval(100)
+                    .build();
             return new KubernetesClientBuilder().withConfig(config).build();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -49,7 +49,13 @@ public final class TestApiServer {
     /** Creates the Node (slices are owned by it) unless it exists. */
     public static void node(KubernetesClient client, String name) {
         if (client.nodes().withName(name).get() == null) {
-            client.nodes().resource(new NodeBuilder().withNewMetadata().withName(name).endMetadata().build()).create();
+            client.nodes()
+                    .resource(new NodeBuilder()
+                            .withNewMetadata()
+                            .withName(name)
+                            .endMetadata()
+                            .build())
+                    .create();
         }
     }
 }

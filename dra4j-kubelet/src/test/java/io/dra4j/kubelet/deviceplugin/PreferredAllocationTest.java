@@ -1,10 +1,9 @@
 package io.dra4j.kubelet.deviceplugin;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class PreferredAllocationTest {
     static final List<PluginDevice> DEVICES = List.of(
@@ -29,7 +28,9 @@ class PreferredAllocationTest {
     @Test
     void spillsOverWhenNoDomainHoldsTheRequestAndGroupsByNumaWithoutADomain() {
         assertThat(PreferredAllocation.choose(DEVICES, List.of("a0", "a1", "b0", "n0"), List.of(), 3))
-                .hasSize(3).startsWith("a0", "a1");
-        assertThat(PreferredAllocation.choose(DEVICES, List.of("n0", "a0"), List.of("n0"), 1)).containsExactly("n0");
+                .hasSize(3)
+                .startsWith("a0", "a1");
+        assertThat(PreferredAllocation.choose(DEVICES, List.of("n0", "a0"), List.of("n0"), 1))
+                .containsExactly("n0");
     }
 }

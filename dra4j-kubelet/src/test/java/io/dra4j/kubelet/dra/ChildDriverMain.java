@@ -4,12 +4,11 @@ import io.dra4j.kubelet.TestClaims;
 import io.dra4j.kubelet.cdi.ContainerEdits;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.channels.FileChannel;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
@@ -26,8 +25,7 @@ import java.util.Map;
  * <p>Arguments: {@code ROOT CDI JOURNAL [--hang-on NAME] NS/NAME/UID/DEVICE...}
  */
 public final class ChildDriverMain {
-    private ChildDriverMain() {
-    }
+    private ChildDriverMain() {}
 
     public static void main(String[] args) throws Exception {
         Path root = Path.of(args[0]);
@@ -41,8 +39,14 @@ public final class ChildDriverMain {
                 continue;
             }
             String[] p = args[i].split("/");
-            claims.put(p[0] + "/" + p[1], TestClaims.allocated(p[0], p[1], p[2], "node-a",
-                    List.of(TestClaims.result("gpu", "kill.dra4j.io", "node-a", p[3]))));
+            claims.put(
+                    p[0] + "/" + p[1],
+                    TestClaims.allocated(
+                            p[0],
+                            p[1],
+                            p[2],
+                            "node-a",
+                            List.of(TestClaims.result("gpu", "kill.dra4j.io", "node-a", p[3]))));
         }
         String hang = hangOn;
         DraDriver driver = new DraDriver() {
@@ -55,7 +59,11 @@ public final class ChildDriverMain {
                 }
                 List<PreparedDevice> out = new ArrayList<>();
                 for (DeviceRequestAllocationResult r : results) {
-                    out.add(new PreparedDevice(List.of(r.getRequest()), r.getPool(), r.getDevice(), null,
+                    out.add(new PreparedDevice(
+                            List.of(r.getRequest()),
+                            r.getPool(),
+                            r.getDevice(),
+                            null,
                             ContainerEdits.env(List.of("KILL_DEVICE=" + r.getDevice()))));
                 }
                 record(journal, "prepare-done " + name);
@@ -68,7 +76,8 @@ public final class ChildDriverMain {
                 return null;
             }
         };
-        DraPluginOptions options = DraPluginOptions.defaults("kill.dra4j.io", "node-a", root).withCdiDirectory(cdi);
+        DraPluginOptions options =
+                DraPluginOptions.defaults("kill.dra4j.io", "node-a", root).withCdiDirectory(cdi);
         try (DraPlugin plugin = DraPlugin.start(driver, (ns, n) -> claims.get(ns + "/" + n), options)) {
             System.out.println("ready " + plugin.options().draSocket());
             System.out.flush();
@@ -77,8 +86,8 @@ public final class ChildDriverMain {
     }
 
     private static void record(Path journal, String line) {
-        try (FileChannel ch = FileChannel.open(journal, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.APPEND)) {
+        try (FileChannel ch = FileChannel.open(
+                journal, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND)) {
             ch.write(ByteBuffer.wrap((line + "\n").getBytes(StandardCharsets.UTF_8)));
             ch.force(true);
         } catch (IOException e) {

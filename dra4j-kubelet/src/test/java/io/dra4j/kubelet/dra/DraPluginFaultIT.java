@@ -1,13 +1,13 @@
 package io.dra4j.kubelet.dra;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.dra4j.kubelet.TestClaims;
 import io.dra4j.kubelet.cdi.ContainerEdits;
 import io.dra4j.kubelet.internal.Checkpoint;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,9 +21,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Faults around the DRA plugin helper: restarts, crashes mid-prepare, a corrupt checkpoint, lost CDI specs. */
 class DraPluginFaultIT {
@@ -32,6 +31,7 @@ class DraPluginFaultIT {
 
     @TempDir
     Path tmp;
+
     final Map<String, ResourceClaim> store = new ConcurrentHashMap<>();
 
     private DraPluginOptions options() throws IOException {
@@ -42,8 +42,9 @@ class DraPluginFaultIT {
 
     private ClaimRef add(String name, String device) {
         String uid = "uid-" + name;
-        store.put("ns/" + name, TestClaims.allocated("ns", name, uid, NODE,
-                List.of(TestClaims.result("gpu", DRIVER, NODE, device))));
+        store.put(
+                "ns/" + name,
+                TestClaims.allocated("ns", name, uid, NODE, List.of(TestClaims.result("gpu", DRIVER, NODE, device))));
         return new ClaimRef("ns", name, uid);
     }
 
@@ -70,7 +71,8 @@ class DraPluginFaultIT {
             assertThat(p.preparedClaims()).isEmpty();
         }
         assertThat(after.calls).containsExactly("unprepare c1");
-        assertThat(o.cdiDirectory().resolve("k8s.test.dra4j.io-claim_uid-c1.json")).doesNotExist();
+        assertThat(o.cdiDirectory().resolve("k8s.test.dra4j.io-claim_uid-c1.json"))
+                .doesNotExist();
     }
 
     @Test
@@ -78,12 +80,16 @@ class DraPluginFaultIT {
         DraPluginOptions o = options();
         ClaimRef c = add("c1", "dev-0");
         // What a SIGKILL between "prepare started" and "prepare completed" leaves behind.
-        new Checkpoint(o.checkpointFile()).store(new Checkpoint.Data(Checkpoint.VERSION,
-                List.of(new Checkpoint.Entry(c, Checkpoint.State.PrepareStarted, List.of()))));
+        new Checkpoint(o.checkpointFile())
+                .store(new Checkpoint.Data(
+                        Checkpoint.VERSION,
+                        List.of(new Checkpoint.Entry(c, Checkpoint.State.PrepareStarted, List.of()))));
         RecordingDriver driver = new RecordingDriver(Set.of("dev-0"));
         try (DraPlugin p = start(driver, o)) {
             assertThat(p.prepare(List.of(c)).get(c.uid()).error()).isEmpty();
-            assertThat(p.preparedClaims()).singleElement().satisfies(pc -> assertThat(pc.claim()).isEqualTo(c));
+            assertThat(p.preparedClaims())
+                    .singleElement()
+                    .satisfies(pc -> assertThat(pc.claim()).isEqualTo(c));
         }
         assertThat(driver.calls).containsExactly("unprepare c1", "prepare c1");
     }
@@ -142,8 +148,12 @@ class DraPluginFaultIT {
                 }
                 inFlight.decrementAndGet();
                 DeviceRequestAllocationResult r = results.get(0);
-                return PrepareResult.prepared(List.of(new PreparedDevice(List.of(r.getRequest()), r.getPool(),
-                        r.getDevice(), null, ContainerEdits.env(List.of("D=" + r.getDevice())))));
+                return PrepareResult.prepared(List.of(new PreparedDevice(
+                        List.of(r.getRequest()),
+                        r.getPool(),
+                        r.getDevice(),
+                        null,
+                        ContainerEdits.env(List.of("D=" + r.getDevice())))));
             }
 
             @Override
@@ -158,7 +168,8 @@ class DraPluginFaultIT {
                 futures.add(pool.submit(() -> p.prepare(List.of(c))));
             }
             for (Future<Map<String, ClaimPrepared>> f : futures) {
-                assertThat(f.get().values()).allSatisfy(r -> assertThat(r.error()).isEmpty());
+                assertThat(f.get().values())
+                        .allSatisfy(r -> assertThat(r.error()).isEmpty());
             }
             assertThat(p.preparedClaims()).extracting(PreparedClaim::claim).containsExactlyInAnyOrderElementsOf(claims);
         } finally {
@@ -174,9 +185,12 @@ class DraPluginFaultIT {
         RecordingDriver oldDriver = new RecordingDriver(Set.of("dev-0"));
         RecordingDriver newDriver = new RecordingDriver(Set.of("dev-0"));
         try (DraPlugin old = start(oldDriver, base.withRollingUpdate("pod-old"));
-             DraPlugin next = start(newDriver, base.withRollingUpdate("pod-new"))) {
-            assertThat(old.options().registrationSocket()).isNotEqualTo(next.options().registrationSocket());
-            assertThat(Files.exists(old.options().draSocket()) && Files.exists(next.options().draSocket())).isTrue();
+                DraPlugin next = start(newDriver, base.withRollingUpdate("pod-new"))) {
+            assertThat(old.options().registrationSocket())
+                    .isNotEqualTo(next.options().registrationSocket());
+            assertThat(Files.exists(old.options().draSocket())
+                            && Files.exists(next.options().draSocket()))
+                    .isTrue();
             assertThat(old.prepare(List.of(c)).get(c.uid()).error()).isEmpty();
             assertThat(next.prepare(List.of(c)).get(c.uid()).error()).isEmpty();
             assertThat(next.unprepare(List.of(c))).containsEntry(c.uid(), "");
@@ -191,7 +205,7 @@ class DraPluginFaultIT {
         Path root = Files.createDirectories(tmp.resolve("other-root"));
         DraPluginOptions o = DraPluginOptions.defaults(DRIVER, NODE, root).withCdiDirectory(tmp.resolve("cdi"));
         assertThatThrownBy(() -> start(new RecordingDriver(Set.of()), o))
-                .hasMessageContaining("kubelet plugin registry directory " + root.resolve("plugins_registry")
-                        + " does not exist");
+                .hasMessageContaining(
+                        "kubelet plugin registry directory " + root.resolve("plugins_registry") + " does not exist");
     }
 }

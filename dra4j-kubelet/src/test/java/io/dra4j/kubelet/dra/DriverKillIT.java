@@ -1,15 +1,15 @@
 package io.dra4j.kubelet.dra;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.dra4j.kubelet.UnixSocketChannel;
+import io.dra4j.kubelet.internal.Checkpoint;
 import io.dra4j.kubelet.proto.dra.v1.Claim;
 import io.dra4j.kubelet.proto.dra.v1.DRAPluginGrpc;
 import io.dra4j.kubelet.proto.dra.v1.NodePrepareResourceResponse;
 import io.dra4j.kubelet.proto.dra.v1.NodePrepareResourcesRequest;
 import io.dra4j.kubelet.proto.dra.v1.NodeUnprepareResourcesRequest;
-import io.dra4j.kubelet.internal.Checkpoint;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -21,9 +21,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The driver killed with SIGKILL in the middle of a prepare and started again: a driver process of its own
@@ -36,12 +35,19 @@ class DriverKillIT {
     Path tmp;
 
     private Process start(Path root, Path journal, String... extra) throws IOException {
-        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
-                "-cp", System.getProperty("java.class.path"), ChildDriverMain.class.getName(), root.toString(),
-                tmp.resolve("cdi").toString(), journal.toString()));
+        List<String> command = new ArrayList<>(List.of(
+                ProcessHandle.current().info().command().orElse("java"),
+                "-cp",
+                System.getProperty("java.class.path"),
+                ChildDriverMain.class.getName(),
+                root.toString(),
+                tmp.resolve("cdi").toString(),
+                journal.toString()));
         command.addAll(List.of(extra));
         command.addAll(List.of("ns/c1/uid-1/dev-0", "ns/c2/uid-2/dev-1"));
-        Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        Process p = new ProcessBuilder(command)
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
         BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
         String line = out.readLine();
         assertThat(line).as("the driver process starts").startsWith("ready ");
@@ -54,9 +60,12 @@ class DriverKillIT {
 
     private static Map<String, NodePrepareResourceResponse> prepare(Path socket, Claim... claims) {
         try (UnixSocketChannel ch = UnixSocketChannel.dial(socket)) {
-            return DRAPluginGrpc.newBlockingStub(ch.channel()).withDeadlineAfter(45, TimeUnit.SECONDS)
-                    .nodePrepareResources(NodePrepareResourcesRequest.newBuilder().addAllClaims(List.of(claims))
-                            .build()).getClaimsMap();
+            return DRAPluginGrpc.newBlockingStub(ch.channel())
+                    .withDeadlineAfter(45, TimeUnit.SECONDS)
+                    .nodePrepareResources(NodePrepareResourcesRequest.newBuilder()
+                            .addAllClaims(List.of(claims))
+                            .build())
+                    .getClaimsMap();
         }
     }
 
@@ -94,7 +103,8 @@ class DriverKillIT {
         }
         // What the kill left: c1 prepared, c2 started and not completed.
         Checkpoint.Data left = new Checkpoint(socket.resolveSibling("checkpoint.json")).load();
-        assertThat(left.claims()).extracting(e -> e.claim().name() + ":" + e.state())
+        assertThat(left.claims())
+                .extracting(e -> e.claim().name() + ":" + e.state())
                 .containsExactlyInAnyOrder("c1:PrepareCompleted", "c2:PrepareStarted");
 
         Process second = start(root, journal);
@@ -104,9 +114,13 @@ class DriverKillIT {
             assertThat(again.get("uid-2").getError()).isEmpty();
             assertThat(again.get("uid-2").getDevices(0).getDeviceName()).isEqualTo("dev-1");
             try (UnixSocketChannel ch = UnixSocketChannel.dial(socket)) {
-                var unprepared = DRAPluginGrpc.newBlockingStub(ch.channel()).withDeadlineAfter(45, TimeUnit.SECONDS)
-                        .nodeUnprepareResources(NodeUnprepareResourcesRequest.newBuilder().addClaims(c1).addClaims(c2)
-                                .build()).getClaimsMap();
+                var unprepared = DRAPluginGrpc.newBlockingStub(ch.channel())
+                        .withDeadlineAfter(45, TimeUnit.SECONDS)
+                        .nodeUnprepareResources(NodeUnprepareResourcesRequest.newBuilder()
+                                .addClaims(c1)
+                                .addClaims(c2)
+                                .build())
+                        .getClaimsMap();
                 assertThat(unprepared.get("uid-1").getError()).isEmpty();
                 assertThat(unprepared.get("uid-2").getError()).isEmpty();
             }
@@ -114,8 +128,19 @@ class DriverKillIT {
             second.destroy();
             second.waitFor(30, TimeUnit.SECONDS);
         }
-        assertThat(journal(journal)).containsExactly("prepare-start c1", "prepare-done c1", "prepare-start c2",
-                "unprepare c2", "prepare-start c2", "prepare-done c2", "unprepare c1", "unprepare c2");
-        assertThat(new Checkpoint(socket.resolveSibling("checkpoint.json")).load().claims()).isEmpty();
+        assertThat(journal(journal))
+                .containsExactly(
+                        "prepare-start c1",
+                        "prepare-done c1",
+                        "prepare-start c2",
+                        "unprepare c2",
+                        "prepare-start c2",
+                        "prepare-done c2",
+                        "unprepare c1",
+                        "unprepare c2");
+        assertThat(new Checkpoint(socket.resolveSibling("checkpoint.json"))
+                        .load()
+                        .claims())
+                .isEmpty();
     }
 }

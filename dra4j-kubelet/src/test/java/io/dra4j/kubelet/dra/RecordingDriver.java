@@ -3,7 +3,6 @@ package io.dra4j.kubelet.dra;
 import io.dra4j.kubelet.cdi.ContainerEdits;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
-
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -15,6 +14,7 @@ final class RecordingDriver implements DraDriver {
     final List<String> errors = Collections.synchronizedList(new ArrayList<>());
     /** Per {@link #started} call: the claims it got, as {@code name: pool/device,...}, joined by "; ". */
     final List<String> started = Collections.synchronizedList(new ArrayList<>());
+
     private final Set<String> devices;
     volatile RuntimeException failPrepare;
 
@@ -33,16 +33,29 @@ final class RecordingDriver implements DraDriver {
             if (!devices.contains(r.getDevice())) {
                 return PrepareResult.failed("unknown device " + r.getDevice());
             }
-            out.add(new PreparedDevice(List.of(r.getRequest()), r.getPool(), r.getDevice(), r.getShareID(),
-                    ContainerEdits.env(List.of("DEVICE_" + r.getDevice().replace('-', '_').toUpperCase() + "=" + r.getDevice()))));
+            out.add(new PreparedDevice(
+                    List.of(r.getRequest()),
+                    r.getPool(),
+                    r.getDevice(),
+                    r.getShareID(),
+                    ContainerEdits.env(
+                            List.of("DEVICE_" + r.getDevice().replace('-', '_').toUpperCase() + "=" + r.getDevice()))));
         }
         return PrepareResult.prepared(out);
     }
 
     @Override
     public void started(List<PreparedClaim> checkpointed) {
-        started.add(String.join("; ", checkpointed.stream().map(c -> c.claim().name() + ": " + String.join(",",
-                c.devices().stream().map(d -> d.pool() + "/" + d.device()).toList())).toList()));
+        started.add(String.join(
+                "; ",
+                checkpointed.stream()
+                        .map(c -> c.claim().name() + ": "
+                                + String.join(
+                                        ",",
+                                        c.devices().stream()
+                                                .map(d -> d.pool() + "/" + d.device())
+                                                .toList()))
+                        .toList()));
     }
 
     @Override

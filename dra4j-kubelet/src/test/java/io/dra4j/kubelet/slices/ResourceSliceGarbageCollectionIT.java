@@ -1,5 +1,7 @@
 package io.dra4j.kubelet.slices;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.dra4j.testkit.controlplane.ControlPlane;
 import io.dra4j.testkit.controlplane.ControlPlaneAssumptions;
 import io.dra4j.testkit.controlplane.ControlPlaneOptions;
@@ -10,16 +12,13 @@ import io.fabric8.kubernetes.api.model.resource.v1.Device;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 import java.util.stream.IntStream;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * The slices a driver publishes are collected with their Node by the real garbage collector: kube-apiserver and
@@ -41,26 +40,45 @@ class ResourceSliceGarbageCollectionIT {
     }
 
     private static List<ResourceSlice> slices(KubernetesClient client, String node) {
-        return client.resources(ResourceSlice.class).withField("spec.nodeName", node).list().getItems();
+        return client.resources(ResourceSlice.class)
+                .withField("spec.nodeName", node)
+                .list()
+                .getItems();
     }
 
     private static List<Device> devices(int n) {
-        return IntStream.range(0, n).mapToObj(i -> new DeviceBuilder().withName("gpu-" + i).build()).toList();
+        return IntStream.range(0, n)
+                .mapToObj(i -> new DeviceBuilder().withName("gpu-" + i).build())
+                .toList();
     }
 
     @Test
     void deletingTheNodeDeletesItsSlicesThroughTheGarbageCollector() throws Exception {
-        try (ControlPlane plane = ControlPlaneAssumptions.startOrSkip(ControlPlaneOptions.apiServerOnly()
-                .withControllers(List.of("garbage-collector-controller")))) {
+        try (ControlPlane plane = ControlPlaneAssumptions.startOrSkip(
+                ControlPlaneOptions.apiServerOnly().withControllers(List.of("garbage-collector-controller")))) {
             KubernetesClient client = plane.client();
-            Node gone = client.resource(new NodeBuilder().withNewMetadata().withName("gc-node").endMetadata().build())
+            Node gone = client.resource(new NodeBuilder()
+                            .withNewMetadata()
+                            .withName("gc-node")
+                            .endMetadata()
+                            .build())
                     .create();
-            client.resource(new NodeBuilder().withNewMetadata().withName("gc-other").endMetadata().build()).create();
+            client.resource(new NodeBuilder()
+                            .withNewMetadata()
+                            .withName("gc-other")
+                            .endMetadata()
+                            .build())
+                    .create();
             List<String> errors = Collections.synchronizedList(new ArrayList<>());
-            try (ResourceSlicePublisher publisher = new ResourceSlicePublisher(client, DRIVER, "gc-node",
-                    (m, e) -> errors.add(m + (e == null ? "" : ": " + e.getMessage())), 200, true);
-                 ResourceSlicePublisher other = new ResourceSlicePublisher(client, DRIVER, "gc-other",
-                         (m, e) -> errors.add(m), 200, true)) {
+            try (ResourceSlicePublisher publisher = new ResourceSlicePublisher(
+                            client,
+                            DRIVER,
+                            "gc-node",
+                            (m, e) -> errors.add(m + (e == null ? "" : ": " + e.getMessage())),
+                            200,
+                            true);
+                    ResourceSlicePublisher other = new ResourceSlicePublisher(
+                            client, DRIVER, "gc-other", (m, e) -> errors.add(m), 200, true)) {
                 // 130 devices: two slices, both owned by the Node.
                 publisher.publish(devices(130), List.of());
                 other.publish(devices(2), List.of());
@@ -78,7 +96,9 @@ class ResourceSliceGarbageCollectionIT {
                 }
 
                 client.nodes().withName("gc-node").delete();
-                await("the garbage collector deleted the slices of gc-node", Duration.ofSeconds(60),
+                await(
+                        "the garbage collector deleted the slices of gc-node",
+                        Duration.ofSeconds(60),
                         () -> slices(client, "gc-node").isEmpty());
                 // The publisher sees the deletions and syncs again: without its Node it writes nothing.
                 Thread.sleep(1500);

@@ -1,13 +1,12 @@
 package io.dra4j.migrate.internal;
 
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The JSON fields of every resource.k8s.io kind in every version Kubernetes 1.37 serves, as its Go types declare
@@ -70,7 +69,7 @@ public final class ApiSchema {
         if (shape.isString()) {
             String s = shape.asString();
             switch (s) {
-                case "any" -> { }
+                case "any" -> {}
                 case "string" -> expect(value.isString(), "a string", value, label, path, notes);
                 case "bool" -> expect(value.isBoolean(), "a boolean", value, label, path, notes);
                 case "int" -> expect(value.isIntegralNumber(), "an integer", value, label, path, notes);
@@ -103,7 +102,8 @@ public final class ApiSchema {
             String child = Paths.field(path, e.getKey());
             JsonNode shape = fields.get(e.getKey());
             if (shape == null) {
-                notes.error(child, "unknown-field", label + ": unknown field \"" + child + "\"" + hint(type, e.getKey()));
+                notes.error(
+                        child, "unknown-field", label + ": unknown field \"" + child + "\"" + hint(type, e.getKey()));
             } else {
                 walk(e.getValue(), shape, label, child, notes);
             }
@@ -114,8 +114,15 @@ public final class ApiSchema {
     private static String hint(String type, String field) {
         boolean old = type.startsWith("resource/v1beta1.");
         String simple = type.substring(type.indexOf('.') + 1);
-        boolean requestField = List.of("deviceClassName", "selectors", "allocationMode", "count", "adminAccess",
-                "tolerations", "capacity").contains(field);
+        boolean requestField = List.of(
+                        "deviceClassName",
+                        "selectors",
+                        "allocationMode",
+                        "count",
+                        "adminAccess",
+                        "tolerations",
+                        "capacity")
+                .contains(field);
         if (simple.equals("DeviceRequest") && !old && requestField) {
             return "; in v1beta2 and v1 it sits under exactly (requests[].exactly." + field + ")";
         }
@@ -139,8 +146,7 @@ public final class ApiSchema {
 
     private static boolean expect(boolean ok, String what, JsonNode value, String label, String path, Notes notes) {
         if (!ok) {
-            notes.error(path, "invalid-field", label + ": " + path + ": expected " + what + ", not "
-                    + describe(value));
+            notes.error(path, "invalid-field", label + ": " + path + ": expected " + what + ", not " + describe(value));
         }
         return ok;
     }

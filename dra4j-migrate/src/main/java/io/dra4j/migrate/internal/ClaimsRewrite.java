@@ -2,6 +2,13 @@ package io.dra4j.migrate.internal;
 
 import io.dra4j.migrate.Finding;
 import io.dra4j.migrate.ResourceMapping;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
 import org.snakeyaml.engine.v2.nodes.MappingNode;
 import org.snakeyaml.engine.v2.nodes.Node;
 import org.snakeyaml.engine.v2.nodes.NodeTuple;
@@ -10,14 +17,6 @@ import org.snakeyaml.engine.v2.nodes.SequenceNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
-
-import java.util.ArrayList;
-import java.util.LinkedHashSet;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
-import java.util.function.Function;
 
 /**
  * Rewrites one workload document from device-plugin resources to a ResourceClaimTemplate: the mapped extended
@@ -29,11 +28,11 @@ import java.util.function.Function;
 public final class ClaimsRewrite {
     /** The claim's name in the pod spec. */
     static final String CLAIM = "devices";
+
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
     private static final Set<String> NATIVE = Set.of("cpu", "memory", "ephemeral-storage", "pods", "storage");
     /** One device request of the claim: which resource, how many, for which containers. */
-    private record Request(String name, ResourceMapping mapping, long count, List<String> selectors) {
-    }
+    private record Request(String name, ResourceMapping mapping, long count, List<String> selectors) {}
 
     private final String source;
     private final YamlDocuments.Document doc;
@@ -43,8 +42,11 @@ public final class ClaimsRewrite {
     private final List<Request> requests = new ArrayList<>();
     private final YamlText yaml = new YamlText();
 
-    public ClaimsRewrite(String source, YamlDocuments.Document doc, Function<String, Optional<ResourceMapping>> mappings,
-                         List<Finding> findings) {
+    public ClaimsRewrite(
+            String source,
+            YamlDocuments.Document doc,
+            Function<String, Optional<ResourceMapping>> mappings,
+            List<Finding> findings) {
         this.source = source;
         this.doc = doc;
         this.mappings = mappings;
@@ -59,7 +61,8 @@ public final class ClaimsRewrite {
 
     /** The pod spec of a workload document, if it has one. */
     public static Optional<Node> podSpec(Node root) {
-        return YamlNodes.scalar(root, "kind").flatMap(PodSpecs::podSpecPath)
+        return YamlNodes.scalar(root, "kind")
+                .flatMap(PodSpecs::podSpecPath)
                 .flatMap(path -> YamlNodes.at(root, path.toArray(String[]::new)));
     }
 
@@ -70,8 +73,8 @@ public final class ClaimsRewrite {
         if (spec.isEmpty() || !(spec.get() instanceof MappingNode podSpec)) {
             return Optional.empty();
         }
-        String workload = YamlNodes.scalar(root, "kind").orElse("") + " " + YamlNodes.scalar(root, "metadata", "name")
-                .orElse("(unnamed)");
+        String workload = YamlNodes.scalar(root, "kind").orElse("") + " "
+                + YamlNodes.scalar(root, "metadata", "name").orElse("(unnamed)");
         List<Node> containers = containers(podSpec, "containers");
         List<Node> initContainers = containers(podSpec, "initContainers");
         List<ContainerClaims> perContainer = new ArrayList<>();
@@ -85,8 +88,12 @@ public final class ClaimsRewrite {
             return Optional.empty();
         }
         if (YamlNodes.get(podSpec, "resourceClaims").isPresent()) {
-            note(podSpec, Finding.Severity.WARNING, "not-rewritten", workload + ": the pod spec already has "
-                    + "resourceClaims; its device-plugin resources were left as they are");
+            note(
+                    podSpec,
+                    Finding.Severity.WARNING,
+                    "not-rewritten",
+                    workload + ": the pod spec already has "
+                            + "resourceClaims; its device-plugin resources were left as they are");
             return Optional.empty();
         }
         List<String> nodeSelectors = nodeSelectors(podSpec, workload);
@@ -104,8 +111,10 @@ public final class ClaimsRewrite {
         }
         String template = templateName(root);
         int indent = firstKeyColumn(podSpec);
-        edits.insert(edits.blockEnd(podSpec), " ".repeat(indent) + "resourceClaims:\n" + " ".repeat(indent)
-                + "- name: " + CLAIM + "\n" + " ".repeat(indent) + "  resourceClaimTemplateName: " + template + "\n");
+        edits.insert(
+                edits.blockEnd(podSpec),
+                " ".repeat(indent) + "resourceClaims:\n" + " ".repeat(indent) + "- name: " + CLAIM + "\n"
+                        + " ".repeat(indent) + "  resourceClaimTemplateName: " + template + "\n");
         String text = edits.apply();
         Optional<String> templateText = yaml.write(template(root, template, withSelectors));
         if (templateText.isEmpty()) {
@@ -115,12 +124,13 @@ public final class ClaimsRewrite {
     }
 
     /** What one container gets: its claim entries ({@code request} names) after its device resources leave. */
-    private record ContainerClaims(MappingNode resources, List<String> requestNames) {
-    }
+    private record ContainerClaims(MappingNode resources, List<String> requestNames) {}
 
     private List<Node> containers(MappingNode podSpec, String key) {
-        return YamlNodes.get(podSpec, key).filter(SequenceNode.class::isInstance)
-                .map(n -> ((SequenceNode) n).getValue()).orElse(List.of());
+        return YamlNodes.get(podSpec, key)
+                .filter(SequenceNode.class::isInstance)
+                .map(n -> ((SequenceNode) n).getValue())
+                .orElse(List.of());
     }
 
     private Optional<ContainerClaims> container(Node c, String workload, boolean init) {
@@ -142,21 +152,33 @@ public final class ClaimsRewrite {
                 }
                 Optional<ResourceMapping> m = mappings.apply(key);
                 if (m.isEmpty()) {
-                    note(t.getKeyNode(), Finding.Severity.WARNING, "no-mapping", who + ": extended resource " + key
-                            + " has no DRA mapping and stays as it is; give one with --mapping");
+                    note(
+                            t.getKeyNode(),
+                            Finding.Severity.WARNING,
+                            "no-mapping",
+                            who + ": extended resource " + key
+                                    + " has no DRA mapping and stays as it is; give one with --mapping");
                     continue;
                 }
                 Optional<Long> n = count(t.getValueNode());
                 if (n.isEmpty()) {
-                    note(t.getValueNode(), Finding.Severity.ERROR, "invalid-field", who + ": " + key
-                            + " must be a whole number of devices");
+                    note(
+                            t.getValueNode(),
+                            Finding.Severity.ERROR,
+                            "invalid-field",
+                            who + ": " + key + " must be a whole number of devices");
                     return Optional.empty();
                 }
                 Long before = counts.putIfAbsent(key, n.get());
                 if (before != null && !before.equals(n.get())) {
-                    note(t.getValueNode(), Finding.Severity.ERROR, "invalid-field", who + ": " + key + " has "
-                            + "requests " + n.get() + " and limits " + before + "; an extended resource must have "
-                            + "them equal");
+                    note(
+                            t.getValueNode(),
+                            Finding.Severity.ERROR,
+                            "invalid-field",
+                            who + ": " + key + " has "
+                                    + "requests " + n.get() + " and limits " + before
+                                    + "; an extended resource must have "
+                                    + "them equal");
                     return Optional.empty();
                 }
                 remove.add(t);
@@ -218,8 +240,12 @@ public final class ClaimsRewrite {
             int close = edits.end(resources) - 1;
             sb.append(resources.getValue().isEmpty() ? "" : ", ").append("claims: [");
             for (int i = 0; i < cc.requestNames().size(); i++) {
-                sb.append(i == 0 ? "" : ", ").append("{name: ").append(CLAIM).append(", request: ")
-                        .append(cc.requestNames().get(i)).append('}');
+                sb.append(i == 0 ? "" : ", ")
+                        .append("{name: ")
+                        .append(CLAIM)
+                        .append(", request: ")
+                        .append(cc.requestNames().get(i))
+                        .append('}');
             }
             edits.insert(close, sb.append(']').toString());
             return;
@@ -227,15 +253,23 @@ public final class ClaimsRewrite {
         String indent = " ".repeat(firstKeyColumn(resources));
         sb.append(indent).append("claims:\n");
         for (String r : cc.requestNames()) {
-            sb.append(indent).append("- name: ").append(CLAIM).append('\n')
-                    .append(indent).append("  request: ").append(r).append('\n');
+            sb.append(indent)
+                    .append("- name: ")
+                    .append(CLAIM)
+                    .append('\n')
+                    .append(indent)
+                    .append("  request: ")
+                    .append(r)
+                    .append('\n');
         }
         edits.insert(edits.blockEnd(resources), sb.toString());
     }
 
     private List<NodeTuple> entries(MappingNode resources, String key) {
-        return YamlNodes.get(resources, key).filter(MappingNode.class::isInstance)
-                .map(n -> ((MappingNode) n).getValue()).orElse(List.of());
+        return YamlNodes.get(resources, key)
+                .filter(MappingNode.class::isInstance)
+                .map(n -> ((MappingNode) n).getValue())
+                .orElse(List.of());
     }
 
     /** Removes the device entries of limits or requests; the whole key when nothing else is left in it. */
@@ -292,11 +326,19 @@ public final class ClaimsRewrite {
                 if (cel.isPresent()) {
                     selectors.add(cel.get());
                     gone.add(t);
-                    note(t.getKeyNode(), Finding.Severity.INFO, "node-label", workload + ": nodeSelector " + key
-                            + "=" + value + " became the claim selector " + cel.get());
+                    note(
+                            t.getKeyNode(),
+                            Finding.Severity.INFO,
+                            "node-label",
+                            workload + ": nodeSelector " + key + "=" + value + " became the claim selector "
+                                    + cel.get());
                 } else if (GpuNodeLabels.isGpuLabel(key)) {
-                    note(t.getKeyNode(), Finding.Severity.INFO, "node-label", workload + ": nodeSelector " + key
-                            + " has no device attribute in the DRA driver and stays a node selector");
+                    note(
+                            t.getKeyNode(),
+                            Finding.Severity.INFO,
+                            "node-label",
+                            workload + ": nodeSelector " + key
+                                    + " has no device attribute in the DRA driver and stays a node selector");
                 }
             }
             if (!gone.isEmpty()) {
@@ -309,24 +351,40 @@ public final class ClaimsRewrite {
                 }
             }
         }
-        Optional<Node> terms = YamlNodes.at(podSpec, "affinity", "nodeAffinity",
-                "requiredDuringSchedulingIgnoredDuringExecution", "nodeSelectorTerms");
-        if (terms.isPresent() && terms.get() instanceof SequenceNode seq && seq.getValue().size() == 1) {
+        Optional<Node> terms = YamlNodes.at(
+                podSpec,
+                "affinity",
+                "nodeAffinity",
+                "requiredDuringSchedulingIgnoredDuringExecution",
+                "nodeSelectorTerms");
+        if (terms.isPresent()
+                && terms.get() instanceof SequenceNode seq
+                && seq.getValue().size() == 1) {
             for (Node expr : YamlNodes.get(seq.getValue().get(0), "matchExpressions")
-                    .filter(SequenceNode.class::isInstance).map(n -> ((SequenceNode) n).getValue()).orElse(List.of())) {
+                    .filter(SequenceNode.class::isInstance)
+                    .map(n -> ((SequenceNode) n).getValue())
+                    .orElse(List.of())) {
                 String key = YamlNodes.scalar(expr, "key").orElse("");
                 if (!YamlNodes.scalar(expr, "operator").orElse("").equals("In")) {
                     continue;
                 }
-                List<String> values = YamlNodes.get(expr, "values").filter(SequenceNode.class::isInstance)
-                        .map(n -> ((SequenceNode) n).getValue().stream()
-                                .map(v -> v instanceof ScalarNode s ? s.getValue() : "").toList())
+                List<String> values = YamlNodes.get(expr, "values")
+                        .filter(SequenceNode.class::isInstance)
+                        .map(n -> ((SequenceNode) n)
+                                .getValue().stream()
+                                        .map(v -> v instanceof ScalarNode s ? s.getValue() : "")
+                                        .toList())
                         .orElse(List.of());
                 GpuNodeLabels.selectorIn(key, values).ifPresent(cel -> {
                     selectors.add(cel);
-                    note(expr, Finding.Severity.INFO, "node-label", workload + ": node affinity on " + key
-                            + " also became the claim selector " + cel + "; the affinity is kept and can go once "
-                            + "the nodes no longer need the label");
+                    note(
+                            expr,
+                            Finding.Severity.INFO,
+                            "node-label",
+                            workload + ": node affinity on " + key
+                                    + " also became the claim selector " + cel
+                                    + "; the affinity is kept and can go once "
+                                    + "the nodes no longer need the label");
                 });
             }
         }
@@ -340,7 +398,8 @@ public final class ClaimsRewrite {
         ObjectNode meta = t.putObject("metadata");
         meta.put("name", name);
         YamlNodes.scalar(root, "metadata", "namespace").ifPresent(ns -> meta.put("namespace", ns));
-        ArrayNode list = t.putObject("spec").putObject("spec").putObject("devices").putArray("requests");
+        ArrayNode list =
+                t.putObject("spec").putObject("spec").putObject("devices").putArray("requests");
         for (Request r : reqs) {
             ObjectNode req = list.addObject();
             req.put("name", r.name());
@@ -358,17 +417,24 @@ public final class ClaimsRewrite {
 
     private static String templateName(Node root) {
         String name = YamlNodes.scalar(root, "metadata", "name")
-                .or(() -> YamlNodes.scalar(root, "metadata", "generateName")).orElse("workload");
+                .or(() -> YamlNodes.scalar(root, "metadata", "generateName"))
+                .orElse("workload");
         return dnsSubdomain(name.replaceAll("-+$", "") + "-" + CLAIM);
     }
 
     private int firstKeyColumn(MappingNode m) {
-        return m.getValue().isEmpty() ? edits.column(m) : edits.column(m.getValue().get(0).getKeyNode());
+        return m.getValue().isEmpty()
+                ? edits.column(m)
+                : edits.column(m.getValue().get(0).getKeyNode());
     }
 
     private static boolean isNative(String key) {
-        return NATIVE.contains(key) || key.startsWith("hugepages-") || key.startsWith("requests.")
-                || !key.contains("/") || key.startsWith("kubernetes.io/") || key.contains(".kubernetes.io/");
+        return NATIVE.contains(key)
+                || key.startsWith("hugepages-")
+                || key.startsWith("requests.")
+                || !key.contains("/")
+                || key.startsWith("kubernetes.io/")
+                || key.contains(".kubernetes.io/");
     }
 
     private static Optional<Long> count(Node value) {
@@ -384,7 +450,9 @@ public final class ClaimsRewrite {
     }
 
     private static String dnsLabel(String s) {
-        String label = s.toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9-]+", "-").replaceAll("^-+|-+$", "");
+        String label = s.toLowerCase(java.util.Locale.ROOT)
+                .replaceAll("[^a-z0-9-]+", "-")
+                .replaceAll("^-+|-+$", "");
         if (label.length() > 63) {
             label = label.substring(0, 63).replaceAll("-+$", "");
         }
@@ -397,7 +465,7 @@ public final class ClaimsRewrite {
     }
 
     private void note(Node at, Finding.Severity severity, String rule, String message) {
-        findings.add(new Finding(source, YamlNodes.line(at, doc.startLine()), YamlNodes.column(at), severity, rule,
-                message));
+        findings.add(new Finding(
+                source, YamlNodes.line(at, doc.startLine()), YamlNodes.column(at), severity, rule, message));
     }
 }

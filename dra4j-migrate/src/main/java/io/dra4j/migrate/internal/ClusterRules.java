@@ -29,8 +29,6 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimSpec;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
-import tools.jackson.databind.JsonNode;
-
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -43,6 +41,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The lint rules that look at objects together: classes and requests that match no device of the snapshot, claims
@@ -75,14 +74,17 @@ public final class ClusterRules {
         }
     }
 
-    public ClusterRules(DocumentRules gates, List<LintObjects.LintObject> manifests,
-                        List<LintObjects.LintObject> snapshot, boolean hasSnapshot) {
+    public ClusterRules(
+            DocumentRules gates,
+            List<LintObjects.LintObject> manifests,
+            List<LintObjects.LintObject> snapshot,
+            boolean hasSnapshot) {
         this.gates = gates;
         this.manifests = manifests;
         this.snapshot = snapshot;
         this.hasSnapshot = hasSnapshot;
-        this.cel = DeviceSelectorEnvironment.create(new io.dra4j.cel.CelFeatures(gates.enabled("DRAConsumableCapacity"),
-                gates.enabled("DRAListTypeAttributes")));
+        this.cel = DeviceSelectorEnvironment.create(new io.dra4j.cel.CelFeatures(
+                gates.enabled("DRAConsumableCapacity"), gates.enabled("DRAListTypeAttributes")));
         // The manifests' classes replace the snapshot's of the same name: they are what is about to be applied.
         for (List<LintObjects.LintObject> objects : List.of(snapshot, manifests)) {
             for (LintObjects.LintObject o : objects) {
@@ -143,8 +145,11 @@ public final class ClusterRules {
     private void classMatches(LintObjects.LintObject o, List<Finding> out) {
         DeviceClass c = (DeviceClass) o.typed();
         if (devices.stream().noneMatch(d -> matches(classSelectors(c), d))) {
-            out.add(o.at("spec", Finding.Severity.WARNING, "class-matches-nothing", o.label()
-                    + ": none of the snapshot's " + devices.size() + " devices passes its selectors"));
+            out.add(o.at(
+                    "spec",
+                    Finding.Severity.WARNING,
+                    "class-matches-nothing",
+                    o.label() + ": none of the snapshot's " + devices.size() + " devices passes its selectors"));
         }
     }
 
@@ -155,42 +160,69 @@ public final class ClusterRules {
         for (int i = 0; i < requests.size(); i++) {
             DeviceRequest r = requests.get(i);
             if (r.getExactly() != null) {
-                requestMatches(o, base + "[" + i + "].exactly", r.getName(), r.getExactly().getDeviceClassName(),
-                        r.getExactly().getSelectors(), out);
+                requestMatches(
+                        o,
+                        base + "[" + i + "].exactly",
+                        r.getName(),
+                        r.getExactly().getDeviceClassName(),
+                        r.getExactly().getSelectors(),
+                        out);
             }
             List<DeviceSubRequest> subs = r.getFirstAvailable() == null ? List.of() : r.getFirstAvailable();
             for (int j = 0; j < subs.size(); j++) {
-                requestMatches(o, base + "[" + i + "].firstAvailable[" + j + "]", r.getName() + "/"
-                        + subs.get(j).getName(), subs.get(j).getDeviceClassName(), subs.get(j).getSelectors(), out);
+                requestMatches(
+                        o,
+                        base + "[" + i + "].firstAvailable[" + j + "]",
+                        r.getName() + "/" + subs.get(j).getName(),
+                        subs.get(j).getDeviceClassName(),
+                        subs.get(j).getSelectors(),
+                        out);
             }
         }
     }
 
-    private void requestMatches(LintObjects.LintObject o, String path, String request, String className,
-                                List<DeviceSelector> own, List<Finding> out) {
+    private void requestMatches(
+            LintObjects.LintObject o,
+            String path,
+            String request,
+            String className,
+            List<DeviceSelector> own,
+            List<Finding> out) {
         DeviceClass c = classes.get(className);
         if (c == null) {
-            out.add(o.at(path + ".deviceClassName", Finding.Severity.ERROR, "class-not-found", o.label()
-                    + ": request " + request + ": device class " + className + " does not exist in the manifests "
-                    + "or the snapshot"));
+            out.add(o.at(
+                    path + ".deviceClassName",
+                    Finding.Severity.ERROR,
+                    "class-not-found",
+                    o.label()
+                            + ": request " + request + ": device class " + className
+                            + " does not exist in the manifests "
+                            + "or the snapshot"));
             return;
         }
         if (own == null || own.isEmpty() || devices.stream().noneMatch(d -> matches(classSelectors(c), d))) {
             return;
         }
         List<String> exprs = new ArrayList<>(classSelectors(c));
-        own.stream().filter(s -> s.getCel() != null).forEach(s -> exprs.add(s.getCel().getExpression()));
+        own.stream()
+                .filter(s -> s.getCel() != null)
+                .forEach(s -> exprs.add(s.getCel().getExpression()));
         if (devices.stream().noneMatch(d -> matches(exprs, d))) {
-            out.add(o.at(path + ".selectors", Finding.Severity.WARNING, "selector-matches-nothing", o.label()
-                    + ": request " + request + ": no device of class " + className + " in the snapshot passes "
-                    + "the request's selectors"));
+            out.add(o.at(
+                    path + ".selectors",
+                    Finding.Severity.WARNING,
+                    "selector-matches-nothing",
+                    o.label()
+                            + ": request " + request + ": no device of class " + className + " in the snapshot passes "
+                            + "the request's selectors"));
         }
     }
 
     private static List<String> classSelectors(DeviceClass c) {
         List<String> out = new ArrayList<>();
         if (c.getSpec() != null && c.getSpec().getSelectors() != null) {
-            c.getSpec().getSelectors().stream().filter(s -> s.getCel() != null)
+            c.getSpec().getSelectors().stream()
+                    .filter(s -> s.getCel() != null)
                     .forEach(s -> out.add(s.getCel().getExpression()));
         }
         return out;
@@ -208,8 +240,7 @@ public final class ClusterRules {
     }
 
     // A claim no node can satisfy even with every device free: asked of the allocator node by node.
-    private void satisfiable(LintObjects.LintObject o, ResourceClaim claim, Allocator allocator,
-                             List<Finding> out) {
+    private void satisfiable(LintObjects.LintObject o, ResourceClaim claim, Allocator allocator, List<Finding> out) {
         List<Node> candidates = candidateNodes();
         Map<String, String> reasons = new LinkedHashMap<>();
         for (Node n : candidates) {
@@ -217,7 +248,8 @@ public final class ClusterRules {
             if (outcome instanceof AllocationOutcome.Allocated) {
                 return;
             }
-            String why = outcome instanceof AllocationOutcome.Unschedulable u ? u.reason()
+            String why = outcome instanceof AllocationOutcome.Unschedulable u
+                    ? u.reason()
                     : ((AllocationOutcome.Failed) outcome).message();
             reasons.putIfAbsent(why, n.getMetadata().getName());
         }
@@ -225,9 +257,15 @@ public final class ClusterRules {
         reasons.forEach((why, node) -> parts.add(why + " (node " + node
                 + (reasons.size() == 1 && candidates.size() > 1 ? " and " + (candidates.size() - 1) + " more" : "")
                 + ")"));
-        out.add(o.at("spec", Finding.Severity.ERROR, "claim-unsatisfiable", o.label() + ": no node of the snapshot ("
-                + candidates.size() + ") can satisfy it even with every device free"
-                + (parts.isEmpty() ? "" : ": " + String.join("; ", parts.subList(0, Math.min(3, parts.size()))))));
+        out.add(o.at(
+                "spec",
+                Finding.Severity.ERROR,
+                "claim-unsatisfiable",
+                o.label() + ": no node of the snapshot ("
+                        + candidates.size() + ") can satisfy it even with every device free"
+                        + (parts.isEmpty()
+                                ? ""
+                                : ": " + String.join("; ", parts.subList(0, Math.min(3, parts.size()))))));
     }
 
     /** The snapshot's nodes, plus a bare node for each node name a slice names that the snapshot lacks. */
@@ -240,7 +278,13 @@ public final class ClusterRules {
         for (ResourceSlice s : slices) {
             String name = s.getSpec() == null ? null : s.getSpec().getNodeName();
             if (name != null && !byName.containsKey(name)) {
-                byName.put(name, new NodeBuilder().withNewMetadata().withName(name).endMetadata().build());
+                byName.put(
+                        name,
+                        new NodeBuilder()
+                                .withNewMetadata()
+                                .withName(name)
+                                .endMetadata()
+                                .build());
             }
         }
         return List.copyOf(byName.values());
@@ -253,8 +297,13 @@ public final class ClusterRules {
                 on.add(f);
             }
         }
-        return Allocator.builder().featureGates(FeatureGates.of(on)).deviceClasses(List.copyOf(classes.values()))
-                .resourceSlices(slices).deviceTaintRules(taintRules).timeout(ALLOCATION_TIMEOUT).build();
+        return Allocator.builder()
+                .featureGates(FeatureGates.of(on))
+                .deviceClasses(List.copyOf(classes.values()))
+                .resourceSlices(slices)
+                .deviceTaintRules(taintRules)
+                .timeout(ALLOCATION_TIMEOUT)
+                .build();
     }
 
     /** The claim an object is or stands for (a template's claim, as the resourceclaim controller would create it). */
@@ -266,13 +315,20 @@ public final class ClusterRules {
         } else if (t instanceof ResourceClaimTemplate tpl && tpl.getSpec() != null) {
             spec = tpl.getSpec().getSpec();
         }
-        if (spec == null || spec.getDevices() == null || spec.getDevices().getRequests() == null
+        if (spec == null
+                || spec.getDevices() == null
+                || spec.getDevices().getRequests() == null
                 || spec.getDevices().getRequests().isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(new ResourceClaimBuilder().withNewMetadata().withName(o.name())
-                .withNamespace(o.namespace()).withUid("lint-" + o.namespace() + "-" + o.name()).endMetadata()
-                .withSpec(spec).build());
+        return Optional.of(new ResourceClaimBuilder()
+                .withNewMetadata()
+                .withName(o.name())
+                .withNamespace(o.namespace())
+                .withUid("lint-" + o.namespace() + "-" + o.name())
+                .endMetadata()
+                .withSpec(spec)
+                .build());
     }
 
     // A node whose allocatable lists an extended resource (a device plugin) while a DRA driver publishes the same
@@ -280,17 +336,23 @@ public final class ClusterRules {
     private void doubleAdvertised(List<Finding> out) {
         for (LintObjects.LintObject o : nodes) {
             Node n = (Node) o.typed();
-            Map<String, Quantity> allocatable = n.getStatus() == null || n.getStatus().getAllocatable() == null
-                    ? Map.of() : n.getStatus().getAllocatable();
+            Map<String, Quantity> allocatable =
+                    n.getStatus() == null || n.getStatus().getAllocatable() == null
+                            ? Map.of()
+                            : n.getStatus().getAllocatable();
             String name = n.getMetadata().getName();
             for (Map.Entry<String, Quantity> e : new TreeMap<>(allocatable).entrySet()) {
-                if (!e.getKey().contains("/") || e.getKey().startsWith("hugepages-")
+                if (!e.getKey().contains("/")
+                        || e.getKey().startsWith("hugepages-")
                         || Quantity.getAmountInBytes(e.getValue()).compareTo(BigDecimal.ZERO) <= 0) {
                     continue;
                 }
                 Set<String> same = sameDevices(e.getKey(), name);
                 if (!same.isEmpty()) {
-                    out.add(o.at("status.allocatable", Finding.Severity.WARNING, "device-double-advertised",
+                    out.add(o.at(
+                            "status.allocatable",
+                            Finding.Severity.WARNING,
+                            "device-double-advertised",
                             o.label() + ": advertises " + e.getKey() + ": " + e.getValue() + " through a device "
                                     + "plugin while a DRA driver publishes " + same.size() + " matching device(s) on "
                                     + "it (" + String.join(", ", limit(same)) + "); each may hand the same hardware "
@@ -306,16 +368,18 @@ public final class ClusterRules {
      */
     private Set<String> sameDevices(String resource, String node) {
         Set<String> out = new LinkedHashSet<>();
-        List<DeviceClass> mapped = classes.values().stream().filter(c -> c.getSpec() != null
-                && resource.equals(c.getSpec().getExtendedResourceName())).toList();
+        List<DeviceClass> mapped = classes.values().stream()
+                .filter(c -> c.getSpec() != null && resource.equals(c.getSpec().getExtendedResourceName()))
+                .toList();
         Optional<ResourceMapping> builtin = ResourceMapping.nvidia(resource);
         for (SnapshotDevice d : devices) {
             if (!node.equals(d.node())) {
                 continue;
             }
             boolean served = mapped.isEmpty()
-                    ? builtin.isPresent() && builtin.get().driver().equals(d.slice().getSpec().getDriver())
-                    && matches(builtin.get().selectors(), d)
+                    ? builtin.isPresent()
+                            && builtin.get().driver().equals(d.slice().getSpec().getDriver())
+                            && matches(builtin.get().selectors(), d)
                     : mapped.stream().anyMatch(c -> matches(classSelectors(c), d));
             if (served) {
                 out.add(d.id());
@@ -345,16 +409,23 @@ public final class ClusterRules {
             }
             JsonNode spec = o.v1().path("spec");
             List<String> selectors = new ArrayList<>();
-            spec.path("selectors").forEach(s -> selectors.add(s.path("cel").path("expression").asString("").strip()));
+            spec.path("selectors")
+                    .forEach(s -> selectors.add(
+                            s.path("cel").path("expression").asString("").strip()));
             selectors.sort(null);
             String key = selectors + "|" + LintObjects.json(spec.path("config")) + "|"
                     + spec.path("extendedResourceName").asString("");
             LintObjects.LintObject earlier = first.putIfAbsent(key, o);
             if (earlier != null && manifests.contains(o)) {
-                out.add(o.at("spec", Finding.Severity.WARNING, "duplicate-device-class", o.label()
-                        + ": same selectors and config as " + earlier.label() + " (" + earlier.source() + ":"
-                        + earlier.positions().of(earlier.prefix())[0] + "); claims of either get the same devices"
-                        + " configured alike: keep one class"));
+                out.add(o.at(
+                        "spec",
+                        Finding.Severity.WARNING,
+                        "duplicate-device-class",
+                        o.label()
+                                + ": same selectors and config as " + earlier.label() + " (" + earlier.source() + ":"
+                                + earlier.positions().of(earlier.prefix())[0]
+                                + "); claims of either get the same devices"
+                                + " configured alike: keep one class"));
             }
         }
     }
@@ -373,23 +444,32 @@ public final class ClusterRules {
         String base = String.join(".", path.get());
         for (Map.Entry<String, JsonNode> e : spec.path("nodeSelector").properties()) {
             if (GpuNodeLabels.isGpuLabel(e.getKey())) {
-                String sel = GpuNodeLabels.selector(e.getKey(), e.getValue().asString("")).orElse(null);
-                out.add(o.at(Paths.field(base + ".nodeSelector", e.getKey()), Finding.Severity.INFO,
-                        "node-label-hardware", o.label() + ": nodeSelector " + e.getKey() + "=" + e.getValue()
-                                .asString("") + " asks for hardware by node label" + (sel == null ? ""
-                                : "; as a claim selector: " + sel)));
+                String sel = GpuNodeLabels.selector(e.getKey(), e.getValue().asString(""))
+                        .orElse(null);
+                out.add(o.at(
+                        Paths.field(base + ".nodeSelector", e.getKey()),
+                        Finding.Severity.INFO,
+                        "node-label-hardware",
+                        o.label() + ": nodeSelector " + e.getKey() + "="
+                                + e.getValue().asString("") + " asks for hardware by node label"
+                                + (sel == null ? "" : "; as a claim selector: " + sel)));
             }
         }
-        JsonNode terms = spec.path("affinity").path("nodeAffinity")
-                .path("requiredDuringSchedulingIgnoredDuringExecution").path("nodeSelectorTerms");
+        JsonNode terms = spec.path("affinity")
+                .path("nodeAffinity")
+                .path("requiredDuringSchedulingIgnoredDuringExecution")
+                .path("nodeSelectorTerms");
         for (int i = 0; i < terms.size(); i++) {
             JsonNode exprs = terms.get(i).path("matchExpressions");
             for (int j = 0; j < exprs.size(); j++) {
                 String key = exprs.get(j).path("key").asString("");
                 if (GpuNodeLabels.isGpuLabel(key)) {
-                    out.add(o.at(base + ".affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution"
+                    out.add(o.at(
+                            base + ".affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution"
                                     + ".nodeSelectorTerms[" + i + "].matchExpressions[" + j + "]",
-                            Finding.Severity.INFO, "node-label-hardware", o.label() + ": node affinity on " + key
+                            Finding.Severity.INFO,
+                            "node-label-hardware",
+                            o.label() + ": node affinity on " + key
                                     + " asks for hardware by node label; dra4j migrate --claims turns it into a "
                                     + "claim selector"));
                 }
@@ -403,19 +483,28 @@ public final class ClusterRules {
     private void quota(List<Finding> out) {
         List<LintObjects.LintObject> quotas = new ArrayList<>();
         for (List<LintObjects.LintObject> objects : List.of(manifests, snapshot)) {
-            objects.stream().filter(o -> o.kind().equals("ResourceQuota") && o.apiVersion().equals("v1"))
+            objects.stream()
+                    .filter(o ->
+                            o.kind().equals("ResourceQuota") && o.apiVersion().equals("v1"))
                     .forEach(quotas::add);
         }
         Map<String, Map<String, Long>> charged = chargedPerNamespace();
-        for (LintObjects.LintObject q : manifests.stream().filter(quotas::contains).toList()) {
+        for (LintObjects.LintObject q :
+                manifests.stream().filter(quotas::contains).toList()) {
             Set<String> limitedInNamespace = new HashSet<>();
-            quotas.stream().filter(other -> other.namespace().equals(q.namespace()))
-                    .forEach(other -> other.original().path("spec").path("hard").properties()
+            quotas.stream()
+                    .filter(other -> other.namespace().equals(q.namespace()))
+                    .forEach(other -> other.original()
+                            .path("spec")
+                            .path("hard")
+                            .properties()
                             .forEach(e -> limitedInNamespace.add(e.getKey())));
-            for (Map.Entry<String, JsonNode> e : q.original().path("spec").path("hard").properties()) {
+            for (Map.Entry<String, JsonNode> e :
+                    q.original().path("spec").path("hard").properties()) {
                 String key = e.getKey();
                 String resource = key.startsWith("requests.") ? key.substring("requests.".length()) : key;
-                if (!resource.contains("/") || resource.startsWith("deviceclass.resource.kubernetes.io/")
+                if (!resource.contains("/")
+                        || resource.startsWith("deviceclass.resource.kubernetes.io/")
                         || resource.endsWith(QuotaCounting.DEVICES_PER_CLASS_SUFFIX)) {
                     continue;
                 }
@@ -424,18 +513,24 @@ public final class ClusterRules {
                     continue;
                 }
                 String devices = QuotaCounting.devicesOf(cls.get());
-                boolean bridged = gates.enabled("DRAExtendedResource") && classes.containsKey(cls.get())
+                boolean bridged = gates.enabled("DRAExtendedResource")
+                        && classes.containsKey(cls.get())
                         && resource.equals(classes.get(cls.get()).getSpec().getExtendedResourceName());
                 if (bridged || limitedInNamespace.contains(devices)) {
                     continue;
                 }
                 Long now = charged.getOrDefault(q.namespace(), Map.of()).get(devices);
-                out.add(q.at(Paths.field("spec.hard", key), Finding.Severity.WARNING, "quota-no-longer-limits",
-                        q.label() + ": limits " + key + " to " + e.getValue().asString(e.getValue().toString())
+                out.add(q.at(
+                        Paths.field("spec.hard", key),
+                        Finding.Severity.WARNING,
+                        "quota-no-longer-limits",
+                        q.label() + ": limits " + key + " to "
+                                + e.getValue().asString(e.getValue().toString())
                                 + ", but ResourceClaims of DeviceClass " + cls.get() + " (the DRA driver's class for "
                                 + resource + ") are charged to " + devices + ", which no ResourceQuota in namespace "
-                                + q.namespace() + " limits" + (now == null ? "" : " (the manifests' claims charge "
-                                + now + ")") + "; add " + devices + " (and " + QuotaCounting.CLAIM_OBJECT_COUNT
+                                + q.namespace() + " limits"
+                                + (now == null ? "" : " (the manifests' claims charge " + now + ")") + "; add "
+                                + devices + " (and " + QuotaCounting.CLAIM_OBJECT_COUNT
                                 + " to bound the claims)"));
             }
         }
@@ -459,9 +554,11 @@ public final class ClusterRules {
      */
     public Map<String, Map<String, Long>> chargedPerNamespace() {
         boolean extended = gates.enabled("DRAExtendedResource");
-        QuotaCounting.ExtendedResourceClasses extendedClasses = QuotaCounting.ExtendedResourceClasses.of(classes.values());
+        QuotaCounting.ExtendedResourceClasses extendedClasses =
+                QuotaCounting.ExtendedResourceClasses.of(classes.values());
         java.util.function.Function<ResourceClaimSpec, Map<String, Long>> usage = spec -> extended
-                ? QuotaCounting.resourceQuota(spec, extendedClasses, Map.of()) : QuotaCounting.resourceQuota(spec);
+                ? QuotaCounting.resourceQuota(spec, extendedClasses, Map.of())
+                : QuotaCounting.resourceQuota(spec);
         Map<String, Map<String, Long>> out = new TreeMap<>();
         Map<String, ResourceClaimSpec> templates = new TreeMap<>();
         for (LintObjects.LintObject o : manifests) {
@@ -474,8 +571,11 @@ public final class ClusterRules {
         List<Node> snapshotNodes = nodes.stream().map(n -> (Node) n.typed()).toList();
         for (LintObjects.LintObject o : manifests) {
             Optional<List<String>> path = PodSpecs.podSpecPath(o.kind());
-            OptionalLong pods = o.typed() instanceof DaemonSet ds ? snapshotNodes.isEmpty() ? OptionalLong.empty()
-                    : OptionalLong.of(DaemonSetNodes.of(ds, snapshotNodes).size())
+            OptionalLong pods = o.typed() instanceof DaemonSet ds
+                    ? snapshotNodes.isEmpty()
+                            ? OptionalLong.empty()
+                            : OptionalLong.of(
+                                    DaemonSetNodes.of(ds, snapshotNodes).size())
                     : o.typed() == null ? OptionalLong.empty() : WorkloadPods.atOnce(o.typed());
             if (path.isEmpty() || pods.isEmpty()) {
                 continue;

@@ -2,16 +2,15 @@ package io.dra4j.migrate.internal;
 
 import io.dra4j.cel.CelFeatures;
 import io.dra4j.cel.CompiledExpression;
-import io.dra4j.cel.EstimatedCost;
 import io.dra4j.cel.DeviceSelectorEnvironment;
+import io.dra4j.cel.EstimatedCost;
 import io.dra4j.migrate.Finding;
-import tools.jackson.databind.JsonNode;
-
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The lint rules that look at one object by itself: the API version and whether the release serves it, fields behind
@@ -20,6 +19,7 @@ import java.util.Optional;
 public final class DocumentRules {
     /** resource.CELSelectorExpressionMaxLength. */
     static final int CEL_MAX_LENGTH = 10 * 1024;
+
     private static final String GROUP = "resource.k8s.io/";
 
     /**
@@ -36,10 +36,18 @@ public final class DocumentRules {
             Map.entry("DeviceClaim", Map.of("requests", "[]DeviceRequest", "constraints", "[]DeviceConstraint")),
             Map.entry("DeviceRequest", Map.of("exactly", "ExactDeviceRequest", "firstAvailable", "[]DeviceSubRequest")),
             Map.entry("ResourceSliceSpec", Map.of("devices", "[]Device")),
-            Map.entry("Device", Map.of("attributes", "{}DeviceAttribute", "capacity", "{}DeviceCapacity",
-                    "consumesCounters", "[]DeviceCounterConsumption")),
-            Map.entry("ResourceClaimStatus", Map.of("allocation", "AllocationResult",
-                    "devices", "[]AllocatedDeviceStatus")),
+            Map.entry(
+                    "Device",
+                    Map.of(
+                            "attributes",
+                            "{}DeviceAttribute",
+                            "capacity",
+                            "{}DeviceCapacity",
+                            "consumesCounters",
+                            "[]DeviceCounterConsumption")),
+            Map.entry(
+                    "ResourceClaimStatus",
+                    Map.of("allocation", "AllocationResult", "devices", "[]AllocatedDeviceStatus")),
             Map.entry("AllocationResult", Map.of("devices", "DeviceAllocationResult")),
             Map.entry("DeviceAllocationResult", Map.of("results", "[]DeviceRequestAllocationResult")));
 
@@ -51,8 +59,8 @@ public final class DocumentRules {
     public DocumentRules(String release, Map<String, Boolean> gateOverrides) {
         this.release = release;
         this.gateOverrides = Map.copyOf(gateOverrides);
-        this.cel = DeviceSelectorEnvironment.create(new CelFeatures(enabled("DRAConsumableCapacity"),
-                enabled("DRAListTypeAttributes")));
+        this.cel = DeviceSelectorEnvironment.create(
+                new CelFeatures(enabled("DRAConsumableCapacity"), enabled("DRAListTypeAttributes")));
     }
 
     /** Whether a gate is on in the release, given the overrides. */
@@ -73,8 +81,12 @@ public final class DocumentRules {
         gate(o, "", "DynamicResourceAllocation", o.kind(), out);
         if (o.kind().equals("DeviceTaintRule")) {
             // Until 1.35 split it off, DRADeviceTaints was the gate of DeviceTaintRules too.
-            gate(o, "", tables.gate("DRADeviceTaintRules", release).isPresent() ? "DRADeviceTaintRules"
-                    : "DRADeviceTaints", o.kind(), out);
+            gate(
+                    o,
+                    "",
+                    tables.gate("DRADeviceTaintRules", release).isPresent() ? "DRADeviceTaintRules" : "DRADeviceTaints",
+                    o.kind(),
+                    out);
         }
         walk(o, o.v1(), o.kind(), "", out);
         cel(o, out);
@@ -91,26 +103,36 @@ public final class DocumentRules {
         List<LintTables.Served> all = tables.servedVersions(release, o.kind());
         Optional<LintTables.Served> served = tables.served(release, version, o.kind());
         if (served.isEmpty()) {
-            out.add(o.at("apiVersion", Finding.Severity.ERROR, "api-version-not-served",
+            out.add(o.at(
+                    "apiVersion",
+                    Finding.Severity.ERROR,
+                    "api-version-not-served",
                     o.label() + ": Kubernetes " + release + " does not serve " + o.kind() + " in " + apiVersion
-                            + (all.isEmpty() ? " (it serves no version of it)"
-                            : "; it serves " + describe(all))));
+                            + (all.isEmpty() ? " (it serves no version of it)" : "; it serves " + describe(all))));
             return;
         }
         LintTables.Served s = served.get();
         boolean deprecated = !s.deprecated().equals("-") && minor(s.deprecated()) <= minor(release);
         String removal = s.removed().equals("-") ? "" : ", removed in " + s.removed();
-        String convert = version.equals("v1") ? "" : "; dra4j convert writes it as v1"
-                + (tables.served(release, "v1", o.kind()).isPresent() ? "" : " (served from 1.34)");
+        String convert = version.equals("v1")
+                ? ""
+                : "; dra4j convert writes it as v1"
+                        + (tables.served(release, "v1", o.kind()).isPresent() ? "" : " (served from 1.34)");
         if (!s.byDefault()) {
-            out.add(o.at("apiVersion", Finding.Severity.WARNING, "api-version-off-by-default",
+            out.add(o.at(
+                    "apiVersion",
+                    Finding.Severity.WARNING,
+                    "api-version-off-by-default",
                     o.label() + ": Kubernetes " + release + " serves " + apiVersion + " only with "
-                            + "--runtime-config=" + apiVersion + "=true" + (deprecated ? " (deprecated since "
-                            + s.deprecated() + removal + ")" : "") + convert));
+                            + "--runtime-config=" + apiVersion + "=true"
+                            + (deprecated ? " (deprecated since " + s.deprecated() + removal + ")" : "") + convert));
         } else if (deprecated) {
-            out.add(o.at("apiVersion", Finding.Severity.WARNING, "api-version-deprecated",
-                    o.label() + ": " + apiVersion + " " + o.kind() + " is deprecated since " + s.deprecated()
-                            + removal + convert));
+            out.add(o.at(
+                    "apiVersion",
+                    Finding.Severity.WARNING,
+                    "api-version-deprecated",
+                    o.label() + ": " + apiVersion + " " + o.kind() + " is deprecated since " + s.deprecated() + removal
+                            + convert));
         }
     }
 
@@ -165,7 +187,11 @@ public final class DocumentRules {
         PodSpecs.podSpecPath(o.kind()).ifPresent(p -> {
             JsonNode spec = PodSpecs.at(o.original(), p);
             if (spec != null && spec.has("resourceClaims")) {
-                gate(o, String.join(".", p) + ".resourceClaims", "DynamicResourceAllocation", "PodSpec.resourceClaims",
+                gate(
+                        o,
+                        String.join(".", p) + ".resourceClaims",
+                        "DynamicResourceAllocation",
+                        "PodSpec.resourceClaims",
                         out);
             }
         });
@@ -176,22 +202,36 @@ public final class DocumentRules {
         Boolean set = gateOverrides.get(gate);
         String kep = "KEP-" + tables.kep(gate);
         if (state.isEmpty()) {
-            out.add(o.at(path, Finding.Severity.ERROR, "feature-gate-off", o.label() + ": " + what + " needs the "
-                    + gate + " feature gate (" + kep + "), which Kubernetes " + release + " does not have; the API "
-                    + "server " + consequence(path)));
+            out.add(o.at(
+                    path,
+                    Finding.Severity.ERROR,
+                    "feature-gate-off",
+                    o.label() + ": " + what + " needs the "
+                            + gate + " feature gate (" + kep + "), which Kubernetes " + release
+                            + " does not have; the API "
+                            + "server " + consequence(path)));
             return;
         }
         LintTables.GateState s = state.get();
         boolean on = set == null ? s.defaultOn() : set;
         if (!on) {
-            out.add(o.at(path, Finding.Severity.ERROR, "feature-gate-off", o.label() + ": " + what + " needs the "
-                    + gate + " feature gate (" + kep + "), " + s.stage() + (set == null ? " and off by default"
-                    : " and turned off") + " in Kubernetes " + release + "; without it the API server "
-                    + consequence(path)));
+            out.add(o.at(
+                    path,
+                    Finding.Severity.ERROR,
+                    "feature-gate-off",
+                    o.label() + ": " + what + " needs the "
+                            + gate + " feature gate (" + kep + "), " + s.stage()
+                            + (set == null ? " and off by default" : " and turned off") + " in Kubernetes " + release
+                            + "; without it the API server "
+                            + consequence(path)));
         } else if (s.stage().equals("Alpha")) {
-            out.add(o.at(path, Finding.Severity.WARNING, "feature-gate-alpha", o.label() + ": " + what
-                    + " needs the " + gate + " feature gate (" + kep + "), alpha in Kubernetes " + release
-                    + ": it may change or go away, and needs the gate on in every component"));
+            out.add(o.at(
+                    path,
+                    Finding.Severity.WARNING,
+                    "feature-gate-alpha",
+                    o.label() + ": " + what
+                            + " needs the " + gate + " feature gate (" + kep + "), alpha in Kubernetes " + release
+                            + ": it may change or go away, and needs the gate on in every component"));
         }
     }
 
@@ -207,23 +247,33 @@ public final class DocumentRules {
             String expr = s.expression();
             int bytes = expr.getBytes(StandardCharsets.UTF_8).length;
             if (bytes > CEL_MAX_LENGTH) {
-                out.add(o.at(s.path(), Finding.Severity.ERROR, "cel-too-long", o.label() + ": " + s.path()
-                        + ": Too long: may not be more than " + CEL_MAX_LENGTH + " bytes (it has " + bytes + ")"));
+                out.add(o.at(
+                        s.path(),
+                        Finding.Severity.ERROR,
+                        "cel-too-long",
+                        o.label() + ": " + s.path() + ": Too long: may not be more than " + CEL_MAX_LENGTH
+                                + " bytes (it has " + bytes + ")"));
                 continue;
             }
             CompiledExpression c = cel.compile(expr);
-            c.compileError().ifPresent(e -> out.add(o.at(s.path(), Finding.Severity.ERROR, "cel-compile",
-                    o.label() + ": " + s.path() + ": " + e)));
-            c.estimatedCost().filter(EstimatedCost::exceedsLimit).ifPresent(cost -> out.add(o.at(s.path(),
-                    Finding.Severity.ERROR, "cel-cost", o.label() + ": " + s.path()
-                    + ": Forbidden: too complex, exceeds cost limit (it can exceed the cost limit: estimated at most "
-                    + Long.toUnsignedString(cost.max()) + ", the limit is " + EstimatedCost.LIMIT + ")")));
+            c.compileError()
+                    .ifPresent(e -> out.add(o.at(
+                            s.path(), Finding.Severity.ERROR, "cel-compile", o.label() + ": " + s.path() + ": " + e)));
+            c.estimatedCost()
+                    .filter(EstimatedCost::exceedsLimit)
+                    .ifPresent(cost -> out.add(o.at(
+                            s.path(),
+                            Finding.Severity.ERROR,
+                            "cel-cost",
+                            o.label() + ": " + s.path()
+                                    + ": Forbidden: too complex, exceeds cost limit (it can exceed the cost limit: estimated at most "
+                                    + Long.toUnsignedString(cost.max()) + ", the limit is " + EstimatedCost.LIMIT
+                                    + ")")));
         }
     }
 
     /** A CEL selector of an object: its field path and expression. */
-    public record Selector(String path, String expression) {
-    }
+    public record Selector(String path, String expression) {}
 
     /** The CEL selectors of a v1 DeviceClass, ResourceClaim or ResourceClaimTemplate, in field order. */
     public static List<Selector> selectors(LintObjects.LintObject o) {
@@ -232,10 +282,9 @@ public final class DocumentRules {
         switch (o.kind()) {
             case "DeviceClass" -> selectorList(v1.path("spec").path("selectors"), "spec.selectors", out);
             case "ResourceClaim" -> requests(v1.path("spec").path("devices"), "spec.devices", out);
-            case "ResourceClaimTemplate" -> requests(v1.path("spec").path("spec").path("devices"),
-                    "spec.spec.devices", out);
-            default -> {
-            }
+            case "ResourceClaimTemplate" ->
+                requests(v1.path("spec").path("spec").path("devices"), "spec.spec.devices", out);
+            default -> {}
         }
         return out;
     }
@@ -247,8 +296,7 @@ public final class DocumentRules {
             selectorList(requests.get(i).path("exactly").path("selectors"), rp + ".exactly.selectors", out);
             JsonNode subs = requests.get(i).path("firstAvailable");
             for (int j = 0; j < subs.size(); j++) {
-                selectorList(subs.get(j).path("selectors"), Paths.index(rp + ".firstAvailable", j) + ".selectors",
-                        out);
+                selectorList(subs.get(j).path("selectors"), Paths.index(rp + ".firstAvailable", j) + ".selectors", out);
             }
         }
     }

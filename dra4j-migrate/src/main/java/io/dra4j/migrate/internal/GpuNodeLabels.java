@@ -14,8 +14,7 @@ public final class GpuNodeLabels {
     private static final String DOMAIN = "gpu.nvidia.com";
     private static final Pattern NUMBER = Pattern.compile("\\d{1,9}");
 
-    private GpuNodeLabels() {
-    }
+    private GpuNodeLabels() {}
 
     /** The CEL selector meaning {@code key=value}, or empty when the label has no device-attribute equivalent. */
     public static Optional<String> selector(String key, String value) {
@@ -27,16 +26,16 @@ public final class GpuNodeLabels {
                 return Optional.of(attrs + ".productName.replace(' ', '-') == " + quote(product));
             }
             case "nvidia.com/gpu.family" -> {
-                return Optional.of(attrs + ".architecture.lowerAscii() == " + quote(value.toLowerCase(
-                        java.util.Locale.ROOT)));
+                return Optional.of(
+                        attrs + ".architecture.lowerAscii() == " + quote(value.toLowerCase(java.util.Locale.ROOT)));
             }
             case "nvidia.com/gpu.memory" -> {
                 // GFD's value is NVML's total memory in MiB; the driver publishes the same total in bytes.
                 if (!NUMBER.matcher(value).matches()) {
                     return Optional.empty();
                 }
-                return Optional.of("device.capacity['" + DOMAIN + "'].memory.compareTo(quantity('" + value
-                        + "Mi')) == 0");
+                return Optional.of(
+                        "device.capacity['" + DOMAIN + "'].memory.compareTo(quantity('" + value + "Mi')) == 0");
             }
             case "nvidia.com/gpu.compute.major" -> {
                 return number(value).map(n -> attrs + ".cudaComputeCapability.major() == " + n);

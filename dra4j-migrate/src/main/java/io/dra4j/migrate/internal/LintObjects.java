@@ -6,12 +6,11 @@ import io.dra4j.scenario.ManifestProblem;
 import io.dra4j.scenario.ManifestReader;
 import io.dra4j.scenario.Manifests;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
-
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The objects of lint's inputs, each as written (for the rules about versions), as v1 (converted by
@@ -23,8 +22,13 @@ public final class LintObjects {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     /** One object of an input. {@code prefix} is its path in the document ({@code items[3]} inside a List). */
-    public record LintObject(String source, Trees.Positions positions, String prefix, JsonNode original, JsonNode v1,
-                             HasMetadata typed) {
+    public record LintObject(
+            String source,
+            Trees.Positions positions,
+            String prefix,
+            JsonNode original,
+            JsonNode v1,
+            HasMetadata typed) {
         public String apiVersion() {
             return text(original, "apiVersion");
         }
@@ -44,8 +48,10 @@ public final class LintObjects {
 
         /** {@code DeviceClass gpu} or {@code ResourceClaim team-a/train}. */
         public String label() {
-            boolean clusterScoped = kind().equals("DeviceClass") || kind().equals("ResourceSlice")
-                    || kind().equals("Node") || kind().equals("DeviceTaintRule");
+            boolean clusterScoped = kind().equals("DeviceClass")
+                    || kind().equals("ResourceSlice")
+                    || kind().equals("Node")
+                    || kind().equals("DeviceTaintRule");
             return kind() + " " + (clusterScoped ? name() : namespace() + "/" + name());
         }
 
@@ -57,8 +63,7 @@ public final class LintObjects {
         }
     }
 
-    private LintObjects() {
-    }
+    private LintObjects() {}
 
     /**
      * Where a v1 field path sits in what was written: itself, or, for an object of an older version, the path with
@@ -68,7 +73,8 @@ public final class LintObjects {
         if (positions.has(full)) {
             return full;
         }
-        List<String> older = List.of(full.replace(".exactly.", ".").replaceAll("\\.exactly$", ""),
+        List<String> older = List.of(
+                full.replace(".exactly.", ".").replaceAll("\\.exactly$", ""),
                 full.replaceFirst("(spec\\.devices\\[\\d+\\])\\.", "$1.basic."));
         return older.stream().filter(positions::has).findFirst().orElse(full);
     }
@@ -80,8 +86,13 @@ public final class LintObjects {
         List<LintObject> out = new ArrayList<>();
         for (YamlDocuments.Document doc : YamlDocuments.read(text)) {
             if (doc.error() != null) {
-                findings.add(new Finding(source, doc.error().line(), doc.error().column(), Finding.Severity.ERROR,
-                        "invalid-yaml", "document " + (doc.index() + 1) + ": " + doc.error().message()));
+                findings.add(new Finding(
+                        source,
+                        doc.error().line(),
+                        doc.error().column(),
+                        Finding.Severity.ERROR,
+                        "invalid-yaml",
+                        "document " + (doc.index() + 1) + ": " + doc.error().message()));
                 continue;
             }
             if (doc.root() == null) {
@@ -91,8 +102,13 @@ public final class LintObjects {
             try {
                 located = Trees.of(doc.root(), doc.startLine());
             } catch (Trees.TreeError e) {
-                int[] pos = new int[]{doc.startLine(), 1};
-                findings.add(new Finding(source, pos[0], pos[1], Finding.Severity.ERROR, "invalid-yaml",
+                int[] pos = new int[] {doc.startLine(), 1};
+                findings.add(new Finding(
+                        source,
+                        pos[0],
+                        pos[1],
+                        Finding.Severity.ERROR,
+                        "invalid-yaml",
                         "document " + (doc.index() + 1) + ": " + (e.path().isEmpty() ? "" : e.path() + ": ")
                                 + e.getMessage()));
                 continue;
@@ -112,17 +128,25 @@ public final class LintObjects {
     }
 
     /** One object per document, or per item of a {@code kind: List}, with its decoded form where dra4j has one. */
-    private static void split(String source, Trees.Located located, JsonNode v1, List<LintObject> out,
-                              List<Finding> findings) {
+    private static void split(
+            String source, Trees.Located located, JsonNode v1, List<LintObject> out, List<Finding> findings) {
         JsonNode original = located.tree();
         Manifests typed = ManifestReader.parse(JSON.writeValueAsBytes(v1), source);
-        boolean list = text(original, "kind").equals("List") && original.path("items").isArray();
+        boolean list =
+                text(original, "kind").equals("List") && original.path("items").isArray();
         for (ManifestProblem p : typed.problems()) {
-            String prefix = list && p.origin().item() >= 0 ? "items[" + p.origin().item() + "]" : "";
+            String prefix =
+                    list && p.origin().item() >= 0 ? "items[" + p.origin().item() + "]" : "";
             String path = prefix.isEmpty() ? p.field() : p.field().isEmpty() ? prefix : prefix + "." + p.field();
             int[] pos = located.positions().of(path);
-            findings.add(new Finding(source, pos[0], pos[1], Finding.Severity.ERROR, "invalid-object",
-                    (p.object().isEmpty() ? "" : p.object() + ": ") + (p.field().isEmpty() ? "" : p.field() + ": ")
+            findings.add(new Finding(
+                    source,
+                    pos[0],
+                    pos[1],
+                    Finding.Severity.ERROR,
+                    "invalid-object",
+                    (p.object().isEmpty() ? "" : p.object() + ": ")
+                            + (p.field().isEmpty() ? "" : p.field() + ": ")
                             + p.message()));
         }
         if (!list) {
@@ -130,8 +154,13 @@ public final class LintObjects {
             return;
         }
         for (int i = 0; i < original.get("items").size(); i++) {
-            out.add(new LintObject(source, located.positions(), "items[" + i + "]", original.get("items").get(i),
-                    v1.path("items").path(i), typedAt(typed, i)));
+            out.add(new LintObject(
+                    source,
+                    located.positions(),
+                    "items[" + i + "]",
+                    original.get("items").get(i),
+                    v1.path("items").path(i),
+                    typedAt(typed, i)));
         }
     }
 

@@ -22,20 +22,17 @@ public final class LintTables {
     public static final List<String> RELEASES = List.of("1.32", "1.33", "1.34", "1.35", "1.36", "1.37");
 
     /** A gate in one release: its stage (Alpha, Beta, GA, Deprecated), default and whether it is locked. */
-    public record GateState(String stage, boolean defaultOn, boolean locked) {
-    }
+    public record GateState(String stage, boolean defaultOn, boolean locked) {}
 
     /** A kind in one version of resource.k8s.io in one release. */
-    public record Served(String version, String kind, boolean byDefault, String deprecated, String removed) {
-    }
+    public record Served(String version, String kind, boolean byDefault, String deprecated, String removed) {}
 
     private final Map<String, String> keps = new HashMap<>();
     private final Map<String, Map<String, GateState>> gates = new HashMap<>();
     private final Map<String, Map<String, List<String>>> gatedFields = new HashMap<>();
     private final Map<String, List<Served>> served = new HashMap<>();
 
-    private LintTables() {
-    }
+    private LintTables() {}
 
     private static final LintTables INSTANCE = load();
 
@@ -53,8 +50,9 @@ public final class LintTables {
             for (int i = 2; i < r.length; i++) {
                 if (!r[i].equals("-")) {
                     String[] cell = r[i].split(":");
-                    perRelease.put(header[i], new GateState(cell[0], cell[1].equals("on"),
-                            cell.length > 2 && cell[2].equals("locked")));
+                    perRelease.put(
+                            header[i],
+                            new GateState(cell[0], cell[1].equals("on"), cell.length > 2 && cell[2].equals("locked")));
                 }
             }
             t.gates.put(r[0], perRelease);
@@ -65,7 +63,8 @@ public final class LintTables {
         }
         List<String[]> apiRows = rows("api-versions.tsv");
         for (String[] r : apiRows.subList(1, apiRows.size())) {
-            t.served.computeIfAbsent(r[0], k -> new ArrayList<>())
+            t.served
+                    .computeIfAbsent(r[0], k -> new ArrayList<>())
                     .add(new Served(r[1], r[2], r[3].equals("on"), r[4], r[5]));
         }
         return t;
@@ -117,11 +116,14 @@ public final class LintTables {
     /** How a release serves {@code kind} in resource.k8s.io {@code version}; empty when it does not serve it. */
     public Optional<Served> served(String release, String version, String kind) {
         return served.getOrDefault(release, List.of()).stream()
-                .filter(s -> s.version().equals(version) && s.kind().equals(kind)).findFirst();
+                .filter(s -> s.version().equals(version) && s.kind().equals(kind))
+                .findFirst();
     }
 
     /** Every version in which a release serves {@code kind}. */
     public List<Served> servedVersions(String release, String kind) {
-        return served.getOrDefault(release, List.of()).stream().filter(s -> s.kind().equals(kind)).toList();
+        return served.getOrDefault(release, List.of()).stream()
+                .filter(s -> s.kind().equals(kind))
+                .toList();
     }
 }

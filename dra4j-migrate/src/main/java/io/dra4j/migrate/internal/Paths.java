@@ -6,8 +6,7 @@ import java.util.regex.Pattern;
 public final class Paths {
     private static final Pattern PLAIN_KEY = Pattern.compile("[A-Za-z0-9_-]+");
 
-    private Paths() {
-    }
+    private Paths() {}
 
     public static String field(String path, String name) {
         if (!PLAIN_KEY.matcher(name).matches()) {

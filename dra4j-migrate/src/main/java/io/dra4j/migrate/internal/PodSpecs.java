@@ -1,10 +1,9 @@
 package io.dra4j.migrate.internal;
 
-import tools.jackson.databind.JsonNode;
-
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import tools.jackson.databind.JsonNode;
 
 /** Where the pod spec sits in each kind of workload. */
 public final class PodSpecs {
@@ -18,8 +17,7 @@ public final class PodSpecs {
             "Job", List.of("spec", "template", "spec"),
             "CronJob", List.of("spec", "jobTemplate", "spec", "template", "spec"));
 
-    private PodSpecs() {
-    }
+    private PodSpecs() {}
 
     /** The field names leading to the pod spec of a kind, or empty when the kind has none. */
     public static Optional<List<String>> podSpecPath(String kind) {

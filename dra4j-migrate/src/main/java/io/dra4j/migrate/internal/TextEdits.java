@@ -1,10 +1,9 @@
 package io.dra4j.migrate.internal;
 
-import org.snakeyaml.engine.v2.nodes.Node;
-
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import org.snakeyaml.engine.v2.nodes.Node;
 
 /**
  * Edits to one document's text, spliced in at the positions the YAML parser reported, so that everything not edited
@@ -12,8 +11,7 @@ import java.util.List;
  * text; the parser's marks count code points and are converted here.
  */
 public final class TextEdits {
-    private record Edit(int start, int end, String text, int order) {
-    }
+    private record Edit(int start, int end, String text, int order) {}
 
     private final String text;
     private final List<Edit> edits = new ArrayList<>();
@@ -85,7 +83,8 @@ public final class TextEdits {
     /** The text with every edit applied; edits must not overlap. */
     public String apply() {
         List<Edit> sorted = new ArrayList<>(edits);
-        sorted.sort(Comparator.comparingInt(Edit::start).thenComparingInt(Edit::end).thenComparingInt(Edit::order));
+        sorted.sort(
+                Comparator.comparingInt(Edit::start).thenComparingInt(Edit::end).thenComparingInt(Edit::order));
         StringBuilder sb = new StringBuilder();
         int at = 0;
         for (Edit e : sorted) {

@@ -1,5 +1,11 @@
 package io.dra4j.migrate.internal;
 
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import org.snakeyaml.engine.v2.exceptions.Mark;
 import org.snakeyaml.engine.v2.nodes.MappingNode;
 import org.snakeyaml.engine.v2.nodes.Node;
@@ -12,13 +18,6 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
-import java.math.BigDecimal;
-import java.math.BigInteger;
-import java.util.HashMap;
-import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
-
 /**
  * Turns a composed YAML node into a JSON tree as Kubernetes reads YAML (sigs.k8s.io/yaml on go-yaml v2): plain
  * {@code yes/no/on/off} are booleans (YAML 1.1), merge keys are expanded, duplicate keys are errors. Remembers the
@@ -30,15 +29,14 @@ public final class Trees {
     private static final Set<String> YAML11_FALSE = Set.of("n", "N", "no", "No", "NO", "off", "Off", "OFF");
 
     /** A document's tree with the positions of its fields. */
-    public record Located(JsonNode tree, Positions positions) {
-    }
+    public record Located(JsonNode tree, Positions positions) {}
 
     /** 1-based line and column per field path; the root is the empty path. */
     public static final class Positions {
         private final Map<String, int[]> byPath = new HashMap<>();
 
         void put(String path, int line, int column) {
-            byPath.putIfAbsent(path, new int[]{line, column});
+            byPath.putIfAbsent(path, new int[] {line, column});
         }
 
         /** True when the field itself has a position. */
@@ -55,7 +53,7 @@ public final class Trees {
                     return pos;
                 }
                 if (p.isEmpty()) {
-                    return new int[]{1, 1};
+                    return new int[] {1, 1};
                 }
                 p = Paths.parent(p);
             }

@@ -1,14 +1,13 @@
 package io.dra4j.migrate.internal;
 
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.JsonNodeFactory;
-import tools.jackson.databind.node.ObjectNode;
-
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiConsumer;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Converts one resource.k8s.io object of an older version to v1 by upstream's rules (k8s.io/kubernetes v1.37
@@ -31,8 +30,15 @@ public final class V1Conversion {
      * The request fields that v1beta1 (and v1alpha3) keep at the request and v1 keeps under {@code exactly}
      * ({@code hasAnyMainRequestFieldsSet}).
      */
-    private static final List<String> MAIN_REQUEST_FIELDS = List.of("deviceClassName", "selectors", "allocationMode",
-            "count", "adminAccess", "tolerations", "capacity", "derivedAttributes");
+    private static final List<String> MAIN_REQUEST_FIELDS = List.of(
+            "deviceClassName",
+            "selectors",
+            "allocationMode",
+            "count",
+            "adminAccess",
+            "tolerations",
+            "capacity",
+            "derivedAttributes");
 
     private final ApiSchema schema;
     private final ApiSchema legacySchema;
@@ -45,8 +51,7 @@ public final class V1Conversion {
     }
 
     /** The outcome for one document: the v1 tree (the input itself when nothing changed), or null on error. */
-    public record Result(JsonNode tree, boolean changed) {
-    }
+    public record Result(JsonNode tree, boolean changed) {}
 
     /**
      * Converts a document. Objects outside resource.k8s.io and v1 objects are returned unchanged; a {@code kind: List}
@@ -87,14 +92,20 @@ public final class V1Conversion {
         String version = apiVersion.substring(GROUP.length() + 1);
         String label = kind + " " + name(obj);
         if (version.equals("v1alpha1") || version.equals("v1alpha2")) {
-            notes.error(Paths.field(path, "apiVersion"), "no-v1-form", label + ": " + apiVersion + " is classic DRA (1.26-1.30: "
-                    + "ResourceClass, parameters, control-plane controllers), which has no v1 form; write the "
-                    + "claim again as structured parameters (DeviceClass selectors and device requests)");
+            notes.error(
+                    Paths.field(path, "apiVersion"),
+                    "no-v1-form",
+                    label + ": " + apiVersion + " is classic DRA (1.26-1.30: "
+                            + "ResourceClass, parameters, control-plane controllers), which has no v1 form; write the "
+                            + "claim again as structured parameters (DeviceClass selectors and device requests)");
             return obj;
         }
         if (!List.of("v1", "v1beta2", "v1beta1", "v1alpha3").contains(version)) {
-            notes.error(Paths.field(path, "apiVersion"), "unknown-version", label + ": " + apiVersion + " is not a "
-                    + "version of resource.k8s.io that Kubernetes serves or served (v1alpha3, v1beta1, v1beta2, v1)");
+            notes.error(
+                    Paths.field(path, "apiVersion"),
+                    "unknown-version",
+                    label + ": " + apiVersion + " is not a "
+                            + "version of resource.k8s.io that Kubernetes serves or served (v1alpha3, v1beta1, v1beta2, v1)");
             return obj;
         }
         boolean list = kind.endsWith("List") && kind.length() > 4;
@@ -108,15 +119,17 @@ public final class V1Conversion {
             // 1.31's classic DRA fields go first (1.32 no longer had them); then 1.32's v1alpha3 is checked and its
             // capacities take v1beta1's form.
             if (list) {
-                forEachItem(obj, path, (item, itemPath) -> alpha131(item, itemKind, itemKind + " " + name(item),
-                        itemPath));
+                forEachItem(
+                        obj, path, (item, itemPath) -> alpha131(item, itemKind, itemKind + " " + name(item), itemPath));
             } else {
                 alpha131(obj, kind, label, path);
             }
             legacySchema.check(obj, version, kind, label, path, notes);
             if (list) {
-                forEachItem(obj, path, (item, itemPath) -> alphaCapacities(item, itemKind,
-                        itemKind + " " + name(item), itemPath));
+                forEachItem(
+                        obj,
+                        path,
+                        (item, itemPath) -> alphaCapacities(item, itemKind, itemKind + " " + name(item), itemPath));
             } else {
                 alphaCapacities(obj, kind, label, path);
             }
@@ -161,8 +174,8 @@ public final class V1Conversion {
 
     private void unknownKind(String path, String version, String kind, String label) {
         String hint = switch (kind) {
-            case "PodSchedulingContext" -> "; it served classic DRA's control-plane controllers (removed in 1.32) "
-                    + "and has no v1 form";
+            case "PodSchedulingContext" ->
+                "; it served classic DRA's control-plane controllers (removed in 1.32) " + "and has no v1 form";
             case "ResourcePoolStatusRequest" -> "; it exists only in v1alpha3 (1.37 alpha) and has no v1 form";
             case "DeviceTaintRule" -> "; DeviceTaintRule is served as v1alpha3, v1beta2 and v1";
             default -> "";
@@ -171,8 +184,11 @@ public final class V1Conversion {
             notes.error(Paths.field(path, "kind"), "no-v1-form", label + ": " + kind + " has no v1 form" + hint);
             return;
         }
-        notes.error(Paths.field(path, "kind"), "no-v1-form", label + ": no kind \"" + kind
-                + "\" is registered for version \"" + GROUP + "/" + version + "\"" + hint);
+        notes.error(
+                Paths.field(path, "kind"),
+                "no-v1-form",
+                label + ": no kind \"" + kind + "\" is registered for version \"" + GROUP + "/" + version + "\""
+                        + hint);
     }
 
     private void object(ObjectNode obj, String version, String kind, String label, String path) {
@@ -181,12 +197,15 @@ public final class V1Conversion {
         }
         boolean legacy = version.equals("v1alpha3");
         switch (kind) {
-            case "DeviceClass" -> { }
+            case "DeviceClass" -> {}
             case "ResourceClaim" -> claimSpec(child(obj, "spec"), label, Paths.field(path, "spec"), legacy);
             case "ResourceClaimTemplate" -> {
                 ObjectNode spec = child(obj, "spec");
-                claimSpec(spec == null ? null : child(spec, "spec"), label,
-                        Paths.field(Paths.field(path, "spec"), "spec"), legacy);
+                claimSpec(
+                        spec == null ? null : child(spec, "spec"),
+                        label,
+                        Paths.field(Paths.field(path, "spec"), "spec"),
+                        legacy);
             }
             case "ResourceSlice" -> sliceSpec(child(obj, "spec"), label, Paths.field(path, "spec"));
             default -> throw new IllegalStateException("kind " + kind);
@@ -199,7 +218,11 @@ public final class V1Conversion {
             case "DeviceClass" -> {
                 ObjectNode spec = child(obj, "spec");
                 if (spec != null) {
-                    dropNoV1Form(spec, "suitableNodes", label, Paths.field(path, "spec"),
+                    dropNoV1Form(
+                            spec,
+                            "suitableNodes",
+                            label,
+                            Paths.field(path, "spec"),
                             "was used by classic DRA's control-plane controllers (removed in 1.32)");
                 }
             }
@@ -209,10 +232,12 @@ public final class V1Conversion {
             }
             case "ResourceClaimTemplate" -> {
                 ObjectNode spec = child(obj, "spec");
-                alphaController(spec == null ? null : child(spec, "spec"), label,
+                alphaController(
+                        spec == null ? null : child(spec, "spec"),
+                        label,
                         Paths.field(Paths.field(path, "spec"), "spec"));
             }
-            default -> { }
+            default -> {}
         }
     }
 
@@ -226,7 +251,9 @@ public final class V1Conversion {
         if (devices instanceof ArrayNode arr) {
             for (int i = 0; i < arr.size(); i++) {
                 if (arr.get(i) instanceof ObjectNode d && d.get("basic") instanceof ObjectNode basic) {
-                    alphaCapacity(basic, label,
+                    alphaCapacity(
+                            basic,
+                            label,
                             Paths.field(Paths.index(Paths.field(Paths.field(path, "spec"), "devices"), i), "basic"));
                 }
             }
@@ -239,13 +266,17 @@ public final class V1Conversion {
         }
         JsonNode controller = spec.get("controller");
         String cpath = Paths.field(path, "controller");
-        if (controller.isNull() || controller.isString() && controller.asString().isEmpty()) {
+        if (controller.isNull()
+                || controller.isString() && controller.asString().isEmpty()) {
             spec.remove("controller");
             notes.info(cpath, "no-v1-form", label + ": " + cpath + " (1.31 classic DRA) is empty and was dropped");
         } else {
-            notes.error(cpath, "no-v1-form", label + ": " + cpath + ": a claim allocated by a control-plane "
-                    + "controller (classic DRA, removed in 1.32) has no v1 form; remove the field to have the "
-                    + "scheduler allocate it with structured parameters");
+            notes.error(
+                    cpath,
+                    "no-v1-form",
+                    label + ": " + cpath + ": a claim allocated by a control-plane "
+                            + "controller (classic DRA, removed in 1.32) has no v1 form; remove the field to have the "
+                            + "scheduler allocate it with structured parameters");
         }
     }
 
@@ -265,7 +296,9 @@ public final class V1Conversion {
             return;
         }
         if (!(requests instanceof ArrayNode arr)) {
-            notes.error(Paths.field(dpath, "requests"), "invalid-field",
+            notes.error(
+                    Paths.field(dpath, "requests"),
+                    "invalid-field",
                     label + ": " + Paths.field(dpath, "requests") + ": expected a list");
             return;
         }
@@ -330,11 +363,19 @@ public final class V1Conversion {
         if (status == null) {
             return;
         }
-        dropNoV1Form(status, "deallocationRequested", label, path,
+        dropNoV1Form(
+                status,
+                "deallocationRequested",
+                label,
+                path,
                 "was used by classic DRA's control-plane controllers (removed in 1.32)");
         ObjectNode allocation = child(status, "allocation");
         if (allocation != null) {
-            dropNoV1Form(allocation, "controller", label, Paths.field(path, "allocation"),
+            dropNoV1Form(
+                    allocation,
+                    "controller",
+                    label,
+                    Paths.field(path, "allocation"),
                     "named the classic DRA controller that allocated the claim (removed in 1.32)");
         }
     }
@@ -355,7 +396,9 @@ public final class V1Conversion {
         }
         // v1beta1 has nodeName as a string and allNodes as a bool; v1 has pointers, unset when empty or false.
         JsonNode nodeName = spec.get("nodeName");
-        if (nodeName != null && (nodeName.isNull() || nodeName.isString() && nodeName.asString().isEmpty())) {
+        if (nodeName != null
+                && (nodeName.isNull()
+                        || nodeName.isString() && nodeName.asString().isEmpty())) {
             spec.remove("nodeName");
         }
         JsonNode allNodes = spec.get("allNodes");
@@ -419,8 +462,11 @@ public final class V1Conversion {
                 wrapped.set("value", q);
                 e.setValue(wrapped);
             } else if (!q.isNull()) {
-                notes.error(qpath, "invalid-field", label + ": " + qpath + ": expected a quantity such as 40Gi; "
-                        + "{value: ...} is the v1beta1 form");
+                notes.error(
+                        qpath,
+                        "invalid-field",
+                        label + ": " + qpath + ": expected a quantity such as 40Gi; "
+                                + "{value: ...} is the v1beta1 form");
             }
         }
     }
@@ -439,9 +485,12 @@ public final class V1Conversion {
         for (String f : List.of("deviceClassName", "selectors")) {
             if (selector.has(f) && !selector.get(f).isNull()) {
                 String fpath = Paths.field(spath, f);
-                notes.error(fpath, "no-v1-form", label + ": " + fpath + " has no v1 form: 1.35 removed class and CEL "
-                        + "selection from DeviceTaintRules (kubernetes#134152); dropping it would taint more devices. "
-                        + "Select by driver, pool and device instead, one rule per device set");
+                notes.error(
+                        fpath,
+                        "no-v1-form",
+                        label + ": " + fpath + " has no v1 form: 1.35 removed class and CEL "
+                                + "selection from DeviceTaintRules (kubernetes#134152); dropping it would taint more devices. "
+                                + "Select by driver, pool and device instead, one rule per device set");
             }
         }
     }

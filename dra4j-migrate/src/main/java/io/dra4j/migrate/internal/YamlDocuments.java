@@ -1,16 +1,15 @@
 package io.dra4j.migrate.internal;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Pattern;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 import org.snakeyaml.engine.v2.api.lowlevel.Compose;
 import org.snakeyaml.engine.v2.exceptions.Mark;
 import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
 import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
 import org.snakeyaml.engine.v2.nodes.Node;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Optional;
-import java.util.regex.Pattern;
 
 /**
  * Splits a multi-document YAML text into its documents and composes each one into a node tree that keeps the
@@ -25,8 +24,7 @@ public final class YamlDocuments {
     /** Code points per document, as the scenario reader allows. */
     private static final int MAX_CODE_POINTS = 8 * 1024 * 1024;
 
-    private YamlDocuments() {
-    }
+    private YamlDocuments() {}
 
     /**
      * One document of a file.
@@ -46,8 +44,7 @@ public final class YamlDocuments {
     }
 
     /** A YAML syntax error at a 1-based line and column of the file. */
-    public record ParseError(int line, int column, String message) {
-    }
+    public record ParseError(int line, int column, String message) {}
 
     /**
      * The documents of {@code text}, in order, with the comment-only chunks between them ({@link Document#blank});
@@ -111,12 +108,26 @@ public final class YamlDocuments {
             int line = mark.map(m -> m.getLine() + startLine).orElse(startLine);
             int column = mark.map(m -> m.getColumn() + 1).orElse(1);
             String problem = e.getProblem() == null ? "" : e.getProblem();
-            String context = e.getContext() == null ? "" : e.getContext()
-                    + e.getContextMark().map(m -> " (from line " + (m.getLine() + startLine) + ")").orElse("") + ": ";
-            documents.add(new Document(index, startLine, start, chunk, null,
+            String context = e.getContext() == null
+                    ? ""
+                    : e.getContext()
+                            + e.getContextMark()
+                                    .map(m -> " (from line " + (m.getLine() + startLine) + ")")
+                                    .orElse("") + ": ";
+            documents.add(new Document(
+                    index,
+                    startLine,
+                    start,
+                    chunk,
+                    null,
                     new ParseError(line, column, "invalid YAML: " + context + problem)));
         } catch (YamlEngineException e) {
-            documents.add(new Document(index, startLine, start, chunk, null,
+            documents.add(new Document(
+                    index,
+                    startLine,
+                    start,
+                    chunk,
+                    null,
                     new ParseError(startLine, 1, "invalid YAML: " + e.getMessage())));
         }
     }

@@ -1,5 +1,6 @@
 package io.dra4j.migrate.internal;
 
+import java.util.Optional;
 import org.snakeyaml.engine.v2.common.FlowStyle;
 import org.snakeyaml.engine.v2.nodes.MappingNode;
 import org.snakeyaml.engine.v2.nodes.Node;
@@ -7,12 +8,9 @@ import org.snakeyaml.engine.v2.nodes.NodeTuple;
 import org.snakeyaml.engine.v2.nodes.ScalarNode;
 import org.snakeyaml.engine.v2.nodes.SequenceNode;
 
-import java.util.Optional;
-
 /** Looking things up in composed YAML nodes, which keep their positions (unlike JSON trees). */
 public final class YamlNodes {
-    private YamlNodes() {
-    }
+    private YamlNodes() {}
 
     /** The entry of {@code key} in a mapping node, if the node is a mapping and has it. */
     public static Optional<NodeTuple> entry(Node mapping, String key) {

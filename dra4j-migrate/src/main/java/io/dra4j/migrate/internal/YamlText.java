@@ -1,11 +1,10 @@
 package io.dra4j.migrate.internal;
 
+import java.util.List;
+import java.util.Optional;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.dataformat.yaml.YAMLMapper;
 import tools.jackson.dataformat.yaml.YAMLWriteFeature;
-
-import java.util.List;
-import java.util.Optional;
 
 /**
  * Writes JSON trees as YAML in kubectl's layout (lists not indented under their key, quotes only where needed), and
@@ -23,7 +22,8 @@ public final class YamlText {
     public Optional<String> write(JsonNode tree) {
         String text = mapper.writeValueAsString(tree);
         List<YamlDocuments.Document> back = YamlDocuments.read(text);
-        if (back.size() != 1 || back.get(0).root() == null
+        if (back.size() != 1
+                || back.get(0).root() == null
                 || !Trees.of(back.get(0).root(), 1).tree().equals(YamlText::compareScalars, tree)) {
             return Optional.empty();
         }

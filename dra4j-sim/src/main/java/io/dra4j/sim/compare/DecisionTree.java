@@ -19,7 +19,6 @@ import io.fabric8.kubernetes.api.model.resource.v1.ExactDeviceRequestBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
-
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -46,8 +45,8 @@ public final class DecisionTree {
         SHARING("sharing", "sharing (a claim shared by pods, consumable capacity, admin access)"),
         TOPOLOGY("topology", "topology (matchAttribute / distinctAttribute constraints across devices)"),
         NETWORK_DEVICES("networkDevices", "network-attached devices (slices not on one node, binding conditions)"),
-        PARTITIONABLE_DEVICES("partitionableDevices", "partitionable devices (partitions drawing on shared counters, "
-                + "as MIG)"),
+        PARTITIONABLE_DEVICES(
+                "partitionableDevices", "partitionable devices (partitions drawing on shared counters, " + "as MIG)"),
         PRIORITIZED_LISTS("prioritizedLists", "prioritized lists (firstAvailable alternatives)");
 
         private final String key;
@@ -100,7 +99,8 @@ public final class DecisionTree {
                 if (cs.getCounters() != null) {
                     cs.getCounters().forEach((k, v) -> m.put(k, Quantity.getAmountInBytes(v.getValue())));
                 }
-                counterSets.put(s.getSpec().getDriver() + "/" + s.getSpec().getPool().getName() + "/" + cs.getName(), m);
+                counterSets.put(
+                        s.getSpec().getDriver() + "/" + s.getSpec().getPool().getName() + "/" + cs.getName(), m);
             }
         }
         for (Need n : Need.values()) {
@@ -115,14 +115,20 @@ public final class DecisionTree {
         DecisionTree t = new DecisionTree(s, gates);
         Map<String, String> workloadOf = new HashMap<>();
         for (PodResult p : draRun.pods()) {
-            workloadOf.put(p.namespace() + "/" + p.name(), p.workload().isEmpty()
-                    ? "Pod " + p.namespace() + "/" + p.name() : p.workload());
+            workloadOf.put(
+                    p.namespace() + "/" + p.name(),
+                    p.workload().isEmpty() ? "Pod " + p.namespace() + "/" + p.name() : p.workload());
         }
         Map<String, ResourceClaim> claims = new HashMap<>();
-        s.resourceClaims().forEach(c -> claims.put(c.getMetadata().getNamespace() + "/" + c.getMetadata().getName(), c));
+        s.resourceClaims()
+                .forEach(c -> claims.put(
+                        c.getMetadata().getNamespace() + "/" + c.getMetadata().getName(), c));
         Map<String, ResourceClaimTemplate> templates = new HashMap<>();
-        s.resourceClaimTemplates().forEach(c -> templates.put(io.dra4j.scenario.Manifests.namespaceOf(c) + "/"
-                + c.getMetadata().getName(), c));
+        s.resourceClaimTemplates()
+                .forEach(c -> templates.put(
+                        io.dra4j.scenario.Manifests.namespaceOf(c) + "/"
+                                + c.getMetadata().getName(),
+                        c));
 
         // Claims as their pods use them: by name (shared when more than one pod names it) or from a template.
         Map<String, Set<String>> claimUsers = new LinkedHashMap<>();
@@ -185,10 +191,16 @@ public final class DecisionTree {
             record(Need.SHARING, users, key + ": shared by " + pods.size() + " pods");
         }
         for (DeviceConstraint c : Inventory.list(spec.getConstraints())) {
-            String what = c.getMatchAttribute() != null ? "matchAttribute " + c.getMatchAttribute()
+            String what = c.getMatchAttribute() != null
+                    ? "matchAttribute " + c.getMatchAttribute()
                     : "distinctAttribute " + c.getDistinctAttribute();
-            record(Need.TOPOLOGY, users, key + ": " + what + (c.getRequests() == null || c.getRequests().isEmpty()
-                    ? "" : " across " + String.join(", ", c.getRequests())));
+            record(
+                    Need.TOPOLOGY,
+                    users,
+                    key + ": " + what
+                            + (c.getRequests() == null || c.getRequests().isEmpty()
+                                    ? ""
+                                    : " across " + String.join(", ", c.getRequests())));
         }
         for (DeviceRequest r : Inventory.list(spec.getRequests())) {
             String at = key + "/" + r.getName();
@@ -198,25 +210,43 @@ public final class DecisionTree {
             }
             List<DeviceSubRequest> subs = Inventory.list(r.getFirstAvailable());
             if (!subs.isEmpty()) {
-                record(Need.PRIORITIZED_LISTS, users, at + ": firstAvailable " + subs.stream()
-                        .map(x -> x.getName() + " (" + x.getDeviceClassName() + ")").toList());
+                record(
+                        Need.PRIORITIZED_LISTS,
+                        users,
+                        at + ": firstAvailable "
+                                + subs.stream()
+                                        .map(x -> x.getName() + " (" + x.getDeviceClassName() + ")")
+                                        .toList());
             }
             for (DeviceSubRequest x : subs) {
-                alternatives.add(new ExactDeviceRequestBuilder().withDeviceClassName(x.getDeviceClassName())
-                        .withSelectors(x.getSelectors()).withAllocationMode(x.getAllocationMode())
-                        .withCount(x.getCount()).withCapacity(x.getCapacity()).build());
+                alternatives.add(new ExactDeviceRequestBuilder()
+                        .withDeviceClassName(x.getDeviceClassName())
+                        .withSelectors(x.getSelectors())
+                        .withAllocationMode(x.getAllocationMode())
+                        .withCount(x.getCount())
+                        .withCapacity(x.getCapacity())
+                        .build());
             }
             for (ExactDeviceRequest e : alternatives) {
                 for (DeviceSelector sel : Inventory.list(e.getSelectors())) {
                     if (sel.getCel() != null) {
-                        record(Need.ATTRIBUTE_SELECTION, users, at + ": " + sel.getCel().getExpression());
+                        record(
+                                Need.ATTRIBUTE_SELECTION,
+                                users,
+                                at + ": " + sel.getCel().getExpression());
                     }
                 }
-                if (e.getCapacity() != null && e.getCapacity().getRequests() != null
+                if (e.getCapacity() != null
+                        && e.getCapacity().getRequests() != null
                         && !e.getCapacity().getRequests().isEmpty()) {
-                    record(Need.SHARING, users, at + ": consumable capacity " + new java.util.TreeMap<>(
-                            e.getCapacity().getRequests()).entrySet().stream()
-                            .map(q -> q.getKey() + "=" + q.getValue()).toList());
+                    record(
+                            Need.SHARING,
+                            users,
+                            at + ": consumable capacity "
+                                    + new java.util.TreeMap<>(e.getCapacity().getRequests())
+                                            .entrySet().stream()
+                                                    .map(q -> q.getKey() + "=" + q.getValue())
+                                                    .toList());
                 }
                 if (Boolean.TRUE.equals(e.getAdminAccess())) {
                     record(Need.SHARING, users, at + ": adminAccess");
@@ -231,22 +261,32 @@ public final class DecisionTree {
         if (can.isEmpty()) {
             return;
         }
-        if (can.stream().allMatch(c -> !c.nodeLocal() || !Inventory.list(c.device().getBindingConditions()).isEmpty()
-                || Boolean.TRUE.equals(c.device().getBindsToNode()))) {
-            long conditioned = can.stream().filter(c -> !Inventory.list(c.device().getBindingConditions()).isEmpty())
+        if (can.stream()
+                .allMatch(c -> !c.nodeLocal()
+                        || !Inventory.list(c.device().getBindingConditions()).isEmpty()
+                        || Boolean.TRUE.equals(c.device().getBindsToNode()))) {
+            long conditioned = can.stream()
+                    .filter(c ->
+                            !Inventory.list(c.device().getBindingConditions()).isEmpty())
                     .count();
-            record(Need.NETWORK_DEVICES, users, at + ": all " + can.size() + " matching device(s) network-attached"
-                    + (conditioned == 0 ? "" : ", " + conditioned + " with binding conditions"));
+            record(
+                    Need.NETWORK_DEVICES,
+                    users,
+                    at + ": all " + can.size() + " matching device(s) network-attached"
+                            + (conditioned == 0 ? "" : ", " + conditioned + " with binding conditions"));
         }
         if (can.stream().allMatch(this::partition)) {
-            record(Need.PARTITIONABLE_DEVICES, users, at + ": all " + can.size()
-                    + " matching device(s) are partitions of shared counters");
+            record(
+                    Need.PARTITIONABLE_DEVICES,
+                    users,
+                    at + ": all " + can.size() + " matching device(s) are partitions of shared counters");
         }
     }
 
     /** A partition: the device draws less than the whole of some counter of a shared counter set. */
     private boolean partition(DeviceCandidates.Candidate c) {
-        String prefix = c.slice().getSpec().getDriver() + "/" + c.slice().getSpec().getPool().getName() + "/";
+        String prefix = c.slice().getSpec().getDriver() + "/"
+                + c.slice().getSpec().getPool().getName() + "/";
         for (DeviceCounterConsumption cc : Inventory.list(c.device().getConsumesCounters())) {
             Map<String, BigDecimal> set = counterSets.get(prefix + cc.getCounterSet());
             if (set == null || cc.getCounters() == null) {
@@ -254,7 +294,10 @@ public final class DecisionTree {
             }
             for (var counter : cc.getCounters().entrySet()) {
                 BigDecimal whole = set.get(counter.getKey());
-                if (whole != null && Quantity.getAmountInBytes(counter.getValue().getValue()).compareTo(whole) < 0) {
+                if (whole != null
+                        && Quantity.getAmountInBytes(counter.getValue().getValue())
+                                        .compareTo(whole)
+                                < 0) {
                     return true;
                 }
             }

@@ -15,7 +15,6 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceBuilder;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -57,17 +56,37 @@ final class DeviceCandidates {
                 List<Device> part = devices.subList(from, Math.min(devices.size(), from + 32));
                 probes.put(probe, part.stream().map(d -> new Candidate(s, d)).toList());
                 probeSlices.add(new ResourceSliceBuilder()
-                        .withNewMetadata().withName(probe).endMetadata().withNewSpec()
-                        .withDriver(s.getSpec().getDriver()).withNodeName(probe)
-                        .withNewPool().withName(probe).withGeneration(1L).withResourceSliceCount(1L).endPool()
-                        .withDevices(part.stream().map(d -> new DeviceBuilder(d).withConsumesCounters(List.of())
-                                .withTaints(List.of()).withBindingConditions(List.of())
-                                .withBindingFailureConditions(List.of()).withBindsToNode(null).withNodeName(null)
-                                .withNodeSelector(null).withAllNodes(null).build()).toList())
-                        .endSpec().build());
+                        .withNewMetadata()
+                        .withName(probe)
+                        .endMetadata()
+                        .withNewSpec()
+                        .withDriver(s.getSpec().getDriver())
+                        .withNodeName(probe)
+                        .withNewPool()
+                        .withName(probe)
+                        .withGeneration(1L)
+                        .withResourceSliceCount(1L)
+                        .endPool()
+                        .withDevices(part.stream()
+                                .map(d -> new DeviceBuilder(d)
+                                        .withConsumesCounters(List.of())
+                                        .withTaints(List.of())
+                                        .withBindingConditions(List.of())
+                                        .withBindingFailureConditions(List.of())
+                                        .withBindsToNode(null)
+                                        .withNodeName(null)
+                                        .withNodeSelector(null)
+                                        .withAllNodes(null)
+                                        .build())
+                                .toList())
+                        .endSpec()
+                        .build());
             }
         }
-        this.matcher = Allocator.builder().featureGates(gates).deviceClasses(classes).resourceSlices(probeSlices)
+        this.matcher = Allocator.builder()
+                .featureGates(gates)
+                .deviceClasses(classes)
+                .resourceSlices(probeSlices)
                 .build();
     }
 
@@ -75,24 +94,45 @@ final class DeviceCandidates {
     List<Candidate> of(ExactDeviceRequest e) {
         String cacheKey = e.getDeviceClassName() + "|" + e.getSelectors();
         return cache.computeIfAbsent(cacheKey, k -> {
-            ExactDeviceRequest all = new ExactDeviceRequestBuilder().withDeviceClassName(e.getDeviceClassName())
-                    .withSelectors(e.getSelectors()).withAllocationMode("All")
-                    .withTolerations(new DeviceTolerationBuilder().withOperator("Exists").build()).build();
-            ResourceClaim claim = new ResourceClaimBuilder().withNewMetadata().withName("probe").withNamespace("probe")
-                    .withUid("probe").endMetadata().withNewSpec().withNewDevices().addNewRequest().withName("r")
-                    .withExactly(all).endRequest().endDevices().endSpec().build();
+            ExactDeviceRequest all = new ExactDeviceRequestBuilder()
+                    .withDeviceClassName(e.getDeviceClassName())
+                    .withSelectors(e.getSelectors())
+                    .withAllocationMode("All")
+                    .withTolerations(
+                            new DeviceTolerationBuilder().withOperator("Exists").build())
+                    .build();
+            ResourceClaim claim = new ResourceClaimBuilder()
+                    .withNewMetadata()
+                    .withName("probe")
+                    .withNamespace("probe")
+                    .withUid("probe")
+                    .endMetadata()
+                    .withNewSpec()
+                    .withNewDevices()
+                    .addNewRequest()
+                    .withName("r")
+                    .withExactly(all)
+                    .endRequest()
+                    .endDevices()
+                    .endSpec()
+                    .build();
             List<Candidate> out = new ArrayList<>();
             for (var probe : probes.entrySet()) {
-                Node n = new NodeBuilder().withNewMetadata().withName(probe.getKey()).endMetadata().build();
+                Node n = new NodeBuilder()
+                        .withNewMetadata()
+                        .withName(probe.getKey())
+                        .endMetadata()
+                        .build();
                 if (matcher.allocate(n, List.of(claim)) instanceof AllocationOutcome.Allocated a) {
                     Map<String, Candidate> byName = new HashMap<>();
                     probe.getValue().forEach(c -> byName.put(c.device().getName(), c));
-                    a.results().forEach(res -> res.getDevices().getResults().forEach(d -> {
-                        Candidate c = byName.get(d.getDevice());
-                        if (c != null) {
-                            out.add(c);
-                        }
-                    }));
+                    a.results()
+                            .forEach(res -> res.getDevices().getResults().forEach(d -> {
+                                Candidate c = byName.get(d.getDevice());
+                                if (c != null) {
+                                    out.add(c);
+                                }
+                            }));
                 }
             }
             return out;

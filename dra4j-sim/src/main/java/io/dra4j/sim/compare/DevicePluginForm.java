@@ -29,7 +29,6 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceSubRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.ExactDeviceRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
-
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -62,8 +61,12 @@ final class DevicePluginForm {
         }
 
         String describe() {
-            String form = count == 0 ? "nothing (dropped)" : resource + ": " + count
-                    + (products.isEmpty() ? "" : " on " + PRODUCT_LABEL + " in [" + String.join(", ", products) + "]");
+            String form = count == 0
+                    ? "nothing (dropped)"
+                    : resource + ": " + count
+                            + (products.isEmpty()
+                                    ? ""
+                                    : " on " + PRODUCT_LABEL + " in [" + String.join(", ", products) + "]");
             return key + " -> " + form + (dropped.isEmpty() ? "" : "; cannot express: " + String.join("; ", dropped));
         }
     }
@@ -95,26 +98,62 @@ final class DevicePluginForm {
     ClusterSnapshot snapshot() {
         List<Node> nodes = dra.nodes().stream().map(this::node).toList();
         List<Pod> pods = dra.pods().stream().map(this::pod).toList();
-        return new ClusterSnapshot(nodes, pods, dra.priorityClasses(), List.of(), dra.resourceSlices(), List.of(),
-                List.of(), List.of(),
-                dra.deployments().stream().map(d -> new DeploymentBuilder(d).editSpec()
-                        .withTemplate(template(d.getSpec().getTemplate(), d.getMetadata())).endSpec().build()).toList(),
-                dra.replicaSets().stream().map(d -> new ReplicaSetBuilder(d).editSpec()
-                        .withTemplate(template(d.getSpec().getTemplate(), d.getMetadata())).endSpec().build()).toList(),
-                dra.statefulSets().stream().map(d -> new StatefulSetBuilder(d).editSpec()
-                        .withTemplate(template(d.getSpec().getTemplate(), d.getMetadata())).endSpec().build()).toList(),
-                dra.jobs().stream().map(d -> new JobBuilder(d).editSpec()
-                        .withTemplate(template(d.getSpec().getTemplate(), d.getMetadata())).endSpec().build()).toList(),
-                dra.daemonSets().stream().map(d -> new DaemonSetBuilder(d).editSpec()
-                        .withTemplate(template(d.getSpec().getTemplate(), d.getMetadata())).endSpec().build()).toList(),
-                dra.podDisruptionBudgets(), dra.podGroups(), dra.workloads(), dra.services(),
+        return new ClusterSnapshot(
+                nodes,
+                pods,
+                dra.priorityClasses(),
+                List.of(),
+                dra.resourceSlices(),
+                List.of(),
+                List.of(),
+                List.of(),
+                dra.deployments().stream()
+                        .map(d -> new DeploymentBuilder(d)
+                                .editSpec()
+                                .withTemplate(template(d.getSpec().getTemplate(), d.getMetadata()))
+                                .endSpec()
+                                .build())
+                        .toList(),
+                dra.replicaSets().stream()
+                        .map(d -> new ReplicaSetBuilder(d)
+                                .editSpec()
+                                .withTemplate(template(d.getSpec().getTemplate(), d.getMetadata()))
+                                .endSpec()
+                                .build())
+                        .toList(),
+                dra.statefulSets().stream()
+                        .map(d -> new StatefulSetBuilder(d)
+                                .editSpec()
+                                .withTemplate(template(d.getSpec().getTemplate(), d.getMetadata()))
+                                .endSpec()
+                                .build())
+                        .toList(),
+                dra.jobs().stream()
+                        .map(d -> new JobBuilder(d)
+                                .editSpec()
+                                .withTemplate(template(d.getSpec().getTemplate(), d.getMetadata()))
+                                .endSpec()
+                                .build())
+                        .toList(),
+                dra.daemonSets().stream()
+                        .map(d -> new DaemonSetBuilder(d)
+                                .editSpec()
+                                .withTemplate(template(d.getSpec().getTemplate(), d.getMetadata()))
+                                .endSpec()
+                                .build())
+                        .toList(),
+                dra.podDisruptionBudgets(),
+                dra.podGroups(),
+                dra.workloads(),
+                dra.services(),
                 dra.replicationControllers());
     }
 
     // Nodes: what the device plugin and GPU feature discovery announce, the MIG layout fixed per GPU product.
     private Node node(Node n) {
         String name = n.getMetadata().getName();
-        List<Inventory.Dev> devs = inventory.devices().stream().filter(d -> d.node().equals(name)).toList();
+        List<Inventory.Dev> devs =
+                inventory.devices().stream().filter(d -> d.node().equals(name)).toList();
         if (devs.isEmpty()) {
             return n;
         }
@@ -129,7 +168,8 @@ final class DevicePluginForm {
                 products.add(label(gpu.product()));
             }
             List<String> profiles = gpu.uuid() != null && partitionable.contains(gpu.uuid())
-                    ? overrides.migLayout().getOrDefault(gpu.product(), smallest(devs, gpu)) : List.of();
+                    ? overrides.migLayout().getOrDefault(gpu.product(), smallest(devs, gpu))
+                    : List.of();
             if (profiles.isEmpty()) {
                 if (!gpu.failed()) {
                     allocatable.merge("nvidia.com/gpu", 1L, Long::sum);
@@ -146,27 +186,36 @@ final class DevicePluginForm {
         layout.put(name, migs);
         NodeBuilder b = new NodeBuilder(n);
         b.editMetadata().addToLabels(PRODUCT_LABEL, String.join(".", products)).endMetadata();
-        Map<String, Quantity> alloc = new LinkedHashMap<>(n.getStatus().getAllocatable() == null ? Map.of()
-                : n.getStatus().getAllocatable());
-        Map<String, Quantity> cap = new LinkedHashMap<>(n.getStatus().getCapacity() == null ? Map.of()
-                : n.getStatus().getCapacity());
+        Map<String, Quantity> alloc = new LinkedHashMap<>(
+                n.getStatus().getAllocatable() == null
+                        ? Map.of()
+                        : n.getStatus().getAllocatable());
+        Map<String, Quantity> cap = new LinkedHashMap<>(
+                n.getStatus().getCapacity() == null ? Map.of() : n.getStatus().getCapacity());
         allocatable.forEach((k, v) -> {
             alloc.put(k, new Quantity(v.toString()));
             cap.put(k, new Quantity(v.toString()));
         });
         b.editStatus().withAllocatable(alloc).withCapacity(cap).endStatus();
         if (failed) {
-            b.editOrNewSpec().withUnschedulable(true).addToTaints(new TaintBuilder()
-                    .withKey("node.kubernetes.io/unschedulable").withEffect("NoSchedule").build()).endSpec();
+            b.editOrNewSpec()
+                    .withUnschedulable(true)
+                    .addToTaints(new TaintBuilder()
+                            .withKey("node.kubernetes.io/unschedulable")
+                            .withEffect("NoSchedule")
+                            .build())
+                    .endSpec();
         }
         return b.build();
     }
 
     /** mig-parted's {@code all-<smallest profile>}: as many of the GPU's smallest-memory profile as fit. */
     private static List<String> smallest(List<Inventory.Dev> devs, Inventory.Dev gpu) {
-        return devs.stream().filter(d -> gpu.uuid().equals(d.parentUuid()) && d.profile() != null)
+        return devs.stream()
+                .filter(d -> gpu.uuid().equals(d.parentUuid()) && d.profile() != null)
                 .min(Comparator.comparing(Inventory.Dev::memory).thenComparing(Inventory.Dev::profile))
-                .map(d -> java.util.Collections.nCopies(8, d.profile())).orElse(List.of());
+                .map(d -> java.util.Collections.nCopies(8, d.profile()))
+                .orElse(List.of());
     }
 
     /** Partitions of the wanted profiles, in order, each where the GPU's counters still allow it. */
@@ -175,12 +224,15 @@ final class DevicePluginForm {
         List<Inventory.Dev> chosen = new ArrayList<>();
         for (String profile : profiles) {
             for (Inventory.Dev m : devs) {
-                if (!gpu.uuid().equals(m.parentUuid()) || !profile.equals(m.profile()) || chosen.contains(m)
+                if (!gpu.uuid().equals(m.parentUuid())
+                        || !profile.equals(m.profile())
+                        || chosen.contains(m)
                         || !fits(m, left)) {
                     continue;
                 }
-                m.consumes().forEach((set, counters) -> counters.forEach((c, v) -> left.get(set).merge(c, v.negate(),
-                        BigDecimal::add)));
+                m.consumes()
+                        .forEach((set, counters) ->
+                                counters.forEach((c, v) -> left.get(set).merge(c, v.negate(), BigDecimal::add)));
                 chosen.add(m);
                 break;
             }
@@ -190,8 +242,8 @@ final class DevicePluginForm {
 
     private boolean fits(Inventory.Dev m, Map<String, Map<String, BigDecimal>> left) {
         for (var e : m.consumes().entrySet()) {
-            Map<String, BigDecimal> set = left.computeIfAbsent(e.getKey(),
-                    k -> new HashMap<>(inventory.counterSets().getOrDefault(k, Map.of())));
+            Map<String, BigDecimal> set = left.computeIfAbsent(
+                    e.getKey(), k -> new HashMap<>(inventory.counterSets().getOrDefault(k, Map.of())));
             for (var c : e.getValue().entrySet()) {
                 if (set.getOrDefault(c.getKey(), BigDecimal.ZERO).compareTo(c.getValue()) < 0) {
                     return false;
@@ -208,7 +260,8 @@ final class DevicePluginForm {
     // Pods: claims become limits (a bound pod keeps its node; kubelet's checkpoint lists its devices).
     private Pod pod(Pod p) {
         PodBuilder b = new PodBuilder(p);
-        PodSpec spec = spec(p.getSpec(), p.getMetadata().getNamespace(), p.getMetadata().getName(), p);
+        PodSpec spec = spec(
+                p.getSpec(), p.getMetadata().getNamespace(), p.getMetadata().getName(), p);
         b.withSpec(spec);
         if (p.getStatus() != null) {
             b.editStatus().withResourceClaimStatuses(List.of()).endStatus();
@@ -217,7 +270,8 @@ final class DevicePluginForm {
             List<String> held = new ArrayList<>();
             for (ResourceClaim c : claimsOf(p)) {
                 if (c.getStatus() != null && c.getStatus().getAllocation() != null) {
-                    for (DeviceRequestAllocationResult r : c.getStatus().getAllocation().getDevices().getResults()) {
+                    for (DeviceRequestAllocationResult r :
+                            c.getStatus().getAllocation().getDevices().getResults()) {
                         if (!Boolean.TRUE.equals(r.getAdminAccess())) {
                             held.add(r.getDriver() + "/" + r.getPool() + "/" + r.getDevice());
                         }
@@ -225,7 +279,9 @@ final class DevicePluginForm {
                 }
             }
             if (!held.isEmpty()) {
-                b.editMetadata().addToAnnotations(ASSIGNED, String.join(",", held)).endMetadata();
+                b.editMetadata()
+                        .addToAnnotations(ASSIGNED, String.join(",", held))
+                        .endMetadata();
             }
         }
         return b.build();
@@ -233,7 +289,8 @@ final class DevicePluginForm {
 
     private PodTemplateSpec template(PodTemplateSpec t, ObjectMeta owner) {
         return new io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder(t)
-                .withSpec(spec(t.getSpec(), owner.getNamespace(), owner.getName(), null)).build();
+                .withSpec(spec(t.getSpec(), owner.getNamespace(), owner.getName(), null))
+                .build();
     }
 
     private PodSpec spec(PodSpec spec, String namespace, String owner, Pod pod) {
@@ -250,39 +307,66 @@ final class DevicePluginForm {
                 claim = dra.resourceClaimTemplates().stream()
                         .filter(t -> t.getMetadata().getNamespace().equals(namespace)
                                 && t.getMetadata().getName().equals(prc.getResourceClaimTemplateName()))
-                        .map(ResourceClaimTemplate::getSpec).map(s -> s.getSpec().getDevices()).findFirst().orElse(null);
+                        .map(ResourceClaimTemplate::getSpec)
+                        .map(s -> s.getSpec().getDevices())
+                        .findFirst()
+                        .orElse(null);
                 if (claim == null && pod != null) {
-                    claim = claimsOf(pod).stream().filter(c -> prc.getName().equals(c.getMetadata().getAnnotations()
-                            == null ? null : c.getMetadata().getAnnotations().get("resource.kubernetes.io/pod-claim-name")))
-                            .map(c -> c.getSpec().getDevices()).findFirst().orElse(null);
+                    claim = claimsOf(pod).stream()
+                            .filter(c -> prc.getName()
+                                    .equals(
+                                            c.getMetadata().getAnnotations() == null
+                                                    ? null
+                                                    : c.getMetadata()
+                                                            .getAnnotations()
+                                                            .get("resource.kubernetes.io/pod-claim-name")))
+                            .map(c -> c.getSpec().getDevices())
+                            .findFirst()
+                            .orElse(null);
                 }
             } else {
                 key = namespace + "/" + prc.getResourceClaimName();
-                claim = dra.resourceClaims().stream().filter(c -> c.getMetadata().getNamespace().equals(namespace)
+                claim = dra.resourceClaims().stream()
+                        .filter(c -> c.getMetadata().getNamespace().equals(namespace)
                                 && c.getMetadata().getName().equals(prc.getResourceClaimName()))
-                        .map(c -> c.getSpec().getDevices()).findFirst().orElse(null);
+                        .map(c -> c.getSpec().getDevices())
+                        .findFirst()
+                        .orElse(null);
             }
             if (claim == null) {
                 continue;
             }
-            String container = spec.getContainers().stream().filter(c -> c.getResources() != null
-                            && Inventory.list(c.getResources().getClaims()).stream().anyMatch(r -> r.getName().equals(prc.getName())))
-                    .map(Container::getName).findFirst().orElse(spec.getContainers().get(0).getName());
+            String container = spec.getContainers().stream()
+                    .filter(c -> c.getResources() != null
+                            && Inventory.list(c.getResources().getClaims()).stream()
+                                    .anyMatch(r -> r.getName().equals(prc.getName())))
+                    .map(Container::getName)
+                    .findFirst()
+                    .orElse(spec.getContainers().get(0).getName());
             for (RequestForm f : forms(key, claim)) {
                 if (f.count() > 0) {
-                    perContainer.computeIfAbsent(container, k -> new TreeMap<>()).merge(f.resource(), f.count(), Long::sum);
+                    perContainer
+                            .computeIfAbsent(container, k -> new TreeMap<>())
+                            .merge(f.resource(), f.count(), Long::sum);
                     products.addAll(f.products());
-                    unmatched |= f.products().isEmpty() && f.resource().equals("nvidia.com/gpu")
-                            && !f.dropped().isEmpty() && f.dropped().get(0).startsWith("no device matches");
+                    unmatched |= f.products().isEmpty()
+                            && f.resource().equals("nvidia.com/gpu")
+                            && !f.dropped().isEmpty()
+                            && f.dropped().get(0).startsWith("no device matches");
                 }
             }
         }
         List<Container> containers = new ArrayList<>();
         for (Container c : spec.getContainers()) {
-            io.fabric8.kubernetes.api.model.ContainerBuilder cb = new io.fabric8.kubernetes.api.model.ContainerBuilder(c);
-            Map<String, Quantity> limits = new LinkedHashMap<>(c.getResources() == null || c.getResources().getLimits()
-                    == null ? Map.of() : c.getResources().getLimits());
-            perContainer.getOrDefault(c.getName(), Map.of()).forEach((r, n) -> limits.put(r, new Quantity(n.toString())));
+            io.fabric8.kubernetes.api.model.ContainerBuilder cb =
+                    new io.fabric8.kubernetes.api.model.ContainerBuilder(c);
+            Map<String, Quantity> limits = new LinkedHashMap<>(
+                    c.getResources() == null || c.getResources().getLimits() == null
+                            ? Map.of()
+                            : c.getResources().getLimits());
+            perContainer
+                    .getOrDefault(c.getName(), Map.of())
+                    .forEach((r, n) -> limits.put(r, new Quantity(n.toString())));
             cb.editOrNewResources().withClaims(List.of()).withLimits(limits).endResources();
             containers.add(cb.build());
         }
@@ -291,44 +375,68 @@ final class DevicePluginForm {
             b.addToNodeSelector(UNMATCHED_LABEL, "true");
         }
         if (!products.isEmpty()) {
-            List<NodeSelectorTerm> terms = spec.getAffinity() != null && spec.getAffinity().getNodeAffinity() != null
-                    && spec.getAffinity().getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution() != null
-                    ? spec.getAffinity().getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution()
-                    .getNodeSelectorTerms() : List.of(new NodeSelectorTerm());
-            List<NodeSelectorTerm> anded = terms.stream().map(t -> new NodeSelectorTermBuilder(t)
-                    .addToMatchExpressions(new NodeSelectorRequirementBuilder().withKey(PRODUCT_LABEL)
-                            .withOperator("In").withValues(List.copyOf(products)).build()).build()).toList();
-            b.editOrNewAffinity().editOrNewNodeAffinity().editOrNewRequiredDuringSchedulingIgnoredDuringExecution()
-                    .withNodeSelectorTerms(anded).endRequiredDuringSchedulingIgnoredDuringExecution()
-                    .endNodeAffinity().endAffinity();
+            List<NodeSelectorTerm> terms = spec.getAffinity() != null
+                            && spec.getAffinity().getNodeAffinity() != null
+                            && spec.getAffinity().getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution()
+                                    != null
+                    ? spec.getAffinity()
+                            .getNodeAffinity()
+                            .getRequiredDuringSchedulingIgnoredDuringExecution()
+                            .getNodeSelectorTerms()
+                    : List.of(new NodeSelectorTerm());
+            List<NodeSelectorTerm> anded = terms.stream()
+                    .map(t -> new NodeSelectorTermBuilder(t)
+                            .addToMatchExpressions(new NodeSelectorRequirementBuilder()
+                                    .withKey(PRODUCT_LABEL)
+                                    .withOperator("In")
+                                    .withValues(List.copyOf(products))
+                                    .build())
+                            .build())
+                    .toList();
+            b.editOrNewAffinity()
+                    .editOrNewNodeAffinity()
+                    .editOrNewRequiredDuringSchedulingIgnoredDuringExecution()
+                    .withNodeSelectorTerms(anded)
+                    .endRequiredDuringSchedulingIgnoredDuringExecution()
+                    .endNodeAffinity()
+                    .endAffinity();
         }
         return b.build();
     }
 
     private List<ResourceClaim> claimsOf(Pod p) {
         Set<String> names = new LinkedHashSet<>();
-        Inventory.list(p.getSpec().getResourceClaims()).stream().map(PodResourceClaim::getResourceClaimName)
-                .filter(java.util.Objects::nonNull).forEach(names::add);
+        Inventory.list(p.getSpec().getResourceClaims()).stream()
+                .map(PodResourceClaim::getResourceClaimName)
+                .filter(java.util.Objects::nonNull)
+                .forEach(names::add);
         if (p.getStatus() != null) {
             Inventory.list(p.getStatus().getResourceClaimStatuses()).stream()
                     .map(io.fabric8.kubernetes.api.model.PodResourceClaimStatus::getResourceClaimName)
-                    .filter(java.util.Objects::nonNull).forEach(names::add);
+                    .filter(java.util.Objects::nonNull)
+                    .forEach(names::add);
         }
-        return dra.resourceClaims().stream().filter(c -> c.getMetadata().getNamespace()
-                .equals(p.getMetadata().getNamespace()) && names.contains(c.getMetadata().getName())).toList();
+        return dra.resourceClaims().stream()
+                .filter(c ->
+                        c.getMetadata().getNamespace().equals(p.getMetadata().getNamespace())
+                                && names.contains(c.getMetadata().getName()))
+                .toList();
     }
 
     // Requests: the devices each could get (the allocator asked for all of them on every node) decide the form.
     private List<RequestForm> forms(String claimKey, DeviceClaim claim) {
         List<String> constraints = new ArrayList<>();
         for (DeviceConstraint c : Inventory.list(claim.getConstraints())) {
-            constraints.add(c.getMatchAttribute() != null ? "matchAttribute " + c.getMatchAttribute()
-                    : "distinctAttribute " + c.getDistinctAttribute());
+            constraints.add(
+                    c.getMatchAttribute() != null
+                            ? "matchAttribute " + c.getMatchAttribute()
+                            : "distinctAttribute " + c.getDistinctAttribute());
         }
         List<RequestForm> out = new ArrayList<>();
         for (DeviceRequest r : Inventory.list(claim.getRequests())) {
             String key = claimKey + "/" + r.getName();
-            RequestForm f = overrides.requests().containsKey(key) ? overrides.requests().get(key).withKey(key)
+            RequestForm f = overrides.requests().containsKey(key)
+                    ? overrides.requests().get(key).withKey(key)
                     : form(key, r, constraints);
             forms.put(key, f);
             out.add(f);
@@ -344,8 +452,11 @@ final class DevicePluginForm {
         } else {
             for (DeviceSubRequest s : Inventory.list(r.getFirstAvailable())) {
                 alternatives.add(new io.fabric8.kubernetes.api.model.resource.v1.ExactDeviceRequestBuilder()
-                        .withDeviceClassName(s.getDeviceClassName()).withSelectors(s.getSelectors())
-                        .withAllocationMode(s.getAllocationMode()).withCount(s.getCount()).build());
+                        .withDeviceClassName(s.getDeviceClassName())
+                        .withSelectors(s.getSelectors())
+                        .withAllocationMode(s.getAllocationMode())
+                        .withCount(s.getCount())
+                        .build());
             }
             dropped.add("firstAvailable (no fallback: any of the alternatives' products)");
         }
@@ -358,14 +469,23 @@ final class DevicePluginForm {
                 first = e;
                 firstMatches = m;
             }
-            if (first != null && !m.isEmpty() && m.get(0).gpu() == firstMatches.get(0).gpu()) {
-                m.stream().map(Inventory.Dev::product).filter(java.util.Objects::nonNull).map(DevicePluginForm::label)
+            if (first != null
+                    && !m.isEmpty()
+                    && m.get(0).gpu() == firstMatches.get(0).gpu()) {
+                m.stream()
+                        .map(Inventory.Dev::product)
+                        .filter(java.util.Objects::nonNull)
+                        .map(DevicePluginForm::label)
                         .forEach(products::add);
             }
         }
         if (first == null) {
-            dropped.add(0, "no device matches " + alternatives.stream().map(ExactDeviceRequest::getDeviceClassName)
-                    .toList() + "; kept pending by the node selector " + UNMATCHED_LABEL);
+            dropped.add(
+                    0,
+                    "no device matches "
+                            + alternatives.stream()
+                                    .map(ExactDeviceRequest::getDeviceClassName)
+                                    .toList() + "; kept pending by the node selector " + UNMATCHED_LABEL);
             Long wanted = alternatives.isEmpty() ? null : alternatives.get(0).getCount();
             return new RequestForm(key, "nvidia.com/gpu", wanted == null ? 1 : wanted, List.of(), dropped);
         }
@@ -382,9 +502,12 @@ final class DevicePluginForm {
         }
         Set<String> profiles = new TreeSet<>();
         firstMatches.stream().filter(d -> !d.gpu()).map(Inventory.Dev::profile).forEach(profiles::add);
-        String resource = firstMatches.get(0).gpu() ? "nvidia.com/gpu" : "nvidia.com/mig-" + profiles.iterator().next();
+        String resource = firstMatches.get(0).gpu()
+                ? "nvidia.com/gpu"
+                : "nvidia.com/mig-" + profiles.iterator().next();
         if (profiles.size() > 1) {
-            dropped.add("more than one MIG profile (the first, " + profiles.iterator().next() + ")");
+            dropped.add("more than one MIG profile (the first, "
+                    + profiles.iterator().next() + ")");
         }
         return new RequestForm(key, resource, count, List.copyOf(products), dropped);
     }

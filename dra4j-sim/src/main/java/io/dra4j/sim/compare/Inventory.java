@@ -8,7 +8,6 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttribute;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceCounterConsumption;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintRule;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
-
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -24,9 +23,21 @@ import java.util.Map;
  */
 record Inventory(List<Dev> devices, Map<String, Map<String, BigDecimal>> counterSets) {
     /** One device; {@code key} is driver/pool/device as allocation results name it. */
-    record Dev(String key, String node, String driver, String pool, String name, String type, String uuid,
-               String parentUuid, String profile, String product, String domain, BigDecimal memory, boolean failed,
-               Map<String, Map<String, BigDecimal>> consumes) {
+    record Dev(
+            String key,
+            String node,
+            String driver,
+            String pool,
+            String name,
+            String type,
+            String uuid,
+            String parentUuid,
+            String profile,
+            String product,
+            String domain,
+            BigDecimal memory,
+            boolean failed,
+            Map<String, Map<String, BigDecimal>> consumes) {
         boolean gpu() {
             return !"mig".equals(type);
         }
@@ -47,21 +58,34 @@ record Inventory(List<Dev> devices, Map<String, Map<String, BigDecimal>> counter
             }
             for (Device d : list(s.getSpec().getDevices())) {
                 boolean failed = list(d.getTaints()).stream().anyMatch(t -> !"None".equals(t.getEffect()));
-                failed |= rules.stream().anyMatch(r -> r.getSpec().getDeviceSelector() != null
-                        && matches(r.getSpec().getDeviceSelector().getDriver(), driver)
-                        && matches(r.getSpec().getDeviceSelector().getPool(), pool)
-                        && matches(r.getSpec().getDeviceSelector().getDevice(), d.getName())
-                        && !"None".equals(r.getSpec().getTaint().getEffect()));
+                failed |= rules.stream()
+                        .anyMatch(r -> r.getSpec().getDeviceSelector() != null
+                                && matches(r.getSpec().getDeviceSelector().getDriver(), driver)
+                                && matches(r.getSpec().getDeviceSelector().getPool(), pool)
+                                && matches(r.getSpec().getDeviceSelector().getDevice(), d.getName())
+                                && !"None".equals(r.getSpec().getTaint().getEffect()));
                 Map<String, Map<String, BigDecimal>> consumes = new LinkedHashMap<>();
                 for (DeviceCounterConsumption c : list(d.getConsumesCounters())) {
                     consumes.put(driver + "/" + pool + "/" + c.getCounterSet(), amounts(c.getCounters()));
                 }
-                Quantity memory = d.getCapacity() == null || d.getCapacity().get("memory") == null ? null
+                Quantity memory = d.getCapacity() == null || d.getCapacity().get("memory") == null
+                        ? null
                         : d.getCapacity().get("memory").getValue();
-                out.add(new Dev(driver + "/" + pool + "/" + d.getName(), node, driver, pool, d.getName(),
-                        attr(d, driver, "type"), attr(d, driver, "uuid"), attr(d, driver, "parentUUID"),
-                        attr(d, driver, "profile"), attr(d, driver, "productName"), attr(d, driver, domainAttribute),
-                        memory == null ? BigDecimal.ZERO : Quantity.getAmountInBytes(memory), failed, consumes));
+                out.add(new Dev(
+                        driver + "/" + pool + "/" + d.getName(),
+                        node,
+                        driver,
+                        pool,
+                        d.getName(),
+                        attr(d, driver, "type"),
+                        attr(d, driver, "uuid"),
+                        attr(d, driver, "parentUUID"),
+                        attr(d, driver, "profile"),
+                        attr(d, driver, "productName"),
+                        attr(d, driver, domainAttribute),
+                        memory == null ? BigDecimal.ZERO : Quantity.getAmountInBytes(memory),
+                        failed,
+                        consumes));
             }
         }
         return new Inventory(List.copyOf(out), sets);

@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintRule;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -28,19 +27,28 @@ final class Cluster {
     final List<NodeInfo> nodes;
     /** What Filter reads about each node, versioned: pods and the pools it sees. */
     final NodeVersions versions;
+
     final Map<String, NodeInfo> nodesByName = new HashMap<>();
     /** The images of the nodes' status, as the scheduler cache's image states (ImageLocality). */
     final ImageLocality images;
+
     private final Map<String, ResourceClaim> claims = new LinkedHashMap<>();
     private final Map<String, DeviceClass> classes = new TreeMap<>();
     private final Map<String, DeviceClass> extendedResourceClasses = new HashMap<>();
     /** Claims added, removed or changed since the allocator's state was last brought up to date, by key. */
     private final java.util.Set<String> changed = new java.util.LinkedHashSet<>();
+
     private final java.util.Set<String> nodesWithLocalSlices = new java.util.HashSet<>();
 
     /** @param timeout the bound on each allocation (kube-scheduler's filterTimeout), null for none */
-    Cluster(FeatureGates gates, Duration timeout, List<Node> nodes, List<DeviceClass> classes,
-            List<ResourceSlice> slices, List<DeviceTaintRule> rules, List<ResourceClaim> claims) {
+    Cluster(
+            FeatureGates gates,
+            Duration timeout,
+            List<Node> nodes,
+            List<DeviceClass> classes,
+            List<ResourceSlice> slices,
+            List<DeviceTaintRule> rules,
+            List<ResourceClaim> claims) {
         this.gates = gates;
         this.nodes = nodeTreeOrder(nodes);
         this.versions = new NodeVersions(this.nodes, slices);
@@ -61,7 +69,8 @@ final class Cluster {
             }
         }
         for (DeviceClass c : this.classes.values()) {
-            extendedResourceClasses.putIfAbsent(IMPLICIT_EXTENDED_RESOURCE_PREFIX + c.getMetadata().getName(), c);
+            extendedResourceClasses.putIfAbsent(
+                    IMPLICIT_EXTENDED_RESOURCE_PREFIX + c.getMetadata().getName(), c);
         }
         for (ResourceClaim c : claims) {
             addClaim(c);

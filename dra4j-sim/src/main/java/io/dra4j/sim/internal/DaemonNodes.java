@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Toleration;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -17,15 +16,19 @@ import java.util.List;
  * is left untolerated by the template's tolerations plus those the controller adds to every daemon pod.
  */
 public final class DaemonNodes {
-    private DaemonNodes() {
-    }
+    private DaemonNodes() {}
 
     public static boolean shouldRun(DaemonSet ds, Node node) {
-        PodSpec template = ds.getSpec() == null || ds.getSpec().getTemplate() == null ? null
+        PodSpec template = ds.getSpec() == null || ds.getSpec().getTemplate() == null
+                ? null
                 : ds.getSpec().getTemplate().getSpec();
-        Pod p = new PodBuilder().withSpec(template == null ? new PodSpec() : template).build();
+        Pod p = new PodBuilder()
+                .withSpec(template == null ? new PodSpec() : template)
+                .build();
         String nodeName = p.getSpec().getNodeName();
-        if (nodeName != null && !nodeName.isEmpty() && !nodeName.equals(node.getMetadata().getName())) {
+        if (nodeName != null
+                && !nodeName.isEmpty()
+                && !nodeName.equals(node.getMetadata().getName())) {
             return false;
         }
         addDaemonTolerations(p);

@@ -1,5 +1,6 @@
 package io.dra4j.sim.internal;
 
+import io.dra4j.scenario.Manifests;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.LabelSelectorRequirement;
 import io.fabric8.kubernetes.api.model.LabelSelectorRequirementBuilder;
@@ -7,8 +8,6 @@ import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.ReplicationController;
 import io.fabric8.kubernetes.api.model.Service;
-import io.dra4j.scenario.Manifests;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -28,14 +27,19 @@ final class DefaultSelectors {
     private final Map<String, ReplicationController> replicationControllers = new HashMap<>();
     /** {@code namespace/ReplicaSet/name} and {@code namespace/StatefulSet/name} to their selectors. */
     private final Map<String, LabelSelector> workloadSelectors;
+
     private final Map<String, Optional<LabelSelector>> perPod = new HashMap<>();
 
-    DefaultSelectors(List<Service> services, List<ReplicationController> rcs, Map<String, LabelSelector> workloadSelectors) {
+    DefaultSelectors(
+            List<Service> services, List<ReplicationController> rcs, Map<String, LabelSelector> workloadSelectors) {
         for (Service s : services) {
-            servicesPerNamespace.computeIfAbsent(Manifests.namespaceOf(s), k -> new ArrayList<>()).add(s);
+            servicesPerNamespace
+                    .computeIfAbsent(Manifests.namespaceOf(s), k -> new ArrayList<>())
+                    .add(s);
         }
         for (ReplicationController rc : rcs) {
-            replicationControllers.put(Manifests.namespaceOf(rc) + "/" + rc.getMetadata().getName(), rc);
+            replicationControllers.put(
+                    Manifests.namespaceOf(rc) + "/" + rc.getMetadata().getName(), rc);
         }
         this.workloadSelectors = workloadSelectors;
     }
@@ -43,16 +47,20 @@ final class DefaultSelectors {
     /** The pod's default selector, or null when it has none. */
     LabelSelector of(Pod pod) {
         String ns = Manifests.namespaceOf(pod);
-        return perPod.computeIfAbsent(ns + "/" + pod.getMetadata().getName(), k -> Optional.ofNullable(compute(ns, pod)))
+        return perPod.computeIfAbsent(
+                        ns + "/" + pod.getMetadata().getName(), k -> Optional.ofNullable(compute(ns, pod)))
                 .orElse(null);
     }
 
     private LabelSelector compute(String ns, Pod pod) {
-        Map<String, String> labels = pod.getMetadata().getLabels() == null ? Map.of() : pod.getMetadata().getLabels();
+        Map<String, String> labels = pod.getMetadata().getLabels() == null
+                ? Map.of()
+                : pod.getMetadata().getLabels();
         // GetPodServices: the namespace's Services with a selector that the pod's labels satisfy.
         Map<String, String> labelSet = new LinkedHashMap<>();
         for (Service s : servicesPerNamespace.getOrDefault(ns, List.of())) {
-            Map<String, String> selector = s.getSpec() == null ? null : s.getSpec().getSelector();
+            Map<String, String> selector =
+                    s.getSpec() == null ? null : s.getSpec().getSelector();
             if (selector != null && labels.entrySet().containsAll(selector.entrySet())) {
                 labelSet.putAll(selector);
             }
@@ -64,7 +72,8 @@ final class DefaultSelectors {
             if (rc != null && rc.getSpec() != null) {
                 labelSet.putAll(rcSelector(rc));
             }
-        } else if (owner != null && "apps/v1".equals(owner.getApiVersion())
+        } else if (owner != null
+                && "apps/v1".equals(owner.getApiVersion())
                 && ("ReplicaSet".equals(owner.getKind()) || "StatefulSet".equals(owner.getKind()))) {
             LabelSelector workload = workloadSelectors.get(ns + "/" + owner.getKind() + "/" + owner.getName());
             if (workload != null) {
@@ -88,7 +97,8 @@ final class DefaultSelectors {
     /** The RC's selector; the API server defaults an empty one to the template's labels. */
     private static Map<String, String> rcSelector(ReplicationController rc) {
         Map<String, String> selector = rc.getSpec().getSelector();
-        if ((selector == null || selector.isEmpty()) && rc.getSpec().getTemplate() != null
+        if ((selector == null || selector.isEmpty())
+                && rc.getSpec().getTemplate() != null
                 && rc.getSpec().getTemplate().getMetadata() != null
                 && rc.getSpec().getTemplate().getMetadata().getLabels() != null) {
             return rc.getSpec().getTemplate().getMetadata().getLabels();
@@ -97,7 +107,11 @@ final class DefaultSelectors {
     }
 
     private static LabelSelectorRequirement in(String key, String value) {
-        return new LabelSelectorRequirementBuilder().withKey(key).withOperator("In").withValues(value).build();
+        return new LabelSelectorRequirementBuilder()
+                .withKey(key)
+                .withOperator("In")
+                .withValues(value)
+                .build();
     }
 
     private static OwnerReference controller(Pod p) {

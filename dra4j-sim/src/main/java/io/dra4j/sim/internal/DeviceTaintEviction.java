@@ -11,7 +11,6 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceToleration;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimConsumerReference;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
-
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -31,11 +30,11 @@ final class DeviceTaintEviction {
     static final String NO_EXECUTE = "NoExecute";
 
     /** When the pod is deleted, and which taint decided it (for the report). */
-    record Eviction(Instant when, String taint) {
-    }
+    record Eviction(Instant when, String taint) {}
 
     /** Devices by {@code driver/pool/device}, from the slice of the pool's newest generation. */
     private final Map<String, Device> devices = new HashMap<>();
+
     private final Map<String, Long> generations = new HashMap<>();
     private final List<DeviceTaintRule> rules = new ArrayList<>();
     private final Instant start;
@@ -47,7 +46,9 @@ final class DeviceTaintEviction {
                 continue;
             }
             String pool = s.getSpec().getDriver() + "/" + s.getSpec().getPool().getName();
-            long generation = s.getSpec().getPool().getGeneration() == null ? 0 : s.getSpec().getPool().getGeneration();
+            long generation = s.getSpec().getPool().getGeneration() == null
+                    ? 0
+                    : s.getSpec().getPool().getGeneration();
             Long have = generations.get(pool);
             if (have != null && have > generation) {
                 continue;
@@ -61,7 +62,8 @@ final class DeviceTaintEviction {
             }
         }
         for (DeviceTaintRule r : taintRules) {
-            if (r.getSpec() != null && r.getSpec().getTaint() != null
+            if (r.getSpec() != null
+                    && r.getSpec().getTaint() != null
                     && NO_EXECUTE.equals(r.getSpec().getTaint().getEffect())) {
                 rules.add(r);
             }
@@ -73,7 +75,9 @@ final class DeviceTaintEviction {
         Instant latest = Instant.EPOCH;
         List<DeviceTaint> taints = new ArrayList<>();
         for (ResourceSlice s : slices) {
-            for (Device d : s.getSpec() == null ? List.<Device>of() : Selectors.list(s.getSpec().getDevices())) {
+            for (Device d : s.getSpec() == null
+                    ? List.<Device>of()
+                    : Selectors.list(s.getSpec().getDevices())) {
                 taints.addAll(Selectors.list(d.getTaints()));
             }
         }
@@ -132,7 +136,8 @@ final class DeviceTaintEviction {
     /** claimEvictionTime. */
     private Eviction claimEviction(ResourceClaim claim) {
         Eviction earliest = null;
-        var results = claim.getStatus().getAllocation().getDevices() == null ? null
+        var results = claim.getStatus().getAllocation().getDevices() == null
+                ? null
                 : claim.getStatus().getAllocation().getDevices().getResults();
         for (DeviceRequestAllocationResult r : Selectors.list(results)) {
             String id = r.getDriver() + "/" + r.getPool() + "/" + r.getDevice();
@@ -177,7 +182,8 @@ final class DeviceTaintEviction {
         }
         for (DeviceTaintRule rule : rules) {
             DeviceTaintSelector s = rule.getSpec().getDeviceSelector();
-            if (s == null || s.getDriver() != null && !s.getDriver().equals(r.getDriver())
+            if (s == null
+                    || s.getDriver() != null && !s.getDriver().equals(r.getDriver())
                     || s.getPool() != null && !s.getPool().equals(r.getPool())
                     || s.getDevice() != null && !s.getDevice().equals(r.getDevice())) {
                 continue;
@@ -213,7 +219,8 @@ final class DeviceTaintEviction {
     }
 
     private static String describe(DeviceTaint t) {
-        return t.getKey() + (t.getValue() == null || t.getValue().isEmpty() ? "" : "=" + t.getValue()) + ":" + t.getEffect();
+        return t.getKey() + (t.getValue() == null || t.getValue().isEmpty() ? "" : "=" + t.getValue()) + ":"
+                + t.getEffect();
     }
 
     private static Instant parse(String time) {

@@ -8,7 +8,6 @@ import io.dra4j.sim.whatif.NodeVerdict;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -24,16 +23,29 @@ import java.util.Set;
  */
 public final class Diagnosis {
     /** The default profile's Filter plugins in the order the chain runs them (a later rejection came closer). */
-    public static final List<String> FILTERS = List.of("NodeUnschedulable", "NodeName", "TaintToleration",
-            "NodeAffinity", "NodePorts", "NodeResourcesFit", PodTopologySpread.NAME, InterPodAffinity.NAME,
+    public static final List<String> FILTERS = List.of(
+            "NodeUnschedulable",
+            "NodeName",
+            "TaintToleration",
+            "NodeAffinity",
+            "NodePorts",
+            "NodeResourcesFit",
+            PodTopologySpread.NAME,
+            InterPodAffinity.NAME,
             DynamicResources.NAME);
 
     private final Cluster cluster;
     private final Map<String, Pod> pods = new HashMap<>();
 
     private Diagnosis(SimulationOptions options, ClusterSnapshot state) {
-        this.cluster = new Cluster(options.gates(), options.effectiveFilterTimeout(), state.nodes(),
-                state.deviceClasses(), state.resourceSlices(), state.deviceTaintRules(), state.resourceClaims());
+        this.cluster = new Cluster(
+                options.gates(),
+                options.effectiveFilterTimeout(),
+                state.nodes(),
+                state.deviceClasses(),
+                state.resourceSlices(),
+                state.deviceTaintRules(),
+                state.resourceClaims());
         for (Pod p : state.pods()) {
             pods.put(Manifests.namespaceOf(p) + "/" + p.getMetadata().getName(), p);
             String phase = p.getStatus() == null ? null : p.getStatus().getPhase();
@@ -85,12 +97,20 @@ public final class Diagnosis {
      */
     public Check claim(ResourceClaim claim) {
         Pod carrier = new PodBuilder()
-                .withNewMetadata().withNamespace(claim.getMetadata().getNamespace())
+                .withNewMetadata()
+                .withNamespace(claim.getMetadata().getNamespace())
                 .withName("claim-" + claim.getMetadata().getName())
-                .withUid(WorkloadExpander.uid(claim.getMetadata().getNamespace(), "ClaimCarrier",
-                        claim.getMetadata().getName())).endMetadata()
-                .withNewSpec().addNewResourceClaim().withName("claim")
-                .withResourceClaimName(claim.getMetadata().getName()).endResourceClaim().endSpec()
+                .withUid(WorkloadExpander.uid(
+                        claim.getMetadata().getNamespace(),
+                        "ClaimCarrier",
+                        claim.getMetadata().getName()))
+                .endMetadata()
+                .withNewSpec()
+                .addNewResourceClaim()
+                .withName("claim")
+                .withResourceClaimName(claim.getMetadata().getName())
+                .endResourceClaim()
+                .endSpec()
                 .build();
         return new Check(carrier, true);
     }
@@ -111,8 +131,13 @@ public final class Diagnosis {
             this.request = PodRequests.of(pod);
             this.dra = new DynamicResources(pod, cluster, request);
             if (!draOnly) {
-                scheduler = new Scheduler(cluster, 100, p -> null, List.of(),
-                        SimulationOptions.BindingConditions.MET, () -> java.time.Instant.EPOCH);
+                scheduler = new Scheduler(
+                        cluster,
+                        100,
+                        p -> null,
+                        List.of(),
+                        SimulationOptions.BindingConditions.MET,
+                        () -> java.time.Instant.EPOCH);
                 spread = new PodTopologySpread(pod, cluster.nodes);
                 affinity = new InterPodAffinity(pod, cluster.nodes);
             }
@@ -142,11 +167,15 @@ public final class Diagnosis {
                     continue;
                 }
                 if (!passed.contains(n)) {
-                    out.add(new NodeVerdict(n.name, "NodeAffinity", "UnschedulableAndUnresolvable",
+                    out.add(new NodeVerdict(
+                            n.name,
+                            "NodeAffinity",
+                            "UnschedulableAndUnresolvable",
                             List.of("node(s) didn't satisfy plugin(s) [NodeAffinity]")));
                     continue;
                 }
-                FilterStatus s = draOnly ? (dra.skip() ? null : dra.filter(n))
+                FilterStatus s = draOnly
+                        ? (dra.skip() ? null : dra.filter(n))
                         : scheduler.filter(pod, n, request, spread, affinity, dra);
                 out.add(s == null ? new NodeVerdict(n.name, "", "", List.of()) : verdict(n.name, s));
             }

@@ -10,9 +10,7 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintRule;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
-
 import java.time.Duration;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,21 +31,30 @@ final class DraAllocation {
     private final Map<String, List<ResourceSlice>> slicesByNode = new HashMap<>();
     /** The allocated claims {@link #state} holds, by namespace/name. */
     private final Map<String, ResourceClaim> held = new HashMap<>();
+
     private long shareIds;
     /** kube-scheduler's filterTimeout per allocation; null for none. */
     private final Duration timeout;
     /** Outcomes per node and claim shape, valid while the pools the node sees are unchanged. */
     private final AllocationMemo memo;
 
-    DraAllocation(FeatureGates gates, Duration timeout, List<DeviceClass> classes, List<ResourceSlice> slices,
-                  List<DeviceTaintRule> taintRules, NodeVersions versions, int nodeCount) {
+    DraAllocation(
+            FeatureGates gates,
+            Duration timeout,
+            List<DeviceClass> classes,
+            List<ResourceSlice> slices,
+            List<DeviceTaintRule> taintRules,
+            NodeVersions versions,
+            int nodeCount) {
         this.timeout = timeout;
         this.gates = gates;
         this.classes = List.copyOf(classes);
         this.taintRules = List.copyOf(taintRules);
         this.memo = new AllocationMemo(versions, nodeCount);
         for (ResourceSlice s : slices) {
-            String node = s.getSpec() == null || s.getSpec().getNodeName() == null ? "" : s.getSpec().getNodeName();
+            String node = s.getSpec() == null || s.getSpec().getNodeName() == null
+                    ? ""
+                    : s.getSpec().getNodeName();
             slicesByNode.computeIfAbsent(node, k -> new java.util.ArrayList<>()).add(s);
         }
         this.state = ClusterState.builder()
@@ -66,7 +73,8 @@ final class DraAllocation {
         for (Map.Entry<String, ResourceClaim> e : changed.entrySet()) {
             ResourceClaim was = held.remove(e.getKey());
             if (was != null) {
-                state = state.withoutAllocatedClaim(was.getMetadata().getNamespace(), was.getMetadata().getName());
+                state = state.withoutAllocatedClaim(
+                        was.getMetadata().getNamespace(), was.getMetadata().getName());
             }
             ResourceClaim now = e.getValue();
             if (now != null && now.getStatus() != null && now.getStatus().getAllocation() != null) {
@@ -78,7 +86,8 @@ final class DraAllocation {
                 .clusterState(state)
                 .timeout(timeout)
                 // Share IDs are random UUIDs upstream; numbered here so that runs repeat.
-                .shareIds(() -> UUID.nameUUIDFromBytes(("dra4j-share-" + (shareIds++)).getBytes()).toString())
+                .shareIds(() -> UUID.nameUUIDFromBytes(("dra4j-share-" + (shareIds++)).getBytes())
+                        .toString())
                 .build();
         return new Cycle(allocator, this, state);
     }
@@ -101,8 +110,10 @@ final class DraAllocation {
                 .deviceTaintRules(taintRules)
                 .allocatedClaims(holding(visible, inUse))
                 .build();
-        return Allocator.builder().clusterState(scoped)
-                .shareIds(() -> UUID.nameUUIDFromBytes(("dra4j-share-" + (shareIds++)).getBytes()).toString())
+        return Allocator.builder()
+                .clusterState(scoped)
+                .shareIds(() -> UUID.nameUUIDFromBytes(("dra4j-share-" + (shareIds++)).getBytes())
+                        .toString())
                 .build();
     }
 
@@ -111,7 +122,8 @@ final class DraAllocation {
         // Pools by driver: the results' own strings are looked up, none is built per result.
         Map<String, java.util.Set<String>> pools = new HashMap<>();
         for (ResourceSlice s : slices) {
-            pools.computeIfAbsent(s.getSpec().getDriver(), k -> new java.util.HashSet<>()).add(s.getSpec().getPool().getName());
+            pools.computeIfAbsent(s.getSpec().getDriver(), k -> new java.util.HashSet<>())
+                    .add(s.getSpec().getPool().getName());
         }
         List<ResourceClaim> out = new java.util.ArrayList<>();
         for (ResourceClaim c : claims) {
@@ -131,8 +143,7 @@ final class DraAllocation {
     }
 
     /** An explanation on a node at a stamp, for one claims' shape. */
-    private record Explained(long stamp, Explanation explanation) {
-    }
+    private record Explained(long stamp, Explanation explanation) {}
 
     /** The last explanation per node index and claims' shape (at most one per pair, so memory stays bounded). */
     private final Map<Long, Explained> explained = new HashMap<>();

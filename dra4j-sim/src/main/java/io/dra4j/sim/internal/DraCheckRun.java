@@ -16,7 +16,6 @@ import io.fabric8.kubernetes.api.model.PodResourceClaim;
 import io.fabric8.kubernetes.api.model.PodResourceClaimBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -45,8 +44,8 @@ public final class DraCheckRun {
     private final boolean explain;
     private final List<String> nodeNotes = new ArrayList<>();
 
-    public DraCheckRun(FeatureGates gates, Duration timeout, ClusterSnapshot snapshot, Optional<String> node,
-                       boolean explain) {
+    public DraCheckRun(
+            FeatureGates gates, Duration timeout, ClusterSnapshot snapshot, Optional<String> node, boolean explain) {
         this.gates = gates;
         this.timeout = timeout;
         this.snapshot = snapshot;
@@ -58,7 +57,8 @@ public final class DraCheckRun {
         Simulation sim = new Simulation(new SimulationOptions(gates, 0), withNodes(), timeout);
         sim.prepare();
         Cluster cluster = sim.cluster();
-        List<NodeInfo> nodes = node.map(n -> List.of(cluster.nodesByName.get(n))).orElse(cluster.nodes);
+        List<NodeInfo> nodes =
+                node.map(n -> List.of(cluster.nodesByName.get(n))).orElse(cluster.nodes);
         List<PodClaims> out = new ArrayList<>();
         Set<String> referenced = new HashSet<>();
         for (Pod p : sim.pods()) {
@@ -78,8 +78,16 @@ public final class DraCheckRun {
             boolean allocated = c.getStatus() != null && c.getStatus().getAllocation() != null;
             if (!allocated && !referenced.contains(ns + "/" + c.getMetadata().getName())) {
                 check(claimOnlyPod(ns, c.getMetadata().getName()), new Resources(), cluster, nodes, List.of())
-                        .map(r -> new PodClaims(r.namespace(), "", r.claims(), r.templates(), r.nodes(), r.node(),
-                                r.outcome(), r.explanation(), r.notes()))
+                        .map(r -> new PodClaims(
+                                r.namespace(),
+                                "",
+                                r.claims(),
+                                r.templates(),
+                                r.nodes(),
+                                r.node(),
+                                r.outcome(),
+                                r.explanation(),
+                                r.notes()))
                         .ifPresent(out::add);
             }
         }
@@ -93,10 +101,11 @@ public final class DraCheckRun {
     private ClusterSnapshot withNodes() {
         List<Node> nodes = snapshot.nodes();
         if (!nodes.isEmpty()) {
-            List<String> names = nodes.stream().map(n -> n.getMetadata().getName()).toList();
+            List<String> names =
+                    nodes.stream().map(n -> n.getMetadata().getName()).toList();
             if (node.isPresent() && !names.contains(node.get())) {
-                throw new IllegalArgumentException("node " + node.get() + " is not in the input (its nodes: "
-                        + String.join(", ", names) + ")");
+                throw new IllegalArgumentException(
+                        "node " + node.get() + " is not in the input (its nodes: " + String.join(", ", names) + ")");
             }
             return snapshot;
         }
@@ -105,7 +114,9 @@ public final class DraCheckRun {
             names.add(node.get());
         } else {
             for (ResourceSlice s : snapshot.resourceSlices()) {
-                if (s.getSpec() != null && s.getSpec().getNodeName() != null && !s.getSpec().getNodeName().isEmpty()) {
+                if (s.getSpec() != null
+                        && s.getSpec().getNodeName() != null
+                        && !s.getSpec().getNodeName().isEmpty()) {
                     names.add(s.getSpec().getNodeName());
                 }
             }
@@ -116,7 +127,11 @@ public final class DraCheckRun {
         }
         List<Node> bare = new ArrayList<>();
         for (String n : names) {
-            bare.add(new NodeBuilder().withNewMetadata().withName(n).endMetadata().build());
+            bare.add(new NodeBuilder()
+                    .withNewMetadata()
+                    .withName(n)
+                    .endMetadata()
+                    .build());
         }
         nodeNotes.add("the input holds no Node objects: taken as node(s) without labels: " + String.join(", ", names));
         return snapshot.with(bare, snapshot.pods(), snapshot.resourceSlices(), snapshot.resourceClaims());
@@ -128,10 +143,18 @@ public final class DraCheckRun {
     }
 
     private static Pod claimOnlyPod(String namespace, String claim) {
-        return new PodBuilder().withNewMetadata().withNamespace(namespace).withName(claim)
-                .withUid(CLAIM_ONLY_POD_UID).endMetadata()
-                .withNewSpec().withResourceClaims(new PodResourceClaimBuilder().withName(claim)
-                        .withResourceClaimName(claim).build()).endSpec()
+        return new PodBuilder()
+                .withNewMetadata()
+                .withNamespace(namespace)
+                .withName(claim)
+                .withUid(CLAIM_ONLY_POD_UID)
+                .endMetadata()
+                .withNewSpec()
+                .withResourceClaims(new PodResourceClaimBuilder()
+                        .withName(claim)
+                        .withResourceClaimName(claim)
+                        .build())
+                .endSpec()
                 .build();
     }
 
@@ -139,8 +162,8 @@ public final class DraCheckRun {
      * PreFilter, then Filter on each node and Score where it allocated; empty for a pod with nothing left to
      * allocate (no claims, or all of them allocated already).
      */
-    private Optional<PodClaims> check(Pod pod, Resources request, Cluster cluster, List<NodeInfo> nodes,
-                                      List<String> notes) {
+    private Optional<PodClaims> check(
+            Pod pod, Resources request, Cluster cluster, List<NodeInfo> nodes, List<String> notes) {
         DynamicResources dra = new DynamicResources(pod, cluster, request);
         if (dra.skip()) {
             return Optional.empty();
@@ -158,8 +181,8 @@ public final class DraCheckRun {
                 claims.add(name != null ? name : pc.getName());
                 templates.add(pc.getResourceClaimTemplateName() == null ? "" : pc.getResourceClaimTemplateName());
             }
-            return Optional.of(new PodClaims(ns, Simulation.name(pod), claims, templates, List.of(), "", outcome,
-                    Optional.empty(), notes));
+            return Optional.of(new PodClaims(
+                    ns, Simulation.name(pod), claims, templates, List.of(), "", outcome, Optional.empty(), notes));
         }
         if (dra.nothingToAllocate()) {
             return Optional.empty();
@@ -180,7 +203,8 @@ public final class DraCheckRun {
                 continue;
             }
             if (o == null) {
-                o = s.code() == FilterStatus.Code.ERROR ? new AllocationOutcome.Failed(s.reasons().get(0), false)
+                o = s.code() == FilterStatus.Code.ERROR
+                        ? new AllocationOutcome.Failed(s.reasons().get(0), false)
                         : new AllocationOutcome.Unschedulable(String.join("; ", s.reasons()));
             }
             verdicts.add(new NodeVerdict(n.name, o, 0));
@@ -222,8 +246,8 @@ public final class DraCheckRun {
             claims.add(c.getMetadata().getName());
             templates.add(templateOf(pod, c));
         }
-        return Optional.of(new PodClaims(ns, Simulation.name(pod), claims, templates, ranked, chosen.name, outcome,
-                explanation, notes));
+        return Optional.of(new PodClaims(
+                ns, Simulation.name(pod), claims, templates, ranked, chosen.name, outcome, explanation, notes));
     }
 
     /** The template the pod's claim entry names, for a claim that entry resolves to; empty otherwise. */

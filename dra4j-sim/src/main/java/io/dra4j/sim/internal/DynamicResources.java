@@ -13,7 +13,6 @@ import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.AllocationResultBuilder;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestBuilder;
@@ -22,7 +21,6 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimConsumerReference;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimStatus;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -46,6 +44,7 @@ final class DynamicResources {
     static final int RESERVED_FOR_MAX = 256;
     /** FirstAvailableDeviceRequestMaxSize. */
     static final int FIRST_AVAILABLE_MAX = 8;
+
     static final String EXTENDED_CLAIM_ANNOTATION = "resource.kubernetes.io/extended-resource-claim";
     static final String POD_CLAIM_NAME_ANNOTATION = "resource.kubernetes.io/pod-claim-name";
     static final String DELETE_PROTECTION_FINALIZER = "resource.kubernetes.io/delete-protection";
@@ -58,6 +57,7 @@ final class DynamicResources {
     private DraAllocation.Cycle cycle;
     /** The shape of the pod's own claims to allocate ({@link DraAllocation.Cycle#shape}); -1 until asked. */
     private int shape = -1;
+
     private final Map<String, ResourceClaim> nodeExtendedClaims = new HashMap<>();
     /** The allocator's outcome per node Filter allocated on, by the node's index; null where it did not. */
     private AllocationOutcome[] nodeOutcomes;
@@ -67,9 +67,11 @@ final class DynamicResources {
     private final Set<Integer> unavailableClaims = new java.util.TreeSet<>();
     /** The pod's claims as {@link #bind} left them, the special claim for extended resources included. */
     private final List<ResourceClaim> bound = new ArrayList<>();
+
     private ResourceClaim boundExtended;
     /** The pod's claims' status and finalizers as {@link #bind} found them, for {@link #unbind}. */
     private final Map<ResourceClaim, ResourceClaimStatus> statusBefore = new java.util.IdentityHashMap<>();
+
     private final Map<ResourceClaim, List<String>> finalizersBefore = new java.util.IdentityHashMap<>();
 
     DynamicResources(Pod pod, Cluster cluster, Resources podRequest) {
@@ -97,14 +99,17 @@ final class DynamicResources {
             String name = claimName(pod, pc);
             if (name == null) {
                 String template = pc.getResourceClaimTemplateName();
-                return FilterStatus.unresolvable(NAME, "pod \"" + pod.getMetadata().getName() + "\": claim " + pc.getName()
-                        + ": ResourceClaim not created yet (ResourceClaimTemplate " + template + " not found)");
+                return FilterStatus.unresolvable(
+                        NAME,
+                        "pod \"" + pod.getMetadata().getName() + "\": claim " + pc.getName()
+                                + ": ResourceClaim not created yet (ResourceClaimTemplate " + template + " not found)");
             }
             ResourceClaim claim = cluster.claim(pod.getMetadata().getNamespace(), name);
             if (claim == null) {
                 // The assume cache's NotFoundError, as the claim is looked up there.
-                return FilterStatus.unresolvable(NAME, "could not find ResourceClaim \""
-                        + pod.getMetadata().getNamespace() + "/" + name + "\"");
+                return FilterStatus.unresolvable(
+                        NAME,
+                        "could not find ResourceClaim \"" + pod.getMetadata().getNamespace() + "/" + name + "\"");
             }
             claims.add(claim);
         }
@@ -138,8 +143,11 @@ final class DynamicResources {
                         }
                     }
                 } else {
-                    return FilterStatus.unresolvable(NAME, "resource claim " + pod.getMetadata().getNamespace() + "/"
-                            + claim.getMetadata().getName() + ", request " + r.getName() + ": unknown request type");
+                    return FilterStatus.unresolvable(
+                            NAME,
+                            "resource claim " + pod.getMetadata().getNamespace() + "/"
+                                    + claim.getMetadata().getName() + ", request " + r.getName()
+                                    + ": unknown request type");
                 }
             }
         }
@@ -151,7 +159,8 @@ final class DynamicResources {
             return FilterStatus.error(NAME, "request " + request + ": unsupported request type");
         }
         if (cluster.deviceClass(className) == null) {
-            return FilterStatus.unresolvable(NAME, "request " + request + ": device class " + className + " does not exist");
+            return FilterStatus.unresolvable(
+                    NAME, "request " + request + ": device class " + className + " does not exist");
         }
         return null;
     }
@@ -162,7 +171,8 @@ final class DynamicResources {
             return pc.getResourceClaimName();
         }
         PodStatus st = pod.getStatus();
-        for (PodResourceClaimStatus s : st == null ? List.<PodResourceClaimStatus>of() : Selectors.list(st.getResourceClaimStatuses())) {
+        for (PodResourceClaimStatus s :
+                st == null ? List.<PodResourceClaimStatus>of() : Selectors.list(st.getResourceClaimStatuses())) {
             if (s.getName().equals(pc.getName())) {
                 return s.getResourceClaimName();
             }
@@ -253,16 +263,19 @@ final class DynamicResources {
                 return () -> {
                     // The claim as it is by then (a pod group's cycle may have reserved it meanwhile); a new object,
                     // not a change: earlier cycles' allocator states hold the claim as it was.
-                    ResourceClaim now = cluster.claim(c.getMetadata().getNamespace(), c.getMetadata().getName());
+                    ResourceClaim now = cluster.claim(
+                            c.getMetadata().getNamespace(), c.getMetadata().getName());
                     if (now == null || !allocated(now) || !deallocatable(now)) {
                         return;
                     }
-                    ResourceClaimStatus status = new io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimStatusBuilder(
-                            now.getStatus()).build();
+                    ResourceClaimStatus status =
+                            new io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimStatusBuilder(now.getStatus())
+                                    .build();
                     status.setReservedFor(null);
                     status.setAllocation(null);
                     status.setDevices(null);
-                    cluster.addClaim(new ResourceClaimBuilder(now).withStatus(status).build());
+                    cluster.addClaim(
+                            new ResourceClaimBuilder(now).withStatus(status).build());
                 };
             }
         }
@@ -271,8 +284,11 @@ final class DynamicResources {
 
     /** Reserved for nobody, or only for this pod. */
     private boolean deallocatable(ResourceClaim c) {
-        List<ResourceClaimConsumerReference> reserved = Selectors.list(c.getStatus().getReservedFor());
-        return reserved.isEmpty() || reserved.size() == 1 && pod.getMetadata().getUid().equals(reserved.get(0).getUid());
+        List<ResourceClaimConsumerReference> reserved =
+                Selectors.list(c.getStatus().getReservedFor());
+        return reserved.isEmpty()
+                || reserved.size() == 1
+                        && pod.getMetadata().getUid().equals(reserved.get(0).getUid());
     }
 
     private List<ResourceClaim> toAllocate(ResourceClaim extended) {
@@ -322,13 +338,14 @@ final class DynamicResources {
         int memoShape = filterShape();
         return () -> {
             Nearest nearest = nearest(order, memoShape, stamps);
-            return nearest == null ? "" : nearest.node().name + ": " + nearest.explanation().decisive();
+            return nearest == null
+                    ? ""
+                    : nearest.node().name + ": " + nearest.explanation().decisive();
         };
     }
 
     /** The node that came closest and the allocator's explanation there. */
-    record Nearest(NodeInfo node, Explanation explanation) {
-    }
+    record Nearest(NodeInfo node, Explanation explanation) {}
 
     /**
      * The node among {@code rejected} whose candidate funnel got furthest, as {@link #decisiveReason} chooses it;
@@ -363,7 +380,8 @@ final class DynamicResources {
             if (toAllocate.isEmpty()) {
                 continue;
             }
-            Explanation e = memoShape < 0 ? cycle().explain(n.node, toAllocate)
+            Explanation e = memoShape < 0
+                    ? cycle().explain(n.node, toAllocate)
                     : cluster.dra.explained(n.index, stamps[i], memoShape, () -> cycle().explain(n.node, toAllocate));
             int reach = reach(e);
             if (reach > bestReach) {
@@ -467,10 +485,12 @@ final class DynamicResources {
             return null;
         }
         List<DeviceRequest> requests = new ArrayList<>();
-        List<Container> containers = new ArrayList<>(Selectors.list(pod.getSpec().getInitContainers()));
+        List<Container> containers =
+                new ArrayList<>(Selectors.list(pod.getSpec().getInitContainers()));
         containers.addAll(Selectors.list(pod.getSpec().getContainers()));
         for (int ci = 0; ci < containers.size(); ci++) {
-            Map<String, Quantity> creqs = containers.get(ci).getResources() == null ? null
+            Map<String, Quantity> creqs = containers.get(ci).getResources() == null
+                    ? null
                     : containers.get(ci).getResources().getRequests();
             if (creqs == null) {
                 continue;
@@ -482,20 +502,38 @@ final class DynamicResources {
                 if (!viaDra.contains(rName) || count == 0) {
                     continue;
                 }
-                requests.add(new DeviceRequestBuilder().withName("container-" + ci + "-request-" + ridx)
-                        .withNewExactly().withDeviceClassName(cluster.classForExtendedResource(rName).getMetadata().getName())
-                        .withAllocationMode("ExactCount").withCount(count).endExactly().build());
+                requests.add(new DeviceRequestBuilder()
+                        .withName("container-" + ci + "-request-" + ridx)
+                        .withNewExactly()
+                        .withDeviceClassName(cluster.classForExtendedResource(rName)
+                                .getMetadata()
+                                .getName())
+                        .withAllocationMode("ExactCount")
+                        .withCount(count)
+                        .endExactly()
+                        .build());
             }
         }
         return new ResourceClaimBuilder()
-                .withNewMetadata().withNamespace(pod.getMetadata().getNamespace()).withName("<extended-resources>")
+                .withNewMetadata()
+                .withNamespace(pod.getMetadata().getNamespace())
+                .withName("<extended-resources>")
                 .withGenerateName(pod.getMetadata().getName() + "-extended-resources-")
                 .withAnnotations(Map.of(EXTENDED_CLAIM_ANNOTATION, "true"))
-                .withOwnerReferences(new OwnerReferenceBuilder().withApiVersion("v1").withKind("Pod")
-                        .withName(pod.getMetadata().getName()).withUid(pod.getMetadata().getUid()).withController(true)
-                        .withBlockOwnerDeletion(true).build())
+                .withOwnerReferences(new OwnerReferenceBuilder()
+                        .withApiVersion("v1")
+                        .withKind("Pod")
+                        .withName(pod.getMetadata().getName())
+                        .withUid(pod.getMetadata().getUid())
+                        .withController(true)
+                        .withBlockOwnerDeletion(true)
+                        .build())
                 .endMetadata()
-                .withNewSpec().withNewDevices().withRequests(requests).endDevices().endSpec()
+                .withNewSpec()
+                .withNewDevices()
+                .withRequests(requests)
+                .endDevices()
+                .endSpec()
                 .build();
     }
 
@@ -509,15 +547,16 @@ final class DynamicResources {
         int ri = 0;
         for (ResourceClaim c : toAllocate(nodeExtendedClaims.get(n.name))) {
             AllocationResult a = results.get(ri++);
-            List<DeviceRequestAllocationResult> allocated = Selectors.list(a.getDevices() == null ? null
-                    : a.getDevices().getResults());
+            List<DeviceRequestAllocationResult> allocated = Selectors.list(
+                    a.getDevices() == null ? null : a.getDevices().getResults());
             for (DeviceRequest req : Selectors.list(c.getSpec().getDevices().getRequests())) {
                 if (req.getExactly() != null) {
                     continue;
                 }
                 List<DeviceSubRequest> subs = Selectors.list(req.getFirstAvailable());
                 for (int i = 0; i < subs.size(); i++) {
-                    if (allocatedSubRequest(allocated, req.getName() + "/" + subs.get(i).getName())) {
+                    if (allocatedSubRequest(
+                            allocated, req.getName() + "/" + subs.get(i).getName())) {
                         score += FIRST_AVAILABLE_MAX - i;
                     }
                 }
@@ -539,7 +578,8 @@ final class DynamicResources {
         if (prioritized == null) {
             boolean any = false;
             for (ResourceClaim c : claims) {
-                for (DeviceRequest req : allocated(c) ? List.<DeviceRequest>of()
+                for (DeviceRequest req : allocated(c)
+                        ? List.<DeviceRequest>of()
                         : Selectors.list(c.getSpec().getDevices().getRequests())) {
                     any |= req.getExactly() == null;
                 }
@@ -595,19 +635,28 @@ final class DynamicResources {
         bound.clear();
         bound.addAll(claims);
         for (ResourceClaim c : claims) {
-            statusBefore.put(c, c.getStatus() == null ? null
-                    : new io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimStatusBuilder(c.getStatus()).build());
+            statusBefore.put(
+                    c,
+                    c.getStatus() == null
+                            ? null
+                            : new io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimStatusBuilder(c.getStatus())
+                                    .build());
             List<String> f = c.getMetadata().getFinalizers();
             finalizersBefore.put(c, f == null ? null : new ArrayList<>(f));
         }
         for (ResourceClaim c : toAllocate(extended)) {
             ResourceClaim target = c;
             if (c == extended) {
-                String name = Names.generate(c.getMetadata().getNamespace(), c.getMetadata().getGenerateName(),
+                String name = Names.generate(
+                        c.getMetadata().getNamespace(),
+                        c.getMetadata().getGenerateName(),
                         x -> cluster.claim(c.getMetadata().getNamespace(), x) != null);
-                target = new ResourceClaimBuilder(c).editMetadata().withName(name)
+                target = new ResourceClaimBuilder(c)
+                        .editMetadata()
+                        .withName(name)
                         .withUid(WorkloadExpander.uid(c.getMetadata().getNamespace(), "ResourceClaim", name))
-                        .endMetadata().build();
+                        .endMetadata()
+                        .build();
                 cluster.addClaim(target);
                 recordExtendedClaim(target);
                 bound.add(target);
@@ -622,8 +671,12 @@ final class DynamicResources {
         }
         for (ResourceClaim c : claims) {
             if (!reservedForPod(c)) {
-                List<ResourceClaimConsumerReference> reserved = new ArrayList<>(Selectors.list(c.getStatus().getReservedFor()));
-                reserved.add(new ResourceClaimConsumerReference(null, pod.getMetadata().getName(), "pods",
+                List<ResourceClaimConsumerReference> reserved =
+                        new ArrayList<>(Selectors.list(c.getStatus().getReservedFor()));
+                reserved.add(new ResourceClaimConsumerReference(
+                        null,
+                        pod.getMetadata().getName(),
+                        "pods",
                         pod.getMetadata().getUid()));
                 c.getStatus().setReservedFor(reserved);
             }
@@ -638,8 +691,7 @@ final class DynamicResources {
      * PreBind's wait for binding conditions, after {@link #bind}: {@code waited} when a bound claim has a device with
      * binding conditions, {@code error} the PreBind failure (null when the conditions were met).
      */
-    record PreBind(boolean waited, String error) {
-    }
+    record PreBind(boolean waited, String error) {}
 
     /**
      * Waits for the binding conditions of the bound claims' devices, as the drivers are assumed to behave: met after
@@ -666,8 +718,13 @@ final class DynamicResources {
         if (!option.fail() && option.delay().compareTo(BINDING_TIMEOUT) <= 0) {
             for (ResourceClaim c : bound) {
                 for (DeviceRequestAllocationResult r : results(c)) {
-                    setDeviceConditions(c, r, Selectors.list(r.getBindingConditions()), "BindingConditionsMet",
-                            "simulated: the driver met the binding conditions", now.plus(option.delay()));
+                    setDeviceConditions(
+                            c,
+                            r,
+                            Selectors.list(r.getBindingConditions()),
+                            "BindingConditionsMet",
+                            "simulated: the driver met the binding conditions",
+                            now.plus(option.delay()));
                 }
             }
             return new PreBind(true, null);
@@ -676,10 +733,18 @@ final class DynamicResources {
             for (ResourceClaim c : bound) {
                 for (DeviceRequestAllocationResult r : results(c)) {
                     List<String> failure = Selectors.list(r.getBindingFailureConditions());
-                    if (error == null && !Selectors.list(r.getBindingConditions()).isEmpty() && !failure.isEmpty()) {
-                        setDeviceConditions(c, r, failure.subList(0, 1), "BindingFailed",
-                                "simulated: the driver reported a binding failure", now.plus(option.delay()));
-                        error = "device binding failed: claim=" + c.getMetadata().getName()
+                    if (error == null
+                            && !Selectors.list(r.getBindingConditions()).isEmpty()
+                            && !failure.isEmpty()) {
+                        setDeviceConditions(
+                                c,
+                                r,
+                                failure.subList(0, 1),
+                                "BindingFailed",
+                                "simulated: the driver reported a binding failure",
+                                now.plus(option.delay()));
+                        error = "device binding failed: claim="
+                                + c.getMetadata().getName()
                                 + ", reason=BindingFailed, message=\"simulated: the driver reported a binding failure\"";
                     }
                 }
@@ -694,24 +759,40 @@ final class DynamicResources {
 
     private static List<DeviceRequestAllocationResult> results(ResourceClaim c) {
         AllocationResult a = c.getStatus() == null ? null : c.getStatus().getAllocation();
-        return a == null || a.getDevices() == null ? List.of() : Selectors.list(a.getDevices().getResults());
+        return a == null || a.getDevices() == null
+                ? List.of()
+                : Selectors.list(a.getDevices().getResults());
     }
 
-    private static void setDeviceConditions(ResourceClaim c, DeviceRequestAllocationResult r, List<String> types,
-                                            String reason, String message, java.time.Instant at) {
+    private static void setDeviceConditions(
+            ResourceClaim c,
+            DeviceRequestAllocationResult r,
+            List<String> types,
+            String reason,
+            String message,
+            java.time.Instant at) {
         if (types.isEmpty()) {
             return;
         }
         List<io.fabric8.kubernetes.api.model.Condition> conditions = new ArrayList<>();
         for (String type : types) {
-            conditions.add(new io.fabric8.kubernetes.api.model.ConditionBuilder().withType(type).withStatus("True")
-                    .withReason(reason).withMessage(message).withLastTransitionTime(at.toString()).build());
+            conditions.add(new io.fabric8.kubernetes.api.model.ConditionBuilder()
+                    .withType(type)
+                    .withStatus("True")
+                    .withReason(reason)
+                    .withMessage(message)
+                    .withLastTransitionTime(at.toString())
+                    .build());
         }
         List<io.fabric8.kubernetes.api.model.resource.v1.AllocatedDeviceStatus> devices =
                 new ArrayList<>(Selectors.list(c.getStatus().getDevices()));
         devices.add(new io.fabric8.kubernetes.api.model.resource.v1.AllocatedDeviceStatusBuilder()
-                .withDriver(r.getDriver()).withPool(r.getPool()).withDevice(r.getDevice()).withShareID(r.getShareID())
-                .withConditions(conditions).build());
+                .withDriver(r.getDriver())
+                .withPool(r.getPool())
+                .withDevice(r.getDevice())
+                .withShareID(r.getShareID())
+                .withConditions(conditions)
+                .build());
         c.getStatus().setDevices(devices);
     }
 
@@ -723,7 +804,8 @@ final class DynamicResources {
     void unbind() {
         // The claims are replaced, not changed: earlier cycles' allocator states hold the objects as they were.
         for (ResourceClaim c : claims) {
-            ResourceClaim restored = new ResourceClaimBuilder(c).withStatus(statusBefore.get(c)).build();
+            ResourceClaim restored =
+                    new ResourceClaimBuilder(c).withStatus(statusBefore.get(c)).build();
             restored.getMetadata().setFinalizers(finalizersBefore.get(c));
             cluster.addClaim(restored);
         }
@@ -742,7 +824,8 @@ final class DynamicResources {
             if (c.getStatus() == null) {
                 continue;
             }
-            List<ResourceClaimConsumerReference> reserved = new ArrayList<>(Selectors.list(c.getStatus().getReservedFor()));
+            List<ResourceClaimConsumerReference> reserved =
+                    new ArrayList<>(Selectors.list(c.getStatus().getReservedFor()));
             reserved.removeIf(r -> uid.equals(r.getUid()));
             c.getStatus().setReservedFor(reserved.isEmpty() ? null : reserved);
             if (reserved.isEmpty()) {
@@ -762,7 +845,8 @@ final class DynamicResources {
 
     private void recordExtendedClaim(ResourceClaim claim) {
         List<ContainerExtendedResourceRequest> mappings = new ArrayList<>();
-        List<Container> containers = new ArrayList<>(Selectors.list(pod.getSpec().getInitContainers()));
+        List<Container> containers =
+                new ArrayList<>(Selectors.list(pod.getSpec().getInitContainers()));
         containers.addAll(Selectors.list(pod.getSpec().getContainers()));
         for (DeviceRequest r : claim.getSpec().getDevices().getRequests()) {
             String[] parts = r.getName().split("-");
@@ -775,10 +859,12 @@ final class DynamicResources {
         if (pod.getStatus() == null) {
             pod.setStatus(new PodStatus());
         }
-        pod.getStatus().setExtendedResourceClaimStatus(new PodExtendedResourceClaimStatus(mappings,
-                claim.getMetadata().getName()));
+        pod.getStatus()
+                .setExtendedResourceClaimStatus(new PodExtendedResourceClaimStatus(
+                        mappings, claim.getMetadata().getName()));
         List<ResourceClaimConsumerReference> reserved = new ArrayList<>();
-        reserved.add(new ResourceClaimConsumerReference(null, pod.getMetadata().getName(), "pods", pod.getMetadata().getUid()));
+        reserved.add(new ResourceClaimConsumerReference(
+                null, pod.getMetadata().getName(), "pods", pod.getMetadata().getUid()));
         claim.setStatus(new ResourceClaimStatus(null, null, reserved));
     }
 

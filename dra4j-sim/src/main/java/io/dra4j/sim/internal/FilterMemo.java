@@ -1,7 +1,6 @@
 package io.dra4j.sim.internal;
 
 import io.dra4j.allocator.AllocationOutcome;
-
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;

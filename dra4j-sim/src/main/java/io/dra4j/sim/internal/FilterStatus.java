@@ -7,7 +7,11 @@ import java.util.List;
  * (preemption cannot help) or Error, with upstream's reason texts (a node can fail for several reasons at once).
  */
 record FilterStatus(Code code, String plugin, List<String> reasons) {
-    enum Code { UNSCHEDULABLE, UNRESOLVABLE, ERROR }
+    enum Code {
+        UNSCHEDULABLE,
+        UNRESOLVABLE,
+        ERROR
+    }
 
     FilterStatus {
         reasons = List.copyOf(reasons);

@@ -6,7 +6,6 @@ import io.dra4j.sim.whatif.LabelQuery;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.scheduling.v1beta1.PodGroup;
 import io.fabric8.kubernetes.api.model.scheduling.v1beta1.Workload;
-
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -25,8 +24,7 @@ import java.util.Set;
  */
 final class Gangs {
     /** One gang; its members are kept by {@link Gangs}, as pods re-created by their controllers join it. */
-    record Gang(String name, String workload, int minCount) {
-    }
+    record Gang(String name, String workload, int minCount) {}
 
     private final List<Gang> gangs = new ArrayList<>();
     private final Map<Gang, List<String>> members = new HashMap<>();
@@ -36,18 +34,26 @@ final class Gangs {
     /**
      * @param notes receives what is read but not simulated (a PodGroup's own resourceClaims)
      */
-    Gangs(Collection<Pod> pods, List<PodGroup> podGroups, List<Workload> workloads, List<SimulationOptions.Gang> marks,
-          List<String> notes) {
+    Gangs(
+            Collection<Pod> pods,
+            List<PodGroup> podGroups,
+            List<Workload> workloads,
+            List<SimulationOptions.Gang> marks,
+            List<String> notes) {
         Map<String, PodGroup> groups = new HashMap<>();
         for (PodGroup g : podGroups) {
             groups.put(Manifests.namespaceOf(g) + "/" + g.getMetadata().getName(), g);
-            if (g.getSpec() != null && !Selectors.list(g.getSpec().getResourceClaims()).isEmpty()) {
-                notes.add("PodGroup " + Manifests.namespaceOf(g) + "/" + g.getMetadata().getName()
-                        + ": spec.resourceClaims (DRAWorkloadResourceClaims) are not simulated; the pods' own claims are");
+            if (g.getSpec() != null
+                    && !Selectors.list(g.getSpec().getResourceClaims()).isEmpty()) {
+                notes.add(
+                        "PodGroup " + Manifests.namespaceOf(g) + "/"
+                                + g.getMetadata().getName()
+                                + ": spec.resourceClaims (DRAWorkloadResourceClaims) are not simulated; the pods' own claims are");
             }
         }
         Set<String> workloadNames = new HashSet<>();
-        workloads.forEach(w -> workloadNames.add(Manifests.namespaceOf(w) + "/" + w.getMetadata().getName()));
+        workloads.forEach(w -> workloadNames.add(
+                Manifests.namespaceOf(w) + "/" + w.getMetadata().getName()));
 
         // PodGroups first: the API objects say what the scheduler does; --gang marks only pods in no PodGroup.
         Map<String, List<String>> found = new LinkedHashMap<>();
@@ -67,8 +73,10 @@ final class Gangs {
             String groupKey = Simulation.ns(p) + "/" + group.getPodGroupName();
             PodGroup g = groups.get(groupKey);
             if (g == null) {
-                blocked.put(key, "waiting for pods's pod group \"" + group.getPodGroupName()
-                        + "\" to appear in scheduling queue");
+                blocked.put(
+                        key,
+                        "waiting for pods's pod group \"" + group.getPodGroupName()
+                                + "\" to appear in scheduling queue");
                 continue;
             }
             var policy = g.getSpec() == null ? null : g.getSpec().getSchedulingPolicy();
@@ -85,7 +93,9 @@ final class Gangs {
             LabelQuery selector = mark.byKey() ? null : LabelQuery.parse(mark.text());
             List<Pod> left = new ArrayList<>();
             for (Pod p : unmarked) {
-                Map<String, String> labels = p.getMetadata().getLabels() == null ? Map.of() : p.getMetadata().getLabels();
+                Map<String, String> labels = p.getMetadata().getLabels() == null
+                        ? Map.of()
+                        : p.getMetadata().getLabels();
                 String name = null;
                 if (selector == null && labels.containsKey(mark.text())) {
                     name = "gang " + Simulation.ns(p) + "/" + mark.text() + "=" + labels.get(mark.text());

@@ -5,7 +5,6 @@ import io.fabric8.kubernetes.api.model.ContainerImage;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Volume;
-
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -26,8 +25,7 @@ final class ImageLocality {
     private static final long MAX_CONTAINER_THRESHOLD = 1000 * MB;
     private static final long MAX_SCORE = 100;
 
-    private record State(long size, int nodes) {
-    }
+    private record State(long size, int nodes) {}
 
     private final Map<String, State> states;
     private final Map<String, Set<String>> imagesOfNode;
@@ -41,7 +39,9 @@ final class ImageLocality {
         for (Node n : nodes) {
             String name = n.getMetadata().getName();
             Set<String> mine = perNode.computeIfAbsent(name, k -> new HashSet<>());
-            List<ContainerImage> images = n.getStatus() == null ? List.of() : Selectors.list(n.getStatus().getImages());
+            List<ContainerImage> images = n.getStatus() == null
+                    ? List.of()
+                    : Selectors.list(n.getStatus().getImages());
             for (ContainerImage image : images) {
                 for (String imageName : Selectors.list(image.getNames())) {
                     size.putIfAbsent(imageName, image.getSizeBytes() == null ? 0 : image.getSizeBytes());
@@ -51,7 +51,8 @@ final class ImageLocality {
             }
         }
         Map<String, State> s = new HashMap<>();
-        size.forEach((name, bytes) -> s.put(name, new State(bytes, holders.get(name).size())));
+        size.forEach(
+                (name, bytes) -> s.put(name, new State(bytes, holders.get(name).size())));
         this.states = Map.copyOf(s);
         Map<String, Set<String>> copy = new HashMap<>();
         perNode.forEach((k, v) -> copy.put(k, Set.copyOf(v)));
@@ -65,7 +66,8 @@ final class ImageLocality {
         long sum = 0;
         int imageCount = 0;
         // sumImageScores: init containers, containers, then image volumes, each counted even when repeated.
-        for (List<Container> containers : List.of(Selectors.list(pod.getSpec().getInitContainers()),
+        for (List<Container> containers : List.of(
+                Selectors.list(pod.getSpec().getInitContainers()),
                 Selectors.list(pod.getSpec().getContainers()))) {
             for (Container c : containers) {
                 sum += scaled(onNode, normalized(c.getImage()));

@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.Affinity;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodAffinityTerm;
-
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,9 +32,11 @@ final class InterPodAffinity {
         this.pod = pod;
         this.nodes = nodes;
         Affinity a = pod.getSpec().getAffinity();
-        this.affinity = a == null || a.getPodAffinity() == null ? List.of()
+        this.affinity = a == null || a.getPodAffinity() == null
+                ? List.of()
                 : Selectors.list(a.getPodAffinity().getRequiredDuringSchedulingIgnoredDuringExecution());
-        this.antiAffinity = a == null || a.getPodAntiAffinity() == null ? List.of()
+        this.antiAffinity = a == null || a.getPodAntiAffinity() == null
+                ? List.of()
                 : Selectors.list(a.getPodAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution());
         boolean any = false;
         for (int i = 0; i < nodes.size() && !any; i++) {
@@ -141,12 +142,15 @@ final class InterPodAffinity {
             nsOk = namespaces.contains(ns)
                     || (nsSelector != null && Selectors.matches(nsSelector, Map.of("kubernetes.io/metadata.name", ns)));
         }
-        return nsOk && Selectors.matches(term.getLabelSelector(), target.getMetadata().getLabels());
+        return nsOk
+                && Selectors.matches(
+                        term.getLabelSelector(), target.getMetadata().getLabels());
     }
 
     static List<PodAffinityTerm> requiredAntiAffinity(Pod p) {
         Affinity a = p.getSpec().getAffinity();
-        return a == null || a.getPodAntiAffinity() == null ? List.of()
+        return a == null || a.getPodAntiAffinity() == null
+                ? List.of()
                 : Selectors.list(a.getPodAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution());
     }
 }

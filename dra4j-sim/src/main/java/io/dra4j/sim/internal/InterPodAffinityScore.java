@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.Affinity;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodAffinityTerm;
 import io.fabric8.kubernetes.api.model.WeightedPodAffinityTerm;
-
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,9 +27,11 @@ final class InterPodAffinityScore {
     InterPodAffinityScore(Pod pod, List<NodeInfo> all) {
         this.pod = pod;
         Affinity a = pod.getSpec().getAffinity();
-        List<WeightedPodAffinityTerm> preferredAffinity = a == null || a.getPodAffinity() == null ? List.of()
+        List<WeightedPodAffinityTerm> preferredAffinity = a == null || a.getPodAffinity() == null
+                ? List.of()
                 : Selectors.list(a.getPodAffinity().getPreferredDuringSchedulingIgnoredDuringExecution());
-        List<WeightedPodAffinityTerm> preferredAnti = a == null || a.getPodAntiAffinity() == null ? List.of()
+        List<WeightedPodAffinityTerm> preferredAnti = a == null || a.getPodAntiAffinity() == null
+                ? List.of()
                 : Selectors.list(a.getPodAntiAffinity().getPreferredDuringSchedulingIgnoredDuringExecution());
         // PreScore: every assigned pod against the incoming pod, in both directions; when the incoming pod has no
         // preferred terms only the pods with affinity of their own can add (upstream's HavePodsWithAffinityList).
@@ -55,12 +56,12 @@ final class InterPodAffinityScore {
                     continue;
                 }
                 if (ea.getPodAffinity() != null) {
-                    for (PodAffinityTerm t : Selectors.list(
-                            ea.getPodAffinity().getRequiredDuringSchedulingIgnoredDuringExecution())) {
+                    for (PodAffinityTerm t :
+                            Selectors.list(ea.getPodAffinity().getRequiredDuringSchedulingIgnoredDuringExecution())) {
                         add(t, existing, pod, labels, HARD_POD_AFFINITY_WEIGHT);
                     }
-                    for (WeightedPodAffinityTerm t : Selectors.list(
-                            ea.getPodAffinity().getPreferredDuringSchedulingIgnoredDuringExecution())) {
+                    for (WeightedPodAffinityTerm t :
+                            Selectors.list(ea.getPodAffinity().getPreferredDuringSchedulingIgnoredDuringExecution())) {
                         add(t.getPodAffinityTerm(), existing, pod, labels, weight(t));
                     }
                 }
@@ -85,7 +86,9 @@ final class InterPodAffinityScore {
         }
         String value = labels.get(term.getTopologyKey());
         if (value != null) {
-            topologyScore.computeIfAbsent(term.getTopologyKey(), k -> new HashMap<>()).merge(value, weight, Long::sum);
+            topologyScore
+                    .computeIfAbsent(term.getTopologyKey(), k -> new HashMap<>())
+                    .merge(value, weight, Long::sum);
         }
     }
 

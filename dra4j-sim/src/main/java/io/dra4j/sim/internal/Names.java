@@ -13,8 +13,7 @@ final class Names {
     static final String ALPHANUMS = "bcdfghjklmnpqrstvwxz2456789";
     private static final int MAX_GENERATED_BASE = 58;
 
-    private Names() {
-    }
+    private Names() {}
 
     /** The API server's SimpleNameGenerator: base cut to 58 characters, then five characters. */
     static String generate(String namespace, String base, Predicate<String> taken) {

@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PreferredSchedulingTerm;
 import io.fabric8.kubernetes.api.model.Taint;
 import io.fabric8.kubernetes.api.model.Toleration;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -22,11 +21,11 @@ final class NodeFilters {
     static final String UNSCHEDULABLE_TAINT = "node.kubernetes.io/unschedulable";
     static final long MAX_NODE_SCORE = 100;
 
-    private NodeFilters() {
-    }
+    private NodeFilters() {}
 
     static FilterStatus nodeUnschedulable(Pod pod, NodeInfo n) {
-        if (!Boolean.TRUE.equals(n.node.getSpec() == null ? null : n.node.getSpec().getUnschedulable())) {
+        if (!Boolean.TRUE.equals(
+                n.node.getSpec() == null ? null : n.node.getSpec().getUnschedulable())) {
             return null;
         }
         Taint taint = new Taint("NoSchedule", UNSCHEDULABLE_TAINT, null, null);
@@ -50,12 +49,14 @@ final class NodeFilters {
         if (selector != null) {
             for (Map.Entry<String, String> e : selector.entrySet()) {
                 if (!e.getValue().equals(labels.get(e.getKey()))) {
-                    return FilterStatus.unresolvable("NodeAffinity", "node(s) didn't match Pod's node affinity/selector");
+                    return FilterStatus.unresolvable(
+                            "NodeAffinity", "node(s) didn't match Pod's node affinity/selector");
                 }
             }
         }
         NodeAffinity na = nodeAffinityOf(pod);
-        if (na != null && na.getRequiredDuringSchedulingIgnoredDuringExecution() != null
+        if (na != null
+                && na.getRequiredDuringSchedulingIgnoredDuringExecution() != null
                 && !Selectors.matches(na.getRequiredDuringSchedulingIgnoredDuringExecution(), n.node)) {
             return FilterStatus.unresolvable("NodeAffinity", "node(s) didn't match Pod's node affinity/selector");
         }
@@ -79,7 +80,9 @@ final class NodeFilters {
         }
         long score = 0;
         for (PreferredSchedulingTerm t : Selectors.list(na.getPreferredDuringSchedulingIgnoredDuringExecution())) {
-            if (t.getWeight() != null && t.getWeight() != 0 && t.getPreference() != null
+            if (t.getWeight() != null
+                    && t.getWeight() != 0
+                    && t.getPreference() != null
                     && Selectors.matches(t.getPreference(), n.node)) {
                 score += t.getWeight();
             }
@@ -104,7 +107,9 @@ final class NodeFilters {
     static long taintTolerationScore(Pod pod, NodeInfo n) {
         List<Toleration> preferNoSchedule = new ArrayList<>();
         for (Toleration t : Selectors.list(pod.getSpec().getTolerations())) {
-            if (t.getEffect() == null || t.getEffect().isEmpty() || t.getEffect().equals("PreferNoSchedule")) {
+            if (t.getEffect() == null
+                    || t.getEffect().isEmpty()
+                    || t.getEffect().equals("PreferNoSchedule")) {
                 preferNoSchedule.add(t);
             }
         }
@@ -118,7 +123,9 @@ final class NodeFilters {
     }
 
     static List<Taint> taints(Node node) {
-        return node.getSpec() == null ? List.of() : Selectors.list(node.getSpec().getTaints());
+        return node.getSpec() == null
+                ? List.of()
+                : Selectors.list(node.getSpec().getTaints());
     }
 
     static FilterStatus nodePorts(Pod pod, NodeInfo n) {
@@ -128,7 +135,8 @@ final class NodeFilters {
         for (NodeInfo.HostPort want : NodeInfo.hostPorts(pod)) {
             for (NodeInfo.HostPort used : n.usedPorts) {
                 if (want.conflicts(used)) {
-                    return FilterStatus.unschedulable("NodePorts", "node(s) didn't have free ports for the requested pod ports");
+                    return FilterStatus.unschedulable(
+                            "NodePorts", "node(s) didn't have free ports for the requested pod ports");
                 }
             }
         }

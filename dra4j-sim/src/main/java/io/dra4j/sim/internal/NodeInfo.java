@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -16,7 +15,8 @@ final class NodeInfo {
     /** A host port in use: protocol, host IP ("0.0.0.0" when unset) and port. */
     record HostPort(String protocol, String ip, int port) {
         boolean conflicts(HostPort o) {
-            return port == o.port && protocol.equals(o.protocol)
+            return port == o.port
+                    && protocol.equals(o.protocol)
                     && (ip.equals(o.ip) || ip.equals("0.0.0.0") || o.ip.equals("0.0.0.0"));
         }
     }
@@ -48,7 +48,8 @@ final class NodeInfo {
         this.index = index;
         this.node = node;
         this.name = node.getMetadata().getName();
-        this.allocatable = Resources.of(node.getStatus() == null ? null : node.getStatus().getAllocatable());
+        this.allocatable =
+                Resources.of(node.getStatus() == null ? null : node.getStatus().getAllocatable());
     }
 
     void addPod(Pod pod) {

@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -23,6 +22,7 @@ final class NodeVersions {
     private long global;
     /** driver NUL pool → the indices of the nodes whose slices hold it; {@link #SHARED} when some slice names none. */
     private final Map<String, int[]> poolNodes = new HashMap<>();
+
     private static final int[] SHARED = new int[0];
     /** Per claim key, the pools its allocation held when last reported (a release clears the allocation in place). */
     private final Map<String, List<String>> claimPools = new HashMap<>();
@@ -47,8 +47,11 @@ final class NodeVersions {
                 list.add(index.get(node));
             }
         }
-        owners.forEach((pool, list) -> poolNodes.put(pool, list.contains(null) ? SHARED
-                : list.stream().mapToInt(Integer::intValue).toArray()));
+        owners.forEach((pool, list) -> poolNodes.put(
+                pool,
+                list.contains(null)
+                        ? SHARED
+                        : list.stream().mapToInt(Integer::intValue).toArray()));
     }
 
     private static String poolKey(String driver, String pool) {
@@ -95,7 +98,9 @@ final class NodeVersions {
     }
 
     private static List<String> pools(ResourceClaim claim) {
-        AllocationResult a = claim == null || claim.getStatus() == null ? null : claim.getStatus().getAllocation();
+        AllocationResult a = claim == null || claim.getStatus() == null
+                ? null
+                : claim.getStatus().getAllocation();
         if (a == null || a.getDevices() == null || a.getDevices().getResults() == null) {
             return List.of();
         }

@@ -3,7 +3,6 @@ package io.dra4j.sim.internal;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
-
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,8 +14,7 @@ import java.util.Map;
  * to pods only, not to templates, as upstream does.
  */
 final class PodDefaults {
-    private PodDefaults() {
-    }
+    private PodDefaults() {}
 
     static void apply(Pod p) {
         if (p.getSpec() == null) {
@@ -28,14 +26,18 @@ final class PodDefaults {
 
     private static void requestsFromLimits(List<Container> containers) {
         for (Container c : containers == null ? List.<Container>of() : containers) {
-            if (c.getResources() == null || c.getResources().getLimits() == null
+            if (c.getResources() == null
+                    || c.getResources().getLimits() == null
                     || c.getResources().getLimits().isEmpty()) {
                 continue;
             }
-            Map<String, Quantity> requests = new LinkedHashMap<>(c.getResources().getRequests() == null ? Map.of()
-                    : c.getResources().getRequests());
-            c.getResources().getLimits().forEach((k, v) -> requests.putIfAbsent(k, new Quantity(v.getAmount(),
-                    v.getFormat())));
+            Map<String, Quantity> requests = new LinkedHashMap<>(
+                    c.getResources().getRequests() == null
+                            ? Map.of()
+                            : c.getResources().getRequests());
+            c.getResources()
+                    .getLimits()
+                    .forEach((k, v) -> requests.putIfAbsent(k, new Quantity(v.getAmount(), v.getFormat())));
             c.getResources().setRequests(requests);
         }
     }

@@ -3,7 +3,6 @@ package io.dra4j.sim.internal;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodSpec;
-
 import java.util.List;
 
 /**
@@ -14,10 +13,10 @@ import java.util.List;
 final class PodRequests {
     /** kube-scheduler's defaults for containers that request no cpu or memory (for scoring only). */
     static final long DEFAULT_MILLI_CPU = 100;
+
     static final long DEFAULT_MEMORY = 200L * 1024 * 1024;
 
-    private PodRequests() {
-    }
+    private PodRequests() {}
 
     static Resources of(Pod pod) {
         return compute(pod, false);
@@ -48,7 +47,8 @@ final class PodRequests {
             initMax.max(r);
         }
         reqs.max(initMax);
-        if (spec.getResources() != null && spec.getResources().getRequests() != null
+        if (spec.getResources() != null
+                && spec.getResources().getRequests() != null
                 && !spec.getResources().getRequests().isEmpty()) {
             Resources podLevel = Resources.of(spec.getResources().getRequests());
             podLevel.asMap().forEach(reqs::set);
@@ -60,7 +60,8 @@ final class PodRequests {
     }
 
     private static Resources container(Container c, boolean nonZero) {
-        Resources r = Resources.of(c.getResources() == null ? null : c.getResources().getRequests());
+        Resources r =
+                Resources.of(c.getResources() == null ? null : c.getResources().getRequests());
         if (nonZero) {
             if (r.get(Quantities.CPU) == 0) {
                 r.set(Quantities.CPU, DEFAULT_MILLI_CPU);

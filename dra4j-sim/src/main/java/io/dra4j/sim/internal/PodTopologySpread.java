@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.api.model.LabelSelectorRequirementBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Taint;
 import io.fabric8.kubernetes.api.model.TopologySpreadConstraint;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -22,9 +21,13 @@ final class PodTopologySpread {
     static final String MISSING_LABEL = "node(s) didn't match pod topology spread constraints (missing required label)";
     static final String SKEW = "node(s) didn't match pod topology spread constraints";
 
-    private record Constraint(String topologyKey, int maxSkew, int minDomains, LabelSelector selector,
-                              boolean honorAffinity, boolean honorTaints) {
-    }
+    private record Constraint(
+            String topologyKey,
+            int maxSkew,
+            int minDomains,
+            LabelSelector selector,
+            boolean honorAffinity,
+            boolean honorTaints) {}
 
     private final Pod pod;
     private final List<Constraint> constraints = new ArrayList<>();
@@ -37,9 +40,13 @@ final class PodTopologySpread {
             if (!"DoNotSchedule".equals(c.getWhenUnsatisfiable())) {
                 continue;
             }
-            constraints.add(new Constraint(c.getTopologyKey(), c.getMaxSkew(),
-                    c.getMinDomains() == null ? 1 : c.getMinDomains(), selector(c, pod),
-                    !"Ignore".equals(c.getNodeAffinityPolicy()), "Honor".equals(c.getNodeTaintsPolicy())));
+            constraints.add(new Constraint(
+                    c.getTopologyKey(),
+                    c.getMaxSkew(),
+                    c.getMinDomains() == null ? 1 : c.getMinDomains(),
+                    selector(c, pod),
+                    !"Ignore".equals(c.getNodeAffinityPolicy()),
+                    "Honor".equals(c.getNodeTaintsPolicy())));
         }
         for (Constraint c : constraints) {
             Map<String, Integer> perDomain = new HashMap<>();
@@ -51,7 +58,9 @@ final class PodTopologySpread {
                 int matching = 0;
                 for (Pod p : n.pods) {
                     if (p.getMetadata().getDeletionTimestamp() == null
-                            && Objects.equals(p.getMetadata().getNamespace(), pod.getMetadata().getNamespace())
+                            && Objects.equals(
+                                    p.getMetadata().getNamespace(),
+                                    pod.getMetadata().getNamespace())
                             && Selectors.matches(c.selector, p.getMetadata().getLabels())) {
                         matching++;
                     }
@@ -97,8 +106,12 @@ final class PodTopologySpread {
                 return FilterStatus.unresolvable(NAME, MISSING_LABEL);
             }
             Map<String, Integer> perDomain = counts.get(i);
-            int min = perDomain.size() < c.minDomains ? 0
-                    : perDomain.values().stream().mapToInt(Integer::intValue).min().orElse(0);
+            int min = perDomain.size() < c.minDomains
+                    ? 0
+                    : perDomain.values().stream()
+                            .mapToInt(Integer::intValue)
+                            .min()
+                            .orElse(0);
             int self = Selectors.matches(c.selector, pod.getMetadata().getLabels()) ? 1 : 0;
             int skew = perDomain.getOrDefault(domain, 0) + self - min;
             if (skew > c.maxSkew) {
@@ -114,12 +127,17 @@ final class PodTopologySpread {
         if (base == null) {
             return null;
         }
-        Map<String, String> labels = pod.getMetadata().getLabels() == null ? Map.of() : pod.getMetadata().getLabels();
+        Map<String, String> labels = pod.getMetadata().getLabels() == null
+                ? Map.of()
+                : pod.getMetadata().getLabels();
         LabelSelectorBuilder b = new LabelSelectorBuilder(base);
         for (String key : Selectors.list(c.getMatchLabelKeys())) {
             if (labels.containsKey(key)) {
-                b.addToMatchExpressions(new LabelSelectorRequirementBuilder().withKey(key).withOperator("In")
-                        .withValues(labels.get(key)).build());
+                b.addToMatchExpressions(new LabelSelectorRequirementBuilder()
+                        .withKey(key)
+                        .withOperator("In")
+                        .withValues(labels.get(key))
+                        .build());
             }
         }
         return b.build();

@@ -3,7 +3,6 @@ package io.dra4j.sim.internal;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.TopologySpreadConstraint;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -22,8 +21,8 @@ final class PodTopologySpreadScore {
     static final String HOSTNAME = "kubernetes.io/hostname";
     static final String ZONE = "topology.kubernetes.io/zone";
 
-    private record Constraint(String key, int maxSkew, LabelSelector selector, boolean honorAffinity, boolean honorTaints) {
-    }
+    private record Constraint(
+            String key, int maxSkew, LabelSelector selector, boolean honorAffinity, boolean honorTaints) {}
 
     private final Pod pod;
     private final List<Constraint> constraints = new ArrayList<>();
@@ -47,8 +46,11 @@ final class PodTopologySpreadScore {
         } else {
             for (TopologySpreadConstraint c : own) {
                 if ("ScheduleAnyway".equals(c.getWhenUnsatisfiable())) {
-                    constraints.add(new Constraint(c.getTopologyKey(), c.getMaxSkew(),
-                            PodTopologySpread.selector(c, pod), !"Ignore".equals(c.getNodeAffinityPolicy()),
+                    constraints.add(new Constraint(
+                            c.getTopologyKey(),
+                            c.getMaxSkew(),
+                            PodTopologySpread.selector(c, pod),
+                            !"Ignore".equals(c.getNodeAffinityPolicy()),
                             "Honor".equals(c.getNodeTaintsPolicy())));
                 }
             }
@@ -121,7 +123,8 @@ final class PodTopologySpreadScore {
         int count = 0;
         for (Pod p : n.pods) {
             if (p.getMetadata().getDeletionTimestamp() == null
-                    && Objects.equals(p.getMetadata().getNamespace(), pod.getMetadata().getNamespace())
+                    && Objects.equals(
+                            p.getMetadata().getNamespace(), pod.getMetadata().getNamespace())
                     && Selectors.matches(c.selector, p.getMetadata().getLabels())) {
                 count++;
             }

@@ -3,7 +3,6 @@ package io.dra4j.sim.internal;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
-
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -30,6 +29,7 @@ final class Preemption {
     static final String NEVER = "not eligible due to preemptionPolicy=Never.";
     /** DefaultPreemptionArgs' defaults. */
     static final int MIN_CANDIDATE_NODES_PERCENTAGE = 10;
+
     static final int MIN_CANDIDATE_NODES_ABSOLUTE = 100;
 
     /** The Filter plugins of the preemptor's cycle, run again on a node after its pods changed. */
@@ -51,8 +51,7 @@ final class Preemption {
         }
     }
 
-    private record Candidate(NodeInfo node, List<Pod> victims, int pdbViolations) {
-    }
+    private record Candidate(NodeInfo node, List<Pod> victims, int pdbViolations) {}
 
     private final Pod preemptor;
     private final int priority;
@@ -105,8 +104,11 @@ final class Preemption {
             return new Outcome("", List.of(), "preemption: " + fitError(allNodes.size(), dryRunStatuses));
         }
         Candidate best = pickOne(candidates);
-        return new Outcome(best.node.name, best.victims, "preemption: found a potential placement for pod on node "
-                + best.node.name + ", preempting " + best.victims.size() + " victims");
+        return new Outcome(
+                best.node.name,
+                best.victims,
+                "preemption: found a potential placement for pod on node " + best.node.name + ", preempting "
+                        + best.victims.size() + " victims");
     }
 
     /** PodEligibleToPreemptOthers' first rule: a pod whose preemptionPolicy is Never does not preempt. */
@@ -190,7 +192,8 @@ final class Preemption {
         int[] allowed = new int[pdbs.size()];
         for (int i = 0; i < pdbs.size(); i++) {
             PodDisruptionBudget pdb = pdbs.get(i);
-            allowed[i] = pdb.getStatus() == null || pdb.getStatus().getDisruptionsAllowed() == null ? 0
+            allowed[i] = pdb.getStatus() == null || pdb.getStatus().getDisruptionsAllowed() == null
+                    ? 0
                     : pdb.getStatus().getDisruptionsAllowed();
         }
         for (Pod v : victims) {
@@ -198,13 +201,20 @@ final class Preemption {
             Map<String, String> labels = v.getMetadata().getLabels();
             for (int i = 0; i < pdbs.size() && !violates && labels != null && !labels.isEmpty(); i++) {
                 PodDisruptionBudget pdb = pdbs.get(i);
-                LabelSelector selector = pdb.getSpec() == null ? null : pdb.getSpec().getSelector();
-                if (!io.dra4j.scenario.Manifests.namespaceOf(pdb).equals(v.getMetadata().getNamespace())
-                        || selector == null || emptySelector(selector) || !Selectors.matches(selector, labels)) {
+                LabelSelector selector =
+                        pdb.getSpec() == null ? null : pdb.getSpec().getSelector();
+                if (!io.dra4j.scenario.Manifests.namespaceOf(pdb)
+                                .equals(v.getMetadata().getNamespace())
+                        || selector == null
+                        || emptySelector(selector)
+                        || !Selectors.matches(selector, labels)) {
                     continue;
                 }
-                if (pdb.getStatus() != null && pdb.getStatus().getDisruptedPods() != null
-                        && pdb.getStatus().getDisruptedPods().containsKey(v.getMetadata().getName())) {
+                if (pdb.getStatus() != null
+                        && pdb.getStatus().getDisruptedPods() != null
+                        && pdb.getStatus()
+                                .getDisruptedPods()
+                                .containsKey(v.getMetadata().getName())) {
                     continue;
                 }
                 allowed[i]--;
@@ -271,7 +281,8 @@ final class Preemption {
                 earliest = startTime(p);
             }
         }
-        return earliest.equals(Instant.MAX) ? Long.MAX_VALUE
+        return earliest.equals(Instant.MAX)
+                ? Long.MAX_VALUE
                 : earliest.getEpochSecond() * 1_000_000_000L + earliest.getNano();
     }
 
@@ -279,8 +290,8 @@ final class Preemption {
      * MoreImportantVictim for single pods: higher priority first, then the one started earlier (a pod without
      * status.startTime counts as starting now); equal ones keep their order.
      */
-    static final Comparator<Pod> MORE_IMPORTANT = Comparator.<Pod>comparingInt(p -> -priority(p))
-            .thenComparing(Preemption::startTime);
+    static final Comparator<Pod> MORE_IMPORTANT =
+            Comparator.<Pod>comparingInt(p -> -priority(p)).thenComparing(Preemption::startTime);
 
     /** status.startTime; {@link Instant#MAX} (upstream: now) when unset or unreadable. */
     static Instant startTime(Pod p) {

@@ -1,7 +1,6 @@
 package io.dra4j.sim.internal;
 
 import io.fabric8.kubernetes.api.model.Quantity;
-
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.Map;
@@ -13,8 +12,7 @@ final class Quantities {
     static final String EPHEMERAL_STORAGE = "ephemeral-storage";
     static final String PODS = "pods";
 
-    private Quantities() {
-    }
+    private Quantities() {}
 
     /** The value of {@code name} in the scheduler's unit, rounded up as resource.Quantity's MilliValue/Value do. */
     static long value(String name, Quantity q) {

@@ -1,7 +1,6 @@
 package io.dra4j.sim.internal;
 
 import io.fabric8.kubernetes.api.model.Quantity;
-
 import java.util.Map;
 import java.util.TreeMap;
 

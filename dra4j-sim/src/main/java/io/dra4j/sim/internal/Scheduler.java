@@ -4,7 +4,6 @@ import io.dra4j.allocator.AllocationOutcome;
 import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
 import io.fabric8.kubernetes.api.model.NodeSelectorTerm;
 import io.fabric8.kubernetes.api.model.Pod;
-
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -33,21 +32,44 @@ final class Scheduler {
      * of the pod's claims (null: none; once carried out, a claim event, which requeues pods). A binding carries
      * {@code undo}, which takes it back (GangScheduling's Unreserve when the gang does not fit); null otherwise.
      */
-    record Attempt(String node, String message, java.util.function.Supplier<String> draReason, boolean error,
-                   String nominate, List<Pod> victims, String waitedOnNode, Set<String> rejectors, Runnable undo,
-                   Runnable deallocate) {
+    record Attempt(
+            String node,
+            String message,
+            java.util.function.Supplier<String> draReason,
+            boolean error,
+            String nominate,
+            List<Pod> victims,
+            String waitedOnNode,
+            Set<String> rejectors,
+            Runnable undo,
+            Runnable deallocate) {
         Attempt {
             victims = List.copyOf(victims);
             rejectors = Set.copyOf(rejectors);
         }
 
-        Attempt(String node, String message, java.util.function.Supplier<String> draReason, boolean error,
-                String nominate, List<Pod> victims, String waitedOnNode, Set<String> rejectors, Runnable undo) {
+        Attempt(
+                String node,
+                String message,
+                java.util.function.Supplier<String> draReason,
+                boolean error,
+                String nominate,
+                List<Pod> victims,
+                String waitedOnNode,
+                Set<String> rejectors,
+                Runnable undo) {
             this(node, message, draReason, error, nominate, victims, waitedOnNode, rejectors, undo, null);
         }
 
-        Attempt(String node, String message, java.util.function.Supplier<String> draReason, boolean error,
-                String nominate, List<Pod> victims, String waitedOnNode, Set<String> rejectors) {
+        Attempt(
+                String node,
+                String message,
+                java.util.function.Supplier<String> draReason,
+                boolean error,
+                String nominate,
+                List<Pod> victims,
+                String waitedOnNode,
+                Set<String> rejectors) {
             this(node, message, draReason, error, nominate, victims, waitedOnNode, rejectors, null);
         }
 
@@ -81,24 +103,38 @@ final class Scheduler {
      * effective request) and DynamicResources (the claims' shape, {@link DynamicResources#filterShape}); with the
      * non-zero request for the node-local scores remembered with the verdicts.
      */
-    private record FilterShape(String nodeName, List<io.fabric8.kubernetes.api.model.Toleration> tolerations,
-                               Map<String, String> nodeSelector, io.fabric8.kubernetes.api.model.NodeAffinity affinity,
-                               List<NodeInfo.HostPort> ports, Map<String, Long> request, Map<String, Long> nonZero,
-                               int claims) {
+    private record FilterShape(
+            String nodeName,
+            List<io.fabric8.kubernetes.api.model.Toleration> tolerations,
+            Map<String, String> nodeSelector,
+            io.fabric8.kubernetes.api.model.NodeAffinity affinity,
+            List<NodeInfo.HostPort> ports,
+            Map<String, Long> request,
+            Map<String, Long> nonZero,
+            int claims) {
         FilterShape(Pod pod, Resources request, int claims) {
-            this(pod.getSpec().getNodeName(), copy(Selectors.list(pod.getSpec().getTolerations())),
-                    pod.getSpec().getNodeSelector() == null ? null : new java.util.HashMap<>(pod.getSpec().getNodeSelector()),
-                    copy(NodeFilters.nodeAffinityOf(pod)), NodeInfo.hostPorts(pod), new java.util.HashMap<>(request.asMap()),
-                    new java.util.HashMap<>(PodRequests.nonZero(pod).asMap()), claims);
+            this(
+                    pod.getSpec().getNodeName(),
+                    copy(Selectors.list(pod.getSpec().getTolerations())),
+                    pod.getSpec().getNodeSelector() == null
+                            ? null
+                            : new java.util.HashMap<>(pod.getSpec().getNodeSelector()),
+                    copy(NodeFilters.nodeAffinityOf(pod)),
+                    NodeInfo.hostPorts(pod),
+                    new java.util.HashMap<>(request.asMap()),
+                    new java.util.HashMap<>(PodRequests.nonZero(pod).asMap()),
+                    claims);
         }
 
-        private static List<io.fabric8.kubernetes.api.model.Toleration> copy(List<io.fabric8.kubernetes.api.model.Toleration> l) {
+        private static List<io.fabric8.kubernetes.api.model.Toleration> copy(
+                List<io.fabric8.kubernetes.api.model.Toleration> l) {
             List<io.fabric8.kubernetes.api.model.Toleration> out = new ArrayList<>();
             l.forEach(t -> out.add(new io.fabric8.kubernetes.api.model.TolerationBuilder(t).build()));
             return out;
         }
 
-        private static io.fabric8.kubernetes.api.model.NodeAffinity copy(io.fabric8.kubernetes.api.model.NodeAffinity a) {
+        private static io.fabric8.kubernetes.api.model.NodeAffinity copy(
+                io.fabric8.kubernetes.api.model.NodeAffinity a) {
             return a == null ? null : new io.fabric8.kubernetes.api.model.NodeAffinityBuilder(a).build();
         }
     }
@@ -109,11 +145,13 @@ final class Scheduler {
      * @param bindingConditions  what the drivers do with binding conditions
      * @param clock              the simulated clock
      */
-    Scheduler(Cluster cluster, int percentageOfNodesToScore,
-              java.util.function.Function<Pod, io.fabric8.kubernetes.api.model.LabelSelector> controllerSelector,
-              List<io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget> pdbs,
-              io.dra4j.sim.SimulationOptions.BindingConditions bindingConditions,
-              java.util.function.Supplier<java.time.Instant> clock) {
+    Scheduler(
+            Cluster cluster,
+            int percentageOfNodesToScore,
+            java.util.function.Function<Pod, io.fabric8.kubernetes.api.model.LabelSelector> controllerSelector,
+            List<io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget> pdbs,
+            io.dra4j.sim.SimulationOptions.BindingConditions bindingConditions,
+            java.util.function.Supplier<java.time.Instant> clock) {
         this.cluster = cluster;
         this.percentageOfNodesToScore = percentageOfNodesToScore;
         this.controllerSelector = controllerSelector;
@@ -147,7 +185,9 @@ final class Scheduler {
             this.affinity = new InterPodAffinity(pod, cluster.nodes);
             this.podCountsMatter = !spread.skip() || !affinity.skip();
             int draShape = podCountsMatter ? DynamicResources.NO_SHAPE : dra.filterShape();
-            this.memo = draShape == DynamicResources.NO_SHAPE ? null : filterMemo.entry(new FilterShape(pod, request, draShape));
+            this.memo = draShape == DynamicResources.NO_SHAPE
+                    ? null
+                    : filterMemo.entry(new FilterShape(pod, request, draShape));
         }
 
         @Override
@@ -208,12 +248,22 @@ final class Scheduler {
             // (the nomination left as it is); otherwise, every node unresolvable, no node where preemption might
             // help, and it clears the nomination.
             if (Preemption.never(pod)) {
-                return Attempt.failed("0/" + all.size() + " nodes are available: " + s.reasons().get(0)
-                        + ". preemption: " + Preemption.NEVER, s.reasons().get(0), false);
+                return Attempt.failed(
+                        "0/" + all.size() + " nodes are available: "
+                                + s.reasons().get(0) + ". preemption: " + Preemption.NEVER,
+                        s.reasons().get(0),
+                        false);
             }
             String reason = s.reasons().get(0);
-            return new Attempt(null, preFilterMessage(s, all.size()), () -> reason, false,
-                    s.code() == FilterStatus.Code.UNRESOLVABLE ? "" : null, List.of(), null, Set.of());
+            return new Attempt(
+                    null,
+                    preFilterMessage(s, all.size()),
+                    () -> reason,
+                    false,
+                    s.code() == FilterStatus.Code.UNRESOLVABLE ? "" : null,
+                    List.of(),
+                    null,
+                    Set.of());
         }
         List<NodeInfo> nodes = preFilterNodes(pod, all);
         if (trace != null && nodes.size() < all.size()) {
@@ -281,8 +331,8 @@ final class Scheduler {
             return Attempt.failed(preBindError, preBindError, true);
         }
         dra.bind(chosen);
-        DynamicResources.PreBind preBind = dra.skip() ? new DynamicResources.PreBind(false, null)
-                : dra.preBind(bindingConditions, clock.get());
+        DynamicResources.PreBind preBind =
+                dra.skip() ? new DynamicResources.PreBind(false, null) : dra.preBind(bindingConditions, clock.get());
         String waited = preBind.waited() ? chosen.name : null;
         if (preBind.error() != null) {
             if (trace != null) {
@@ -300,8 +350,13 @@ final class Scheduler {
         return new Attempt(chosen.name, "", () -> "", false, null, List.of(), waited, Set.of(), undo);
     }
 
-    FilterStatus filter(Pod pod, NodeInfo n, Resources request, PodTopologySpread spread,
-                                InterPodAffinity affinity, DynamicResources dra) {
+    FilterStatus filter(
+            Pod pod,
+            NodeInfo n,
+            Resources request,
+            PodTopologySpread spread,
+            InterPodAffinity affinity,
+            DynamicResources dra) {
         // The default profile's order (apis/config/v1 default_plugins.go): NodeName before NodeUnschedulable.
         FilterStatus s = NodeFilters.nodeName(pod, n);
         if (s == null) {
@@ -317,8 +372,11 @@ final class Scheduler {
             s = NodeFilters.nodePorts(pod, n);
         }
         if (s == null) {
-            s = NodeFilters.nodeResourcesFit(request, n, r -> cluster.gates.isEnabled(
-                    io.dra4j.allocator.DraFeature.DRAExtendedResource) && cluster.classForExtendedResource(r) != null);
+            s = NodeFilters.nodeResourcesFit(
+                    request,
+                    n,
+                    r -> cluster.gates.isEnabled(io.dra4j.allocator.DraFeature.DRAExtendedResource)
+                            && cluster.classForExtendedResource(r) != null);
         }
         if (s == null && !spread.skip()) {
             s = spread.filter(n);
@@ -342,7 +400,8 @@ final class Scheduler {
             return all;
         }
         Set<String> names = new HashSet<>();
-        for (NodeSelectorTerm t : Selectors.list(na.getRequiredDuringSchedulingIgnoredDuringExecution().getNodeSelectorTerms())) {
+        for (NodeSelectorTerm t : Selectors.list(
+                na.getRequiredDuringSchedulingIgnoredDuringExecution().getNodeSelectorTerms())) {
             boolean named = false;
             for (NodeSelectorRequirement r : Selectors.list(t.getMatchFields())) {
                 if (r.getKey().equals("metadata.name") && r.getOperator().equals("In")) {
@@ -378,16 +437,23 @@ final class Scheduler {
      * strings, then the messages of the PostFilter plugins in the profile's order, DynamicResources (when it
      * deallocated a claim) and DefaultPreemption, joined by ", " as the framework joins them.
      */
-    private Attempt fitError(Pod pod, List<NodeInfo> all, List<NodeInfo> filtered, Map<NodeInfo, FilterStatus> rejected,
-                             DynamicResources dra, CycleFilters filters) {
+    private Attempt fitError(
+            Pod pod,
+            List<NodeInfo> all,
+            List<NodeInfo> filtered,
+            Map<NodeInfo, FilterStatus> rejected,
+            DynamicResources dra,
+            CycleFilters filters) {
         Map<NodeInfo, FilterStatus> statuses = new LinkedHashMap<>(rejected);
         if (filtered.size() < all.size()) {
             Set<NodeInfo> in = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
             in.addAll(filtered);
             for (NodeInfo n : all) {
                 if (!in.contains(n)) {
-                    statuses.put(n, FilterStatus.unresolvable("NodeAffinity",
-                            "node(s) didn't satisfy plugin(s) [NodeAffinity]"));
+                    statuses.put(
+                            n,
+                            FilterStatus.unresolvable(
+                                    "NodeAffinity", "node(s) didn't satisfy plugin(s) [NodeAffinity]"));
                 }
             }
         }
@@ -406,10 +472,19 @@ final class Scheduler {
                 draRejected.add(node);
             }
         });
-        java.util.function.Supplier<String> draReason = draRejected.isEmpty() ? () -> ""
-                : dra.decisiveReasonLater(draRejected);
-        return new Attempt(null, msg, draReason, false,
-                preemption.nominatedNode(), preemption.victims(), null, rejectors, null, deallocate);
+        java.util.function.Supplier<String> draReason =
+                draRejected.isEmpty() ? () -> "" : dra.decisiveReasonLater(draRejected);
+        return new Attempt(
+                null,
+                msg,
+                draReason,
+                false,
+                preemption.nominatedNode(),
+                preemption.victims(),
+                null,
+                rejectors,
+                null,
+                deallocate);
     }
 
     /** The message of a pod PreFilter rejected (not with an error): FitError's, with the preemption note if due. */
@@ -461,8 +536,8 @@ final class Scheduler {
      * 2, DynamicResources 2, the others (NodeResourcesFit, NodeResourcesBalancedAllocation, ImageLocality) 1),
      * normalised as upstream; ties go to the first node evaluated.
      */
-    private NodeInfo best(Pod pod, Resources request, List<NodeInfo> feasible, DynamicResources dra,
-                          FilterMemo.Entry memo) {
+    private NodeInfo best(
+            Pod pod, Resources request, List<NodeInfo> feasible, DynamicResources dra, FilterMemo.Entry memo) {
         int n = feasible.size();
         long[] total = new long[n];
         Resources nonZero = PodRequests.nonZero(pod);
@@ -472,8 +547,8 @@ final class Scheduler {
         long[] spread = new long[n];
         long[] podAffinity = new long[n];
         InterPodAffinityScore podAffinityScore = new InterPodAffinityScore(pod, cluster.nodes);
-        PodTopologySpreadScore spreading = new PodTopologySpreadScore(pod, feasible, cluster.nodes,
-                controllerSelector.apply(pod));
+        PodTopologySpreadScore spreading =
+                new PodTopologySpreadScore(pod, feasible, cluster.nodes, controllerSelector.apply(pod));
         for (int i = 0; i < n; i++) {
             NodeInfo node = feasible.get(i);
             spread[i] = spreading.skip() ? 0 : spreading.score(node);
@@ -492,7 +567,8 @@ final class Scheduler {
             taint[i] = NodeFilters.taintTolerationScore(pod, node);
             affinity[i] = NodeFilters.nodeAffinityScore(pod, node);
             draScore[i] = dra.skip() ? 0 : dra.score(node);
-            long resources = NodeFilters.leastAllocatedScore(nonZero, node) + NodeFilters.balancedAllocationScore(request, node);
+            long resources =
+                    NodeFilters.leastAllocatedScore(nonZero, node) + NodeFilters.balancedAllocationScore(request, node);
             total[i] += resources;
             if (memo != null && memo.stamps[node.index] == stamp) {
                 memo.scoreStamps[node.index] = stamp;
@@ -520,16 +596,35 @@ final class Scheduler {
             }
         }
         if (trace != null) {
-            recordScores(pod, request, nonZero, feasible, total, taint, affinity, spread, podAffinity, draScore,
+            recordScores(
+                    pod,
+                    request,
+                    nonZero,
+                    feasible,
+                    total,
+                    taint,
+                    affinity,
+                    spread,
+                    podAffinity,
+                    draScore,
                     total[bestIndex]);
         }
         return feasible.get(bestIndex);
     }
 
     /** The trace's per-plugin weighted scores (as upstream's NodePluginScores lists them) and the best nodes. */
-    private void recordScores(Pod pod, Resources request, Resources nonZero, List<NodeInfo> feasible, long[] total,
-                              long[] taint, long[] affinity, long[] spread, long[] podAffinity, long[] draScore,
-                              long bestTotal) {
+    private void recordScores(
+            Pod pod,
+            Resources request,
+            Resources nonZero,
+            List<NodeInfo> feasible,
+            long[] total,
+            long[] taint,
+            long[] affinity,
+            long[] spread,
+            long[] podAffinity,
+            long[] draScore,
+            long bestTotal) {
         List<String> best = new ArrayList<>();
         for (int i = 0; i < feasible.size(); i++) {
             NodeInfo node = feasible.get(i);

@@ -8,14 +8,12 @@ import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
 import io.fabric8.kubernetes.api.model.NodeSelectorTerm;
 import io.fabric8.kubernetes.api.model.Taint;
 import io.fabric8.kubernetes.api.model.Toleration;
-
 import java.util.List;
 import java.util.Map;
 
 /** Label selectors, node selectors and tolerations, with the semantics of apimachinery and component-helpers. */
 final class Selectors {
-    private Selectors() {
-    }
+    private Selectors() {}
 
     /** metav1.LabelSelector: nil matches nothing, empty matches everything. */
     static boolean matches(LabelSelector selector, Map<String, String> labels) {

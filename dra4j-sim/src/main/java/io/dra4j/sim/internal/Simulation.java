@@ -24,7 +24,6 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimConsumerReference;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -62,6 +61,7 @@ public final class Simulation {
     private final Map<String, List<String>> podNotes = new HashMap<>();
     /** Selectors of the ReplicaSets and StatefulSets by {@code namespace/Kind/name}, for PodTopologySpread's defaults. */
     private final Map<String, LabelSelector> controllerSelectors = new HashMap<>();
+
     private Cluster cluster;
     private final TraceRecorder trace;
     private final Duration timeout;
@@ -72,6 +72,7 @@ public final class Simulation {
     private final Map<String, GangCycle> gangCycles = new HashMap<>();
     /** Every pod's outcome so far, in report order: bound before, then as queued (replacements at the end). */
     private final Map<String, Outcome> outcomes = new LinkedHashMap<>();
+
     private final Map<String, Pod> deleted = new HashMap<>();
     private final List<Pod> created = new ArrayList<>();
     private final Map<String, Integer> priority = new HashMap<>();
@@ -83,12 +84,14 @@ public final class Simulation {
      * far: the cluster events that requeue a pod.
      */
     private int bindings;
+
     private int deletions;
     private int replacements;
     /** The simulated clock: the latest creationTimestamp in the snapshot, advanced by eviction's waits. */
     private Instant clock = Instant.EPOCH;
     /** How far the simulated clock runs for evictions (a pod that tolerates a taint for a while is evicted again and again). */
     static final java.time.Duration EVICTION_HORIZON = java.time.Duration.ofHours(1);
+
     static final int MAX_EVICTION_ROUNDS = 100;
 
     public Simulation(SimulationOptions options, ClusterSnapshot input) {
@@ -109,13 +112,17 @@ public final class Simulation {
         this(options, input, timeout, null, null);
     }
 
-    private Simulation(SimulationOptions options, ClusterSnapshot input, Duration timeout,
-                       io.dra4j.sim.SchedulingTrace trace, io.dra4j.sim.Simulator.Progress progress) {
+    private Simulation(
+            SimulationOptions options,
+            ClusterSnapshot input,
+            Duration timeout,
+            io.dra4j.sim.SchedulingTrace trace,
+            io.dra4j.sim.Simulator.Progress progress) {
         this.options = options;
         this.input = input;
         this.timeout = timeout;
         this.trace = trace == null ? null : new TraceRecorder(trace);
-        this.progress = progress == null ? (done, queued) -> { } : progress;
+        this.progress = progress == null ? (done, queued) -> {} : progress;
     }
 
     /**
@@ -141,8 +148,14 @@ public final class Simulation {
         }
         Instant tainted = DeviceTaintEviction.latestTimeAdded(input.resourceSlices(), input.deviceTaintRules());
         clock = tainted.isAfter(clock) ? tainted : clock;
-        cluster = new Cluster(options.gates(), timeout, input.nodes(), input.deviceClasses(), input.resourceSlices(),
-                input.deviceTaintRules(), claims);
+        cluster = new Cluster(
+                options.gates(),
+                timeout,
+                input.nodes(),
+                input.deviceClasses(),
+                input.resourceSlices(),
+                input.deviceTaintRules(),
+                claims);
         expandWorkloads();
         recordControllerSelectors();
         createTemplateClaims();
@@ -168,7 +181,9 @@ public final class Simulation {
     static boolean pending(Pod p) {
         String nodeName = p.getSpec().getNodeName();
         String phase = p.getStatus() == null ? null : p.getStatus().getPhase();
-        return (nodeName == null || nodeName.isEmpty()) && !"Succeeded".equals(phase) && !"Failed".equals(phase)
+        return (nodeName == null || nodeName.isEmpty())
+                && !"Succeeded".equals(phase)
+                && !"Failed".equals(phase)
                 && DEFAULT_SCHEDULER.equals(schedulerName(p));
     }
 
@@ -191,8 +206,12 @@ public final class Simulation {
                 }
                 outcomes.put(key(p), new Outcome(PodResult.Placement.BOUND_BEFORE, "", () -> ""));
             } else if (!DEFAULT_SCHEDULER.equals(schedulerName(p))) {
-                outcomes.put(key(p), new Outcome(PodResult.Placement.NOT_SCHEDULED,
-                        "spec.schedulerName is " + schedulerName(p) + ", not " + DEFAULT_SCHEDULER, () -> ""));
+                outcomes.put(
+                        key(p),
+                        new Outcome(
+                                PodResult.Placement.NOT_SCHEDULED,
+                                "spec.schedulerName is " + schedulerName(p) + ", not " + DEFAULT_SCHEDULER,
+                                () -> ""));
             } else if (!Selectors.list(p.getSpec().getSchedulingGates()).isEmpty()) {
                 String msg = "Scheduling is blocked due to non-empty scheduling gates";
                 condition(p, "False", "SchedulingGated", msg);
@@ -208,11 +227,15 @@ public final class Simulation {
         queue.sort(queueOrder());
         queue.forEach(p -> outcomes.put(key(p), null));
 
-        DefaultSelectors defaultSelectors = new DefaultSelectors(input.services(), input.replicationControllers(),
-                controllerSelectors);
-        scheduler = new Scheduler(cluster, options.percentageOfNodesToScore(), defaultSelectors::of,
+        DefaultSelectors defaultSelectors =
+                new DefaultSelectors(input.services(), input.replicationControllers(), controllerSelectors);
+        scheduler = new Scheduler(
+                cluster,
+                options.percentageOfNodesToScore(),
+                defaultSelectors::of,
                 input.podDisruptionBudgets(),
-                options.bindingConditions(), () -> clock);
+                options.bindingConditions(),
+                () -> clock);
         scheduler.trace(trace);
         List<Pod> pending = scheduleAll(new ArrayList<>(queue));
         // The device taint eviction controller, on the simulated clock: evictions due now, else the clock moves to
@@ -241,7 +264,8 @@ public final class Simulation {
             }
             if (next.isAfter(horizon)) {
                 notes.add(due.size() + " pod(s) would be evicted for NoExecute device taints after the simulated "
-                        + "horizon of " + EVICTION_HORIZON.toMinutes() + " minutes (first at " + next + "); not simulated");
+                        + "horizon of " + EVICTION_HORIZON.toMinutes() + " minutes (first at " + next
+                        + "); not simulated");
                 break;
             }
             clock = next.isAfter(clock) ? next : clock;
@@ -249,10 +273,13 @@ public final class Simulation {
             due.removeIf(e -> e.getValue().when().isAfter(now));
             for (Map.Entry<Pod, DeviceTaintEviction.Eviction> e : due) {
                 Pod p = e.getKey();
-                events.add(new SchedulingEvent("Normal", "DeviceTaintManagerEviction", ns(p), name(p),
-                        "Marking for deletion"));
-                delete(p, PodResult.Placement.EVICTED, "Device Taint manager: deleting due to NoExecute taint "
-                        + e.getValue().taint() + " at " + now);
+                events.add(new SchedulingEvent(
+                        "Normal", "DeviceTaintManagerEviction", ns(p), name(p), "Marking for deletion"));
+                delete(
+                        p,
+                        PodResult.Placement.EVICTED,
+                        "Device Taint manager: deleting due to NoExecute taint "
+                                + e.getValue().taint() + " at " + now);
             }
             pending.addAll(created);
             created.clear();
@@ -298,8 +325,11 @@ public final class Simulation {
                     // The first member in queue order brings its whole gang into one pod group cycle.
                     if (cycled.add(gang.name()) && retry(seenAt.get(gang.name()))) {
                         tried = true;
-                        attemptGang(gang, pending.stream().filter(m -> gang == gangs.of(m)
-                                && !deleted.containsKey(key(m))).toList());
+                        attemptGang(
+                                gang,
+                                pending.stream()
+                                        .filter(m -> gang == gangs.of(m) && !deleted.containsKey(key(m)))
+                                        .toList());
                     }
                     if (!bound(p)) {
                         still.add(p);
@@ -338,9 +368,12 @@ public final class Simulation {
     }
 
     /** A gang's last pod group cycle. */
-    private record GangCycle(int fitted, String status, String firstUnfit, String unfitReason,
-                             java.util.function.Supplier<String> unfitDraReason) {
-    }
+    private record GangCycle(
+            int fitted,
+            String status,
+            String firstUnfit,
+            String unfitReason,
+            java.util.function.Supplier<String> unfitDraReason) {}
 
     /**
      * GangScheduling with its pod group cycle (schedule_one_podgroup.go): the gang's pending members are scheduled
@@ -396,10 +429,16 @@ public final class Simulation {
                 break;
             }
         }
-        Map.Entry<Pod, Scheduler.Attempt> first = failed.entrySet().stream().findFirst().orElse(null);
-        gangCycles.put(g.name(), new GangCycle(scheduled, status == null ? "" : status,
-                first == null ? "" : key(first.getKey()), first == null ? "" : first.getValue().message(),
-                first == null ? () -> "" : first.getValue().draReason()));
+        Map.Entry<Pod, Scheduler.Attempt> first =
+                failed.entrySet().stream().findFirst().orElse(null);
+        gangCycles.put(
+                g.name(),
+                new GangCycle(
+                        scheduled,
+                        status == null ? "" : status,
+                        first == null ? "" : key(first.getKey()),
+                        first == null ? "" : first.getValue().message(),
+                        first == null ? () -> "" : first.getValue().draReason()));
         seenAt.put(g.name(), new int[] {bindings, deletions, helped ? 1 : 0});
         if (status == null) {
             fitted.forEach(e -> recordBound(e.getKey(), e.getValue()));
@@ -438,18 +477,32 @@ public final class Simulation {
             }
             GangCycle c = gangCycles.get(g.name());
             boolean fits = placed >= g.minCount();
-            String reason = fits ? "" : c != null ? c.status() : outcomes.containsKey(members.get(0))
-                    && outcomes.get(members.get(0)) != null ? outcomes.get(members.get(0)).reason() : "";
-            out.add(new GangResult(g.name(), g.workload(), g.minCount(), members, placed,
-                    c == null ? placed : c.fitted(), fits, reason, c == null ? "" : c.firstUnfit(),
-                    c == null ? "" : c.unfitReason(), c == null ? "" : c.unfitDraReason().get()));
+            String reason = fits
+                    ? ""
+                    : c != null
+                            ? c.status()
+                            : outcomes.containsKey(members.get(0)) && outcomes.get(members.get(0)) != null
+                                    ? outcomes.get(members.get(0)).reason()
+                                    : "";
+            out.add(new GangResult(
+                    g.name(),
+                    g.workload(),
+                    g.minCount(),
+                    members,
+                    placed,
+                    c == null ? placed : c.fitted(),
+                    fits,
+                    reason,
+                    c == null ? "" : c.firstUnfit(),
+                    c == null ? "" : c.unfitReason(),
+                    c == null ? "" : c.unfitDraReason().get()));
         }
         return out;
     }
 
     /** What became of a pod so far; the DRA reason is computed only when reported. */
-    private record Outcome(PodResult.Placement placement, String reason, java.util.function.Supplier<String> draReason) {
-    }
+    private record Outcome(
+            PodResult.Placement placement, String reason, java.util.function.Supplier<String> draReason) {}
 
     /**
      * One scheduling cycle for the pod, and the PostFilter's preemption carried out: the nomination recorded, the
@@ -493,20 +546,32 @@ public final class Simulation {
     /** A binding's condition, events and outcome. */
     private void recordBound(Pod p, Scheduler.Attempt a) {
         if (a.waitedOnNode() != null) {
-            events.add(new SchedulingEvent("Normal", "BindingConditionsPending", ns(p), name(p),
+            events.add(new SchedulingEvent(
+                    "Normal",
+                    "BindingConditionsPending",
+                    ns(p),
+                    name(p),
                     "waiting for binding conditions for device on node " + a.waitedOnNode()));
         }
         bindings++;
         condition(p, "True", null, null);
-        events.add(new SchedulingEvent("Normal", "Scheduled", ns(p), name(p), "Successfully assigned "
-                + ns(p) + "/" + name(p) + " to " + a.node()));
+        events.add(new SchedulingEvent(
+                "Normal",
+                "Scheduled",
+                ns(p),
+                name(p),
+                "Successfully assigned " + ns(p) + "/" + name(p) + " to " + a.node()));
         outcomes.put(key(p), new Outcome(PodResult.Placement.PLACED, "", () -> ""));
     }
 
     /** A failed attempt's condition, event and outcome. */
     private void recordFailure(Pod p, Scheduler.Attempt a) {
         if (a.waitedOnNode() != null) {
-            events.add(new SchedulingEvent("Normal", "BindingConditionsPending", ns(p), name(p),
+            events.add(new SchedulingEvent(
+                    "Normal",
+                    "BindingConditionsPending",
+                    ns(p),
+                    name(p),
                     "waiting for binding conditions for device on node " + a.waitedOnNode()));
         }
         condition(p, "False", a.error() ? "SchedulerError" : "Unschedulable", a.message());
@@ -564,13 +629,15 @@ public final class Simulation {
                 continue;
             }
             touched.add(c);
-            List<ResourceClaimConsumerReference> reserved = new ArrayList<>(Selectors.list(c.getStatus().getReservedFor()));
+            List<ResourceClaimConsumerReference> reserved =
+                    new ArrayList<>(Selectors.list(c.getStatus().getReservedFor()));
             if (!reserved.removeIf(r -> uid.equals(r.getUid()))) {
                 continue;
             }
             c.getStatus().setReservedFor(reserved.isEmpty() ? null : reserved);
             if (reserved.isEmpty()) {
-                List<String> finalizers = new ArrayList<>(Selectors.list(c.getMetadata().getFinalizers()));
+                List<String> finalizers =
+                        new ArrayList<>(Selectors.list(c.getMetadata().getFinalizers()));
                 if (finalizers.remove(DynamicResources.DELETE_PROTECTION_FINALIZER)) {
                     c.getStatus().setAllocation(null);
                     c.getStatus().setDevices(null);
@@ -598,13 +665,19 @@ public final class Simulation {
         if (kind.startsWith("StatefulSet/")) {
             name = name(p);
         } else {
-            String base = p.getMetadata().getGenerateName() != null && !p.getMetadata().getGenerateName().isEmpty()
-                    ? p.getMetadata().getGenerateName() : kind.substring(kind.indexOf('/') + 1) + "-";
+            String base = p.getMetadata().getGenerateName() != null
+                            && !p.getMetadata().getGenerateName().isEmpty()
+                    ? p.getMetadata().getGenerateName()
+                    : kind.substring(kind.indexOf('/') + 1) + "-";
             name = Names.generate(ns(p), base, x -> pods.containsKey(ns(p) + "/" + x));
         }
-        Pod r = new PodBuilder(p).editMetadata().withName(name)
+        Pod r = new PodBuilder(p)
+                .editMetadata()
+                .withName(name)
                 .withUid(WorkloadExpander.uid(ns(p), "Pod", name + "#" + (replacements++)))
-                .withCreationTimestamp(clock.toString()).withDeletionTimestamp(null).endMetadata()
+                .withCreationTimestamp(clock.toString())
+                .withDeletionTimestamp(null)
+                .endMetadata()
                 .build();
         r.getSpec().setNodeName(null);
         r.setStatus(new PodStatus());
@@ -627,15 +700,21 @@ public final class Simulation {
     /** Namespace and UID as the API server would have set them when the pod was created. */
     private static void normalise(Pod p) {
         PodDefaults.apply(p);
-        if (p.getMetadata().getNamespace() == null || p.getMetadata().getNamespace().isEmpty()) {
+        if (p.getMetadata().getNamespace() == null
+                || p.getMetadata().getNamespace().isEmpty()) {
             p.getMetadata().setNamespace(Manifests.DEFAULT_NAMESPACE);
         }
         if (p.getMetadata().getName() == null || p.getMetadata().getName().isEmpty()) {
-            p.getMetadata().setName(Names.generate(p.getMetadata().getNamespace(), p.getMetadata().getGenerateName(),
-                    x -> false));
+            p.getMetadata()
+                    .setName(Names.generate(
+                            p.getMetadata().getNamespace(), p.getMetadata().getGenerateName(), x -> false));
         }
         if (p.getMetadata().getUid() == null || p.getMetadata().getUid().isEmpty()) {
-            p.getMetadata().setUid(WorkloadExpander.uid(p.getMetadata().getNamespace(), "Pod", p.getMetadata().getName()));
+            p.getMetadata()
+                    .setUid(WorkloadExpander.uid(
+                            p.getMetadata().getNamespace(),
+                            "Pod",
+                            p.getMetadata().getName()));
         }
     }
 
@@ -673,23 +752,34 @@ public final class Simulation {
      */
     private void recordControllerSelectors() {
         for (var rs : input.replicaSets()) {
-            controllerSelectors.put(Manifests.namespaceOf(rs) + "/ReplicaSet/" + rs.getMetadata().getName(),
+            controllerSelectors.put(
+                    Manifests.namespaceOf(rs) + "/ReplicaSet/"
+                            + rs.getMetadata().getName(),
                     rs.getSpec().getSelector());
         }
         for (var s : input.statefulSets()) {
-            controllerSelectors.put(Manifests.namespaceOf(s) + "/StatefulSet/" + s.getMetadata().getName(),
+            controllerSelectors.put(
+                    Manifests.namespaceOf(s) + "/StatefulSet/" + s.getMetadata().getName(),
                     s.getSpec().getSelector());
         }
         for (Pod p : pods.values()) {
             String owner = controllerOf(p);
-            String hash = p.getMetadata().getLabels() == null ? null : p.getMetadata().getLabels().get("pod-template-hash");
-            if (!owner.startsWith("ReplicaSet/") || hash == null || controllerSelectors.containsKey(ns(p) + "/" + owner)) {
+            String hash = p.getMetadata().getLabels() == null
+                    ? null
+                    : p.getMetadata().getLabels().get("pod-template-hash");
+            if (!owner.startsWith("ReplicaSet/")
+                    || hash == null
+                    || controllerSelectors.containsKey(ns(p) + "/" + owner)) {
                 continue;
             }
             for (var d : input.deployments()) {
-                if (Manifests.namespaceOf(d).equals(ns(p)) && owner.equals("ReplicaSet/" + d.getMetadata().getName() + "-" + hash)) {
-                    controllerSelectors.put(ns(p) + "/" + owner, new LabelSelectorBuilder(d.getSpec().getSelector())
-                            .addToMatchLabels("pod-template-hash", hash).build());
+                if (Manifests.namespaceOf(d).equals(ns(p))
+                        && owner.equals("ReplicaSet/" + d.getMetadata().getName() + "-" + hash)) {
+                    controllerSelectors.put(
+                            ns(p) + "/" + owner,
+                            new LabelSelectorBuilder(d.getSpec().getSelector())
+                                    .addToMatchLabels("pod-template-hash", hash)
+                                    .build());
                 }
             }
         }
@@ -698,7 +788,10 @@ public final class Simulation {
     private void add(List<Pod> created, HasMetadata workload) {
         for (Pod p : created) {
             pods.put(key(p), p);
-            workloadOf.put(key(p), workload.getKind() + " " + ns(p) + "/" + workload.getMetadata().getName());
+            workloadOf.put(
+                    key(p),
+                    workload.getKind() + " " + ns(p) + "/"
+                            + workload.getMetadata().getName());
         }
     }
 
@@ -725,41 +818,58 @@ public final class Simulation {
             }
             ResourceClaimTemplate t = templates.get(ns(p) + "/" + pc.getResourceClaimTemplateName());
             if (t == null) {
-                note(p, "claim " + pc.getName() + ": ResourceClaimTemplate " + ns(p) + "/"
-                        + pc.getResourceClaimTemplateName() + " not found, so no claim can be created");
+                note(
+                        p,
+                        "claim " + pc.getName() + ": ResourceClaimTemplate " + ns(p) + "/"
+                                + pc.getResourceClaimTemplateName() + " not found, so no claim can be created");
                 continue;
             }
-            String name = Names.generate(ns(p), Names.claimGenerateName(name(p), pc.getName()),
-                    x -> cluster.claim(ns(p), x) != null);
+            String name = Names.generate(
+                    ns(p), Names.claimGenerateName(name(p), pc.getName()), x -> cluster.claim(ns(p), x) != null);
             Map<String, String> annotations = new LinkedHashMap<>();
             if (t.getSpec().getMetadata() != null && t.getSpec().getMetadata().getAnnotations() != null) {
                 annotations.putAll(t.getSpec().getMetadata().getAnnotations());
             }
             annotations.put(DynamicResources.POD_CLAIM_NAME_ANNOTATION, pc.getName());
             ResourceClaim claim = new ResourceClaimBuilder()
-                    .withNewMetadata().withName(name).withNamespace(ns(p))
+                    .withNewMetadata()
+                    .withName(name)
+                    .withNamespace(ns(p))
                     .withGenerateName(Names.claimGenerateName(name(p), pc.getName()))
                     .withUid(WorkloadExpander.uid(ns(p), "ResourceClaim", name))
-                    .withLabels(t.getSpec().getMetadata() == null ? null : t.getSpec().getMetadata().getLabels())
+                    .withLabels(
+                            t.getSpec().getMetadata() == null
+                                    ? null
+                                    : t.getSpec().getMetadata().getLabels())
                     .withAnnotations(annotations)
                     .withOwnerReferences(podOwner(p))
                     .withCreationTimestamp(p.getMetadata().getCreationTimestamp())
                     .endMetadata()
-                    .withSpec(new ResourceClaimBuilder().withSpec(t.getSpec().getSpec()).build().getSpec())
+                    .withSpec(new ResourceClaimBuilder()
+                            .withSpec(t.getSpec().getSpec())
+                            .build()
+                            .getSpec())
                     .build();
             cluster.addClaim(claim);
             if (p.getStatus() == null) {
                 p.setStatus(new PodStatus());
             }
-            List<PodResourceClaimStatus> st = new ArrayList<>(Selectors.list(p.getStatus().getResourceClaimStatuses()));
+            List<PodResourceClaimStatus> st =
+                    new ArrayList<>(Selectors.list(p.getStatus().getResourceClaimStatuses()));
             st.add(new PodResourceClaimStatus(pc.getName(), name));
             p.getStatus().setResourceClaimStatuses(st);
         }
     }
 
     private static OwnerReference podOwner(Pod p) {
-        return new OwnerReferenceBuilder().withApiVersion("v1").withKind("Pod").withName(name(p))
-                .withUid(p.getMetadata().getUid()).withController(true).withBlockOwnerDeletion(true).build();
+        return new OwnerReferenceBuilder()
+                .withApiVersion("v1")
+                .withKind("Pod")
+                .withName(name(p))
+                .withUid(p.getMetadata().getUid())
+                .withController(true)
+                .withBlockOwnerDeletion(true)
+                .build();
     }
 
     /** spec.priority when set (the admission plugin sets it), else the PriorityClass, else the global default, else 0. */
@@ -833,8 +943,14 @@ public final class Simulation {
 
     private PodResult result(Pod p, PodResult.Placement placement, String reason, String draReason) {
         String node = p.getSpec().getNodeName();
-        return new PodResult(ns(p), name(p), Optional.ofNullable(node == null || node.isEmpty() ? null : node),
-                placement, reason, draReason, workloadOf.getOrDefault(key(p), ""),
+        return new PodResult(
+                ns(p),
+                name(p),
+                Optional.ofNullable(node == null || node.isEmpty() ? null : node),
+                placement,
+                reason,
+                draReason,
+                workloadOf.getOrDefault(key(p), ""),
                 podNotes.getOrDefault(key(p), List.of()));
     }
 

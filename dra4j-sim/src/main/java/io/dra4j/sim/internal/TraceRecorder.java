@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.api.model.PodResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.AllocationResultBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -69,8 +68,12 @@ final class TraceRecorder {
 
     /** A node that NodeAffinity's PreFilterResult left out, with the status upstream records for it. */
     void preFilteredOut(NodeInfo n) {
-        rejected.put(n.name, new TraceAttempt.Verdict("", "UnschedulableAndUnresolvable",
-                List.of("node(s) didn't satisfy plugin(s) [NodeAffinity]")));
+        rejected.put(
+                n.name,
+                new TraceAttempt.Verdict(
+                        "",
+                        "UnschedulableAndUnresolvable",
+                        List.of("node(s) didn't satisfy plugin(s) [NodeAffinity]")));
     }
 
     void scored(NodeInfo n, long total, Map<String, Long> perPlugin) {
@@ -98,18 +101,34 @@ final class TraceRecorder {
                 String name = DynamicResources.claimName(pod, pc);
                 ResourceClaim c = name == null ? null : cluster.claim(ns, name);
                 if (c != null && c.getStatus() != null && c.getStatus().getAllocation() != null) {
-                    claims.put(pc.getName(), new AllocationResultBuilder(c.getStatus().getAllocation()).build());
+                    claims.put(
+                            pc.getName(),
+                            new AllocationResultBuilder(c.getStatus().getAllocation()).build());
                 }
             }
             var ext = pod.getStatus() == null ? null : pod.getStatus().getExtendedResourceClaimStatus();
             ResourceClaim c = ext == null ? null : cluster.claim(ns, ext.getResourceClaimName());
             if (c != null && c.getStatus() != null && c.getStatus().getAllocation() != null) {
-                claims.put(TraceAttempt.EXTENDED_RESOURCES, new AllocationResultBuilder(c.getStatus().getAllocation()).build());
+                claims.put(
+                        TraceAttempt.EXTENDED_RESOURCES,
+                        new AllocationResultBuilder(c.getStatus().getAllocation()).build());
             }
         }
-        trace.attempt(new TraceAttempt(pod.getMetadata().getNamespace(), pod.getMetadata().getName(),
-                Optional.ofNullable(preFilter), feasible, rejected, scores, best, Optional.ofNullable(node), claims,
-                error, Optional.ofNullable(nominate),
-                victims.stream().map(v -> v.getMetadata().getNamespace() + "/" + v.getMetadata().getName()).toList()));
+        trace.attempt(new TraceAttempt(
+                pod.getMetadata().getNamespace(),
+                pod.getMetadata().getName(),
+                Optional.ofNullable(preFilter),
+                feasible,
+                rejected,
+                scores,
+                best,
+                Optional.ofNullable(node),
+                claims,
+                error,
+                Optional.ofNullable(nominate),
+                victims.stream()
+                        .map(v -> v.getMetadata().getNamespace() + "/"
+                                + v.getMetadata().getName())
+                        .toList()));
     }
 }

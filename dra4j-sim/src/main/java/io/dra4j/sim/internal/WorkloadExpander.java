@@ -1,5 +1,7 @@
 package io.dra4j.sim.internal;
 
+import io.dra4j.scenario.Manifests;
+import io.dra4j.sim.WorkloadPods;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NodeSelectorRequirementBuilder;
 import io.fabric8.kubernetes.api.model.NodeSelectorTermBuilder;
@@ -14,15 +16,12 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
-import io.dra4j.scenario.Manifests;
-import io.dra4j.sim.WorkloadPods;
-import tools.jackson.databind.json.JsonMapper;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Creates the pods that workload controllers would create, named as they name them: a Deployment's ReplicaSet
@@ -62,13 +61,15 @@ final class WorkloadExpander {
         String ns = Manifests.namespaceOf(d);
         int replicas = WorkloadPods.replicas(d.getSpec().getReplicas());
         for (ReplicaSet rs : replicaSets) {
-            if (Manifests.namespaceOf(rs).equals(ns) && ownedBy(rs, "Deployment", d.getMetadata().getName())) {
+            if (Manifests.namespaceOf(rs).equals(ns)
+                    && ownedBy(rs, "Deployment", d.getMetadata().getName())) {
                 // The snapshot has the controller's ReplicaSet: its pods are created through it.
                 return List.of();
             }
         }
         if (fromCluster(d)) {
-            long have = existing.stream().filter(p -> Manifests.namespaceOf(p).equals(ns) && ownedByReplicaSetOf(p, d))
+            long have = existing.stream()
+                    .filter(p -> Manifests.namespaceOf(p).equals(ns) && ownedByReplicaSetOf(p, d))
                     .count();
             noteMissing(d, have, replicas);
             return List.of();
@@ -84,17 +85,30 @@ final class WorkloadExpander {
     List<Pod> replicaSet(ReplicaSet rs) {
         String ns = Manifests.namespaceOf(rs);
         int replicas = WorkloadPods.replicas(rs.getSpec().getReplicas());
-        OwnerReference owner = owner("apps/v1", "ReplicaSet", rs.getMetadata().getName(),
-                uidOf(rs, "ReplicaSet"));
-        return replicas(ns, rs.getMetadata().getName(), replicas, rs.getSpec().getTemplate(), Map.of(), owner, rs,
+        OwnerReference owner = owner("apps/v1", "ReplicaSet", rs.getMetadata().getName(), uidOf(rs, "ReplicaSet"));
+        return replicas(
+                ns,
+                rs.getMetadata().getName(),
+                replicas,
+                rs.getSpec().getTemplate(),
+                Map.of(),
+                owner,
+                rs,
                 rs.getMetadata().getName() + "-");
     }
 
-    private List<Pod> replicas(String ns, String ownerName, int replicas, PodTemplateSpec template,
-                               Map<String, String> extraLabels, OwnerReference owner, HasMetadata workload,
-                               String generateName) {
-        long have = existing.stream().filter(p -> Manifests.namespaceOf(p).equals(ns)
-                && ownedBy(p, "ReplicaSet", ownerName)).count();
+    private List<Pod> replicas(
+            String ns,
+            String ownerName,
+            int replicas,
+            PodTemplateSpec template,
+            Map<String, String> extraLabels,
+            OwnerReference owner,
+            HasMetadata workload,
+            String generateName) {
+        long have = existing.stream()
+                .filter(p -> Manifests.namespaceOf(p).equals(ns) && ownedBy(p, "ReplicaSet", ownerName))
+                .count();
         if (fromCluster(workload)) {
             noteMissing(workload, have, replicas);
             return List.of();
@@ -110,16 +124,21 @@ final class WorkloadExpander {
     List<Pod> statefulSet(StatefulSet s) {
         String ns = Manifests.namespaceOf(s);
         int replicas = WorkloadPods.replicas(s.getSpec().getReplicas());
-        int start = s.getSpec().getOrdinals() == null || s.getSpec().getOrdinals().getStart() == null ? 0
-                : s.getSpec().getOrdinals().getStart();
+        int start =
+                s.getSpec().getOrdinals() == null || s.getSpec().getOrdinals().getStart() == null
+                        ? 0
+                        : s.getSpec().getOrdinals().getStart();
         OwnerReference owner = owner("apps/v1", "StatefulSet", s.getMetadata().getName(), uidOf(s, "StatefulSet"));
-        if (s.getSpec().getVolumeClaimTemplates() != null && !s.getSpec().getVolumeClaimTemplates().isEmpty()) {
+        if (s.getSpec().getVolumeClaimTemplates() != null
+                && !s.getSpec().getVolumeClaimTemplates().isEmpty()) {
             notes.add("StatefulSet " + ns + "/" + s.getMetadata().getName()
                     + ": volumeClaimTemplates are not simulated (volumes are not part of the simulation)");
         }
         if (fromCluster(s)) {
-            long have = existing.stream().filter(p -> Manifests.namespaceOf(p).equals(ns)
-                    && ownedBy(p, "StatefulSet", s.getMetadata().getName())).count();
+            long have = existing.stream()
+                    .filter(p -> Manifests.namespaceOf(p).equals(ns)
+                            && ownedBy(p, "StatefulSet", s.getMetadata().getName()))
+                    .count();
             noteMissing(s, have, replicas);
             return List.of();
         }
@@ -134,7 +153,8 @@ final class WorkloadExpander {
             extra.put("apps.kubernetes.io/pod-index", Integer.toString(i));
             Pod p = pod(ns, name, null, s.getSpec().getTemplate(), extra, owner, s);
             p.getSpec().setHostname(name);
-            if (s.getSpec().getServiceName() != null && !s.getSpec().getServiceName().isEmpty()) {
+            if (s.getSpec().getServiceName() != null
+                    && !s.getSpec().getServiceName().isEmpty()) {
                 p.getSpec().setSubdomain(s.getSpec().getServiceName());
             }
             out.add(p);
@@ -144,8 +164,11 @@ final class WorkloadExpander {
 
     List<Pod> job(Job j) {
         String ns = Manifests.namespaceOf(j);
-        int have = (int) existing.stream().filter(p -> Manifests.namespaceOf(p).equals(ns)
-                && ownedBy(p, "Job", j.getMetadata().getName()) && !PodPhase.terminal(p)).count();
+        int have = (int) existing.stream()
+                .filter(p -> Manifests.namespaceOf(p).equals(ns)
+                        && ownedBy(p, "Job", j.getMetadata().getName())
+                        && !PodPhase.terminal(p))
+                .count();
         int active = WorkloadPods.job(j, have);
         String uid = uidOf(j, "Job");
         OwnerReference owner = owner("batch/v1", "Job", j.getMetadata().getName(), uid);
@@ -182,8 +205,10 @@ final class WorkloadExpander {
         OwnerReference owner = owner("apps/v1", "DaemonSet", ds.getMetadata().getName(), uidOf(ds, "DaemonSet"));
         List<Pod> out = new ArrayList<>();
         for (NodeInfo n : nodes) {
-            boolean running = existing.stream().anyMatch(p -> Manifests.namespaceOf(p).equals(ns)
-                    && ownedBy(p, "DaemonSet", ds.getMetadata().getName()) && targets(p, n.name));
+            boolean running = existing.stream()
+                    .anyMatch(p -> Manifests.namespaceOf(p).equals(ns)
+                            && ownedBy(p, "DaemonSet", ds.getMetadata().getName())
+                            && targets(p, n.name));
             if (running || !DaemonNodes.shouldRun(ds, n.node)) {
                 continue;
             }
@@ -206,9 +231,11 @@ final class WorkloadExpander {
         if (na == null || na.getRequiredDuringSchedulingIgnoredDuringExecution() == null) {
             return false;
         }
-        for (var t : Selectors.list(na.getRequiredDuringSchedulingIgnoredDuringExecution().getNodeSelectorTerms())) {
+        for (var t : Selectors.list(
+                na.getRequiredDuringSchedulingIgnoredDuringExecution().getNodeSelectorTerms())) {
             for (var r : Selectors.list(t.getMatchFields())) {
-                if (r.getKey().equals("metadata.name") && Selectors.list(r.getValues()).contains(node)) {
+                if (r.getKey().equals("metadata.name")
+                        && Selectors.list(r.getValues()).contains(node)) {
                     return true;
                 }
             }
@@ -218,26 +245,48 @@ final class WorkloadExpander {
 
     /** The daemon controller's node affinity: a required term on metadata.name replacing any other match fields. */
     private static void pinToNode(Pod p, String node) {
-        var term = new NodeSelectorTermBuilder().withMatchFields(new NodeSelectorRequirementBuilder()
-                .withKey("metadata.name").withOperator("In").withValues(node).build()).build();
-        var edited = new PodBuilder(p).editOrNewSpec().editOrNewAffinity().editOrNewNodeAffinity()
-                .editOrNewRequiredDuringSchedulingIgnoredDuringExecution().endRequiredDuringSchedulingIgnoredDuringExecution()
-                .endNodeAffinity().endAffinity().endSpec().build();
-        var required = edited.getSpec().getAffinity().getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution();
+        var term = new NodeSelectorTermBuilder()
+                .withMatchFields(new NodeSelectorRequirementBuilder()
+                        .withKey("metadata.name")
+                        .withOperator("In")
+                        .withValues(node)
+                        .build())
+                .build();
+        var edited = new PodBuilder(p)
+                .editOrNewSpec()
+                .editOrNewAffinity()
+                .editOrNewNodeAffinity()
+                .editOrNewRequiredDuringSchedulingIgnoredDuringExecution()
+                .endRequiredDuringSchedulingIgnoredDuringExecution()
+                .endNodeAffinity()
+                .endAffinity()
+                .endSpec()
+                .build();
+        var required =
+                edited.getSpec().getAffinity().getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution();
         List<io.fabric8.kubernetes.api.model.NodeSelectorTerm> terms = new ArrayList<>();
-        if (required.getNodeSelectorTerms() == null || required.getNodeSelectorTerms().isEmpty()) {
+        if (required.getNodeSelectorTerms() == null
+                || required.getNodeSelectorTerms().isEmpty()) {
             terms.add(term);
         } else {
             for (var t : required.getNodeSelectorTerms()) {
-                terms.add(new NodeSelectorTermBuilder(t).withMatchFields(term.getMatchFields()).build());
+                terms.add(new NodeSelectorTermBuilder(t)
+                        .withMatchFields(term.getMatchFields())
+                        .build());
             }
         }
         required.setNodeSelectorTerms(terms);
         p.setSpec(edited.getSpec());
     }
 
-    private static Pod pod(String ns, String name, String generateName, PodTemplateSpec template,
-                           Map<String, String> extraLabels, OwnerReference owner, HasMetadata workload) {
+    private static Pod pod(
+            String ns,
+            String name,
+            String generateName,
+            PodTemplateSpec template,
+            Map<String, String> extraLabels,
+            OwnerReference owner,
+            HasMetadata workload) {
         ObjectMeta tm = template.getMetadata() == null ? new ObjectMeta() : template.getMetadata();
         Map<String, String> labels = new LinkedHashMap<>(tm.getLabels() == null ? Map.of() : tm.getLabels());
         labels.putAll(extraLabels);
@@ -259,8 +308,14 @@ final class WorkloadExpander {
     }
 
     private static OwnerReference owner(String apiVersion, String kind, String name, String uid) {
-        return new OwnerReferenceBuilder().withApiVersion(apiVersion).withKind(kind).withName(name).withUid(uid)
-                .withController(true).withBlockOwnerDeletion(true).build();
+        return new OwnerReferenceBuilder()
+                .withApiVersion(apiVersion)
+                .withKind(kind)
+                .withName(name)
+                .withUid(uid)
+                .withController(true)
+                .withBlockOwnerDeletion(true)
+                .build();
     }
 
     /** Whether the workload comes from a cluster: the API server gave it a UID (see the class comment). */
@@ -280,7 +335,9 @@ final class WorkloadExpander {
 
     /** Whether the pod's controller is a ReplicaSet of the Deployment, named {@code <deployment>-<pod-template-hash>}. */
     private static boolean ownedByReplicaSetOf(Pod p, Deployment d) {
-        String hash = p.getMetadata().getLabels() == null ? null : p.getMetadata().getLabels().get("pod-template-hash");
+        String hash = p.getMetadata().getLabels() == null
+                ? null
+                : p.getMetadata().getLabels().get("pod-template-hash");
         return hash != null && ownedBy(p, "ReplicaSet", d.getMetadata().getName() + "-" + hash);
     }
 
@@ -299,12 +356,16 @@ final class WorkloadExpander {
 
     private static String uidOf(HasMetadata o, String kind) {
         String uid = o.getMetadata().getUid();
-        return uid != null && !uid.isEmpty() ? uid : uid(Manifests.namespaceOf(o), kind, o.getMetadata().getName());
+        return uid != null && !uid.isEmpty()
+                ? uid
+                : uid(Manifests.namespaceOf(o), kind, o.getMetadata().getName());
     }
 
     /** A UID for an object that has none: a name-based UUID of its kind, namespace and name. */
     static String uid(String ns, String kind, String name) {
-        return java.util.UUID.nameUUIDFromBytes((kind + "/" + ns + "/" + name).getBytes(java.nio.charset.StandardCharsets.UTF_8))
+        return java.util
+                .UUID
+                .nameUUIDFromBytes((kind + "/" + ns + "/" + name).getBytes(java.nio.charset.StandardCharsets.UTF_8))
                 .toString();
     }
 }

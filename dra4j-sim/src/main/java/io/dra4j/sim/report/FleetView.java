@@ -12,12 +12,11 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceCounterConsumption;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
-
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -38,15 +37,21 @@ public record FleetView(String poolLabel, List<NodePool> pools, List<ClassUsage>
     public static final String NO_NODE = "(devices of no node)";
 
     /** One node pool: its nodes and the device counts over them. */
-    public record NodePool(String name, long nodes, long devices, long allocated, long tainted, List<NodeRow> nodeRows) {
+    public record NodePool(
+            String name, long nodes, long devices, long allocated, long tainted, List<NodeRow> nodeRows) {
         public NodePool {
             nodeRows = List.copyOf(nodeRows);
         }
     }
 
     /** One node: whether it is cordoned, its taints, pods bound to it, its devices and counter sets. */
-    public record NodeRow(String name, boolean cordoned, List<String> taints, long pods, List<Cell> devices,
-                          List<Counters> counterSets) {
+    public record NodeRow(
+            String name,
+            boolean cordoned,
+            List<String> taints,
+            long pods,
+            List<Cell> devices,
+            List<Counters> counterSets) {
         public NodeRow {
             taints = List.copyOf(taints);
             devices = List.copyOf(devices);
@@ -59,9 +64,18 @@ public record FleetView(String poolLabel, List<NodePool> pools, List<ClassUsage>
      * one or more claims), {@code tainted} (not allocated, with a NoSchedule or NoExecute taint) or {@code free}.
      * {@code counterSet} names the counter set a partition consumes from ({@code driver/pool/name}), empty otherwise.
      */
-    public record Cell(String device, String pool, String state, String kind, String counterSet, List<String> classes,
-                       List<String> taints, List<String> claims, List<String> adminClaims, List<String> pods,
-                       List<Consumed> consumed) {
+    public record Cell(
+            String device,
+            String pool,
+            String state,
+            String kind,
+            String counterSet,
+            List<String> classes,
+            List<String> taints,
+            List<String> claims,
+            List<String> adminClaims,
+            List<String> pods,
+            List<Consumed> consumed) {
         public Cell {
             classes = List.copyOf(classes);
             taints = List.copyOf(taints);
@@ -73,8 +87,7 @@ public record FleetView(String poolLabel, List<NodePool> pools, List<ClassUsage>
     }
 
     /** A capacity of a shared device: the sum the claims consume of it, and what the device has. */
-    public record Consumed(String capacity, String used, String total) {
-    }
+    public record Consumed(String capacity, String used, String total) {}
 
     /** A counter set of a partitionable device ({@code driver/pool/name}): per counter, consumed and total. */
     public record Counters(String name, List<Consumed> counters) {
@@ -87,8 +100,7 @@ public record FleetView(String poolLabel, List<NodePool> pools, List<ClassUsage>
      * A DeviceClass: devices allocated for requests of the class and with admin access (from {@link DeviceUsage}),
      * and the devices whose attributes match its selectors.
      */
-    public record ClassUsage(String deviceClass, long allocated, long adminAccess, long matching) {
-    }
+    public record ClassUsage(String deviceClass, long allocated, long adminAccess, long matching) {}
 
     public FleetView {
         pools = List.copyOf(pools);
@@ -105,15 +117,21 @@ public record FleetView(String poolLabel, List<NodePool> pools, List<ClassUsage>
         Map<String, Set<String>> holders = new HashMap<>();
         Map<String, List<String>> reservedFor = new HashMap<>();
         for (ResourceClaim c : state.resourceClaims()) {
-            if (c.getStatus() == null || c.getStatus().getAllocation() == null
+            if (c.getStatus() == null
+                    || c.getStatus().getAllocation() == null
                     || c.getStatus().getAllocation().getDevices() == null) {
                 continue;
             }
-            String claim = c.getMetadata().getNamespace() + "/" + c.getMetadata().getName();
-            reservedFor.put(claim, list(c.getStatus().getReservedFor()).stream()
-                    .filter(r -> "pods".equals(r.getResource()))
-                    .map(r -> c.getMetadata().getNamespace() + "/" + r.getName()).toList());
-            for (DeviceRequestAllocationResult r : list(c.getStatus().getAllocation().getDevices().getResults())) {
+            String claim =
+                    c.getMetadata().getNamespace() + "/" + c.getMetadata().getName();
+            reservedFor.put(
+                    claim,
+                    list(c.getStatus().getReservedFor()).stream()
+                            .filter(r -> "pods".equals(r.getResource()))
+                            .map(r -> c.getMetadata().getNamespace() + "/" + r.getName())
+                            .toList());
+            for (DeviceRequestAllocationResult r :
+                    list(c.getStatus().getAllocation().getDevices().getResults())) {
                 String key = r.getDriver() + "/" + r.getPool() + "/" + r.getDevice();
                 if (Boolean.TRUE.equals(r.getAdminAccess())) {
                     admin.computeIfAbsent(key, k -> new ArrayList<>()).add(claim);
@@ -122,8 +140,8 @@ public record FleetView(String poolLabel, List<NodePool> pools, List<ClassUsage>
                 holders.computeIfAbsent(key, k -> new LinkedHashSet<>()).add(claim);
                 if (r.getConsumedCapacity() != null) {
                     Map<String, BigDecimal> m = consumed.computeIfAbsent(key, k -> new TreeMap<>());
-                    r.getConsumedCapacity().forEach((name, q) -> m.merge(name, Quantity.getAmountInBytes(q),
-                            BigDecimal::add));
+                    r.getConsumedCapacity()
+                            .forEach((name, q) -> m.merge(name, Quantity.getAmountInBytes(q), BigDecimal::add));
                 }
             }
         }
@@ -133,7 +151,8 @@ public record FleetView(String poolLabel, List<NodePool> pools, List<ClassUsage>
         Map<String, Map<String, Quantity>> counterTotals = new LinkedHashMap<>();
         Map<String, String> counterNode = new HashMap<>();
         for (ResourceSlice s : state.resourceSlices()) {
-            String prefix = s.getSpec().getDriver() + "/" + s.getSpec().getPool().getName() + "/";
+            String prefix =
+                    s.getSpec().getDriver() + "/" + s.getSpec().getPool().getName() + "/";
             for (Device d : list(s.getSpec().getDevices())) {
                 devices.put(prefix + d.getName(), d);
             }
@@ -143,8 +162,9 @@ public record FleetView(String poolLabel, List<NodePool> pools, List<ClassUsage>
                     cs.getCounters().forEach((k, v) -> totals.put(k, v.getValue()));
                 }
                 counterTotals.put(prefix + cs.getName(), totals);
-                counterNode.put(prefix + cs.getName(), s.getSpec().getNodeName() == null ? ""
-                        : s.getSpec().getNodeName());
+                counterNode.put(
+                        prefix + cs.getName(),
+                        s.getSpec().getNodeName() == null ? "" : s.getSpec().getNodeName());
             }
         }
         Map<String, Map<String, BigDecimal>> counterUse = new HashMap<>();
@@ -155,10 +175,11 @@ public record FleetView(String poolLabel, List<NodePool> pools, List<ClassUsage>
             }
             String prefix = key.substring(0, key.lastIndexOf('/') + 1);
             for (DeviceCounterConsumption cc : list(d.getConsumesCounters())) {
-                Map<String, BigDecimal> m = counterUse.computeIfAbsent(prefix + cc.getCounterSet(), k -> new TreeMap<>());
+                Map<String, BigDecimal> m =
+                        counterUse.computeIfAbsent(prefix + cc.getCounterSet(), k -> new TreeMap<>());
                 if (cc.getCounters() != null) {
-                    cc.getCounters().forEach((k, v) -> m.merge(k, Quantity.getAmountInBytes(v.getValue()),
-                            BigDecimal::add));
+                    cc.getCounters()
+                            .forEach((k, v) -> m.merge(k, Quantity.getAmountInBytes(v.getValue()), BigDecimal::add));
                 }
             }
         }
@@ -170,29 +191,50 @@ public record FleetView(String poolLabel, List<NodePool> pools, List<ClassUsage>
             Device d = devices.get(key);
             List<String> admins = admin.getOrDefault(key, List.of());
             List<String> claims = List.copyOf(holders.getOrDefault(key, Set.of()));
-            List<String> pods = claims.stream().flatMap(c -> reservedFor.getOrDefault(c, List.of()).stream())
-                    .distinct().toList();
+            List<String> pods = claims.stream()
+                    .flatMap(c -> reservedFor.getOrDefault(c, List.of()).stream())
+                    .distinct()
+                    .toList();
             boolean shared = d != null && Boolean.TRUE.equals(d.getAllowMultipleAllocations());
             boolean blocking = r.taints().stream().anyMatch(t -> t.endsWith(":NoSchedule") || t.endsWith(":NoExecute"));
-            String cellState = holders.containsKey(key) ? (shared ? "shared" : "allocated") : blocking ? "tainted" : "free";
+            String cellState =
+                    holders.containsKey(key) ? (shared ? "shared" : "allocated") : blocking ? "tainted" : "free";
             List<Consumed> use = new ArrayList<>();
             if (shared && d.getCapacity() != null) {
-                new TreeMap<>(d.getCapacity()).forEach((name, cap) -> use.add(new Consumed(name,
-                        quantity(consumed.getOrDefault(key, Map.of()).getOrDefault(name, BigDecimal.ZERO)),
-                        cap.getValue() == null ? "" : cap.getValue().toString())));
+                new TreeMap<>(d.getCapacity())
+                        .forEach((name, cap) -> use.add(new Consumed(
+                                name,
+                                quantity(consumed.getOrDefault(key, Map.of()).getOrDefault(name, BigDecimal.ZERO)),
+                                cap.getValue() == null ? "" : cap.getValue().toString())));
             }
-            String counterSet = d == null || list(d.getConsumesCounters()).isEmpty() ? ""
-                    : r.driver() + "/" + r.pool() + "/" + d.getConsumesCounters().get(0).getCounterSet();
-            cells.computeIfAbsent(r.node(), k -> new ArrayList<>()).add(new Cell(r.device(), r.driver() + "/" + r.pool(),
-                    cellState, r.kind(), counterSet, r.classes(), r.taints(), claims, admins, pods, use));
+            String counterSet = d == null || list(d.getConsumesCounters()).isEmpty()
+                    ? ""
+                    : r.driver() + "/" + r.pool() + "/"
+                            + d.getConsumesCounters().get(0).getCounterSet();
+            cells.computeIfAbsent(r.node(), k -> new ArrayList<>())
+                    .add(new Cell(
+                            r.device(),
+                            r.driver() + "/" + r.pool(),
+                            cellState,
+                            r.kind(),
+                            counterSet,
+                            r.classes(),
+                            r.taints(),
+                            claims,
+                            admins,
+                            pods,
+                            use));
         }
         Map<String, List<Counters>> countersPerNode = new HashMap<>();
         counterTotals.forEach((name, totals) -> {
             List<Consumed> cs = new ArrayList<>();
-            totals.forEach((k, total) -> cs.add(new Consumed(k,
+            totals.forEach((k, total) -> cs.add(new Consumed(
+                    k,
                     quantity(counterUse.getOrDefault(name, Map.of()).getOrDefault(k, BigDecimal.ZERO)),
                     total == null ? "" : total.toString())));
-            countersPerNode.computeIfAbsent(counterNode.get(name), n -> new ArrayList<>()).add(new Counters(name, cs));
+            countersPerNode
+                    .computeIfAbsent(counterNode.get(name), n -> new ArrayList<>())
+                    .add(new Counters(name, cs));
         });
 
         // Nodes grouped by node pool; devices of slices without a node, or of a node the snapshot lacks (its slices
@@ -206,23 +248,38 @@ public record FleetView(String poolLabel, List<NodePool> pools, List<ClassUsage>
         Map<String, List<NodeRow>> byPool = new TreeMap<>();
         for (Node n : state.nodes()) {
             String name = n.getMetadata().getName();
-            Map<String, String> labels = n.getMetadata().getLabels() == null ? Map.of() : n.getMetadata().getLabels();
+            Map<String, String> labels = n.getMetadata().getLabels() == null
+                    ? Map.of()
+                    : n.getMetadata().getLabels();
             List<String> taints = new ArrayList<>();
             if (n.getSpec() != null && n.getSpec().getTaints() != null) {
-                n.getSpec().getTaints().forEach(t -> taints.add(t.getKey() + (t.getValue() == null ? "" : "="
-                        + t.getValue()) + ":" + t.getEffect()));
+                n.getSpec()
+                        .getTaints()
+                        .forEach(t -> taints.add(
+                                t.getKey() + (t.getValue() == null ? "" : "=" + t.getValue()) + ":" + t.getEffect()));
             }
-            boolean cordoned = n.getSpec() != null && Boolean.TRUE.equals(n.getSpec().getUnschedulable());
-            byPool.computeIfAbsent(labels.getOrDefault(poolLabel, ""), k -> new ArrayList<>()).add(new NodeRow(name,
-                    cordoned, taints, podsPerNode.getOrDefault(name, 0L), cells.getOrDefault(name, List.of()),
-                    countersPerNode.getOrDefault(name, List.of())));
+            boolean cordoned =
+                    n.getSpec() != null && Boolean.TRUE.equals(n.getSpec().getUnschedulable());
+            byPool.computeIfAbsent(labels.getOrDefault(poolLabel, ""), k -> new ArrayList<>())
+                    .add(new NodeRow(
+                            name,
+                            cordoned,
+                            taints,
+                            podsPerNode.getOrDefault(name, 0L),
+                            cells.getOrDefault(name, List.of()),
+                            countersPerNode.getOrDefault(name, List.of())));
         }
         Set<String> known = new java.util.HashSet<>();
         state.nodes().forEach(n -> known.add(n.getMetadata().getName()));
         List<NodeRow> apart = new ArrayList<>();
         new TreeMap<>(cells).forEach((node, devicesOf) -> {
             if (!known.contains(node)) {
-                apart.add(new NodeRow(node, false, List.of(), podsPerNode.getOrDefault(node, 0L), devicesOf,
+                apart.add(new NodeRow(
+                        node,
+                        false,
+                        List.of(),
+                        podsPerNode.getOrDefault(node, 0L),
+                        devicesOf,
                         countersPerNode.getOrDefault(node, List.of())));
             }
         });
@@ -232,9 +289,14 @@ public record FleetView(String poolLabel, List<NodePool> pools, List<ClassUsage>
         List<NodePool> pools = new ArrayList<>();
         byPool.forEach((name, nodes) -> {
             long all = nodes.stream().mapToLong(n -> n.devices().size()).sum();
-            long allocated = nodes.stream().flatMap(n -> n.devices().stream())
-                    .filter(c -> c.state().equals("allocated") || c.state().equals("shared")).count();
-            long tainted = nodes.stream().flatMap(n -> n.devices().stream()).filter(c -> !c.taints().isEmpty()).count();
+            long allocated = nodes.stream()
+                    .flatMap(n -> n.devices().stream())
+                    .filter(c -> c.state().equals("allocated") || c.state().equals("shared"))
+                    .count();
+            long tainted = nodes.stream()
+                    .flatMap(n -> n.devices().stream())
+                    .filter(c -> !c.taints().isEmpty())
+                    .count();
             pools.add(new NodePool(name, name.equals(NO_NODE) ? 0 : nodes.size(), all, allocated, tainted, nodes));
         });
 
@@ -246,15 +308,25 @@ public record FleetView(String poolLabel, List<NodePool> pools, List<ClassUsage>
         usage.perClass().keySet().forEach(c -> matching.putIfAbsent(c, 0L));
         usage.adminAccessPerClass().keySet().forEach(c -> matching.putIfAbsent(c, 0L));
         List<ClassUsage> classes = new ArrayList<>();
-        matching.forEach((c, n) -> classes.add(new ClassUsage(c, usage.perClass().getOrDefault(c, 0L),
-                usage.adminAccessPerClass().getOrDefault(c, 0L), n)));
+        matching.forEach((c, n) -> classes.add(new ClassUsage(
+                c,
+                usage.perClass().getOrDefault(c, 0L),
+                usage.adminAccessPerClass().getOrDefault(c, 0L),
+                n)));
         return new FleetView(poolLabel, pools, classes);
     }
 
     /** A quantity in Kubernetes' canonical form ({@code 10Gi}, {@code 4}). */
     private static String quantity(BigDecimal amount) {
-        return Quantity.fromNumericalAmount(amount, amount.signum() != 0
-                && amount.remainder(BigDecimal.valueOf(1L << 30)).signum() == 0 ? "Gi" : "").toString();
+        return Quantity.fromNumericalAmount(
+                        amount,
+                        amount.signum() != 0
+                                        && amount.remainder(BigDecimal.valueOf(1L << 30))
+                                                        .signum()
+                                                == 0
+                                ? "Gi"
+                                : "")
+                .toString();
     }
 
     private static <T> List<T> list(List<T> l) {

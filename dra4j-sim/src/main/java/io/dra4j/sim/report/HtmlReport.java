@@ -1,8 +1,5 @@
 package io.dra4j.sim.report;
 
-import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ObjectNode;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -16,6 +13,8 @@ import java.util.List;
 import java.util.Properties;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * {@code dra4j simulate --report FILE.html}: one self-contained page (no network access needed to open it). The
@@ -29,8 +28,7 @@ public final class HtmlReport {
     private static final String ECHARTS = "/META-INF/resources/webjars/echarts/%s/dist/echarts.common.min.js";
     private static final String ECHARTS_VERSION = "/META-INF/maven/org.webjars.npm/echarts/pom.properties";
 
-    private HtmlReport() {
-    }
+    private HtmlReport() {}
 
     /**
      * The page.
@@ -85,8 +83,11 @@ public final class HtmlReport {
         try {
             Files.writeString(tmp, html, StandardCharsets.UTF_8);
             if (Files.getFileStore(tmp).supportsFileAttributeView(PosixFileAttributeView.class)) {
-                Files.setPosixFilePermissions(tmp, Files.exists(file) ? Files.getPosixFilePermissions(file)
-                        : PosixFilePermissions.fromString("rw-r--r--"));
+                Files.setPosixFilePermissions(
+                        tmp,
+                        Files.exists(file)
+                                ? Files.getPosixFilePermissions(file)
+                                : PosixFilePermissions.fromString("rw-r--r--"));
             }
             Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } finally {

@@ -15,7 +15,6 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaint;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimConsumerReference;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -30,13 +29,21 @@ import java.util.function.Predicate;
  * counters) or shareable, and the claims (and the pods they are reserved for) that hold it.
  */
 public final class DeviceInventory {
-    private DeviceInventory() {
-    }
+    private DeviceInventory() {}
 
     /** One device. {@code node} is empty for a device of a slice that names no node. */
-    public record Row(String node, String nodePool, String driver, String pool, String device, List<String> classes,
-                      List<String> taints, String kind, List<String> claims, List<String> pods,
-                      Map<String, String> attributes) {
+    public record Row(
+            String node,
+            String nodePool,
+            String driver,
+            String pool,
+            String device,
+            List<String> classes,
+            List<String> taints,
+            String kind,
+            List<String> claims,
+            List<String> pods,
+            Map<String, String> attributes) {
         public Row {
             classes = List.copyOf(classes);
             taints = List.copyOf(taints);
@@ -56,10 +63,15 @@ public final class DeviceInventory {
      *
      * @param poolLabel the node label that names a node's node pool (its value, or "" when the node lacks it)
      */
-    public static List<Row> of(ClusterSnapshot s, Predicate<Map<String, String>> nodes, boolean selecting,
-                               String deviceClass, String poolLabel) {
-        if (deviceClass != null && s.deviceClasses().stream()
-                .noneMatch(c -> c.getMetadata().getName().equals(deviceClass))) {
+    public static List<Row> of(
+            ClusterSnapshot s,
+            Predicate<Map<String, String>> nodes,
+            boolean selecting,
+            String deviceClass,
+            String poolLabel) {
+        if (deviceClass != null
+                && s.deviceClasses().stream()
+                        .noneMatch(c -> c.getMetadata().getName().equals(deviceClass))) {
             throw new IllegalArgumentException("deviceclass " + deviceClass + " not found in the snapshot");
         }
         DeviceSelectorEnvironment env = DeviceSelectorEnvironment.create(new CelFeatures(true, true));
@@ -67,7 +79,8 @@ public final class DeviceInventory {
         for (DeviceClass c : s.deviceClasses()) {
             List<CompiledExpression> compiled = new ArrayList<>();
             for (DeviceSelector sel : c.getSpec() == null || c.getSpec().getSelectors() == null
-                    ? List.<DeviceSelector>of() : c.getSpec().getSelectors()) {
+                    ? List.<DeviceSelector>of()
+                    : c.getSpec().getSelectors()) {
                 if (sel.getCel() != null) {
                     compiled.add(env.compile(sel.getCel().getExpression()));
                 }
@@ -78,13 +91,15 @@ public final class DeviceInventory {
         s.nodes().forEach(n -> nodeByName.put(n.getMetadata().getName(), n));
         Map<String, List<ResourceClaim>> holders = new HashMap<>();
         for (ResourceClaim c : s.resourceClaims()) {
-            if (c.getStatus() == null || c.getStatus().getAllocation() == null
+            if (c.getStatus() == null
+                    || c.getStatus().getAllocation() == null
                     || c.getStatus().getAllocation().getDevices() == null) {
                 continue;
             }
-            for (DeviceRequestAllocationResult r : c.getStatus().getAllocation().getDevices().getResults()) {
-                List<ResourceClaim> list = holders.computeIfAbsent(r.getDriver() + "/" + r.getPool() + "/" + r.getDevice(),
-                        k -> new ArrayList<>());
+            for (DeviceRequestAllocationResult r :
+                    c.getStatus().getAllocation().getDevices().getResults()) {
+                List<ResourceClaim> list = holders.computeIfAbsent(
+                        r.getDriver() + "/" + r.getPool() + "/" + r.getDevice(), k -> new ArrayList<>());
                 if (!list.contains(c)) {
                     list.add(c);
                 }
@@ -92,20 +107,25 @@ public final class DeviceInventory {
         }
         List<Row> rows = new ArrayList<>();
         for (ResourceSlice slice : s.resourceSlices()) {
-            String nodeName = slice.getSpec().getNodeName() == null ? "" : slice.getSpec().getNodeName();
+            String nodeName =
+                    slice.getSpec().getNodeName() == null ? "" : slice.getSpec().getNodeName();
             Node node = nodeByName.get(nodeName);
-            Map<String, String> labels = node == null || node.getMetadata().getLabels() == null ? Map.of()
+            Map<String, String> labels = node == null || node.getMetadata().getLabels() == null
+                    ? Map.of()
                     : node.getMetadata().getLabels();
             if (selecting && (node == null || !nodes.test(labels))) {
                 continue;
             }
             String driver = slice.getSpec().getDriver();
             String pool = slice.getSpec().getPool().getName();
-            for (Device d : slice.getSpec().getDevices() == null ? List.<Device>of() : slice.getSpec().getDevices()) {
+            for (Device d : slice.getSpec().getDevices() == null
+                    ? List.<Device>of()
+                    : slice.getSpec().getDevices()) {
                 List<String> classes = new ArrayList<>();
                 selectors.forEach((cls, compiled) -> {
                     var device = env.device(driver, d);
-                    if (compiled.stream().allMatch(e -> e.evaluate(device) instanceof EvalResult.Matched m && m.value())) {
+                    if (compiled.stream()
+                            .allMatch(e -> e.evaluate(device) instanceof EvalResult.Matched m && m.value())) {
                         classes.add(cls);
                     }
                 });
@@ -116,9 +136,14 @@ public final class DeviceInventory {
                 for (DeviceTaint t : d.getTaints() == null ? List.<DeviceTaint>of() : d.getTaints()) {
                     taints.add(t.getKey() + (t.getValue() == null ? "" : "=" + t.getValue()) + ":" + t.getEffect());
                 }
-                String kind = d.getConsumesCounters() != null && !d.getConsumesCounters().isEmpty()
-                        ? "partition of " + String.join("+", d.getConsumesCounters().stream()
-                        .map(c -> c.getCounterSet()).toList())
+                String kind = d.getConsumesCounters() != null
+                                && !d.getConsumesCounters().isEmpty()
+                        ? "partition of "
+                                + String.join(
+                                        "+",
+                                        d.getConsumesCounters().stream()
+                                                .map(c -> c.getCounterSet())
+                                                .toList())
                         : Boolean.TRUE.equals(d.getAllowMultipleAllocations()) ? "shared" : "device";
                 List<String> claims = new ArrayList<>();
                 List<String> pods = new ArrayList<>();
@@ -126,7 +151,8 @@ public final class DeviceInventory {
                     String ns = Manifests.namespaceOf(c);
                     claims.add(ns + "/" + c.getMetadata().getName());
                     for (ResourceClaimConsumerReference r : c.getStatus().getReservedFor() == null
-                            ? List.<ResourceClaimConsumerReference>of() : c.getStatus().getReservedFor()) {
+                            ? List.<ResourceClaimConsumerReference>of()
+                            : c.getStatus().getReservedFor()) {
                         if ("pods".equals(r.getResource())) {
                             pods.add(ns + "/" + r.getName());
                         }
@@ -134,13 +160,31 @@ public final class DeviceInventory {
                 }
                 Map<String, String> attributes = new LinkedHashMap<>();
                 if (d.getAttributes() != null) {
-                    new TreeMap<>(d.getAttributes()).forEach((k, v) -> attributes.put(k, v.getString() != null
-                            ? v.getString() : v.getInt() != null ? String.valueOf(v.getInt())
-                            : v.getBool() != null ? String.valueOf(v.getBool())
-                            : v.getVersion() != null ? v.getVersion() : String.valueOf(v)));
+                    new TreeMap<>(d.getAttributes())
+                            .forEach((k, v) -> attributes.put(
+                                    k,
+                                    v.getString() != null
+                                            ? v.getString()
+                                            : v.getInt() != null
+                                                    ? String.valueOf(v.getInt())
+                                                    : v.getBool() != null
+                                                            ? String.valueOf(v.getBool())
+                                                            : v.getVersion() != null
+                                                                    ? v.getVersion()
+                                                                    : String.valueOf(v)));
                 }
-                rows.add(new Row(nodeName, labels.getOrDefault(poolLabel, ""), driver, pool, d.getName(), classes,
-                        taints, kind, claims, pods, attributes));
+                rows.add(new Row(
+                        nodeName,
+                        labels.getOrDefault(poolLabel, ""),
+                        driver,
+                        pool,
+                        d.getName(),
+                        classes,
+                        taints,
+                        kind,
+                        claims,
+                        pods,
+                        attributes));
             }
         }
         return rows;

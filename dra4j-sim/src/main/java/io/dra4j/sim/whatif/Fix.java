@@ -4,7 +4,6 @@ import io.dra4j.allocator.Explanation;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Toleration;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
-
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -24,9 +23,15 @@ import java.util.Optional;
  * @param tolerations for {@link Kind#TOLERATION}: the pod tolerations added
  * @param whatIfNode  for {@link Kind#WHAT_IF_NODE}: the node added, with its node-local ResourceSlices
  */
-public record Fix(Kind kind, String description, String verifiedOn, Optional<String> claim,
-                  Optional<Explanation.Change> change, List<Toleration> tolerations, Optional<Node> whatIfNode,
-                  List<ResourceSlice> whatIfSlices) {
+public record Fix(
+        Kind kind,
+        String description,
+        String verifiedOn,
+        Optional<String> claim,
+        Optional<Explanation.Change> change,
+        List<Toleration> tolerations,
+        Optional<Node> whatIfNode,
+        List<ResourceSlice> whatIfSlices) {
     /** The kinds of fix. */
     public enum Kind {
         /** Change one of the pod's claims (count, selector, constraint, device toleration, ...). */

@@ -14,7 +14,6 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceSubRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.ExactDeviceRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
-
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -26,8 +25,7 @@ import java.util.Set;
  * added. The state's objects are never modified.
  */
 public final class Fixes {
-    private Fixes() {
-    }
+    private Fixes() {}
 
     /**
      * The state with the fix applied to the pod {@code namespace/pod} (or, for claim changes, to the fix's claim).
@@ -40,25 +38,37 @@ public final class Fixes {
         List<ResourceClaim> claims = new ArrayList<>(state.resourceClaims());
         ClusterSnapshot base = state;
         switch (fix.kind()) {
-            case TOLERATION -> pods.replaceAll(p -> Manifests.namespaceOf(p).equals(namespace)
-                    && p.getMetadata().getName().equals(pod)
-                    ? new PodBuilder(p).editSpec().addAllToTolerations(fix.tolerations()).endSpec().build() : p);
-            case WHAT_IF_NODE -> base = NodeTemplate.addTo(state, List.of(new NodeTemplate(fix.whatIfNode().orElseThrow(),
-                    fix.whatIfSlices())));
+            case TOLERATION ->
+                pods.replaceAll(p -> Manifests.namespaceOf(p).equals(namespace)
+                                && p.getMetadata().getName().equals(pod)
+                        ? new PodBuilder(p)
+                                .editSpec()
+                                .addAllToTolerations(fix.tolerations())
+                                .endSpec()
+                                .build()
+                        : p);
+            case WHAT_IF_NODE ->
+                base = NodeTemplate.addTo(
+                        state, List.of(new NodeTemplate(fix.whatIfNode().orElseThrow(), fix.whatIfSlices())));
             case RELEASE -> {
                 Set<String> devices = new HashSet<>();
                 for (DeviceId d : ((Explanation.Change.Release) fix.change().orElseThrow()).devices()) {
                     devices.add(d.toString());
                 }
-                claims.replaceAll(c -> holds(c, devices) ? new ResourceClaimBuilder(c).withStatus(null).build() : c);
+                claims.replaceAll(c -> holds(c, devices)
+                        ? new ResourceClaimBuilder(c).withStatus(null).build()
+                        : c);
             }
             case CLAIM_CHANGE -> {
                 String target = fix.claim().orElseThrow();
-                claims.replaceAll(c -> (Manifests.namespaceOf(c) + "/" + c.getMetadata().getName()).equals(target)
-                        ? changed(c, fix.change().orElseThrow()) : c);
+                claims.replaceAll(
+                        c -> (Manifests.namespaceOf(c) + "/" + c.getMetadata().getName()).equals(target)
+                                ? changed(c, fix.change().orElseThrow())
+                                : c);
             }
-            default -> throw new IllegalArgumentException("a " + fix.kind() + " fix changes cluster objects; apply it "
-                    + "by hand: " + fix.description());
+            default ->
+                throw new IllegalArgumentException("a " + fix.kind() + " fix changes cluster objects; apply it "
+                        + "by hand: " + fix.description());
         }
         return base.with(base.nodes(), pods, base.resourceSlices(), claims);
     }
@@ -67,7 +77,8 @@ public final class Fixes {
         if (c.getStatus() == null || c.getStatus().getAllocation() == null) {
             return false;
         }
-        for (DeviceRequestAllocationResult r : c.getStatus().getAllocation().getDevices().getResults()) {
+        for (DeviceRequestAllocationResult r :
+                c.getStatus().getAllocation().getDevices().getResults()) {
             if (devices.contains(r.getDriver() + "/" + r.getPool() + "/" + r.getDevice())) {
                 return true;
             }
@@ -82,18 +93,28 @@ public final class Fixes {
         if (change instanceof Explanation.Change.SetCount s) {
             exact(devices.getRequests(), s.request(), r -> r.setCount(s.count()), sub -> sub.setCount(s.count()));
         } else if (change instanceof Explanation.Change.Tolerate t) {
-            exact(devices.getRequests(), t.request(), r -> r.setTolerations(plus(r.getTolerations(), t.tolerations())),
+            exact(
+                    devices.getRequests(),
+                    t.request(),
+                    r -> r.setTolerations(plus(r.getTolerations(), t.tolerations())),
                     sub -> sub.setTolerations(plus(sub.getTolerations(), t.tolerations())));
         } else if (change instanceof Explanation.Change.DropConstraint d) {
-            List<io.fabric8.kubernetes.api.model.resource.v1.DeviceConstraint> cs = new ArrayList<>(devices.getConstraints());
+            List<io.fabric8.kubernetes.api.model.resource.v1.DeviceConstraint> cs =
+                    new ArrayList<>(devices.getConstraints());
             cs.remove(d.index());
             devices.setConstraints(cs);
         } else if (change instanceof Explanation.Change.DropSelector d) {
-            exact(devices.getRequests(), d.request(), r -> r.setSelectors(without(r.getSelectors(), d.index())),
+            exact(
+                    devices.getRequests(),
+                    d.request(),
+                    r -> r.setSelectors(without(r.getSelectors(), d.index())),
                     sub -> sub.setSelectors(without(sub.getSelectors(), d.index())));
         } else if (change instanceof Explanation.Change.GuardSelector g) {
-            exact(devices.getRequests(), g.request(), r -> r.setSelectors(replaced(r.getSelectors(), g.index(),
-                    g.expression())), sub -> sub.setSelectors(replaced(sub.getSelectors(), g.index(), g.expression())));
+            exact(
+                    devices.getRequests(),
+                    g.request(),
+                    r -> r.setSelectors(replaced(r.getSelectors(), g.index(), g.expression())),
+                    sub -> sub.setSelectors(replaced(sub.getSelectors(), g.index(), g.expression())));
         } else if (change instanceof Explanation.Change.DropCapacityRequests d) {
             exact(devices.getRequests(), d.request(), r -> r.setCapacity(null), sub -> sub.setCapacity(null));
         } else if (change instanceof Explanation.Change.DropRequest d) {
@@ -101,15 +122,17 @@ public final class Fixes {
             rs.removeIf(r -> r.getName().equals(d.request()));
             devices.setRequests(rs);
         } else {
-            throw new IllegalArgumentException("change " + change.getClass().getSimpleName()
-                    + " is not a change to one claim");
+            throw new IllegalArgumentException(
+                    "change " + change.getClass().getSimpleName() + " is not a change to one claim");
         }
         return c;
     }
 
-    private static void exact(List<DeviceRequest> requests, String name,
-                              java.util.function.Consumer<ExactDeviceRequest> onExact,
-                              java.util.function.Consumer<DeviceSubRequest> onSub) {
+    private static void exact(
+            List<DeviceRequest> requests,
+            String name,
+            java.util.function.Consumer<ExactDeviceRequest> onExact,
+            java.util.function.Consumer<DeviceSubRequest> onSub) {
         String main = name.contains("/") ? name.substring(0, name.indexOf('/')) : name;
         for (DeviceRequest r : requests) {
             if (!r.getName().equals(main)) {
@@ -143,7 +166,13 @@ public final class Fixes {
 
     private static List<DeviceSelector> replaced(List<DeviceSelector> a, int index, String expression) {
         List<DeviceSelector> out = new ArrayList<>(a);
-        out.set(index, new DeviceSelectorBuilder().withNewCel().withExpression(expression).endCel().build());
+        out.set(
+                index,
+                new DeviceSelectorBuilder()
+                        .withNewCel()
+                        .withExpression(expression)
+                        .endCel()
+                        .build());
         return out;
     }
 }

@@ -30,7 +30,8 @@ public record LabelQuery(String text, List<Predicate<Map<String, String>>> requi
             String r = part.trim();
             Matcher set = SET.matcher(r);
             if (set.matches()) {
-                Set<String> values = Set.copyOf(Arrays.stream(set.group(3).split(",")).map(String::trim).toList());
+                Set<String> values = Set.copyOf(
+                        Arrays.stream(set.group(3).split(",")).map(String::trim).toList());
                 String key = key(set.group(1), text);
                 boolean in = set.group(2).equals("in");
                 out.add(l -> l.containsKey(key) ? values.contains(l.get(key)) == in : !in);
@@ -44,7 +45,8 @@ public record LabelQuery(String text, List<Predicate<Map<String, String>>> requi
             } else if (r.contains("=")) {
                 int eq = r.indexOf('=');
                 String key = key(r.substring(0, eq).trim(), text);
-                String value = r.substring(r.startsWith("==", eq) ? eq + 2 : eq + 1).trim();
+                String value =
+                        r.substring(r.startsWith("==", eq) ? eq + 2 : eq + 1).trim();
                 out.add(l -> value.equals(l.get(key)));
             } else {
                 String key = key(r, text);

@@ -1,7 +1,6 @@
 package io.dra4j.sim.whatif;
 
 import io.dra4j.allocator.Explanation;
-
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -18,8 +17,14 @@ import java.util.Optional;
  * @param explanation for DynamicResources: the allocator's explanation on {@code example}, whose devices, their use
  *                    and labels the other nodes of the group share
  */
-public record NodeGroup(int rank, String plugin, String code, String reason, List<String> nodes, String example,
-                        Optional<Explanation> explanation) {
+public record NodeGroup(
+        int rank,
+        String plugin,
+        String code,
+        String reason,
+        List<String> nodes,
+        String example,
+        Optional<Explanation> explanation) {
     public NodeGroup {
         Objects.requireNonNull(plugin, "plugin");
         Objects.requireNonNull(code, "code");

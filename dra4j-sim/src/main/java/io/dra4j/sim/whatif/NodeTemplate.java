@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Taint;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceBuilder;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,8 +23,11 @@ import java.util.TreeMap;
  */
 public record NodeTemplate(Node node, List<ResourceSlice> slices) {
     /** Taints a new node does not carry: cluster-autoscaler's own, and those the node lifecycle sets from conditions. */
-    private static final Set<String> SANITIZED_TAINT_PREFIXES = Set.of("ToBeDeletedByClusterAutoscaler",
-            "DeletionCandidateOfClusterAutoscaler", "node.kubernetes.io/", "node.cloudprovider.kubernetes.io/");
+    private static final Set<String> SANITIZED_TAINT_PREFIXES = Set.of(
+            "ToBeDeletedByClusterAutoscaler",
+            "DeletionCandidateOfClusterAutoscaler",
+            "node.kubernetes.io/",
+            "node.cloudprovider.kubernetes.io/");
 
     public NodeTemplate {
         Objects.requireNonNull(node, "node");
@@ -41,40 +43,61 @@ public record NodeTemplate(Node node, List<ResourceSlice> slices) {
         for (Node n : snapshot.nodes()) {
             if (nodeName.equals(n.getMetadata().getName())) {
                 List<ResourceSlice> local = snapshot.resourceSlices().stream()
-                        .filter(s -> nodeName.equals(s.getSpec().getNodeName())).toList();
+                        .filter(s -> nodeName.equals(s.getSpec().getNodeName()))
+                        .toList();
                 return new NodeTemplate(n, local);
             }
         }
-        throw new IllegalArgumentException("node " + nodeName + " is not in the snapshot (" + snapshot.nodes().size()
-                + " nodes)");
+        throw new IllegalArgumentException("node " + nodeName + " is not in the snapshot ("
+                + snapshot.nodes().size() + " nodes)");
     }
 
     /** A fresh node like this one, named {@code newName}, with its slices; nothing runs on it. */
     public NodeTemplate cloneAs(String newName) {
         String old = name();
-        NodeBuilder b = new NodeBuilder(node).editMetadata()
-                .withName(newName).withUid(null).withResourceVersion(null).withCreationTimestamp(null)
-                .withManagedFields(List.of()).withOwnerReferences(List.of())
+        NodeBuilder b = new NodeBuilder(node)
+                .editMetadata()
+                .withName(newName)
+                .withUid(null)
+                .withResourceVersion(null)
+                .withCreationTimestamp(null)
+                .withManagedFields(List.of())
+                .withOwnerReferences(List.of())
                 .withLabels(relabel(node.getMetadata().getLabels(), old, newName))
                 .endMetadata();
         if (node.getSpec() != null) {
             List<Taint> kept = new ArrayList<>();
-            for (Taint t : node.getSpec().getTaints() == null ? List.<Taint>of() : node.getSpec().getTaints()) {
+            for (Taint t : node.getSpec().getTaints() == null
+                    ? List.<Taint>of()
+                    : node.getSpec().getTaints()) {
                 if (SANITIZED_TAINT_PREFIXES.stream().noneMatch(p -> t.getKey().startsWith(p))) {
                     kept.add(t);
                 }
             }
-            b.editSpec().withProviderID(null).withUnschedulable(null).withTaints(kept).endSpec();
+            b.editSpec()
+                    .withProviderID(null)
+                    .withUnschedulable(null)
+                    .withTaints(kept)
+                    .endSpec();
         }
         List<ResourceSlice> cloned = new ArrayList<>();
         for (ResourceSlice s : slices) {
-            cloned.add(new ResourceSliceBuilder(s).editMetadata()
-                    .withName(rename(s.getMetadata().getName(), old, newName)).withUid(null).withResourceVersion(null)
-                    .withCreationTimestamp(null).withManagedFields(List.of()).withOwnerReferences(List.of())
+            cloned.add(new ResourceSliceBuilder(s)
+                    .editMetadata()
+                    .withName(rename(s.getMetadata().getName(), old, newName))
+                    .withUid(null)
+                    .withResourceVersion(null)
+                    .withCreationTimestamp(null)
+                    .withManagedFields(List.of())
+                    .withOwnerReferences(List.of())
                     .endMetadata()
-                    .editSpec().withNodeName(newName)
-                    .editPool().withName(rename(s.getSpec().getPool().getName(), old, newName)).endPool()
-                    .endSpec().build());
+                    .editSpec()
+                    .withNodeName(newName)
+                    .editPool()
+                    .withName(rename(s.getSpec().getPool().getName(), old, newName))
+                    .endPool()
+                    .endSpec()
+                    .build());
         }
         return new NodeTemplate(b.build(), cloned);
     }
@@ -88,10 +111,13 @@ public record NodeTemplate(Node node, List<ResourceSlice> slices) {
         Map<String, long[]> pools = new TreeMap<>();
         for (ResourceSlice s : slices) {
             String key = s.getSpec().getDriver() + "/" + s.getSpec().getPool().getName();
-            long gen = s.getSpec().getPool().getGeneration() == null ? 0 : s.getSpec().getPool().getGeneration();
-            long count = s.getSpec().getPool().getResourceSliceCount() == null ? 0
+            long gen = s.getSpec().getPool().getGeneration() == null
+                    ? 0
+                    : s.getSpec().getPool().getGeneration();
+            long count = s.getSpec().getPool().getResourceSliceCount() == null
+                    ? 0
                     : s.getSpec().getPool().getResourceSliceCount();
-            long[] g = pools.computeIfAbsent(key, k -> new long[]{Long.MIN_VALUE, 0, 0});
+            long[] g = pools.computeIfAbsent(key, k -> new long[] {Long.MIN_VALUE, 0, 0});
             if (gen > g[0]) {
                 g[0] = gen;
                 g[1] = 0;

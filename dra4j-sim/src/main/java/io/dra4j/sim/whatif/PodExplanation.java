@@ -19,9 +19,20 @@ import java.util.Optional;
  * @param notes     what was not simulated or not explained
  * @param gang      the gang the pod is a member of, when it is one
  */
-public record PodExplanation(String kind, String namespace, String name, Status status, Optional<String> node,
-                             String workload, String message, String decisive, int nodeCount, List<NodeGroup> groups,
-                             List<Fix> fixes, List<String> notes, Optional<io.dra4j.sim.GangResult> gang) {
+public record PodExplanation(
+        String kind,
+        String namespace,
+        String name,
+        Status status,
+        Optional<String> node,
+        String workload,
+        String message,
+        String decisive,
+        int nodeCount,
+        List<NodeGroup> groups,
+        List<Fix> fixes,
+        List<String> notes,
+        Optional<io.dra4j.sim.GangResult> gang) {
     /** What became of the pod or claim. */
     public enum Status {
         /** Bound before the simulation (or, for a claim, allocated before it). */
@@ -50,10 +61,32 @@ public record PodExplanation(String kind, String namespace, String name, Status 
     }
 
     /** An explanation of a pod in no gang (or of a claim). */
-    public PodExplanation(String kind, String namespace, String name, Status status, Optional<String> node,
-                          String workload, String message, String decisive, int nodeCount, List<NodeGroup> groups,
-                          List<Fix> fixes, List<String> notes) {
-        this(kind, namespace, name, status, node, workload, message, decisive, nodeCount, groups, fixes, notes,
+    public PodExplanation(
+            String kind,
+            String namespace,
+            String name,
+            Status status,
+            Optional<String> node,
+            String workload,
+            String message,
+            String decisive,
+            int nodeCount,
+            List<NodeGroup> groups,
+            List<Fix> fixes,
+            List<String> notes) {
+        this(
+                kind,
+                namespace,
+                name,
+                status,
+                node,
+                workload,
+                message,
+                decisive,
+                nodeCount,
+                groups,
+                fixes,
+                notes,
                 Optional.empty());
     }
 }

@@ -14,7 +14,6 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimConsumerReference;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -46,8 +45,12 @@ public final class WhatIf {
     }
 
     /** What new nodes did: the simulation with them, and how many of the pods pending without them they placed. */
-    public record Added(SimulationResult result, List<String> newNodes, int pendingBefore, int placedOnNewNodes,
-                        List<String> incompletePools) {
+    public record Added(
+            SimulationResult result,
+            List<String> newNodes,
+            int pendingBefore,
+            int placedOnNewNodes,
+            List<String> incompletePools) {
         public Added {
             newNodes = List.copyOf(newNodes);
             incompletePools = List.copyOf(incompletePools);
@@ -66,10 +69,12 @@ public final class WhatIf {
         SimulationResult after = new Simulator(options).run(NodeTemplate.addTo(snapshot, added));
         Set<String> names = new HashSet<>();
         added.forEach(t -> names.add(t.name()));
-        int onNew = (int) after.pods().stream().filter(p -> p.placement() == PodResult.Placement.PLACED
-                && p.node().map(names::contains).orElse(false)).count();
-        return new Added(after, added.stream().map(NodeTemplate::name).toList(), (int) before.pending(), onNew,
-                incomplete);
+        int onNew = (int) after.pods().stream()
+                .filter(p -> p.placement() == PodResult.Placement.PLACED
+                        && p.node().map(names::contains).orElse(false))
+                .count();
+        return new Added(
+                after, added.stream().map(NodeTemplate::name).toList(), (int) before.pending(), onNew, incomplete);
     }
 
     /**
@@ -80,8 +85,13 @@ public final class WhatIf {
      * @param stillPending  with {@code tried} clones (when none suffices): the targets left pending and why
      * @param simulations   how many simulations the search ran
      */
-    public record Minimum(int count, List<String> targets, int tried, Map<String, String> stillPending,
-                          List<String> incompletePools, int simulations) {
+    public record Minimum(
+            int count,
+            List<String> targets,
+            int tried,
+            Map<String, String> stillPending,
+            List<String> incompletePools,
+            int simulations) {
         public Minimum {
             targets = List.copyOf(targets);
             stillPending = Map.copyOf(stillPending);
@@ -98,10 +108,14 @@ public final class WhatIf {
         SimulationResult base = new Simulator(options).run(snapshot);
         Map<String, Pod> byKey = new HashMap<>();
         base.finalState().pods().forEach(p -> byKey.put(key(p), p));
-        List<String> targets = base.pods().stream().filter(p -> p.placement() == PodResult.Placement.PENDING)
-                .map(p -> p.namespace() + "/" + p.name()).filter(k -> select.test(byKey.get(k))).toList();
-        List<String> incomplete = template.incompletePools().stream().map(p -> "template " + template.name() + ": "
-                + p + " (the clones' devices in it cannot be allocated)").toList();
+        List<String> targets = base.pods().stream()
+                .filter(p -> p.placement() == PodResult.Placement.PENDING)
+                .map(p -> p.namespace() + "/" + p.name())
+                .filter(k -> select.test(byKey.get(k)))
+                .toList();
+        List<String> incomplete = template.incompletePools().stream()
+                .map(p -> "template " + template.name() + ": " + p + " (the clones' devices in it cannot be allocated)")
+                .toList();
         int[] runs = {1};
         if (targets.isEmpty()) {
             return new Minimum(0, targets, 0, Map.of(), incomplete, runs[0]);
@@ -138,8 +152,12 @@ public final class WhatIf {
     }
 
     /** What draining did: the simulation after, and per evicted pod where it went (empty: pending) and why. */
-    public record Drained(SimulationResult result, List<String> nodes, Map<String, String> moved,
-                          Map<String, String> pending, List<String> notes) {
+    public record Drained(
+            SimulationResult result,
+            List<String> nodes,
+            Map<String, String> moved,
+            Map<String, String> pending,
+            List<String> notes) {
         public Drained {
             nodes = List.copyOf(nodes);
             moved = Map.copyOf(moved);
@@ -166,13 +184,20 @@ public final class WhatIf {
         state.nodes().forEach(n -> known.add(n.getMetadata().getName()));
         for (String n : nodeNames) {
             if (!known.contains(n)) {
-                throw new IllegalArgumentException("node " + n + " is not in the snapshot (" + known.size() + " nodes)");
+                throw new IllegalArgumentException(
+                        "node " + n + " is not in the snapshot (" + known.size() + " nodes)");
             }
         }
         List<Node> nodes = new ArrayList<>();
         for (Node n : state.nodes()) {
-            nodes.add(drained.contains(n.getMetadata().getName())
-                    ? new NodeBuilder(n).editOrNewSpec().withUnschedulable(true).endSpec().build() : n);
+            nodes.add(
+                    drained.contains(n.getMetadata().getName())
+                            ? new NodeBuilder(n)
+                                    .editOrNewSpec()
+                                    .withUnschedulable(true)
+                                    .endSpec()
+                                    .build()
+                            : n);
         }
         List<Pod> pods = new ArrayList<>();
         Set<String> evictedUids = new HashSet<>();
@@ -191,7 +216,8 @@ public final class WhatIf {
             }
             evictedUids.add(p.getMetadata().getUid());
             evicted.add(key(p));
-            Pod again = new PodBuilder(p).editSpec().withNodeName(null).endSpec().build();
+            Pod again =
+                    new PodBuilder(p).editSpec().withNodeName(null).endSpec().build();
             if (again.getStatus() != null) {
                 again.getStatus().setConditions(new ArrayList<>());
             }
@@ -204,7 +230,8 @@ public final class WhatIf {
                 continue;
             }
             List<ResourceClaimConsumerReference> keep = c.getStatus().getReservedFor().stream()
-                    .filter(r -> !evictedUids.contains(r.getUid())).toList();
+                    .filter(r -> !evictedUids.contains(r.getUid()))
+                    .toList();
             if (keep.size() == c.getStatus().getReservedFor().size()) {
                 claims.add(c);
             } else if (keep.isEmpty()) {
@@ -234,7 +261,8 @@ public final class WhatIf {
     }
 
     private static boolean daemonSetPod(Pod p) {
-        for (OwnerReference r : p.getMetadata().getOwnerReferences() == null ? List.<OwnerReference>of()
+        for (OwnerReference r : p.getMetadata().getOwnerReferences() == null
+                ? List.<OwnerReference>of()
                 : p.getMetadata().getOwnerReferences()) {
             if (Boolean.TRUE.equals(r.getController()) && "DaemonSet".equals(r.getKind())) {
                 return true;

@@ -18,7 +18,6 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintRule;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
-
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -44,6 +43,7 @@ public final class WhyPending {
     public static final int EXPLAINED_GROUPS = 32;
     /** How many groups' example nodes are tried as what-if nodes. */
     static final int WHAT_IF_TRIES = 3;
+
     private static final String NOT_AVAILABLE = "resourceclaim not available on the node";
 
     private final SimulationOptions options;
@@ -71,25 +71,54 @@ public final class WhyPending {
             String key = namespace + "/" + name;
             String first = g.unfitDraReason().isEmpty() ? g.unfitReason() : g.unfitDraReason();
             decisive = g.name() + " does not fit (" + io.dra4j.sim.Reports.gangLine(g) + ")"
-                    + (g.firstUnfit().equals(key) ? "; this member does not fit: " + x.decisive()
-                    : g.firstUnfit().isEmpty() ? ": " + g.reason()
-                    : "; first member that did not fit: " + g.firstUnfit() + ": " + first);
+                    + (g.firstUnfit().equals(key)
+                            ? "; this member does not fit: " + x.decisive()
+                            : g.firstUnfit().isEmpty()
+                                    ? ": " + g.reason()
+                                    : "; first member that did not fit: " + g.firstUnfit() + ": " + first);
         }
-        return new PodExplanation(x.kind(), x.namespace(), x.name(), x.status(), x.node(), x.workload(), x.message(),
-                decisive, x.nodeCount(), x.groups(), x.fixes(), x.notes(), gang);
+        return new PodExplanation(
+                x.kind(),
+                x.namespace(),
+                x.name(),
+                x.status(),
+                x.node(),
+                x.workload(),
+                x.message(),
+                decisive,
+                x.nodeCount(),
+                x.groups(),
+                x.fixes(),
+                x.notes(),
+                gang);
     }
 
     private PodExplanation podIn(SimulationResult result, String namespace, String name) {
         PodResult r = result.pods().stream()
-                .filter(p -> p.namespace().equals(namespace) && p.name().equals(name)).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException(notFound("pod", namespace, name,
-                        result.pods().stream().map(p -> p.namespace() + "/" + p.name()).toList())));
+                .filter(p -> p.namespace().equals(namespace) && p.name().equals(name))
+                .findFirst()
+                .orElseThrow(() -> new IllegalArgumentException(notFound(
+                        "pod",
+                        namespace,
+                        name,
+                        result.pods().stream()
+                                .map(p -> p.namespace() + "/" + p.name())
+                                .toList())));
         int nodeCount = result.finalState().nodes().size();
         switch (r.placement()) {
             case BOUND_BEFORE:
-                return answered("Pod", r, PodExplanation.Status.BOUND, nodeCount, "bound to node " + r.node().orElse(""));
+                return answered(
+                        "Pod",
+                        r,
+                        PodExplanation.Status.BOUND,
+                        nodeCount,
+                        "bound to node " + r.node().orElse(""));
             case PLACED:
-                return answered("Pod", r, PodExplanation.Status.PLACED, nodeCount,
+                return answered(
+                        "Pod",
+                        r,
+                        PodExplanation.Status.PLACED,
+                        nodeCount,
                         "the scheduler would place it now, on node " + r.node().orElse(""));
             case NOT_SCHEDULED:
                 return answered("Pod", r, PodExplanation.Status.NOT_SCHEDULED, nodeCount, r.reason());
@@ -98,7 +127,8 @@ public final class WhyPending {
         }
         Diagnosis d = Diagnosis.of(options, result.finalState());
         Pod pod = d.pod(namespace, name).orElseThrow();
-        if (pod.getSpec().getSchedulingGates() != null && !pod.getSpec().getSchedulingGates().isEmpty()) {
+        if (pod.getSpec().getSchedulingGates() != null
+                && !pod.getSpec().getSchedulingGates().isEmpty()) {
             return answered("Pod", r, PodExplanation.Status.NOT_SCHEDULED, nodeCount, r.reason());
         }
         Session s = new Session(d, result.finalState(), pod, d.pod(pod), false);
@@ -113,33 +143,67 @@ public final class WhyPending {
     public PodExplanation claim(ClusterSnapshot snapshot, String namespace, String name) {
         SimulationResult result = new Simulator(options).run(snapshot);
         Diagnosis d = Diagnosis.of(options, result.finalState());
-        ResourceClaim claim = d.claim(namespace, name).orElseThrow(() -> new IllegalArgumentException(notFound(
-                "resourceclaim", namespace, name, result.finalState().resourceClaims().stream()
-                        .map(c -> Manifests.namespaceOf(c) + "/" + c.getMetadata().getName()).toList())));
+        ResourceClaim claim = d.claim(namespace, name)
+                .orElseThrow(() -> new IllegalArgumentException(notFound(
+                        "resourceclaim",
+                        namespace,
+                        name,
+                        result.finalState().resourceClaims().stream()
+                                .map(c -> Manifests.namespaceOf(c) + "/"
+                                        + c.getMetadata().getName())
+                                .toList())));
         int nodeCount = result.finalState().nodes().size();
         if (claim.getStatus() != null && claim.getStatus().getAllocation() != null) {
             List<String> devices = new ArrayList<>();
-            for (DeviceRequestAllocationResult a : claim.getStatus().getAllocation().getDevices().getResults()) {
+            for (DeviceRequestAllocationResult a :
+                    claim.getStatus().getAllocation().getDevices().getResults()) {
                 devices.add(a.getDriver() + "/" + a.getPool() + "/" + a.getDevice());
             }
-            return new PodExplanation("ResourceClaim", namespace, name, PodExplanation.Status.BOUND, Optional.empty(),
-                    "", "", "allocated: " + String.join(", ", devices), nodeCount, List.of(), List.of(), List.of());
+            return new PodExplanation(
+                    "ResourceClaim",
+                    namespace,
+                    name,
+                    PodExplanation.Status.BOUND,
+                    Optional.empty(),
+                    "",
+                    "",
+                    "allocated: " + String.join(", ", devices),
+                    nodeCount,
+                    List.of(),
+                    List.of(),
+                    List.of());
         }
         Session s = new Session(d, result.finalState(), null, d.claim(claim), true);
         return s.explain("ResourceClaim", namespace, name, "", "", List.of());
     }
 
-    private static PodExplanation answered(String kind, PodResult r, PodExplanation.Status status, int nodeCount,
-                                           String decisive) {
-        return new PodExplanation(kind, r.namespace(), r.name(), status, r.node(), r.workload(), r.reason(), decisive,
-                nodeCount, List.of(), List.of(), r.notes());
+    private static PodExplanation answered(
+            String kind, PodResult r, PodExplanation.Status status, int nodeCount, String decisive) {
+        return new PodExplanation(
+                kind,
+                r.namespace(),
+                r.name(),
+                status,
+                r.node(),
+                r.workload(),
+                r.reason(),
+                decisive,
+                nodeCount,
+                List.of(),
+                List.of(),
+                r.notes());
     }
 
     private static String notFound(String kind, String namespace, String name, List<String> known) {
-        List<String> sameNamespace = known.stream().filter(k -> k.startsWith(namespace + "/")).sorted().toList();
-        String hint = sameNamespace.isEmpty() ? "none in namespace " + namespace
-                : "in namespace " + namespace + ": " + String.join(", ", sameNamespace.subList(0,
-                Math.min(10, sameNamespace.size()))) + (sameNamespace.size() > 10 ? ", ..." : "");
+        List<String> sameNamespace = known.stream()
+                .filter(k -> k.startsWith(namespace + "/"))
+                .sorted()
+                .toList();
+        String hint = sameNamespace.isEmpty()
+                ? "none in namespace " + namespace
+                : "in namespace " + namespace + ": "
+                        + String.join(", ", sameNamespace.subList(0, Math.min(10, sameNamespace.size())))
+                        + (sameNamespace.size() > 10 ? ", ..." : "");
         return kind + " " + namespace + "/" + name + " not found in the snapshot (" + hint + ")";
     }
 
@@ -161,8 +225,8 @@ public final class WhyPending {
             this.claimOnly = claimOnly;
         }
 
-        PodExplanation explain(String kind, String namespace, String name, String workload, String message,
-                               List<String> podNotes) {
+        PodExplanation explain(
+                String kind, String namespace, String name, String workload, String message, List<String> podNotes) {
             this.namespace = namespace;
             notes.addAll(podNotes);
             List<String> allNodes = diagnosis.nodes();
@@ -171,23 +235,51 @@ public final class WhyPending {
                 // PreFilter rejects the pod on every node at once: one group, the reason is the whole answer.
                 NodeVerdict v = pre.get();
                 String reason = String.join("; ", v.reasons());
-                NodeGroup all = new NodeGroup(1, v.plugin(), v.code(), reason, allNodes,
-                        allNodes.isEmpty() ? "" : allNodes.get(0), Optional.empty());
-                return new PodExplanation(kind, namespace, name, PodExplanation.Status.PENDING, Optional.empty(),
-                        workload, message, reason, allNodes.size(), List.of(all), List.of(), notes);
+                NodeGroup all = new NodeGroup(
+                        1,
+                        v.plugin(),
+                        v.code(),
+                        reason,
+                        allNodes,
+                        allNodes.isEmpty() ? "" : allNodes.get(0),
+                        Optional.empty());
+                return new PodExplanation(
+                        kind,
+                        namespace,
+                        name,
+                        PodExplanation.Status.PENDING,
+                        Optional.empty(),
+                        workload,
+                        message,
+                        reason,
+                        allNodes.size(),
+                        List.of(all),
+                        List.of(),
+                        notes);
             }
             List<NodeVerdict> verdicts = check.verdicts();
             List<NodeGroup> groups = group(verdicts);
             List<Fix> fixes = fixes(groups);
             long feasible = verdicts.stream().filter(NodeVerdict::feasible).count();
-            PodExplanation.Status status = claimOnly && feasible > 0 ? PodExplanation.Status.PLACED
-                    : PodExplanation.Status.PENDING;
+            PodExplanation.Status status =
+                    claimOnly && feasible > 0 ? PodExplanation.Status.PLACED : PodExplanation.Status.PENDING;
             String decisive = groups.isEmpty() ? "no nodes available to schedule pods" : decisive(groups.get(0));
             if (claimOnly && feasible > 0) {
                 decisive = "can be allocated on " + feasible + " of " + allNodes.size() + " node(s)";
             }
-            return new PodExplanation(kind, namespace, name, status, Optional.empty(), workload, message, decisive,
-                    allNodes.size(), groups, fixes, notes);
+            return new PodExplanation(
+                    kind,
+                    namespace,
+                    name,
+                    status,
+                    Optional.empty(),
+                    workload,
+                    message,
+                    decisive,
+                    allNodes.size(),
+                    groups,
+                    fixes,
+                    notes);
         }
 
         private String decisive(NodeGroup g) {
@@ -216,8 +308,10 @@ public final class WhyPending {
                 byKey.computeIfAbsent(key, k -> new ArrayList<>()).add(v);
             }
             List<List<NodeVerdict>> draGroups = byKey.values().stream()
-                    .filter(g -> g.get(0).plugin().equals("DynamicResources") && !g.get(0).reasons().contains(NOT_AVAILABLE))
-                    .sorted(Comparator.comparingInt(g -> -g.size())).toList();
+                    .filter(g -> g.get(0).plugin().equals("DynamicResources")
+                            && !g.get(0).reasons().contains(NOT_AVAILABLE))
+                    .sorted(Comparator.comparingInt(g -> -g.size()))
+                    .toList();
             Map<List<NodeVerdict>, Explanation> explained = new HashMap<>();
             for (List<NodeVerdict> g : draGroups.subList(0, Math.min(EXPLAINED_GROUPS, draGroups.size()))) {
                 Explanation e = check.explain(g.get(0).node());
@@ -227,7 +321,8 @@ public final class WhyPending {
             }
             if (draGroups.size() > EXPLAINED_GROUPS) {
                 notes.add((draGroups.size() - EXPLAINED_GROUPS) + " smaller group(s) of nodes DynamicResources "
-                        + "rejected were not explained by the allocator (only the " + EXPLAINED_GROUPS + " largest are)");
+                        + "rejected were not explained by the allocator (only the " + EXPLAINED_GROUPS
+                        + " largest are)");
             }
             // Merge explained groups whose reason is the same once the example node's name is taken out, and the
             // groups not explained by their filter reason alone.
@@ -235,9 +330,11 @@ public final class WhyPending {
             for (List<NodeVerdict> g : byKey.values()) {
                 NodeVerdict first = g.get(0);
                 Explanation e = explained.get(g);
-                String reason = e != null ? e.decisive()
+                String reason = e != null
+                        ? e.decisive()
                         : first.feasible() ? "passes every filter" : String.join("; ", first.reasons());
-                String mergeKey = e != null ? "dra\u0000" + e.decisive().replace(first.node(), "\u0002")
+                String mergeKey = e != null
+                        ? "dra\u0000" + e.decisive().replace(first.node(), "\u0002")
                         : first.plugin() + "\u0000" + first.code() + "\u0000" + reason;
                 Draft d = drafts.get(mergeKey);
                 if (d == null) {
@@ -252,16 +349,26 @@ public final class WhyPending {
                 order.put(nodeOrder.get(i), i);
             }
             List<Draft> ranked = new ArrayList<>(drafts.values());
-            ranked.sort(Comparator.comparingInt(Draft::stage).reversed()
+            ranked.sort(Comparator.comparingInt(Draft::stage)
+                    .reversed()
                     .thenComparing(Comparator.comparingInt(Draft::reach).reversed())
                     .thenComparing(Comparator.comparingInt(Draft::left).reversed())
-                    .thenComparing(Comparator.comparingInt((Draft d) -> d.members.size()).reversed()));
+                    .thenComparing(Comparator.comparingInt((Draft d) -> d.members.size())
+                            .reversed()));
             List<NodeGroup> out = new ArrayList<>();
             for (Draft d : ranked) {
-                List<String> names = d.members.stream().map(NodeVerdict::node)
-                        .sorted(Comparator.comparingInt(order::get)).toList();
-                out.add(new NodeGroup(out.size() + 1, d.first.plugin(), d.first.code(), d.reason,
-                        names, d.first.node(), Optional.ofNullable(d.explanation)));
+                List<String> names = d.members.stream()
+                        .map(NodeVerdict::node)
+                        .sorted(Comparator.comparingInt(order::get))
+                        .toList();
+                out.add(new NodeGroup(
+                        out.size() + 1,
+                        d.first.plugin(),
+                        d.first.code(),
+                        d.reason,
+                        names,
+                        d.first.node(),
+                        Optional.ofNullable(d.explanation)));
             }
             return out;
         }
@@ -283,48 +390,76 @@ public final class WhyPending {
         /** The allocator's suggestions, each verified by it on the group's example node. */
         private List<Fix> allocatorFixes(NodeGroup g, Explanation e) {
             List<Fix> out = new ArrayList<>();
-            String where = g.count() > 1 ? " (verified on " + g.example() + "; " + g.count() + " node(s) like it)"
+            String where = g.count() > 1
+                    ? " (verified on " + g.example() + "; " + g.count() + " node(s) like it)"
                     : " (verified on " + g.example() + ")";
             for (Explanation.Suggestion s : e.suggestions()) {
                 Explanation.Change c = s.change();
-                Fix.Kind kind = c instanceof Explanation.Change.Release ? Fix.Kind.RELEASE
+                Fix.Kind kind = c instanceof Explanation.Change.Release
+                        ? Fix.Kind.RELEASE
                         : claimIndex(c).isPresent() ? Fix.Kind.CLAIM_CHANGE : Fix.Kind.CLUSTER_CHANGE;
                 // The explanation names claims without namespace; they are the pod's (or the claim's) namespace.
-                Optional<String> claim = claimIndex(c).filter(i -> i < e.claims().size())
+                Optional<String> claim = claimIndex(c)
+                        .filter(i -> i < e.claims().size())
                         .map(i -> namespace + "/" + e.claims().get(i).claim());
-                out.add(new Fix(kind, s.description() + where, g.example(), claim, Optional.of(c), List.of(),
-                        Optional.empty(), List.of()));
+                out.add(new Fix(
+                        kind,
+                        s.description() + where,
+                        g.example(),
+                        claim,
+                        Optional.of(c),
+                        List.of(),
+                        Optional.empty(),
+                        List.of()));
             }
             return out;
         }
 
         /** Tolerations for the example node's NoSchedule and NoExecute taints, checked by filtering the node again. */
         private Optional<Fix> toleration(NodeGroup g) {
-            Node node = state.nodes().stream().filter(n -> n.getMetadata().getName().equals(g.example())).findFirst()
+            Node node = state.nodes().stream()
+                    .filter(n -> n.getMetadata().getName().equals(g.example()))
+                    .findFirst()
                     .orElseThrow();
             List<Toleration> added = new ArrayList<>();
             List<String> shown = new ArrayList<>();
-            for (Taint t : node.getSpec() == null || node.getSpec().getTaints() == null ? List.<Taint>of()
+            for (Taint t : node.getSpec() == null || node.getSpec().getTaints() == null
+                    ? List.<Taint>of()
                     : node.getSpec().getTaints()) {
                 if (!"NoSchedule".equals(t.getEffect()) && !"NoExecute".equals(t.getEffect())) {
                     continue;
                 }
-                added.add(new TolerationBuilder().withKey(t.getKey()).withOperator(t.getValue() == null ? "Exists" : "Equal")
-                        .withValue(t.getValue()).withEffect(t.getEffect()).build());
+                added.add(new TolerationBuilder()
+                        .withKey(t.getKey())
+                        .withOperator(t.getValue() == null ? "Exists" : "Equal")
+                        .withValue(t.getValue())
+                        .withEffect(t.getEffect())
+                        .build());
                 shown.add(t.getKey() + (t.getValue() == null ? "" : "=" + t.getValue()) + ":" + t.getEffect());
             }
             if (added.isEmpty()) {
                 return Optional.empty();
             }
-            Pod tolerating = new PodBuilder(pod).editSpec().addAllToTolerations(added).endSpec().build();
+            Pod tolerating = new PodBuilder(pod)
+                    .editSpec()
+                    .addAllToTolerations(added)
+                    .endSpec()
+                    .build();
             List<NodeVerdict> v = diagnosis.pod(tolerating).verdicts(Set.of(g.example()));
             if (v.isEmpty() || !v.get(0).feasible()) {
                 return Optional.empty();
             }
-            return Optional.of(new Fix(Fix.Kind.TOLERATION, "tolerate " + String.join(", ", shown)
-                    + " in the pod: it then fits on " + g.example() + (g.count() > 1 ? " (" + g.count()
-                    + " node(s) are rejected for this taint)" : ""), g.example(), Optional.empty(),
-                    Optional.empty(), added, Optional.empty(), List.of()));
+            return Optional.of(new Fix(
+                    Fix.Kind.TOLERATION,
+                    "tolerate " + String.join(", ", shown)
+                            + " in the pod: it then fits on " + g.example()
+                            + (g.count() > 1 ? " (" + g.count() + " node(s) are rejected for this taint)" : ""),
+                    g.example(),
+                    Optional.empty(),
+                    Optional.empty(),
+                    added,
+                    Optional.empty(),
+                    List.of()));
         }
 
         /**
@@ -344,10 +479,16 @@ public final class WhyPending {
                 List<NodeVerdict> v = withNode.pod(pod).verdicts(Set.of(name));
                 if (!v.isEmpty() && v.get(0).feasible()) {
                     List<String> incomplete = template.incompletePools();
-                    return Optional.of(new Fix(Fix.Kind.WHAT_IF_NODE, "a new node like " + g.example()
-                            + " (same labels, taints and devices, nothing running on it) would take the pod"
-                            + (incomplete.isEmpty() ? "" : "; note " + String.join(", ", incomplete)),
-                            name, Optional.empty(), Optional.empty(), List.of(), Optional.of(clone.node()),
+                    return Optional.of(new Fix(
+                            Fix.Kind.WHAT_IF_NODE,
+                            "a new node like " + g.example()
+                                    + " (same labels, taints and devices, nothing running on it) would take the pod"
+                                    + (incomplete.isEmpty() ? "" : "; note " + String.join(", ", incomplete)),
+                            name,
+                            Optional.empty(),
+                            Optional.empty(),
+                            List.of(),
+                            Optional.of(clone.node()),
                             clone.slices()));
                 }
             }
@@ -430,22 +571,30 @@ public final class WhyPending {
         Shapes(ClusterSnapshot state) {
             for (ResourceSlice s : state.resourceSlices()) {
                 if (s.getSpec().getNodeName() != null) {
-                    local.computeIfAbsent(s.getSpec().getNodeName(), k -> new ArrayList<>()).add(s);
+                    local.computeIfAbsent(s.getSpec().getNodeName(), k -> new ArrayList<>())
+                            .add(s);
                 }
             }
             for (ResourceClaim c : state.resourceClaims()) {
-                if (c.getStatus() == null || c.getStatus().getAllocation() == null
+                if (c.getStatus() == null
+                        || c.getStatus().getAllocation() == null
                         || c.getStatus().getAllocation().getDevices() == null) {
                     continue;
                 }
-                for (DeviceRequestAllocationResult r : c.getStatus().getAllocation().getDevices().getResults()) {
+                for (DeviceRequestAllocationResult r :
+                        c.getStatus().getAllocation().getDevices().getResults()) {
                     inUse.computeIfAbsent(r.getDriver() + "/" + r.getPool(), k -> new ArrayList<>())
-                            .add(r.getDevice() + (r.getConsumedCapacity() == null ? "" : r.getConsumedCapacity().toString()));
+                            .add(r.getDevice()
+                                    + (r.getConsumedCapacity() == null
+                                            ? ""
+                                            : r.getConsumedCapacity().toString()));
                 }
             }
             for (Node n : state.nodes()) {
-                Map<String, String> l = new TreeMap<>(n.getMetadata().getLabels() == null ? Map.of()
-                        : n.getMetadata().getLabels());
+                Map<String, String> l = new TreeMap<>(
+                        n.getMetadata().getLabels() == null
+                                ? Map.of()
+                                : n.getMetadata().getLabels());
                 l.remove("kubernetes.io/hostname");
                 l.values().removeIf(v -> v.equals(n.getMetadata().getName()));
                 labels.put(n.getMetadata().getName(), l.toString());
@@ -460,14 +609,16 @@ public final class WhyPending {
             Map<String, Set<String>> values = new HashMap<>();
             for (List<ResourceSlice> slices : local.values()) {
                 for (ResourceSlice s : slices) {
-                    for (var d : s.getSpec().getDevices() == null ? List.<io.fabric8.kubernetes.api.model.resource.v1.Device>of()
+                    for (var d : s.getSpec().getDevices() == null
+                            ? List.<io.fabric8.kubernetes.api.model.resource.v1.Device>of()
                             : s.getSpec().getDevices()) {
                         if (d.getAttributes() == null) {
                             continue;
                         }
                         d.getAttributes().forEach((k, v) -> {
                             devices.merge(k, 1, Integer::sum);
-                            values.computeIfAbsent(k, x -> new java.util.HashSet<>()).add(String.valueOf(v));
+                            values.computeIfAbsent(k, x -> new java.util.HashSet<>())
+                                    .add(String.valueOf(v));
                         });
                     }
                 }
@@ -484,11 +635,16 @@ public final class WhyPending {
             parts.add(labels.getOrDefault(node, ""));
             List<String> slices = new ArrayList<>();
             for (ResourceSlice s : local.getOrDefault(node, List.of())) {
-                String pool = s.getSpec().getDriver() + "/" + s.getSpec().getPool().getName();
+                String pool =
+                        s.getSpec().getDriver() + "/" + s.getSpec().getPool().getName();
                 List<String> used = new ArrayList<>(inUse.getOrDefault(pool, List.of()));
                 used.sort(null);
                 var spec = new io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceSpecBuilder(s.getSpec())
-                        .withNodeName(null).editPool().withName(namedTaintRules ? pool : null).endPool().build();
+                        .withNodeName(null)
+                        .editPool()
+                        .withName(namedTaintRules ? pool : null)
+                        .endPool()
+                        .build();
                 if (!uniqueAttributes.isEmpty() && spec.getDevices() != null) {
                     for (var d : spec.getDevices()) {
                         if (d.getAttributes() != null) {

@@ -4,16 +4,15 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import io.dra4j.allocator.DeviceId;
 import io.dra4j.allocator.Explanation;
 import io.dra4j.scenario.ExplanationWriter;
+import java.io.PrintWriter;
+import java.lang.reflect.RecordComponent;
+import java.util.List;
+import java.util.Locale;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
-
-import java.io.PrintWriter;
-import java.lang.reflect.RecordComponent;
-import java.util.List;
-import java.util.Locale;
 
 /**
  * Writes a {@link PodExplanation}: a few lines for people (decisive reason first, one line per group of nodes,
@@ -27,18 +26,26 @@ public final class WhyPendingReport {
     /** How many node names a group's text line shows. */
     private static final int NAMES_SHOWN = 4;
 
-    private WhyPendingReport() {
-    }
+    private WhyPendingReport() {}
 
     public static void text(PodExplanation x, PrintWriter out) {
-        out.printf("%s %s/%s%s: %s%n", x.kind(), x.namespace(), x.name(),
-                x.workload().isEmpty() ? "" : " (" + x.workload() + ")", status(x.status()).replace('_', ' '));
+        out.printf(
+                "%s %s/%s%s: %s%n",
+                x.kind(),
+                x.namespace(),
+                x.name(),
+                x.workload().isEmpty() ? "" : " (" + x.workload() + ")",
+                status(x.status()).replace('_', ' '));
         out.printf("  why: %s%n", x.decisive());
         if (!x.message().isEmpty() && x.status() == PodExplanation.Status.PENDING) {
             out.printf("  scheduler: %s%n", x.message());
         }
-        x.gang().ifPresent(g -> out.printf("  gang: %s%s: %s%n", g.name(),
-                g.workload().isEmpty() ? "" : " (" + g.workload() + ")", io.dra4j.sim.Reports.gangLine(g)));
+        x.gang()
+                .ifPresent(g -> out.printf(
+                        "  gang: %s%s: %s%n",
+                        g.name(),
+                        g.workload().isEmpty() ? "" : " (" + g.workload() + ")",
+                        io.dra4j.sim.Reports.gangLine(g)));
         if (!x.groups().isEmpty()) {
             out.printf("%n  %,d node(s), closest first:%n", x.nodeCount());
             for (NodeGroup g : x.groups()) {
@@ -75,12 +82,19 @@ public final class WhyPendingReport {
                 int last = -1;
                 for (Explanation.Stage s : r.funnel()) {
                     if (s.remaining() != last) {
-                        stages.append(stages.length() == 0 ? "" : " -> ").append(s.stage()).append(' ').append(s.remaining());
+                        stages.append(stages.length() == 0 ? "" : " -> ")
+                                .append(s.stage())
+                                .append(' ')
+                                .append(s.remaining());
                         last = s.remaining();
                     }
                 }
-                out.printf("        claim %s, request %s (%s): %s%n", c.claim(), r.request(),
-                        r.requested() < 0 ? "all devices" : r.requested() + " requested", stages);
+                out.printf(
+                        "        claim %s, request %s (%s): %s%n",
+                        c.claim(),
+                        r.request(),
+                        r.requested() < 0 ? "all devices" : r.requested() + " requested",
+                        stages);
             }
         }
     }
@@ -111,8 +125,8 @@ public final class WhyPendingReport {
             gn.put("example", g.example());
             ArrayNode names = gn.putArray("nodes");
             g.nodes().forEach(names::add);
-            g.explanation().ifPresent(e -> gn.set("explanation",
-                    JSON.readTree(ExplanationWriter.json(g.example(), e))));
+            g.explanation()
+                    .ifPresent(e -> gn.set("explanation", JSON.readTree(ExplanationWriter.json(g.example(), e))));
         }
         ArrayNode fixes = root.putArray("fixes");
         for (Fix f : x.fixes()) {
@@ -160,8 +174,12 @@ public final class WhyPendingReport {
                 throw new IllegalStateException("record component " + rc.getName() + " of " + c, e);
             }
             if (v instanceof DeviceId || (v instanceof List<?> l && !l.isEmpty() && l.get(0) instanceof DeviceId)) {
-                n.set(rc.getName(), JSON.valueToTree(v instanceof List<?> l2 ? l2.stream().map(Object::toString).toList()
-                        : v.toString()));
+                n.set(
+                        rc.getName(),
+                        JSON.valueToTree(
+                                v instanceof List<?> l2
+                                        ? l2.stream().map(Object::toString).toList()
+                                        : v.toString()));
             } else {
                 n.set(rc.getName(), JSON.valueToTree(v));
             }

@@ -1,5 +1,7 @@
 package io.dra4j.sim.compare;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.dra4j.allocator.FeatureGates;
 import io.dra4j.allocator.KubernetesVersion;
 import io.dra4j.scenario.ManifestReader;
@@ -8,8 +10,6 @@ import io.dra4j.sim.ClusterSnapshot;
 import io.dra4j.sim.SimulationOptions;
 import io.dra4j.sim.SimulationResult;
 import io.dra4j.sim.Simulator;
-import org.junit.jupiter.api.Test;
-
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -19,8 +19,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * The decision tree on generated workloads: each workload gets a random set of features, and the answer for every
@@ -59,6 +58,7 @@ class DecisionTreeTest {
                 attributes: {type: {string: mig}, model: {string: big}}
                 consumesCounters: [{counterSet: gpu-9, counters: {memory: {value: 10Gi}}}]
             """;
+
     private static final String FABRIC = """
             apiVersion: resource.k8s.io/v1
             kind: ResourceSlice
@@ -94,9 +94,20 @@ class DecisionTreeTest {
               - cel: {expression: 'device.driver == "net.example.com"'}
             """;
 
-    private enum Kind { POD, JOB, SHARED_DEPLOYMENT, CLAIM_ONLY }
+    private enum Kind {
+        POD,
+        JOB,
+        SHARED_DEPLOYMENT,
+        CLAIM_ONLY
+    }
 
-    private enum Feature { SELECTOR, CAPACITY, ADMIN, CONSTRAINT, FIRST_AVAILABLE }
+    private enum Feature {
+        SELECTOR,
+        CAPACITY,
+        ADMIN,
+        CONSTRAINT,
+        FIRST_AVAILABLE
+    }
 
     @Test
     void everyAnswerNamesExactlyTheWorkloadsThatUseWhatItAsksAbout() {
@@ -173,8 +184,9 @@ class DecisionTreeTest {
 
             assertThat(answers).extracting(DecisionTree.Answer::need).containsExactly(DecisionTree.Need.values());
             for (DecisionTree.Answer a : answers) {
-                assertThat(a.workloads()).as("%s, seed %d (master %d):%n%s", a.need(), seed, master,
-                        String.join("---\n", docs)).containsExactlyElementsOf(expected.get(a.need()));
+                assertThat(a.workloads())
+                        .as("%s, seed %d (master %d):%n%s", a.need(), seed, master, String.join("---\n", docs))
+                        .containsExactlyElementsOf(expected.get(a.need()));
                 assertThat(a.uses().isEmpty()).isEqualTo(!a.needed());
                 yes.merge(a.need(), a.needed() ? 1 : 0, Integer::sum);
             }
@@ -202,7 +214,8 @@ class DecisionTreeTest {
             request = "- name: r\n  exactly:\n    deviceClassName: " + cls + "\n    count: 1" + fields + admin + "\n";
         }
         String constraints = features.contains(Feature.CONSTRAINT)
-                ? "constraints: [{matchAttribute: " + driver(cls) + "/model}]\n" : "";
+                ? "constraints: [{matchAttribute: " + driver(cls) + "/model}]\n"
+                : "";
         return "requests:\n" + request + constraints;
     }
 
@@ -280,7 +293,9 @@ class DecisionTreeTest {
                     metadata: {labels: {app: %1$s}}
                     spec:
                 %3$s
-                """.formatted(name, replicas, podSpec("resourceClaimName", name, 6).replace("restartPolicy: Never",
-                "restartPolicy: Always"));
+                """.formatted(
+                        name,
+                        replicas,
+                        podSpec("resourceClaimName", name, 6).replace("restartPolicy: Never", "restartPolicy: Always"));
     }
 }

@@ -1,14 +1,13 @@
 package io.dra4j.sim.report;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.dra4j.scenario.ManifestReader;
 import io.dra4j.scenario.Manifests;
 import io.dra4j.sim.ClusterSnapshot;
-import org.junit.jupiter.api.Test;
-
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class FleetViewTest {
     /**
@@ -202,7 +201,10 @@ class FleetViewTest {
     }
 
     private static FleetView.NodeRow node(FleetView.NodePool p, String name) {
-        return p.nodeRows().stream().filter(n -> n.name().equals(name)).findFirst().orElseThrow();
+        return p.nodeRows().stream()
+                .filter(n -> n.name().equals(name))
+                .findFirst()
+                .orElseThrow();
     }
 
     @Test
@@ -222,7 +224,8 @@ class FleetViewTest {
             assertThat(n.devices()).extracting(FleetView.Cell::device).containsExactly("net-0");
         });
         // Another label groups otherwise: every node lacks it.
-        assertThat(FleetView.of(parse(STATE), "zone").pools()).extracting(FleetView.NodePool::name)
+        assertThat(FleetView.of(parse(STATE), "zone").pools())
+                .extracting(FleetView.NodePool::name)
                 .containsExactly("", FleetView.NO_NODE);
     }
 
@@ -253,12 +256,14 @@ class FleetViewTest {
 
         FleetView.NodeRow b1 = node(pool(v, "b"), "b1");
         assertThat(b1.devices()).extracting(FleetView.Cell::state).containsExactly("allocated", "free");
-        assertThat(b1.devices()).extracting(FleetView.Cell::counterSet)
+        assertThat(b1.devices())
+                .extracting(FleetView.Cell::counterSet)
                 .containsExactly("gpu.example.com/b1/mem", "gpu.example.com/b1/mem");
         assertThat(b1.devices().get(0).kind()).isEqualTo("partition of mem");
         // Only the allocated partition consumes from the counter set.
-        assertThat(b1.counterSets()).containsExactly(new FleetView.Counters("gpu.example.com/b1/mem",
-                List.of(new FleetView.Consumed("memory", "10Gi", "40Gi"))));
+        assertThat(b1.counterSets())
+                .containsExactly(new FleetView.Counters(
+                        "gpu.example.com/b1/mem", List.of(new FleetView.Consumed("memory", "10Gi", "40Gi"))));
 
         FleetView.NodeRow c1 = node(pool(v, ""), "c1");
         assertThat(c1.devices()).singleElement().satisfies(c -> {
@@ -289,7 +294,8 @@ class FleetViewTest {
         assertThat(apart.nodeRows()).extracting(FleetView.NodeRow::name).containsExactly("", "gone");
         assertThat(apart.nodes()).isZero();
         assertThat(apart.devices()).isEqualTo(3);
-        assertThat(v.pools().stream().mapToLong(FleetView.NodePool::devices).sum()).isEqualTo(10);
+        assertThat(v.pools().stream().mapToLong(FleetView.NodePool::devices).sum())
+                .isEqualTo(10);
     }
 
     @Test
@@ -297,7 +303,7 @@ class FleetViewTest {
         FleetView v = FleetView.of(parse(STATE), "pool");
 
         // gpu: one, slice and the two shares of s0 allocated; monitor with admin access; seven gpu.example.com devices.
-        assertThat(v.classes()).containsExactly(new FleetView.ClassUsage("gpu", 4, 1, 7),
-                new FleetView.ClassUsage("nic", 0, 0, 1));
+        assertThat(v.classes())
+                .containsExactly(new FleetView.ClassUsage("gpu", 4, 1, 7), new FleetView.ClassUsage("nic", 0, 0, 1));
     }
 }

@@ -1,5 +1,7 @@
 package io.dra4j.sim.whatif;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.dra4j.scenario.ManifestReader;
 import io.dra4j.scenario.Manifests;
 import io.dra4j.sim.ClusterSnapshot;
@@ -8,14 +10,11 @@ import io.dra4j.sim.SimulationOptions;
 import io.dra4j.sim.SimulationResult;
 import io.dra4j.sim.Simulator;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
-import org.junit.jupiter.api.Test;
-
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class WhatIfTest {
     private static final SimulationOptions OPTIONS = SimulationOptions.defaults();
@@ -92,8 +91,8 @@ class WhatIfTest {
             ClusterSnapshot s = snapshot(docs.toArray(String[]::new));
             NodeTemplate template = NodeTemplate.of(s, "node-" + r.nextInt(nodes));
             boolean selectEven = r.nextBoolean();
-            java.util.function.Predicate<io.fabric8.kubernetes.api.model.Pod> select = p -> !selectEven
-                    || p.getMetadata().getLabels().get("app").equals("even");
+            java.util.function.Predicate<io.fabric8.kubernetes.api.model.Pod> select =
+                    p -> !selectEven || p.getMetadata().getLabels().get("app").equals("even");
 
             WhatIf.Minimum min = whatIf.findMin(s, template, select);
 
@@ -101,13 +100,15 @@ class WhatIfTest {
             int linear = -1;
             for (int n = 0; n <= targets.size() && linear < 0; n++) {
                 SimulationResult run = new Simulator(OPTIONS).run(NodeTemplate.addTo(s, WhatIf.clones(template, n)));
-                boolean all = run.pods().stream().filter(p -> targets.contains(p.namespace() + "/" + p.name()))
+                boolean all = run.pods().stream()
+                        .filter(p -> targets.contains(p.namespace() + "/" + p.name()))
                         .allMatch(p -> p.placement() == PodResult.Placement.PLACED);
                 if (all) {
                     linear = n;
                 }
             }
-            assertThat(min.count()).as("seed %d, template %s, %d targets", seed, template.name(), targets.size())
+            assertThat(min.count())
+                    .as("seed %d, template %s, %d targets", seed, template.name(), targets.size())
                     .isEqualTo(linear);
         }
     }
@@ -118,8 +119,9 @@ class WhatIfTest {
         WhatIf.Minimum min = whatIf.findMin(s, NodeTemplate.of(s, "node-0"), p -> true);
 
         assertThat(min.count()).isEqualTo(-1);
-        assertThat(min.incompletePools()).containsExactly("template node-0: pool gpu.example.com/node-0: generation 1 "
-                + "has 1 of 2 slices (the clones' devices in it cannot be allocated)");
+        assertThat(min.incompletePools())
+                .containsExactly("template node-0: pool gpu.example.com/node-0: generation 1 "
+                        + "has 1 of 2 slices (the clones' devices in it cannot be allocated)");
         assertThat(min.stillPending()).containsOnlyKeys("team/big");
     }
 
@@ -133,13 +135,25 @@ class WhatIfTest {
         assertThat(added.newNodes()).containsExactly("node-0-new-1");
         assertThat(added.result().pending()).isEqualTo(1);
         ClusterSnapshot fin = added.result().finalState();
-        assertThat(fin.resourceSlices()).extracting(sl -> sl.getSpec().getPool().getName())
+        assertThat(fin.resourceSlices())
+                .extracting(sl -> sl.getSpec().getPool().getName())
                 .containsExactlyInAnyOrder("node-0", "node-0-new-1");
         for (ResourceClaim c : fin.resourceClaims()) {
             if (c.getStatus() != null && c.getStatus().getAllocation() != null) {
-                String pool = c.getStatus().getAllocation().getDevices().getResults().get(0).getPool();
-                String podNode = fin.pods().stream().filter(p -> c.getMetadata().getName().startsWith(p.getMetadata().getName() + "-"))
-                        .findFirst().orElseThrow().getSpec().getNodeName();
+                String pool = c.getStatus()
+                        .getAllocation()
+                        .getDevices()
+                        .getResults()
+                        .get(0)
+                        .getPool();
+                String podNode = fin.pods().stream()
+                        .filter(p -> c.getMetadata()
+                                .getName()
+                                .startsWith(p.getMetadata().getName() + "-"))
+                        .findFirst()
+                        .orElseThrow()
+                        .getSpec()
+                        .getNodeName();
                 assertThat(pool).isEqualTo(podNode);
             }
         }
@@ -147,10 +161,20 @@ class WhatIfTest {
 
     @Test
     void drainedPodsMoveWithTheirClaimsReallocatedOrStayPending() {
-        ClusterSnapshot s = snapshot(CLASS, node("node-0", 8, 1), node("node-1", 8, 1), node("node-2", 8, 1),
-                pod("a", 4, "x"), pod("b", 4, "x"), pod("c", 4, "x"));
+        ClusterSnapshot s = snapshot(
+                CLASS,
+                node("node-0", 8, 1),
+                node("node-1", 8, 1),
+                node("node-2", 8, 1),
+                pod("a", 4, "x"),
+                pod("b", 4, "x"),
+                pod("c", 4, "x"));
         SimulationResult base = new Simulator(OPTIONS).run(s);
-        String nodeOfA = base.pods().stream().filter(p -> p.name().equals("a")).findFirst().orElseThrow().node()
+        String nodeOfA = base.pods().stream()
+                .filter(p -> p.name().equals("a"))
+                .findFirst()
+                .orElseThrow()
+                .node()
                 .orElseThrow();
 
         WhatIf.Drained one = whatIf.drain(s, List.of(nodeOfA));
@@ -159,7 +183,9 @@ class WhatIfTest {
         for (Map.Entry<String, String> e : one.moved().entrySet()) {
             String pod = e.getKey().substring("team/".length());
             ResourceClaim claim = one.result().finalState().resourceClaims().stream()
-                    .filter(c -> c.getMetadata().getName().startsWith(pod + "-gpus-")).findFirst().orElseThrow();
+                    .filter(c -> c.getMetadata().getName().startsWith(pod + "-gpus-"))
+                    .findFirst()
+                    .orElseThrow();
             assertThat(claim.getStatus().getAllocation().getDevices().getResults())
                     .allSatisfy(res -> assertThat(res.getPool()).isEqualTo(e.getValue()));
         }
@@ -167,8 +193,11 @@ class WhatIfTest {
         WhatIf.Drained two = whatIf.drain(s, List.of("node-0", "node-1"));
         // 3 pods of 4 GPUs, one node of 8 left: at least one stays pending.
         assertThat(two.fits()).isFalse();
-        assertThat(two.moved().size() + two.pending().size() + two.result().finalState().pods().stream()
-                .filter(p -> "node-2".equals(p.getSpec().getNodeName())).count())
+        assertThat(two.moved().size()
+                        + two.pending().size()
+                        + two.result().finalState().pods().stream()
+                                .filter(p -> "node-2".equals(p.getSpec().getNodeName()))
+                                .count())
                 .isGreaterThanOrEqualTo(3);
     }
 }

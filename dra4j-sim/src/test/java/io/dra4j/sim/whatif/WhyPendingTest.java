@@ -1,18 +1,17 @@
 package io.dra4j.sim.whatif;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.dra4j.sim.ClusterSnapshot;
 import io.dra4j.sim.PodResult;
 import io.dra4j.sim.SimulationOptions;
 import io.dra4j.sim.SimulationResult;
 import io.dra4j.sim.Simulator;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
-
-import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class WhyPendingTest {
     private static final SimulationOptions OPTIONS = SimulationOptions.defaults();
@@ -25,14 +24,17 @@ class WhyPendingTest {
 
         assertThat(x.status()).isEqualTo(PodExplanation.Status.PENDING);
         assertThat(x.nodeCount()).isEqualTo(40);
-        assertThat(x.groups()).extracting(NodeGroup::plugin, NodeGroup::count).containsExactly(
-                org.assertj.core.groups.Tuple.tuple("DynamicResources", 8),
-                org.assertj.core.groups.Tuple.tuple("DynamicResources", 30),
-                org.assertj.core.groups.Tuple.tuple("TaintToleration", 2));
+        assertThat(x.groups())
+                .extracting(NodeGroup::plugin, NodeGroup::count)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("DynamicResources", 8),
+                        org.assertj.core.groups.Tuple.tuple("DynamicResources", 30),
+                        org.assertj.core.groups.Tuple.tuple("TaintToleration", 2));
         assertThat(x.groups().stream().mapToInt(NodeGroup::count).sum()).isEqualTo(40);
         // The partial nodes are the closest: 3 of the 4 devices are free there.
         NodeGroup closest = x.groups().get(0);
-        assertThat(closest.nodes()).allSatisfy(n -> assertThat(Integer.parseInt(n.substring(5))).isBetween(30, 37));
+        assertThat(closest.nodes())
+                .allSatisfy(n -> assertThat(Integer.parseInt(n.substring(5))).isBetween(30, 37));
         assertThat(closest.explanation()).isPresent();
         assertThat(x.decisive()).startsWith(closest.example()).contains("7 more node(s) like it");
         assertThat(x.groups().get(2).reason()).isEqualTo("node(s) had untolerated taint(s)");
@@ -44,7 +46,8 @@ class WhyPendingTest {
         SimulationResult first = new Simulator(OPTIONS).run(fleet);
         PodExplanation x = why.pod(fleet, GpuFleet.NAMESPACE, GpuFleet.POD);
 
-        assertThat(x.fixes()).extracting(Fix::kind)
+        assertThat(x.fixes())
+                .extracting(Fix::kind)
                 .contains(Fix.Kind.CLAIM_CHANGE, Fix.Kind.TOLERATION, Fix.Kind.WHAT_IF_NODE);
         for (Fix fix : x.fixes()) {
             if (fix.kind() == Fix.Kind.CLUSTER_CHANGE) {
@@ -52,8 +55,13 @@ class WhyPendingTest {
             }
             ClusterSnapshot changed = Fixes.apply(fix, first.finalState(), GpuFleet.NAMESPACE, GpuFleet.POD);
             SimulationResult again = new Simulator(OPTIONS).run(changed);
-            PodResult pod = again.pods().stream().filter(p -> p.name().equals(GpuFleet.POD)).findFirst().orElseThrow();
-            assertThat(pod.placement()).as(fix.description() + " -> " + pod.reason()).isEqualTo(PodResult.Placement.PLACED);
+            PodResult pod = again.pods().stream()
+                    .filter(p -> p.name().equals(GpuFleet.POD))
+                    .findFirst()
+                    .orElseThrow();
+            assertThat(pod.placement())
+                    .as(fix.description() + " -> " + pod.reason())
+                    .isEqualTo(PodResult.Placement.PLACED);
             if (fix.kind() != Fix.Kind.WHAT_IF_NODE) {
                 assertThat(why.pod(changed, GpuFleet.NAMESPACE, GpuFleet.POD).status())
                         .isEqualTo(PodExplanation.Status.PLACED);
@@ -61,8 +69,12 @@ class WhyPendingTest {
         }
         // Unchanged without a fix: still pending.
         SimulationResult unchanged = new Simulator(OPTIONS).run(first.finalState());
-        assertThat(unchanged.pods().stream().filter(p -> p.name().equals(GpuFleet.POD)).findFirst().orElseThrow()
-                .placement()).isEqualTo(PodResult.Placement.PENDING);
+        assertThat(unchanged.pods().stream()
+                        .filter(p -> p.name().equals(GpuFleet.POD))
+                        .findFirst()
+                        .orElseThrow()
+                        .placement())
+                .isEqualTo(PodResult.Placement.PENDING);
     }
 
     @Test
@@ -86,7 +98,8 @@ class WhyPendingTest {
         assertThat(names).hasSize(40).doesNotHaveDuplicates();
         assertThat(json.get("groups").get(0).get("explanation").get("decisive").asString())
                 .isEqualTo(x.groups().get(0).reason());
-        assertThat(json.get("fixes").get(0).get("change").get("type").asString()).isNotEmpty();
+        assertThat(json.get("fixes").get(0).get("change").get("type").asString())
+                .isNotEmpty();
     }
 
     @Test
@@ -97,8 +110,11 @@ class WhyPendingTest {
         assertThat(held.decisive()).contains("gpu.example.com/node-0000/gpu-0");
 
         SimulationResult sim = new Simulator(OPTIONS).run(fleet);
-        String claim = sim.finalState().resourceClaims().stream().map(c -> c.getMetadata().getName())
-                .filter(n -> n.startsWith("train-gpus-")).findFirst().orElseThrow();
+        String claim = sim.finalState().resourceClaims().stream()
+                .map(c -> c.getMetadata().getName())
+                .filter(n -> n.startsWith("train-gpus-"))
+                .findFirst()
+                .orElseThrow();
         PodExplanation x = why.claim(fleet, GpuFleet.NAMESPACE, claim);
         // The tainted node's GPUs are free: a claim alone is not held back by node taints.
         assertThat(x.status()).isEqualTo(PodExplanation.Status.PLACED);

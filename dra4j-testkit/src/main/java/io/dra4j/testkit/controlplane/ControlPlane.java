@@ -7,7 +7,6 @@ import io.dra4j.testkit.controlplane.internal.ManagedProcess;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -44,6 +43,7 @@ import java.util.stream.Stream;
 public final class ControlPlane implements AutoCloseable {
     /** The kubeconfig's context, cluster and user name. */
     public static final String CONTEXT = "dra4j-test";
+
     private static final int START_ATTEMPTS = 3;
     private static final Duration POLL = Duration.ofMillis(100);
 
@@ -58,12 +58,16 @@ public final class ControlPlane implements AutoCloseable {
     private final Thread shutdownHook;
 
     /** How kube-apiserver was started, to start it again on the same port, certificates and etcd data. */
-    private record ApiServerLaunch(List<String> command, Path log, URI readyz, Path servingCertificate,
-            String token, Duration readyTimeout) {
-    }
+    private record ApiServerLaunch(
+            List<String> command, Path log, URI readyz, Path servingCertificate, String token, Duration readyTimeout) {}
 
-    private ControlPlane(Path directory, List<ManagedProcess> processes, ApiServerLaunch apiServerLaunch, URI server,
-            Path kubeconfig, String token) {
+    private ControlPlane(
+            Path directory,
+            List<ManagedProcess> processes,
+            ApiServerLaunch apiServerLaunch,
+            URI server,
+            Path kubeconfig,
+            String token) {
         this.directory = directory;
         this.processes = new ArrayList<>(processes);
         this.apiServerLaunch = apiServerLaunch;
@@ -104,7 +108,8 @@ public final class ControlPlane implements AutoCloseable {
                 return launch(binaries, options, root, directory, started);
             } catch (RuntimeException | IOException e) {
                 stopAll(started);
-                boolean portTaken = started.stream().anyMatch(p -> p.logTail(200).contains("address already in use"));
+                boolean portTaken =
+                        started.stream().anyMatch(p -> p.logTail(200).contains("address already in use"));
                 if (!portTaken || attempt == START_ATTEMPTS) {
                     deleteTree(root);
                     if (e instanceof ControlPlaneException c) {
@@ -116,8 +121,13 @@ public final class ControlPlane implements AutoCloseable {
         }
     }
 
-    private static ControlPlane launch(ControlPlaneBinaries binaries, ControlPlaneOptions options, Path root,
-            Path directory, List<ManagedProcess> started) throws IOException {
+    private static ControlPlane launch(
+            ControlPlaneBinaries binaries,
+            ControlPlaneOptions options,
+            Path root,
+            Path directory,
+            List<ManagedProcess> started)
+            throws IOException {
         Instant deadline = Instant.now().plus(options.readyTimeout());
         List<Integer> ports = FreePorts.take(5);
         int etcdClient = ports.get(0);
@@ -126,25 +136,38 @@ public final class ControlPlane implements AutoCloseable {
         Credentials credentials = Credentials.create(directory);
 
         // etcd first: the API server exits when it cannot reach its storage.
-        ManagedProcess etcd = ManagedProcess.start("etcd", List.of(binaries.etcd().toString(),
-                "--name=dra4j", "--data-dir=" + directory.resolve("etcd"),
-                "--listen-client-urls=http://127.0.0.1:" + etcdClient,
-                "--advertise-client-urls=http://127.0.0.1:" + etcdClient,
-                "--listen-peer-urls=http://127.0.0.1:" + etcdPeer,
-                "--initial-advertise-peer-urls=http://127.0.0.1:" + etcdPeer,
-                "--initial-cluster=dra4j=http://127.0.0.1:" + etcdPeer,
-                "--unsafe-no-fsync", "--log-level=warn"), directory.resolve("etcd.log"));
+        ManagedProcess etcd = ManagedProcess.start(
+                "etcd",
+                List.of(
+                        binaries.etcd().toString(),
+                        "--name=dra4j",
+                        "--data-dir=" + directory.resolve("etcd"),
+                        "--listen-client-urls=http://127.0.0.1:" + etcdClient,
+                        "--advertise-client-urls=http://127.0.0.1:" + etcdClient,
+                        "--listen-peer-urls=http://127.0.0.1:" + etcdPeer,
+                        "--initial-advertise-peer-urls=http://127.0.0.1:" + etcdPeer,
+                        "--initial-cluster=dra4j=http://127.0.0.1:" + etcdPeer,
+                        "--unsafe-no-fsync",
+                        "--log-level=warn"),
+                directory.resolve("etcd.log"));
         started.add(etcd);
         URI etcdHealth = URI.create("http://127.0.0.1:" + etcdClient + "/health");
         Https plain = Https.plain();
-        awaitReady(etcd, deadline, () -> plain.get(etcdHealth)
-                .filter(r -> r.statusCode() == 200 && r.body().contains("\"health\":\"true\"")).isPresent());
+        awaitReady(
+                etcd,
+                deadline,
+                () -> plain.get(etcdHealth)
+                        .filter(r -> r.statusCode() == 200 && r.body().contains("\"health\":\"true\""))
+                        .isPresent());
 
         // kube-apiserver: the serving certificate it generates into its cert dir is the kubeconfig's CA.
         Path apiCerts = directory.resolve("apiserver-certs");
-        List<String> api = new ArrayList<>(List.of(binaries.apiServer().toString(),
+        List<String> api = new ArrayList<>(List.of(
+                binaries.apiServer().toString(),
                 "--etcd-servers=http://127.0.0.1:" + etcdClient,
-                "--bind-address=127.0.0.1", "--advertise-address=127.0.0.1", "--secure-port=" + apiPort,
+                "--bind-address=127.0.0.1",
+                "--advertise-address=127.0.0.1",
+                "--secure-port=" + apiPort,
                 "--cert-dir=" + apiCerts,
                 "--service-account-issuer=https://kubernetes.default.svc.cluster.local",
                 "--service-account-key-file=" + credentials.serviceAccountPublicKey(),
@@ -163,41 +186,73 @@ public final class ControlPlane implements AutoCloseable {
         started.add(apiServer);
         URI server = URI.create("https://127.0.0.1:" + apiPort);
         Path serving = apiCerts.resolve("apiserver.crt");
-        awaitReady(apiServer, deadline, probe(() -> Optional.of(serving), credentials.token(),
-                server.resolve("/readyz")));
+        awaitReady(
+                apiServer, deadline, probe(() -> Optional.of(serving), credentials.token(), server.resolve("/readyz")));
 
         Path kubeconfig = directory.resolve("kubeconfig");
-        Files.writeString(kubeconfig, kubeconfig(server, Files.readAllBytes(serving), credentials.token()),
+        Files.writeString(
+                kubeconfig,
+                kubeconfig(server, Files.readAllBytes(serving), credentials.token()),
                 StandardCharsets.UTF_8);
 
         if (options.scheduler()) {
-            List<String> scheduler = new ArrayList<>(List.of(binaries.scheduler().toString()));
+            List<String> scheduler =
+                    new ArrayList<>(List.of(binaries.scheduler().toString()));
             scheduler.addAll(componentFlags(kubeconfig, ports.get(3), directory.resolve("scheduler-certs")));
             featureGates(options).ifPresent(scheduler::add);
-            started.add(startComponent("kube-scheduler", scheduler, directory, ports.get(3),
-                    directory.resolve("scheduler-certs"), "/readyz", deadline));
+            started.add(startComponent(
+                    "kube-scheduler",
+                    scheduler,
+                    directory,
+                    ports.get(3),
+                    directory.resolve("scheduler-certs"),
+                    "/readyz",
+                    deadline));
         }
         if (!options.controllers().isEmpty()) {
-            List<String> manager = new ArrayList<>(List.of(binaries.controllerManager().toString()));
+            List<String> manager =
+                    new ArrayList<>(List.of(binaries.controllerManager().toString()));
             manager.addAll(componentFlags(kubeconfig, ports.get(4), directory.resolve("controller-manager-certs")));
             manager.add("--controllers=" + String.join(",", options.controllers()));
             featureGates(options).ifPresent(manager::add);
-            started.add(startComponent("kube-controller-manager", manager, directory, ports.get(4),
-                    directory.resolve("controller-manager-certs"), "/healthz", deadline));
+            started.add(startComponent(
+                    "kube-controller-manager",
+                    manager,
+                    directory,
+                    ports.get(4),
+                    directory.resolve("controller-manager-certs"),
+                    "/healthz",
+                    deadline));
         }
-        ApiServerLaunch launch = new ApiServerLaunch(List.copyOf(api), directory.resolve("kube-apiserver.log"),
-                server.resolve("/readyz"), serving, credentials.token(), options.readyTimeout());
+        ApiServerLaunch launch = new ApiServerLaunch(
+                List.copyOf(api),
+                directory.resolve("kube-apiserver.log"),
+                server.resolve("/readyz"),
+                serving,
+                credentials.token(),
+                options.readyTimeout());
         return new ControlPlane(root, started, launch, server, kubeconfig, credentials.token());
     }
 
     private static List<String> componentFlags(Path kubeconfig, int port, Path certs) {
-        return List.of("--kubeconfig=" + kubeconfig, "--authentication-kubeconfig=" + kubeconfig,
-                "--authorization-kubeconfig=" + kubeconfig, "--bind-address=127.0.0.1", "--secure-port=" + port,
-                "--cert-dir=" + certs, "--leader-elect=false");
+        return List.of(
+                "--kubeconfig=" + kubeconfig,
+                "--authentication-kubeconfig=" + kubeconfig,
+                "--authorization-kubeconfig=" + kubeconfig,
+                "--bind-address=127.0.0.1",
+                "--secure-port=" + port,
+                "--cert-dir=" + certs,
+                "--leader-elect=false");
     }
 
-    private static ManagedProcess startComponent(String name, List<String> command, Path directory, int port,
-            Path certs, String healthPath, Instant deadline) {
+    private static ManagedProcess startComponent(
+            String name,
+            List<String> command,
+            Path directory,
+            int port,
+            Path certs,
+            String healthPath,
+            Instant deadline) {
         ManagedProcess process = ManagedProcess.start(name, command, directory.resolve(name + ".log"));
         URI health = URI.create("https://127.0.0.1:" + port + healthPath);
         try {
@@ -219,7 +274,8 @@ public final class ControlPlane implements AutoCloseable {
             if (client.get() == null) {
                 certificate.get().flatMap(pem -> Https.trusting(pem, token)).ifPresent(client::set);
             }
-            return client.get() != null && client.get().get(uri).filter(r -> r.statusCode() == 200).isPresent();
+            return client.get() != null
+                    && client.get().get(uri).filter(r -> r.statusCode() == 200).isPresent();
         };
     }
 
@@ -229,7 +285,8 @@ public final class ControlPlane implements AutoCloseable {
             return Optional.empty();
         }
         try (Stream<Path> files = Files.list(certs)) {
-            return files.filter(f -> f.getFileName().toString().endsWith(".crt")).findFirst();
+            return files.filter(f -> f.getFileName().toString().endsWith(".crt"))
+                    .findFirst();
         } catch (IOException e) {
             return Optional.empty();
         }
@@ -239,19 +296,21 @@ public final class ControlPlane implements AutoCloseable {
         if (options.featureGates().isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of("--feature-gates=" + options.featureGates().entrySet().stream()
-                .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(",")));
+        return Optional.of("--feature-gates="
+                + options.featureGates().entrySet().stream()
+                        .map(e -> e.getKey() + "=" + e.getValue())
+                        .collect(Collectors.joining(",")));
     }
 
     private static void awaitReady(ManagedProcess process, Instant deadline, Supplier<Boolean> ready) {
         while (!ready.get()) {
             if (!process.isAlive()) {
-                throw new ControlPlaneException(process.name() + " exited before it became ready; its log ends:\n"
-                        + process.logTail(30));
+                throw new ControlPlaneException(
+                        process.name() + " exited before it became ready; its log ends:\n" + process.logTail(30));
             }
             if (Instant.now().isAfter(deadline)) {
-                throw new ControlPlaneException(process.name() + " did not become ready in time; its log ends:\n"
-                        + process.logTail(30));
+                throw new ControlPlaneException(
+                        process.name() + " did not become ready in time; its log ends:\n" + process.logTail(30));
             }
             try {
                 Thread.sleep(POLL.toMillis());
@@ -264,7 +323,8 @@ public final class ControlPlane implements AutoCloseable {
 
     static String kubeconfig(URI server, byte[] certificateAuthority, String token) {
         String ca = Base64.getEncoder().encodeToString(certificateAuthority);
-        return String.join("\n",
+        return String.join(
+                "\n",
                 "apiVersion: v1",
                 "kind: Config",
                 "clusters:",
@@ -309,7 +369,9 @@ public final class ControlPlane implements AutoCloseable {
     public KubernetesClient newClient() {
         try {
             String text = Files.readString(kubeconfig, StandardCharsets.UTF_8);
-            return new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(text)).build();
+            return new KubernetesClientBuilder()
+                    .withConfig(Config.fromKubeconfig(text))
+                    .build();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + kubeconfig, e);
         }
@@ -342,7 +404,9 @@ public final class ControlPlane implements AutoCloseable {
             ApiServerLaunch l = apiServerLaunch;
             ManagedProcess apiServer = ManagedProcess.start("kube-apiserver", l.command(), l.log());
             try {
-                awaitReady(apiServer, Instant.now().plus(l.readyTimeout()),
+                awaitReady(
+                        apiServer,
+                        Instant.now().plus(l.readyTimeout()),
                         probe(() -> Optional.of(l.servingCertificate()), l.token(), l.readyz()));
             } catch (RuntimeException e) {
                 apiServer.stop();
@@ -364,8 +428,9 @@ public final class ControlPlane implements AutoCloseable {
     }
 
     private static Map<String, String> logsOf(List<ManagedProcess> processes) {
-        return processes.stream().collect(Collectors.toMap(ManagedProcess::name, p -> p.logTail(Integer.MAX_VALUE),
-                (a, b) -> a, LinkedHashMap::new));
+        return processes.stream()
+                .collect(Collectors.toMap(
+                        ManagedProcess::name, p -> p.logTail(Integer.MAX_VALUE), (a, b) -> a, LinkedHashMap::new));
     }
 
     /** Stops every component, waits for them to exit and removes the temporary directory. Idempotent. */

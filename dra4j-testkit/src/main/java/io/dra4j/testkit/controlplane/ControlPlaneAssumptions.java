@@ -1,8 +1,7 @@
 package io.dra4j.testkit.controlplane;
 
-import org.junit.jupiter.api.Assumptions;
-
 import java.util.Optional;
+import org.junit.jupiter.api.Assumptions;
 
 /**
  * Starting a control plane from a JUnit test: the test is skipped, with the reason, when the binaries are not
@@ -12,8 +11,7 @@ import java.util.Optional;
 public final class ControlPlaneAssumptions {
     public static final String REQUIRED = "DRA4J_CONTROL_PLANE_REQUIRED";
 
-    private ControlPlaneAssumptions() {
-    }
+    private ControlPlaneAssumptions() {}
 
     /** Starts the control plane, or skips the calling test when its binaries are absent. */
     public static ControlPlane startOrSkip(ControlPlaneOptions options) {

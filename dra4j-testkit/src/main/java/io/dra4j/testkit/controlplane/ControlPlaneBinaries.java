@@ -21,29 +21,38 @@ public record ControlPlaneBinaries(Path directory) {
 
     /** The directory named by the property, the environment or the build script's cache, complete or not. */
     public static ControlPlaneBinaries locate() {
-        return locate(System.getProperties().entrySet().stream()
-                .collect(Collectors.toMap(e -> e.getKey().toString(), e -> e.getValue().toString())), System.getenv(),
+        return locate(
+                System.getProperties().entrySet().stream()
+                        .collect(Collectors.toMap(
+                                e -> e.getKey().toString(), e -> e.getValue().toString())),
+                System.getenv(),
                 ControlPlaneVersions.load());
     }
 
     /** {@link #locate()} over the given system properties and environment, for tests of the lookup itself. */
-    static ControlPlaneBinaries locate(Map<String, String> properties, Map<String, String> environment,
-            ControlPlaneVersions versions) {
-        String explicit = nonEmpty(properties.get(PROPERTY)).or(() -> nonEmpty(environment.get(ENVIRONMENT)))
+    static ControlPlaneBinaries locate(
+            Map<String, String> properties, Map<String, String> environment, ControlPlaneVersions versions) {
+        String explicit = nonEmpty(properties.get(PROPERTY))
+                .or(() -> nonEmpty(environment.get(ENVIRONMENT)))
                 .orElse(null);
         if (explicit != null) {
             return new ControlPlaneBinaries(Path.of(explicit));
         }
-        Path cache = nonEmpty(environment.get("DRA4J_CONTROL_PLANE_CACHE")).map(Path::of)
-                .orElseGet(() -> nonEmpty(environment.get("XDG_CACHE_HOME")).map(Path::of)
+        Path cache = nonEmpty(environment.get("DRA4J_CONTROL_PLANE_CACHE"))
+                .map(Path::of)
+                .orElseGet(() -> nonEmpty(environment.get("XDG_CACHE_HOME"))
+                        .map(Path::of)
                         .orElseGet(() -> Path.of(properties.getOrDefault("user.home", ""), ".cache"))
                         .resolve("dra4j"));
-        return new ControlPlaneBinaries(cache.resolve("k8s-" + versions.kubernetes()).resolve("bin"));
+        return new ControlPlaneBinaries(
+                cache.resolve("k8s-" + versions.kubernetes()).resolve("bin"));
     }
 
     /** The binaries of this directory that are missing or not executable; empty when it is complete. */
     public List<String> missing() {
-        return NAMES.stream().filter(name -> !Files.isExecutable(directory.resolve(name))).toList();
+        return NAMES.stream()
+                .filter(name -> !Files.isExecutable(directory.resolve(name)))
+                .toList();
     }
 
     /** Why tests that need the control plane cannot run, or empty when they can. */

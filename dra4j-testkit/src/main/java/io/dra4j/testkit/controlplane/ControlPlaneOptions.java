@@ -19,8 +19,13 @@ import java.util.Map;
  * @param extraApiServerFlags further kube-apiserver flags, verbatim
  * @param readyTimeout      how long each component may take to become ready
  */
-public record ControlPlaneOptions(boolean scheduler, List<String> controllers, Map<String, Boolean> featureGates,
-        List<String> runtimeConfig, List<String> extraApiServerFlags, Duration readyTimeout) {
+public record ControlPlaneOptions(
+        boolean scheduler,
+        List<String> controllers,
+        Map<String, Boolean> featureGates,
+        List<String> runtimeConfig,
+        List<String> extraApiServerFlags,
+        Duration readyTimeout) {
     /** The controller that creates a pod's ResourceClaims from its ResourceClaimTemplates. */
     public static final String RESOURCE_CLAIM_CONTROLLER = "resourceclaim-controller";
 
@@ -45,27 +50,26 @@ public record ControlPlaneOptions(boolean scheduler, List<String> controllers, M
     }
 
     public ControlPlaneOptions withScheduler() {
-        return new ControlPlaneOptions(true, controllers, featureGates, runtimeConfig, extraApiServerFlags,
-                readyTimeout);
+        return new ControlPlaneOptions(
+                true, controllers, featureGates, runtimeConfig, extraApiServerFlags, readyTimeout);
     }
 
     public ControlPlaneOptions withControllers(List<String> names) {
-        return new ControlPlaneOptions(scheduler, names, featureGates, runtimeConfig, extraApiServerFlags,
-                readyTimeout);
+        return new ControlPlaneOptions(
+                scheduler, names, featureGates, runtimeConfig, extraApiServerFlags, readyTimeout);
     }
 
     public ControlPlaneOptions withFeatureGate(String name, boolean on) {
         Map<String, Boolean> gates = new LinkedHashMap<>(featureGates);
         gates.put(name, on);
-        return new ControlPlaneOptions(scheduler, controllers, gates, runtimeConfig, extraApiServerFlags,
-                readyTimeout);
+        return new ControlPlaneOptions(scheduler, controllers, gates, runtimeConfig, extraApiServerFlags, readyTimeout);
     }
 
     public ControlPlaneOptions withRuntimeConfig(String entry) {
         List<String> entries = new ArrayList<>(runtimeConfig);
         entries.add(entry);
-        return new ControlPlaneOptions(scheduler, controllers, featureGates, entries, extraApiServerFlags,
-                readyTimeout);
+        return new ControlPlaneOptions(
+                scheduler, controllers, featureGates, entries, extraApiServerFlags, readyTimeout);
     }
 
     public ControlPlaneOptions withApiServerFlag(String flag) {
@@ -75,7 +79,7 @@ public record ControlPlaneOptions(boolean scheduler, List<String> controllers, M
     }
 
     public ControlPlaneOptions withReadyTimeout(Duration timeout) {
-        return new ControlPlaneOptions(scheduler, controllers, featureGates, runtimeConfig, extraApiServerFlags,
-                timeout);
+        return new ControlPlaneOptions(
+                scheduler, controllers, featureGates, runtimeConfig, extraApiServerFlags, timeout);
     }
 }

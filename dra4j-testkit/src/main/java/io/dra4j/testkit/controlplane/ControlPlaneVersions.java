@@ -20,7 +20,8 @@ public record ControlPlaneVersions(String kubernetes, String etcd) {
         Properties properties = new Properties();
         try (InputStream in = ControlPlaneVersions.class.getResourceAsStream(RESOURCE)) {
             if (in == null) {
-                throw new IllegalStateException(RESOURCE + " is missing beside " + ControlPlaneVersions.class.getName());
+                throw new IllegalStateException(
+                        RESOURCE + " is missing beside " + ControlPlaneVersions.class.getName());
             }
             properties.load(in);
         } catch (IOException e) {

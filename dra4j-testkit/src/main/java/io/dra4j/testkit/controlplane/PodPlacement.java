@@ -1,7 +1,6 @@
 package io.dra4j.testkit.controlplane;
 
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
-
 import java.util.Map;
 import java.util.Optional;
 
@@ -15,7 +14,12 @@ import java.util.Optional;
  * @param message   the message of that condition, as the scheduler wrote it; empty when bound
  * @param claims    the pod's claims as the server holds them afterwards, by the name in {@code spec.resourceClaims}
  */
-public record PodPlacement(String namespace, String name, Optional<String> node, String reason, String message,
+public record PodPlacement(
+        String namespace,
+        String name,
+        Optional<String> node,
+        String reason,
+        String message,
         Map<String, ResourceClaim> claims) {
     public PodPlacement {
         claims = Map.copyOf(claims);

@@ -22,7 +22,6 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
 import io.fabric8.kubernetes.client.KubernetesClient;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -53,12 +52,23 @@ public final class RealScheduler {
      * PodTopologySpread's default spreading before the pods). Pending pods go through {@link #schedule}. No
      * controller but the claim controller runs, so a ReplicaSet, ReplicationController or StatefulSet creates no pods.
      */
-    private static final List<Class<? extends HasMetadata>> ORDER = List.of(Namespace.class, PriorityClass.class,
-            DeviceClass.class, Node.class, ResourceSlice.class, DeviceTaintRule.class, ResourceClaimTemplate.class,
-            ResourceClaim.class, Service.class, ReplicationController.class, ReplicaSet.class, StatefulSet.class,
+    private static final List<Class<? extends HasMetadata>> ORDER = List.of(
+            Namespace.class,
+            PriorityClass.class,
+            DeviceClass.class,
+            Node.class,
+            ResourceSlice.class,
+            DeviceTaintRule.class,
+            ResourceClaimTemplate.class,
+            ResourceClaim.class,
+            Service.class,
+            ReplicationController.class,
+            ReplicaSet.class,
+            StatefulSet.class,
             Pod.class);
     /** The scheduling gate {@link #hold} puts on a pod: kube-scheduler leaves a gated pod alone. */
     public static final String HOLD_GATE = "dra4j.io/held";
+
     private static final Duration POLL = Duration.ofMillis(50);
 
     private final KubernetesClient client;
@@ -94,7 +104,12 @@ public final class RealScheduler {
      */
     public List<PodPlacement> run(List<? extends HasMetadata> snapshot, Duration timeoutPerPod) {
         apply(snapshot.stream().filter(o -> !(o instanceof Pod)).toList());
-        return schedule(snapshot.stream().filter(Pod.class::isInstance).map(Pod.class::cast).toList(), timeoutPerPod);
+        return schedule(
+                snapshot.stream()
+                        .filter(Pod.class::isInstance)
+                        .map(Pod.class::cast)
+                        .toList(),
+                timeoutPerPod);
     }
 
     /**
@@ -115,7 +130,8 @@ public final class RealScheduler {
         List<PodPlacement> placements = new ArrayList<>();
         for (Pod pod : pods) {
             Pod created = (Pod) create(pod);
-            placements.add(await(created.getMetadata().getNamespace(), created.getMetadata().getName(), timeout));
+            placements.add(await(
+                    created.getMetadata().getNamespace(), created.getMetadata().getName(), timeout));
         }
         return placements;
     }
@@ -166,8 +182,10 @@ public final class RealScheduler {
         String namespace = held.getMetadata().getNamespace();
         String name = held.getMetadata().getName();
         client.pods().inNamespace(namespace).withName(name).edit(p -> {
-            p.getSpec().setSchedulingGates(p.getSpec().getSchedulingGates().stream()
-                    .filter(g -> !HOLD_GATE.equals(g.getName())).toList());
+            p.getSpec()
+                    .setSchedulingGates(p.getSpec().getSchedulingGates().stream()
+                            .filter(g -> !HOLD_GATE.equals(g.getName()))
+                            .toList());
             return p;
         });
         return await(namespace, name, timeout);
@@ -189,7 +207,9 @@ public final class RealScheduler {
     }
 
     private static boolean assigned(Pod pod) {
-        return pod.getSpec() != null && pod.getSpec().getNodeName() != null && !pod.getSpec().getNodeName().isEmpty();
+        return pod.getSpec() != null
+                && pod.getSpec().getNodeName() != null
+                && !pod.getSpec().getNodeName().isEmpty();
     }
 
     private PodPlacement await(String namespace, String name, Duration timeout) {
@@ -217,25 +237,37 @@ public final class RealScheduler {
         String node = pod.getSpec().getNodeName();
         if (node != null && !node.isEmpty()) {
             String uid = pod.getMetadata().getUid();
-            boolean reserved = claims.size() == podClaims(pod).size() && claims.values().stream()
-                    .allMatch(c -> c.getStatus() != null && c.getStatus().getAllocation() != null
-                            && c.getStatus().getReservedFor() != null && c.getStatus().getReservedFor().stream()
-                            .anyMatch(r -> uid.equals(r.getUid())));
-            return reserved ? Optional.of(new PodPlacement(namespace, pod.getMetadata().getName(), Optional.of(node),
-                    "", "", claims)) : Optional.empty();
+            boolean reserved = claims.size() == podClaims(pod).size()
+                    && claims.values().stream()
+                            .allMatch(c -> c.getStatus() != null
+                                    && c.getStatus().getAllocation() != null
+                                    && c.getStatus().getReservedFor() != null
+                                    && c.getStatus().getReservedFor().stream().anyMatch(r -> uid.equals(r.getUid())));
+            return reserved
+                    ? Optional.of(
+                            new PodPlacement(namespace, pod.getMetadata().getName(), Optional.of(node), "", "", claims))
+                    : Optional.empty();
         }
         // SchedulingGated is the condition a held pod carries until the scheduler has looked at it after release.
         return scheduledCondition(pod)
                 .filter(c -> "False".equals(c.getStatus()) && !"SchedulingGated".equals(c.getReason()))
-                .map(c -> new PodPlacement(namespace, pod.getMetadata().getName(), Optional.empty(),
-                        nullToEmpty(c.getReason()), nullToEmpty(c.getMessage()), claims));
+                .map(c -> new PodPlacement(
+                        namespace,
+                        pod.getMetadata().getName(),
+                        Optional.empty(),
+                        nullToEmpty(c.getReason()),
+                        nullToEmpty(c.getMessage()),
+                        claims));
     }
 
     private Map<String, ResourceClaim> claims(Pod pod) {
         Map<String, ResourceClaim> claims = new LinkedHashMap<>();
         for (PodResourceClaim podClaim : podClaims(pod)) {
-            claimName(pod, podClaim).map(claimName -> client.resources(ResourceClaim.class)
-                            .inNamespace(pod.getMetadata().getNamespace()).withName(claimName).get())
+            claimName(pod, podClaim)
+                    .map(claimName -> client.resources(ResourceClaim.class)
+                            .inNamespace(pod.getMetadata().getNamespace())
+                            .withName(claimName)
+                            .get())
                     .ifPresent(claim -> claims.put(podClaim.getName(), claim));
         }
         return claims;
@@ -257,24 +289,32 @@ public final class RealScheduler {
     }
 
     private static List<PodResourceClaim> podClaims(Pod pod) {
-        return pod.getSpec().getResourceClaims() == null ? List.of() : pod.getSpec().getResourceClaims();
+        return pod.getSpec().getResourceClaims() == null
+                ? List.of()
+                : pod.getSpec().getResourceClaims();
     }
 
     private static Optional<PodCondition> scheduledCondition(Pod pod) {
         if (pod.getStatus() == null || pod.getStatus().getConditions() == null) {
             return Optional.empty();
         }
-        return pod.getStatus().getConditions().stream().filter(c -> "PodScheduled".equals(c.getType())).findFirst();
+        return pod.getStatus().getConditions().stream()
+                .filter(c -> "PodScheduled".equals(c.getType()))
+                .findFirst();
     }
 
     private String describe(Pod pod) {
         Map<String, ResourceClaim> claims = claims(pod);
-        List<String> missing = podClaims(pod).stream().map(PodResourceClaim::getName)
-                .filter(n -> !claims.containsKey(n)).toList();
+        List<String> missing = podClaims(pod).stream()
+                .map(PodResourceClaim::getName)
+                .filter(n -> !claims.containsKey(n))
+                .toList();
         return "node " + Optional.ofNullable(pod.getSpec().getNodeName()).orElse("(none)")
                 + ", claims not created yet: " + (missing.isEmpty() ? "none" : String.join(", ", missing))
-                + ", PodScheduled: " + scheduledCondition(pod).map(c -> c.getStatus() + " " + c.getReason())
-                .orElse("(no condition)");
+                + ", PodScheduled: "
+                + scheduledCondition(pod)
+                        .map(c -> c.getStatus() + " " + c.getReason())
+                        .orElse("(no condition)");
     }
 
     private HasMetadata create(HasMetadata object) {
@@ -299,8 +339,13 @@ public final class RealScheduler {
 
     private void ensureNamespace(String namespace) {
         if (namespaces.add(namespace) && client.namespaces().withName(namespace).get() == null) {
-            client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata()
-                    .build()).create();
+            client.namespaces()
+                    .resource(new NamespaceBuilder()
+                            .withNewMetadata()
+                            .withName(namespace)
+                            .endMetadata()
+                            .build())
+                    .create();
         }
     }
 

@@ -15,14 +15,23 @@ import tools.jackson.databind.JsonNode;
 final class Coverage {
 
     /** Features listed even when no scenario uses them, so that blind spots are visible. */
-    private static final List<String> ALWAYS_LISTED = List.of("deviceTaintRules", "deviceTaintRule without selector",
-            "taint effect None", "requestPolicy validRange", "pool on several nodes", "share without consumedCapacity",
-            "bools in constraint attribute", "versions in constraint attribute", "more than 32 results",
-            "negative capacity request", "no gates", "gate DRADeviceTaintRules", "gate DRAFractionalCapacityRange",
+    private static final List<String> ALWAYS_LISTED = List.of(
+            "deviceTaintRules",
+            "deviceTaintRule without selector",
+            "taint effect None",
+            "requestPolicy validRange",
+            "pool on several nodes",
+            "share without consumedCapacity",
+            "bools in constraint attribute",
+            "versions in constraint attribute",
+            "more than 32 results",
+            "negative capacity request",
+            "no gates",
+            "gate DRADeviceTaintRules",
+            "gate DRAFractionalCapacityRange",
             "gate DRAOptionalNodeOperations");
 
-    private Coverage() {
-    }
+    private Coverage() {}
 
     /** Feature name to number of scenarios that have it; upstream outcomes give the result counts. */
     static Map<String, Integer> of(List<? extends JsonNode> scenarios, List<JsonNode> upstream) {
@@ -65,9 +74,11 @@ final class Coverage {
         Set<String> listAttributeNames = new HashSet<>();
         for (JsonNode slice : scenario.path("resourceSlices")) {
             JsonNode spec = slice.path("spec");
-            String pool = spec.path("driver").asString("") + "/" + spec.path("pool").path("name").asString("");
-            poolNodes.computeIfAbsent(pool, p -> new HashSet<>()).add(spec.path("nodeName").asString(
-                    spec.path("allNodes").asBoolean(false) ? "*all" : "*selector"));
+            String pool = spec.path("driver").asString("") + "/"
+                    + spec.path("pool").path("name").asString("");
+            poolNodes
+                    .computeIfAbsent(pool, p -> new HashSet<>())
+                    .add(spec.path("nodeName").asString(spec.path("allNodes").asBoolean(false) ? "*all" : "*selector"));
             if (spec.path("sharedCounters").size() > 0) {
                 seen.add("sharedCounters");
             }
@@ -82,13 +93,15 @@ final class Coverage {
                     seen.add("bindingConditions");
                 }
                 device.path("taints").forEach(t -> taint(t, seen));
-                for (Map.Entry<String, JsonNode> capacity : device.path("capacity").properties()) {
+                for (Map.Entry<String, JsonNode> capacity :
+                        device.path("capacity").properties()) {
                     JsonNode policy = capacity.getValue().path("requestPolicy");
                     if (!policy.isMissingNode()) {
                         seen.add(policy.has("validRange") ? "requestPolicy validRange" : "requestPolicy");
                     }
                 }
-                for (Map.Entry<String, JsonNode> attribute : device.path("attributes").properties()) {
+                for (Map.Entry<String, JsonNode> attribute :
+                        device.path("attributes").properties()) {
                     for (String list : List.of("ints", "bools", "strings", "versions")) {
                         if (attribute.getValue().has(list)) {
                             seen.add("list attribute " + list);
@@ -120,7 +133,8 @@ final class Coverage {
                 if (exactly.path("selectors").size() > 0) {
                     seen.add("CEL selectors");
                 }
-                for (Map.Entry<String, JsonNode> r : exactly.path("capacity").path("requests").properties()) {
+                for (Map.Entry<String, JsonNode> r :
+                        exactly.path("capacity").path("requests").properties()) {
                     seen.add("capacity requests");
                     if (r.getValue().asString("").startsWith("-")) {
                         seen.add("negative capacity request");
@@ -149,7 +163,11 @@ final class Coverage {
         for (JsonNode allocated : scenario.path("allocatedDevices")) {
             if (allocated.has("status") || allocated.has("kind")) {
                 seen.add("allocated claim");
-                for (JsonNode result : allocated.path("status").path("allocation").path("devices").path("results")) {
+                for (JsonNode result : allocated
+                        .path("status")
+                        .path("allocation")
+                        .path("devices")
+                        .path("results")) {
                     if (result.has("shareID") && !result.has("consumedCapacity")) {
                         seen.add("share without consumedCapacity");
                     }

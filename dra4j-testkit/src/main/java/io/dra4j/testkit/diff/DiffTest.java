@@ -1,9 +1,6 @@
 package io.dra4j.testkit.diff;
 
 import io.dra4j.testkit.gen.ScenarioGenerator;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
-
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -15,6 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Differential test of dra4j against the upstream Go allocator.
@@ -40,12 +39,10 @@ public final class DiffTest {
     private static final int SUMMARY_LIMIT = 300;
     private static final int STABLE_RETRIES = 30;
 
-    private record Options(long seed, int count, Path out, Path oracle, int shrinkLimit, int shrinkTries,
-                           int shrinkSeconds) {
-    }
+    private record Options(
+            long seed, int count, Path out, Path oracle, int shrinkLimit, int shrinkTries, int shrinkSeconds) {}
 
-    private DiffTest() {
-    }
+    private DiffTest() {}
 
     public static void main(String[] args) {
         System.exit(run(args, System.out, System.err));
@@ -99,8 +96,9 @@ public final class DiffTest {
             if (OracleProcess.isReadError(upstream.get(i))) {
                 // The generator wrote something upstream cannot read: a generator bug, not an allocator divergence.
                 unreadable++;
-                out.println("generator: oracle cannot read " + scenarios.get(i).path("name").asString("")
-                        + ": " + upstream.get(i).path("error").asString(""));
+                out.println("generator: oracle cannot read "
+                        + scenarios.get(i).path("name").asString("") + ": "
+                        + upstream.get(i).path("error").asString(""));
                 continue;
             }
             JsonNode mine = dra4j.run(scenarios.get(i));
@@ -121,8 +119,8 @@ public final class DiffTest {
         long shrinkDeadline = System.nanoTime() + options.shrinkSeconds() * 1_000_000_000L;
         for (Divergence divergence : divergences) {
             String aspect = divergence.difference().aspect();
-            int seen = perClass.merge(signature(divergence.difference(), divergence.upstream(), divergence.dra4j()),
-                    1, Integer::sum);
+            int seen = perClass.merge(
+                    signature(divergence.difference(), divergence.upstream(), divergence.dra4j()), 1, Integer::sum);
             Divergence reported = divergence;
             boolean shrunk = seen <= options.shrinkLimit() && System.nanoTime() < shrinkDeadline;
             if (shrunk) {
@@ -145,30 +143,33 @@ public final class DiffTest {
     }
 
     /** The smallest scenario that still shows the same kind of difference, with its own outcomes. */
-    private static Divergence shrink(Divergence divergence, OracleProcess oracle, Engine dra4j, int maxTries,
-                                     long deadline) {
+    private static Divergence shrink(
+            Divergence divergence, OracleProcess oracle, Engine dra4j, int maxTries, long deadline) {
         String signature = signature(divergence.difference(), divergence.upstream(), divergence.dra4j());
         Divergence[] last = {divergence};
-        Shrinker.shrink(divergence.scenario(), candidate -> {
-            if (System.nanoTime() > deadline) {
-                return false;
-            }
-            try {
-                JsonNode upstream = oracle.run(ScenarioGenerator.toJsonLine(candidate));
-                if (OracleProcess.isReadError(upstream)) {
-                    return false;
-                }
-                JsonNode mine = dra4j.run(candidate);
-                Optional<OutcomeComparison.Difference> d = difference(candidate, upstream, mine, oracle);
-                if (d.isPresent() && signature(d.get(), upstream, mine).equals(signature)) {
-                    last[0] = new Divergence(candidate, upstream, mine, d.get());
-                    return true;
-                }
-                return false;
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }, maxTries);
+        Shrinker.shrink(
+                divergence.scenario(),
+                candidate -> {
+                    if (System.nanoTime() > deadline) {
+                        return false;
+                    }
+                    try {
+                        JsonNode upstream = oracle.run(ScenarioGenerator.toJsonLine(candidate));
+                        if (OracleProcess.isReadError(upstream)) {
+                            return false;
+                        }
+                        JsonNode mine = dra4j.run(candidate);
+                        Optional<OutcomeComparison.Difference> d = difference(candidate, upstream, mine, oracle);
+                        if (d.isPresent() && signature(d.get(), upstream, mine).equals(signature)) {
+                            last[0] = new Divergence(candidate, upstream, mine, d.get());
+                            return true;
+                        }
+                        return false;
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                },
+                maxTries);
         return last[0];
     }
 
@@ -177,9 +178,8 @@ public final class DiffTest {
      * the outcome itself (not only the devices) can change from run to run; a difference then counts only when none
      * of {@value #STABLE_RETRIES} further oracle runs gives dra4j's outcome.
      */
-    private static Optional<OutcomeComparison.Difference> difference(ObjectNode scenario, JsonNode upstream,
-                                                                     JsonNode mine, OracleProcess oracle)
-            throws IOException {
+    private static Optional<OutcomeComparison.Difference> difference(
+            ObjectNode scenario, JsonNode upstream, JsonNode mine, OracleProcess oracle) throws IOException {
         boolean stable = UpstreamVariant.isStable(scenario);
         Optional<OutcomeComparison.Difference> difference = OutcomeComparison.compare(upstream, mine, stable);
         if (difference.isEmpty() || !stable) {
@@ -208,8 +208,8 @@ public final class DiffTest {
         if (!kind.equals("error")) {
             return kind;
         }
-        String message = outcome.path("error").asString("").strip()
-                .replaceAll("[A-Za-z0-9_./-]*[0-9][A-Za-z0-9_./-]*", "#");
+        String message =
+                outcome.path("error").asString("").strip().replaceAll("[A-Za-z0-9_./-]*[0-9][A-Za-z0-9_./-]*", "#");
         return "error: " + (message.length() <= 80 ? message : message.substring(0, 80));
     }
 
@@ -245,8 +245,8 @@ public final class DiffTest {
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("SEED must be an integer, got '" + positional.get(0) + "'");
         }
-        return new Options(seed, number(positional.get(1), "COUNT"), out, oracle, shrinkLimit, shrinkTries,
-                shrinkSeconds);
+        return new Options(
+                seed, number(positional.get(1), "COUNT"), out, oracle, shrinkLimit, shrinkTries, shrinkSeconds);
     }
 
     private static String value(String[] args, int i, String option) {

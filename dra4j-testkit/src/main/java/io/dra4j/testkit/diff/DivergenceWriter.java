@@ -1,13 +1,12 @@
 package io.dra4j.testkit.diff;
 
 import io.dra4j.testkit.gen.ScenarioGenerator;
-import tools.jackson.databind.node.ObjectNode;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Writes a divergence as a scenario file that {@code dra4j allocate} and the oracle can both run again: the (shrunk)
@@ -29,11 +28,13 @@ final class DivergenceWriter {
     /** @return the file written, named after the scenario */
     Path write(Divergence divergence, boolean shrunk, String origin) throws IOException {
         ObjectNode scenario = divergence.scenario().deepCopy();
-        scenario.put("notes", "difftest divergence (" + divergence.difference().aspect() + ") in " + origin
-                + (shrunk ? ", shrunk" : ", not shrunk") + ".\n"
-                + "difference: " + divergence.difference().detail() + "\n"
-                + "upstream: " + divergence.upstream() + "\n"
-                + "dra4j: " + divergence.dra4j() + "\n");
+        scenario.put(
+                "notes",
+                "difftest divergence (" + divergence.difference().aspect() + ") in " + origin
+                        + (shrunk ? ", shrunk" : ", not shrunk") + ".\n"
+                        + "difference: " + divergence.difference().detail() + "\n"
+                        + "upstream: " + divergence.upstream() + "\n"
+                        + "dra4j: " + divergence.dra4j() + "\n");
         Path file = dir.resolve(divergence.name() + ".yaml");
         Files.writeString(file, ScenarioGenerator.toYaml(scenario), StandardCharsets.UTF_8);
         return file;

@@ -2,22 +2,21 @@ package io.dra4j.testkit.diff;
 
 import io.dra4j.allocator.AllocationOutcome;
 import io.dra4j.allocator.KubernetesVersion;
-import io.dra4j.testkit.gen.ScenarioGenerator;
 import io.dra4j.scenario.OutcomeWriter;
 import io.dra4j.scenario.Scenario;
 import io.dra4j.scenario.ScenarioException;
 import io.dra4j.scenario.ScenarioOutcome;
 import io.dra4j.scenario.ScenarioReader;
 import io.dra4j.scenario.ScenarioRunner;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ObjectNode;
-
+import io.dra4j.testkit.gen.ScenarioGenerator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * dra4j, run exactly as {@code dra4j allocate --output json} runs a scenario file: the scenario is written to a file,

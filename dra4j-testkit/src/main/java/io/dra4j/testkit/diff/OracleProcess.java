@@ -1,8 +1,5 @@
 package io.dra4j.testkit.diff;
 
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
-
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -14,6 +11,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The upstream allocator as a child process: {@code oracle -} reads scenarios as JSON lines on stdin and answers each
@@ -37,17 +36,19 @@ final class OracleProcess implements AutoCloseable {
 
     /** Runs many scenarios (JSON lines); a writer thread feeds stdin while this thread reads the answers. */
     List<JsonNode> runAll(List<String> lines) throws IOException {
-        Thread writer = new Thread(() -> {
-            try {
-                for (String line : lines) {
-                    in.write(line);
-                    in.write('\n');
-                }
-                in.flush();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }, "oracle-writer");
+        Thread writer = new Thread(
+                () -> {
+                    try {
+                        for (String line : lines) {
+                            in.write(line);
+                            in.write('\n');
+                        }
+                        in.flush();
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                },
+                "oracle-writer");
         writer.start();
         List<JsonNode> outcomes = new ArrayList<>(lines.size());
         for (int i = 0; i < lines.size(); i++) {

@@ -1,11 +1,5 @@
 package io.dra4j.testkit.diff;
 
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.JsonNodeFactory;
-import tools.jackson.databind.node.NullNode;
-import tools.jackson.databind.node.ObjectNode;
-
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -13,6 +7,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.NullNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Compares the outcome lines of the two engines (the JSON Lines shape of {@code dra4j allocate --output json} and of
@@ -36,11 +35,9 @@ public final class OutcomeComparison {
 
     /** How two outcomes differ: {@code aspect} is a short fixed label (used to group divergences), {@code detail}
      * shows both sides. */
-    public record Difference(String aspect, String detail) {
-    }
+    public record Difference(String aspect, String detail) {}
 
-    private OutcomeComparison() {
-    }
+    private OutcomeComparison() {}
 
     /**
      * @param upstream    the oracle's outcome line
@@ -53,7 +50,8 @@ public final class OutcomeComparison {
         String kindU = upstream.path("outcome").asString("");
         String kindJ = dra4j.path("outcome").asString("");
         if (!kindU.equals(kindJ)) {
-            return Optional.of(new Difference("outcome " + kindU + " vs " + kindJ,
+            return Optional.of(new Difference(
+                    "outcome " + kindU + " vs " + kindJ,
                     "upstream " + summary(upstream) + " | dra4j " + summary(dra4j)));
         }
         if (kindU.equals("error")) {
@@ -63,7 +61,8 @@ public final class OutcomeComparison {
                 errorU = DEVICE_OR_POOL.matcher(errorU).replaceAll("<pool-or-device>");
                 errorJ = DEVICE_OR_POOL.matcher(errorJ).replaceAll("<pool-or-device>");
             }
-            return errorU.equals(errorJ) ? Optional.empty()
+            return errorU.equals(errorJ)
+                    ? Optional.empty()
                     : Optional.of(new Difference("error message", "upstream: " + errorU + " | dra4j: " + errorJ));
         }
         if (!kindU.equals("allocated") || devicesFree) {
@@ -74,8 +73,8 @@ public final class OutcomeComparison {
 
     private static Optional<Difference> compareAllocations(JsonNode upstream, JsonNode dra4j) {
         if (upstream.size() != dra4j.size()) {
-            return Optional.of(new Difference("number of allocations",
-                    "upstream " + upstream.size() + " | dra4j " + dra4j.size()));
+            return Optional.of(new Difference(
+                    "number of allocations", "upstream " + upstream.size() + " | dra4j " + dra4j.size()));
         }
         for (int i = 0; i < upstream.size(); i++) {
             JsonNode u = upstream.get(i);
@@ -88,20 +87,20 @@ public final class OutcomeComparison {
             ArrayNode resultsJ = results(j.path("results"));
             if (!resultsU.equals(resultsJ)) {
                 String aspect = sorted(resultsU).equals(sorted(resultsJ)) ? "result order" : "results";
-                return Optional.of(new Difference(aspect, claim + ": upstream " + clip(resultsU)
-                        + " | dra4j " + clip(resultsJ)));
+                return Optional.of(
+                        new Difference(aspect, claim + ": upstream " + clip(resultsU) + " | dra4j " + clip(resultsJ)));
             }
             JsonNode selectorU = nodeSelector(u.get("nodeSelector"));
             JsonNode selectorJ = nodeSelector(j.get("nodeSelector"));
             if (!selectorU.equals(selectorJ)) {
-                return Optional.of(new Difference("nodeSelector", claim + ": upstream " + clip(selectorU)
-                        + " | dra4j " + clip(selectorJ)));
+                return Optional.of(new Difference(
+                        "nodeSelector", claim + ": upstream " + clip(selectorU) + " | dra4j " + clip(selectorJ)));
             }
             JsonNode configU = pruned(u.path("config"));
             JsonNode configJ = pruned(j.path("config"));
             if (!configU.equals(configJ)) {
-                return Optional.of(new Difference("config", claim + ": upstream " + clip(configU)
-                        + " | dra4j " + clip(configJ)));
+                return Optional.of(
+                        new Difference("config", claim + ": upstream " + clip(configU) + " | dra4j " + clip(configJ)));
             }
         }
         return Optional.empty();
@@ -121,8 +120,10 @@ public final class OutcomeComparison {
             }
             c.put("shareID", !r.path("shareID").asString("").isEmpty());
             Map<String, String> consumed = new TreeMap<>();
-            r.path("consumedCapacity").properties()
-                    .forEach(e -> consumed.put(e.getKey(), Quantities.canonicalValue(e.getValue().asString(""))));
+            r.path("consumedCapacity")
+                    .properties()
+                    .forEach(e -> consumed.put(
+                            e.getKey(), Quantities.canonicalValue(e.getValue().asString(""))));
             ObjectNode consumedNode = c.putObject("consumedCapacity");
             consumed.forEach(consumedNode::put);
         }

@@ -13,17 +13,23 @@ final class Quantities {
     private static final Pattern FORM = Pattern.compile("([+-]?(?:\\d+\\.?\\d*|\\.\\d+))([eE][+-]?\\d+|[a-zA-Z]*)");
     private static final Map<String, BigDecimal> SUFFIXES = Map.ofEntries(
             Map.entry("", BigDecimal.ONE),
-            Map.entry("n", new BigDecimal("1e-9")), Map.entry("u", new BigDecimal("1e-6")),
-            Map.entry("m", new BigDecimal("1e-3")), Map.entry("k", new BigDecimal("1e3")),
-            Map.entry("M", new BigDecimal("1e6")), Map.entry("G", new BigDecimal("1e9")),
-            Map.entry("T", new BigDecimal("1e12")), Map.entry("P", new BigDecimal("1e15")),
+            Map.entry("n", new BigDecimal("1e-9")),
+            Map.entry("u", new BigDecimal("1e-6")),
+            Map.entry("m", new BigDecimal("1e-3")),
+            Map.entry("k", new BigDecimal("1e3")),
+            Map.entry("M", new BigDecimal("1e6")),
+            Map.entry("G", new BigDecimal("1e9")),
+            Map.entry("T", new BigDecimal("1e12")),
+            Map.entry("P", new BigDecimal("1e15")),
             Map.entry("E", new BigDecimal("1e18")),
-            Map.entry("Ki", BigDecimal.valueOf(1L << 10)), Map.entry("Mi", BigDecimal.valueOf(1L << 20)),
-            Map.entry("Gi", BigDecimal.valueOf(1L << 30)), Map.entry("Ti", BigDecimal.valueOf(1L << 40)),
-            Map.entry("Pi", BigDecimal.valueOf(1L << 50)), Map.entry("Ei", BigDecimal.valueOf(1L << 60)));
+            Map.entry("Ki", BigDecimal.valueOf(1L << 10)),
+            Map.entry("Mi", BigDecimal.valueOf(1L << 20)),
+            Map.entry("Gi", BigDecimal.valueOf(1L << 30)),
+            Map.entry("Ti", BigDecimal.valueOf(1L << 40)),
+            Map.entry("Pi", BigDecimal.valueOf(1L << 50)),
+            Map.entry("Ei", BigDecimal.valueOf(1L << 60)));
 
-    private Quantities() {
-    }
+    private Quantities() {}
 
     /**
      * The value of a quantity as a plain decimal string without trailing zeros, or the input itself in brackets

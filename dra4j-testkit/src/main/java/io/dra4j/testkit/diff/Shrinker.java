@@ -1,9 +1,5 @@
 package io.dra4j.testkit.diff;
 
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.ObjectNode;
-
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -11,6 +7,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Greedy delta debugging on a scenario tree: removes one part at a time (a claim, a slice, a request, a constraint, a
@@ -23,23 +22,51 @@ import java.util.function.Predicate;
  */
 public final class Shrinker {
     /** Fields that may be left out. */
-    private static final Set<String> OPTIONAL = Set.of("attributes", "capacity", "taints", "tolerations",
-            "bindingConditions", "bindingFailureConditions", "bindsToNode", "allowMultipleAllocations",
-            "consumesCounters", "requestPolicy", "validRange", "validValues", "min", "max", "step", "default",
-            "selectors", "constraints", "config", "adminAccess", "sharedCounters", "consumedCapacity", "shared",
-            "namespace", "labels", "parameters");
+    private static final Set<String> OPTIONAL = Set.of(
+            "attributes",
+            "capacity",
+            "taints",
+            "tolerations",
+            "bindingConditions",
+            "bindingFailureConditions",
+            "bindsToNode",
+            "allowMultipleAllocations",
+            "consumesCounters",
+            "requestPolicy",
+            "validRange",
+            "validValues",
+            "min",
+            "max",
+            "step",
+            "default",
+            "selectors",
+            "constraints",
+            "config",
+            "adminAccess",
+            "sharedCounters",
+            "consumedCapacity",
+            "shared",
+            "namespace",
+            "labels",
+            "parameters");
     /** Fields that hold maps: any of their entries may be left out. */
-    private static final Set<String> MAPS = Set.of("attributes", "capacity", "labels", "counters",
-            "consumedCapacity", "parameters");
+    private static final Set<String> MAPS =
+            Set.of("attributes", "capacity", "labels", "counters", "consumedCapacity", "parameters");
     /** Lists that must keep at least one element. */
-    private static final Set<String> NON_EMPTY = Set.of("claims", "nodeSelectorTerms", "values", "firstAvailable",
-            "matchExpressions", "matchFields", "results", "counters");
+    private static final Set<String> NON_EMPTY = Set.of(
+            "claims",
+            "nodeSelectorTerms",
+            "values",
+            "firstAvailable",
+            "matchExpressions",
+            "matchFields",
+            "results",
+            "counters");
 
     /** Numbers that may be lowered (not below 1). */
     private static final Set<String> DECREMENTABLE = Set.of("resourceSliceCount", "count", "generation");
 
-    private Shrinker() {
-    }
+    private Shrinker() {}
 
     /**
      * @param scenario     the diverging scenario (not modified)
@@ -74,8 +101,7 @@ public final class Shrinker {
      * One change to try: remove the part at {@code path} (object keys and list indexes from the root), or lower the
      * number there by one.
      */
-    record Change(List<Object> path, boolean decrement) {
-    }
+    record Change(List<Object> path, boolean decrement) {}
 
     /**
      * The changes to try, in order: every removable part, then lowering a number that sizes something (a pool's
@@ -113,8 +139,14 @@ public final class Shrinker {
 
     private static boolean samePool(JsonNode a, JsonNode b) {
         return a.path("spec").path("driver").equals(b.path("spec").path("driver"))
-                && a.path("spec").path("pool").path("name").equals(b.path("spec").path("pool").path("name"))
-                && a.path("spec").path("pool").path("generation").equals(b.path("spec").path("pool").path("generation"));
+                && a.path("spec")
+                        .path("pool")
+                        .path("name")
+                        .equals(b.path("spec").path("pool").path("name"))
+                && a.path("spec")
+                        .path("pool")
+                        .path("generation")
+                        .equals(b.path("spec").path("pool").path("generation"));
     }
 
     private static List<List<Object>> decrementable(List<Object> path, JsonNode node) {
@@ -122,7 +154,8 @@ public final class Shrinker {
         if (node.isObject()) {
             for (Map.Entry<String, JsonNode> field : node.properties()) {
                 List<Object> child = append(path, field.getKey());
-                if (DECREMENTABLE.contains(field.getKey()) && field.getValue().isIntegralNumber()
+                if (DECREMENTABLE.contains(field.getKey())
+                        && field.getValue().isIntegralNumber()
                         && field.getValue().asLong() > 1) {
                     out.add(child);
                 } else {

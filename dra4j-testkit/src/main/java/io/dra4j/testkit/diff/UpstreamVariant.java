@@ -1,9 +1,8 @@
 package io.dra4j.testkit.diff;
 
-import tools.jackson.databind.JsonNode;
-
 import java.util.HashSet;
 import java.util.Set;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Which of upstream's allocator variants a scenario's gates select. Upstream takes the first of stable, incubating
@@ -11,11 +10,10 @@ import java.util.Set;
  * list, partitionable devices and device taints (binding conditions count only when both of their gates are on).
  */
 final class UpstreamVariant {
-    private static final Set<String> STABLE = Set.of("DRAAdminAccess", "DRAPrioritizedList",
-            "DRAPartitionableDevices", "DRADeviceTaints");
+    private static final Set<String> STABLE =
+            Set.of("DRAAdminAccess", "DRAPrioritizedList", "DRAPartitionableDevices", "DRADeviceTaints");
 
-    private UpstreamVariant() {
-    }
+    private UpstreamVariant() {}
 
     static boolean isStable(JsonNode scenario) {
         Set<String> gates = new HashSet<>();

@@ -9,10 +9,6 @@ import io.dra4j.scenario.Manifests;
 import io.dra4j.testkit.gen.ValidationObjectGenerator;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ObjectNode;
-
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -24,6 +20,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Differential test of dra4j's API validation ({@link ApiValidator}, reached through {@link ManifestReader} as
@@ -45,14 +44,15 @@ import java.util.TreeMap;
 public final class ValidationDiff {
     private static final int SHOWN = 40;
     /** A map key in a field path and what follows it: {@code [gpu.example.com/model].string}. */
-    private static final java.util.regex.Pattern MAP_KEY = java.util.regex.Pattern.compile("\\[[^\\]]*[^0-9\\]][^\\]]*\\].*$");
+    private static final java.util.regex.Pattern MAP_KEY =
+            java.util.regex.Pattern.compile("\\[[^\\]]*[^0-9\\]][^\\]]*\\].*$");
+
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
     /** The oracle's API server runs with 1.37's default gates. */
     private static final FeatureGates GATES = FeatureGates.defaults(KubernetesVersion.V1_37);
 
-    private ValidationDiff() {
-    }
+    private ValidationDiff() {}
 
     public static void main(String[] args) throws Exception {
         System.exit(run(args, System.out, System.err));
@@ -84,13 +84,14 @@ public final class ValidationDiff {
         for (int i = 0; i < objects.size(); i++) {
             JsonNode u = upstream.get(i);
             if (u.has("error")) {
-                err.println("validate difftest: object " + i + ": the oracle could not run it: " + u.get("error").asString()
-                        + "\n  " + objects.get(i));
+                err.println("validate difftest: object " + i + ": the oracle could not run it: "
+                        + u.get("error").asString() + "\n  " + objects.get(i));
                 return 2;
             }
             List<Cause> wantInOrder = new ArrayList<>();
             for (JsonNode c : u.get("causes")) {
-                wantInOrder.add(new Cause(c.get("field").asString(), c.get("message").asString()));
+                wantInOrder.add(
+                        new Cause(c.get("field").asString(), c.get("message").asString()));
             }
             Map<String, List<String>> want = byField(wantInOrder);
             boolean upstreamAccepts = u.get("accepted").asBoolean();
@@ -115,9 +116,10 @@ public final class ValidationDiff {
             } else {
                 continue;
             }
-            String report = "object " + i + " (" + kind + "): " + shorten(objects.get(i).toString()) + "\n"
-                    + "  upstream: " + (upstreamAccepts ? "accepted" : shorten(want.toString())) + "\n"
-                    + "  dra4j:    " + (got.isEmpty() ? "accepted" : shorten(got.toString()));
+            String report =
+                    "object " + i + " (" + kind + "): " + shorten(objects.get(i).toString()) + "\n"
+                            + "  upstream: " + (upstreamAccepts ? "accepted" : shorten(want.toString())) + "\n"
+                            + "  dra4j:    " + (got.isEmpty() ? "accepted" : shorten(got.toString()));
             (kind.equals("messages") || kind.equals("order") ? minor : major).add(report);
         }
         // Accept/reject and field-path differences first.
@@ -136,12 +138,12 @@ public final class ValidationDiff {
     }
 
     /** One field error: its path and message. */
-    private record Cause(String field, String message) {
-    }
+    private record Cause(String field, String message) {}
 
     private static Map<String, List<String>> byField(List<Cause> causes) {
         Map<String, List<String>> out = new TreeMap<>();
-        causes.forEach(c -> out.computeIfAbsent(c.field(), k -> new ArrayList<>()).add(c.message()));
+        causes.forEach(
+                c -> out.computeIfAbsent(c.field(), k -> new ArrayList<>()).add(c.message()));
         return out;
     }
 
@@ -186,10 +188,12 @@ public final class ValidationDiff {
      * other errors, as the API server does).
      */
     private static List<Cause> dra4j(ObjectNode object) {
-        Manifests m = ManifestReader.parse(List.of(new ManifestReader.Source("generated",
-                object.toString().getBytes(StandardCharsets.UTF_8))), false);
+        Manifests m = ManifestReader.parse(
+                List.of(new ManifestReader.Source("generated", object.toString().getBytes(StandardCharsets.UTF_8))),
+                false);
         List<Cause> out = new ArrayList<>();
-        List<HasMetadata> decoded = new ArrayList<>(m.objects().stream().map(o -> o.object()).toList());
+        List<HasMetadata> decoded =
+                new ArrayList<>(m.objects().stream().map(o -> o.object()).toList());
         for (ManifestProblem p : m.problems()) {
             if (p.field().equals("metadata.name") && p.message().startsWith("Required value")) {
                 decoded.add(SERIALIZATION.unmarshal(object.toString(), HasMetadata.class));
@@ -210,7 +214,9 @@ public final class ValidationDiff {
             throws IOException, InterruptedException {
         Process p;
         try {
-            p = new ProcessBuilder(path).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            p = new ProcessBuilder(path)
+                    .redirectError(ProcessBuilder.Redirect.INHERIT)
+                    .start();
         } catch (IOException e) {
             err.println("validate difftest: cannot run the oracle " + path + ": " + e.getMessage());
             return null;

@@ -1,9 +1,8 @@
 package io.dra4j.testkit.gen;
 
+import java.util.Map;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
-
-import java.util.Map;
 
 /**
  * Generates {@code allocatedDevices}, the state earlier allocations left, in all three shapes of the format: a device
@@ -65,8 +64,12 @@ final class AllocatedGenerator {
 
     private ObjectNode claim(Context.DeviceRef device) {
         ObjectNode claim = Context.apiObject("ResourceClaim", "allocated-" + (claimNumber++));
-        ObjectNode exactly = claim.putObject("spec").putObject("devices").putArray("requests").addObject()
-                .put("name", "req-0").putObject("exactly");
+        ObjectNode exactly = claim.putObject("spec")
+                .putObject("devices")
+                .putArray("requests")
+                .addObject()
+                .put("name", "req-0")
+                .putObject("exactly");
         exactly.put("deviceClassName", "class-a");
         exactly.put("allocationMode", "ExactCount");
         exactly.put("count", 1);

@@ -1,10 +1,9 @@
 package io.dra4j.testkit.gen;
 
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.ObjectNode;
-
 import java.util.ArrayList;
 import java.util.List;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Generates the ResourceClaims to allocate: one to three claims of one to three requests each, with exact or
@@ -170,7 +169,8 @@ final class ClaimGenerator {
             }
         }
         String domain = dice.chance(0.1) ? "dra.example.com" : dice.pick(ctx.drivers);
-        String attribute = domain + "/" + (domain.equals("dra.example.com") ? "family" : dice.pick(CONSTRAINT_ATTRIBUTES));
+        String attribute =
+                domain + "/" + (domain.equals("dra.example.com") ? "family" : dice.pick(CONSTRAINT_ATTRIBUTES));
         constraint.put(dice.chance(0.6) ? "matchAttribute" : "distinctAttribute", attribute);
         return constraint;
     }

@@ -1,13 +1,12 @@
 package io.dra4j.testkit.gen;
 
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.JsonNodeFactory;
-import tools.jackson.databind.node.ObjectNode;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * What the parts of one scenario's generation share: the dice, the feature gates that are on, the drivers in use and
@@ -16,11 +15,11 @@ import java.util.Set;
 final class Context {
     static final String NODE = "node-1";
     static final List<String> OTHER_NODES = List.of("node-2", "node-3");
-    static final Map<String, String> REGION_OF = Map.of("node-1", "region-1", "node-2", "region-1", "node-3", "region-2");
+    static final Map<String, String> REGION_OF =
+            Map.of("node-1", "region-1", "node-2", "region-1", "node-3", "region-2");
 
     /** One generated device, as far as claims and allocated devices need to know it. */
-    record DeviceRef(String driver, String pool, String name, boolean multi, Map<String, String> capacity) {
-    }
+    record DeviceRef(String driver, String pool, String name, boolean multi, Map<String, String> capacity) {}
 
     final Dice dice;
     final Set<String> gates;
@@ -77,8 +76,10 @@ final class Context {
     /** A NodeSelector with one term: label {@code region} In [region]. */
     static ObjectNode regionSelector(String region) {
         ObjectNode selector = object();
-        ObjectNode requirement = selector.putArray("nodeSelectorTerms").addObject()
-                .putArray("matchExpressions").addObject();
+        ObjectNode requirement = selector.putArray("nodeSelectorTerms")
+                .addObject()
+                .putArray("matchExpressions")
+                .addObject();
         requirement.put("key", "region");
         requirement.put("operator", "In");
         requirement.set("values", strings(region));
@@ -88,8 +89,10 @@ final class Context {
     /** A NodeSelector with one term: field metadata.name In [node]. */
     static ObjectNode nameSelector(String node) {
         ObjectNode selector = object();
-        ObjectNode requirement = selector.putArray("nodeSelectorTerms").addObject()
-                .putArray("matchFields").addObject();
+        ObjectNode requirement = selector.putArray("nodeSelectorTerms")
+                .addObject()
+                .putArray("matchFields")
+                .addObject();
         requirement.put("key", "metadata.name");
         requirement.put("operator", "In");
         requirement.set("values", strings(node));

@@ -1,12 +1,11 @@
 package io.dra4j.testkit.gen;
 
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.ObjectNode;
-
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Puts one scenario together: feature gates first (they decide which fields are likely), then the device classes,
@@ -14,9 +13,15 @@ import java.util.Set;
  */
 final class ScenarioBuilder {
     /** The gates the generator varies; every other DRA gate stays off. */
-    static final List<String> GATES = List.of("DRAAdminAccess", "DRAPrioritizedList", "DRADeviceTaints",
-            "DRAPartitionableDevices", "DRAConsumableCapacity", "DRAListTypeAttributes",
-            "DRADeviceBindingConditions", "DRAResourceClaimDeviceStatus");
+    static final List<String> GATES = List.of(
+            "DRAAdminAccess",
+            "DRAPrioritizedList",
+            "DRADeviceTaints",
+            "DRAPartitionableDevices",
+            "DRAConsumableCapacity",
+            "DRAListTypeAttributes",
+            "DRADeviceBindingConditions",
+            "DRAResourceClaimDeviceStatus");
     /** Gates switched on after the rest of the scenario is rolled ({@link #taintAdditions}). */
     static final List<String> LATE_GATES = List.of("DRADeviceTaintRules");
 
@@ -69,8 +74,11 @@ final class ScenarioBuilder {
             var spec = slice.path("spec");
             for (var device : spec.path("devices")) {
                 devices.add((ObjectNode) device);
-                names.add(new String[] {spec.path("driver").asString(""), spec.path("pool").path("name").asString(""),
-                        device.path("name").asString("")});
+                names.add(new String[] {
+                    spec.path("driver").asString(""),
+                    spec.path("pool").path("name").asString(""),
+                    device.path("name").asString("")
+                });
             }
         }
         if (dice.chance(0.15)) {
@@ -129,7 +137,8 @@ final class ScenarioBuilder {
         }
         // Without either of these, upstream runs its "stable" variant, whose pool order is Go map order and so not
         // reproducible; keep that variant rare.
-        boolean bindingAndStatus = on.contains("DRADeviceBindingConditions") && on.contains("DRAResourceClaimDeviceStatus");
+        boolean bindingAndStatus =
+                on.contains("DRADeviceBindingConditions") && on.contains("DRAResourceClaimDeviceStatus");
         if (!on.contains("DRAConsumableCapacity") && !bindingAndStatus && dice.chance(0.85)) {
             on.add("DRAConsumableCapacity");
         }
@@ -147,7 +156,8 @@ final class ScenarioBuilder {
             ObjectNode c = deviceClass(classes, names, className);
             selector(c, "device.driver == \"" + driver + "\"");
             if (dice.chance(0.15)) {
-                ObjectNode config = ((ObjectNode) c.get("spec")).putArray("config").addObject();
+                ObjectNode config =
+                        ((ObjectNode) c.get("spec")).putArray("config").addObject();
                 ClaimGenerator.opaque(config, driver, "class");
             }
         }
@@ -157,8 +167,10 @@ final class ScenarioBuilder {
         if (dice.chance(0.25)) {
             ObjectNode c = deviceClass(classes, names, "class-big");
             selector(c, "device.driver == \"driver-a\"");
-            selector(c, "has(device.capacity[\"driver-a\"].memory) && "
-                    + "device.capacity[\"driver-a\"].memory.compareTo(quantity(\"4Gi\")) >= 0");
+            selector(
+                    c,
+                    "has(device.capacity[\"driver-a\"].memory) && "
+                            + "device.capacity[\"driver-a\"].memory.compareTo(quantity(\"4Gi\")) >= 0");
         }
         if (ctx.use("DRAConsumableCapacity", 0.4, 0.05)) {
             ObjectNode c = deviceClass(classes, names, "class-shared");

@@ -1,11 +1,10 @@
 package io.dra4j.testkit.gen;
 
+import java.util.SplittableRandom;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 import tools.jackson.dataformat.yaml.YAMLMapper;
 import tools.jackson.dataformat.yaml.YAMLWriteFeature;
-
-import java.util.SplittableRandom;
 
 /**
  * Generates random, valid allocation scenarios in the scenario file format (docs/scenario-format.md), for differential
@@ -30,13 +29,14 @@ public final class ScenarioGenerator {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final YAMLMapper YAML = YAMLMapper.builder()
-            .enable(YAMLWriteFeature.MINIMIZE_QUOTES, YAMLWriteFeature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS,
+            .enable(
+                    YAMLWriteFeature.MINIMIZE_QUOTES,
+                    YAMLWriteFeature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS,
                     YAMLWriteFeature.LITERAL_BLOCK_STYLE)
             .disable(YAMLWriteFeature.SPLIT_LINES)
             .build();
 
-    private ScenarioGenerator() {
-    }
+    private ScenarioGenerator() {}
 
     /**
      * The scenario number {@code index} of the stream for {@code seed}, as a fresh JSON tree that the caller owns.
@@ -44,8 +44,11 @@ public final class ScenarioGenerator {
      */
     public static ObjectNode generate(long seed, int index) {
         SplittableRandom random = new SplittableRandom(mix(seed, index));
-        return new ScenarioBuilder(new Dice(random), "gen-" + seed + "-" + index,
-                "dra4j difftest generator, seed " + seed + ", index " + index).build();
+        return new ScenarioBuilder(
+                        new Dice(random),
+                        "gen-" + seed + "-" + index,
+                        "dra4j difftest generator, seed " + seed + ", index " + index)
+                .build();
     }
 
     /** One scenario as a single JSON line (no line breaks), the stream format the oracle reads. */

@@ -1,11 +1,10 @@
 package io.dra4j.testkit.gen;
 
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.ObjectNode;
-
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Generates the ResourceSlices of a scenario: one to three pools, each published by one or two device slices (plus a
@@ -14,7 +13,13 @@ import java.util.Map;
  * invalid (a device name twice, a counter set that does not exist), since those decide whether a pool may be used.
  */
 final class SliceGenerator {
-    private enum Placement { THIS_NODE, OTHER_NODE, NODE_SELECTOR, ALL_NODES, PER_DEVICE }
+    private enum Placement {
+        THIS_NODE,
+        OTHER_NODE,
+        NODE_SELECTOR,
+        ALL_NODES,
+        PER_DEVICE
+    }
 
     private final Context ctx;
     private final Dice dice;
@@ -96,8 +101,14 @@ final class SliceGenerator {
         };
     }
 
-    private ObjectNode sliceSpec(String driver, String pool, long generation, long sliceCount, Placement placement,
-                                 String node, ObjectNode selector) {
+    private ObjectNode sliceSpec(
+            String driver,
+            String pool,
+            long generation,
+            long sliceCount,
+            Placement placement,
+            String node,
+            ObjectNode selector) {
         ObjectNode slice = Context.apiObject("ResourceSlice", "slice-" + (++sliceNumber));
         slices.add(slice);
         ObjectNode spec = slice.putObject("spec");
@@ -233,7 +244,7 @@ final class SliceGenerator {
             bandwidth.put("value", value);
             names.put("bandwidth", value);
             switch (dice.weighted(25, 20, 20, 15, 20)) {
-                case 0 -> { }
+                case 0 -> {}
                 case 1 -> bandwidth.putObject("requestPolicy").put("default", dice.pick("1", "2"));
                 case 2 -> {
                     ObjectNode policy = bandwidth.putObject("requestPolicy");

@@ -1,11 +1,10 @@
 package io.dra4j.testkit.gen;
 
+import java.util.List;
+import java.util.Random;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
-
-import java.util.List;
-import java.util.Random;
 
 /**
  * Generates {@code resource.k8s.io/v1} objects for the validation differential ({@code oracle/validate}): a valid
@@ -18,11 +17,20 @@ import java.util.Random;
  */
 public final class ValidationObjectGenerator {
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
-    private static final List<String> KINDS = List.of(
-            "DeviceClass", "ResourceClaim", "ResourceClaimTemplate", "ResourceSlice", "DeviceTaintRule");
+    private static final List<String> KINDS =
+            List.of("DeviceClass", "ResourceClaim", "ResourceClaimTemplate", "ResourceSlice", "DeviceTaintRule");
     private static final List<String> BAD_NAMES = List.of(
-            "Upper", "under_score", "-dash", "dash-", "dots.are.ok", "a..b", "", "x".repeat(64), "x".repeat(254),
-            "sp ace", "ünï");
+            "Upper",
+            "under_score",
+            "-dash",
+            "dash-",
+            "dots.are.ok",
+            "a..b",
+            "",
+            "x".repeat(64),
+            "x".repeat(254),
+            "sp ace",
+            "ünï");
     private static final List<String> BAD_IDENTIFIERS = List.of("1abc", "a-b", "", "a.b", "x".repeat(33), "ok_name");
     private static final List<String> EXPRESSIONS = List.of(
             "device.driver == \"gpu.example.com\"",
@@ -35,8 +43,12 @@ public final class ValidationObjectGenerator {
             "device.attributes.all(a, device.attributes.all(b, device.attributes.exists(c, "
                     + "device.driver == device.attributes[\"gpu.example.com\"].model)))");
     private static final List<String> BAD_EXPRESSIONS = List.of(
-            "device.driver == ", "device.nosuchfield", "1 + \"a\"", "device.attributes[\"x\"].y.z(",
-            "\"x\".repeat(10)", "device.driver == \"" + "a".repeat(10 * 1024) + "\"",
+            "device.driver == ",
+            "device.nosuchfield",
+            "1 + \"a\"",
+            "device.attributes[\"x\"].y.z(",
+            "\"x\".repeat(10)",
+            "device.driver == \"" + "a".repeat(10 * 1024) + "\"",
             // Over the estimated cost limit (estimates 6,070,467 and more): regular expressions in nested loops.
             "device.attributes.all(a, device.attributes.all(c, device.attributes[a].all(b, "
                     + "device.driver.matches(b + c))))",
@@ -137,8 +149,7 @@ public final class ValidationObjectGenerator {
         switch (random.nextInt(3)) {
             case 0 -> e.put("count", 1 + random.nextInt(4));
             case 1 -> e.put("allocationMode", "All");
-            default -> {
-            }
+            default -> {}
         }
         if (random.nextBoolean()) {
             e.putArray("selectors").addObject().putObject("cel").put("expression", pick(EXPRESSIONS));
@@ -155,19 +166,32 @@ public final class ValidationObjectGenerator {
             case 0 -> spec.put("nodeName", "node-1");
             case 1 -> spec.put("allNodes", true);
             default -> {
-                ObjectNode term = spec.putObject("nodeSelector").putArray("nodeSelectorTerms").addObject();
-                term.putArray("matchExpressions").addObject().put("key", "topology.example.com/zone")
-                        .put("operator", "In").putArray("values").add("a");
+                ObjectNode term = spec.putObject("nodeSelector")
+                        .putArray("nodeSelectorTerms")
+                        .addObject();
+                term.putArray("matchExpressions")
+                        .addObject()
+                        .put("key", "topology.example.com/zone")
+                        .put("operator", "In")
+                        .putArray("values")
+                        .add("a");
                 if (random.nextBoolean()) {
-                    term.putArray("matchFields").addObject().put("key", "metadata.name").put("operator", "In")
-                            .putArray("values").add("node-1");
+                    term.putArray("matchFields")
+                            .addObject()
+                            .put("key", "metadata.name")
+                            .put("operator", "In")
+                            .putArray("values")
+                            .add("node-1");
                 }
             }
         }
         if (random.nextInt(5) == 0) {
             ArrayNode sets = spec.putArray("sharedCounters");
             for (int i = 1 + random.nextInt(2); i > 0; i--) {
-                sets.addObject().put("name", "set-" + i).putObject("counters").putObject("memory")
+                sets.addObject()
+                        .put("name", "set-" + i)
+                        .putObject("counters")
+                        .putObject("memory")
                         .put("value", pick(List.of("40Gi", "1", "1000m")));
             }
             return;
@@ -186,12 +210,19 @@ public final class ValidationObjectGenerator {
                 d.putObject("capacity").putObject("memory").put("value", "40Gi");
             }
             if (random.nextInt(4) == 0) {
-                d.putArray("taints").addObject().put("key", "example.com/unhealthy").put("value", "true")
+                d.putArray("taints")
+                        .addObject()
+                        .put("key", "example.com/unhealthy")
+                        .put("value", "true")
                         .put("effect", pick(List.of("NoSchedule", "NoExecute", "None")));
             }
             if (random.nextInt(4) == 0) {
-                d.putArray("consumesCounters").addObject().put("counterSet", "set-1").putObject("counters")
-                        .putObject("memory").put("value", "10Gi");
+                d.putArray("consumesCounters")
+                        .addObject()
+                        .put("counterSet", "set-1")
+                        .putObject("counters")
+                        .putObject("memory")
+                        .put("value", "10Gi");
             }
             if (random.nextInt(4) == 0) {
                 d.putArray("bindingConditions").add("example.com/attached");
@@ -234,7 +265,8 @@ public final class ValidationObjectGenerator {
         switch (kind) {
             case "DeviceClass" -> mutateClass((ObjectNode) o.get("spec"));
             case "ResourceClaim" -> mutateClaim((ObjectNode) o.get("spec").get("devices"));
-            case "ResourceClaimTemplate" -> mutateClaim((ObjectNode) o.get("spec").get("spec").get("devices"));
+            case "ResourceClaimTemplate" ->
+                mutateClaim((ObjectNode) o.get("spec").get("spec").get("devices"));
             case "ResourceSlice" -> mutateSlice((ObjectNode) o.get("spec"));
             default -> mutateTaintRule((ObjectNode) o.get("spec"));
         }
@@ -247,21 +279,32 @@ public final class ValidationObjectGenerator {
             case 1 -> repeat(33, () -> selectors.addObject().putObject("cel").put("expression", "true"));
             case 2 -> selectors.addObject();
             case 3 -> spec.withArray("config").addObject().putObject("opaque").put("driver", pick(BAD_NAMES));
-            default -> spec.put("extendedResourceName", pick(List.of("gpu", "example.com/", "-x/y", "kubernetes.io/gpu")));
+            default ->
+                spec.put("extendedResourceName", pick(List.of("gpu", "example.com/", "-x/y", "kubernetes.io/gpu")));
         }
     }
 
     private void mutateClaim(ObjectNode devices) {
         ArrayNode requests = devices.withArray("requests");
-        ObjectNode r = requests.isEmpty() ? requests.addObject() : (ObjectNode) requests.get(random.nextInt(requests.size()));
-        ObjectNode exact = r.has("exactly") ? (ObjectNode) r.get("exactly")
+        ObjectNode r =
+                requests.isEmpty() ? requests.addObject() : (ObjectNode) requests.get(random.nextInt(requests.size()));
+        ObjectNode exact = r.has("exactly")
+                ? (ObjectNode) r.get("exactly")
                 : r.has("firstAvailable") && !r.get("firstAvailable").isEmpty()
-                ? (ObjectNode) r.get("firstAvailable").get(0) : r.putObject("exactly");
+                        ? (ObjectNode) r.get("firstAvailable").get(0)
+                        : r.putObject("exactly");
         switch (random.nextInt(19)) {
             case 0 -> exact.put("count", pick(List.of(-3, 0, -1)));
-            case 17 -> devices.withArray("constraints").addObject().putArray("requests").add("req-0");
-            case 18 -> devices.withArray("constraints").addObject().put("matchAttribute", pick(List.of("model", "a/b/c")))
-                    .put("distinctAttribute", pick(List.of("gpu.example.com/model", "bad name")));
+            case 17 ->
+                devices.withArray("constraints")
+                        .addObject()
+                        .putArray("requests")
+                        .add("req-0");
+            case 18 ->
+                devices.withArray("constraints")
+                        .addObject()
+                        .put("matchAttribute", pick(List.of("model", "a/b/c")))
+                        .put("distinctAttribute", pick(List.of("gpu.example.com/model", "bad name")));
             case 1 -> exact.put("allocationMode", pick(List.of("Some", "all", "")));
             case 2 -> {
                 exact.put("allocationMode", "All");
@@ -270,11 +313,22 @@ public final class ValidationObjectGenerator {
             case 3 -> exact.put("deviceClassName", pick(BAD_NAMES));
             case 4 -> exact.remove("deviceClassName");
             case 5 -> r.put("name", pick(BAD_NAMES));
-            case 6 -> requests.addObject().put("name", r.get("name") == null ? "req-0" : r.get("name").asString())
-                    .putObject("exactly").put("deviceClassName", "gpu");
-            case 7 -> repeat(33, () -> requests.addObject().put("name", "r" + requests.size())
-                    .putObject("exactly").put("deviceClassName", "gpu"));
-            case 8 -> exact.withArray("selectors").addObject().putObject("cel").put("expression", pick(BAD_EXPRESSIONS));
+            case 6 ->
+                requests.addObject()
+                        .put(
+                                "name",
+                                r.get("name") == null ? "req-0" : r.get("name").asString())
+                        .putObject("exactly")
+                        .put("deviceClassName", "gpu");
+            case 7 ->
+                repeat(
+                        33,
+                        () -> requests.addObject()
+                                .put("name", "r" + requests.size())
+                                .putObject("exactly")
+                                .put("deviceClassName", "gpu"));
+            case 8 ->
+                exact.withArray("selectors").addObject().putObject("cel").put("expression", pick(BAD_EXPRESSIONS));
             case 9 -> {
                 r.putObject("exactly").put("deviceClassName", "gpu");
                 r.putArray("firstAvailable").addObject().put("name", "s").put("deviceClassName", "gpu");
@@ -283,25 +337,56 @@ public final class ValidationObjectGenerator {
                 r.remove("exactly");
                 r.remove("firstAvailable");
             }
-            case 11 -> devices.withArray("constraints").addObject().put("matchAttribute", "gpu.example.com/model")
-                    .putArray("requests").add(pick(List.of("nope", "req-0/nope", "req-0")));
-            case 12 -> devices.withArray("constraints").addObject()
-                    .put(random.nextBoolean() ? "matchAttribute" : "distinctAttribute", pick(List.of("model", "bad name",
-                            "a/b/c", "/x", "Example.com/model", "-x/model", "x".repeat(64) + "/model",
-                            "gpu.example.com/", "gpu.example.com/" + "m".repeat(33))));
-            case 13 -> devices.withArray("config").addObject().putArray("requests").add("nope");
-            case 14 -> repeat(9, () -> r.withArray("firstAvailable").addObject()
-                    .put("name", "s" + r.get("firstAvailable").size()).put("deviceClassName", "gpu"));
+            case 11 ->
+                devices.withArray("constraints")
+                        .addObject()
+                        .put("matchAttribute", "gpu.example.com/model")
+                        .putArray("requests")
+                        .add(pick(List.of("nope", "req-0/nope", "req-0")));
+            case 12 ->
+                devices.withArray("constraints")
+                        .addObject()
+                        .put(
+                                random.nextBoolean() ? "matchAttribute" : "distinctAttribute",
+                                pick(List.of(
+                                        "model",
+                                        "bad name",
+                                        "a/b/c",
+                                        "/x",
+                                        "Example.com/model",
+                                        "-x/model",
+                                        "x".repeat(64) + "/model",
+                                        "gpu.example.com/",
+                                        "gpu.example.com/" + "m".repeat(33))));
+            case 13 ->
+                devices.withArray("config").addObject().putArray("requests").add("nope");
+            case 14 ->
+                repeat(
+                        9,
+                        () -> r.withArray("firstAvailable")
+                                .addObject()
+                                .put("name", "s" + r.get("firstAvailable").size())
+                                .put("deviceClassName", "gpu"));
             case 15 -> {
                 r.remove("exactly");
                 ArrayNode subs = r.withArray("firstAvailable");
                 ObjectNode sub = subs.addObject().put("name", "dup").put("deviceClassName", pick(BAD_NAMES));
-                subs.addObject().put("name", "dup").put("deviceClassName", "gpu").put("count", 2)
-                        .putArray("selectors").addObject().putObject("cel").put("expression", "device.driver != \"<x>\"");
+                subs.addObject()
+                        .put("name", "dup")
+                        .put("deviceClassName", "gpu")
+                        .put("count", 2)
+                        .putArray("selectors")
+                        .addObject()
+                        .putObject("cel")
+                        .put("expression", "device.driver != \"<x>\"");
                 sub.put("allocationMode", "All");
             }
-            default -> exact.withArray("tolerations").addObject().put("key", pick(BAD_NAMES))
-                    .put("operator", pick(List.of("Exists", "Equal", "Bogus"))).put("effect", pick(List.of("NoSchedule", "Bogus")));
+            default ->
+                exact.withArray("tolerations")
+                        .addObject()
+                        .put("key", pick(BAD_NAMES))
+                        .put("operator", pick(List.of("Exists", "Equal", "Bogus")))
+                        .put("effect", pick(List.of("NoSchedule", "Bogus")));
         }
     }
 
@@ -321,7 +406,8 @@ public final class ValidationObjectGenerator {
         switch (random.nextInt(29)) {
             case 0 -> spec.remove("driver");
             case 1 -> spec.put("driver", pick(BAD_NAMES));
-            case 2 -> ((ObjectNode) spec.get("pool")).put("name", pick(List.of("", "Bad", "a//b", "/a", "x".repeat(254))));
+            case 2 ->
+                ((ObjectNode) spec.get("pool")).put("name", pick(List.of("", "Bad", "a//b", "/a", "x".repeat(254))));
             case 3 -> ((ObjectNode) spec.get("pool")).put("resourceSliceCount", pick(List.of(0, -1)));
             case 4 -> ((ObjectNode) spec.get("pool")).put("generation", -1);
             case 5 -> {
@@ -340,18 +426,37 @@ public final class ValidationObjectGenerator {
             case 12 -> attrs.putObject("v").put("version", pick(List.of("1.2", "v1.2.3", "01.2.3")));
             case 13 -> d.put("name", pick(BAD_NAMES));
             case 15 -> {
-                ObjectNode taint = d.withArray("taints").addObject().put("key", pick(List.of("k", "example.com/k",
-                        "bad key", "", "Upper/k"))).put("effect", pick(List.of("Bogus", "", "noschedule", "None")));
+                ObjectNode taint = d.withArray("taints")
+                        .addObject()
+                        .put("key", pick(List.of("k", "example.com/k", "bad key", "", "Upper/k")))
+                        .put("effect", pick(List.of("Bogus", "", "noschedule", "None")));
                 if (random.nextBoolean()) {
                     taint.put("value", pick(List.of("ok", "bad value!", "x".repeat(64))));
                 }
             }
-            case 16 -> repeat(17, () -> d.withArray("taints").addObject().put("key", "k" + d.withArray("taints").size())
-                    .put("effect", "NoSchedule"));
-            case 17 -> d.withArray("consumesCounters").addObject().put("counterSet", pick(BAD_NAMES))
-                    .putObject("counters").putObject(pick(List.of("memory", "Bad", "a.b"))).put("value", "1");
-            case 18 -> repeat(2, () -> d.withArray("consumesCounters").addObject().put("counterSet", "dup")
-                    .putObject("counters").putObject("memory").put("value", pick(List.of("1", "1000m", "2Ki"))));
+            case 16 ->
+                repeat(
+                        17,
+                        () -> d.withArray("taints")
+                                .addObject()
+                                .put("key", "k" + d.withArray("taints").size())
+                                .put("effect", "NoSchedule"));
+            case 17 ->
+                d.withArray("consumesCounters")
+                        .addObject()
+                        .put("counterSet", pick(BAD_NAMES))
+                        .putObject("counters")
+                        .putObject(pick(List.of("memory", "Bad", "a.b")))
+                        .put("value", "1");
+            case 18 ->
+                repeat(
+                        2,
+                        () -> d.withArray("consumesCounters")
+                                .addObject()
+                                .put("counterSet", "dup")
+                                .putObject("counters")
+                                .putObject("memory")
+                                .put("value", pick(List.of("1", "1000m", "2Ki"))));
             case 19 -> {
                 ArrayNode ok = d.withArray("bindingConditions");
                 repeat(4 + random.nextInt(2), () -> ok.add("cond-" + ok.size()));
@@ -380,8 +485,11 @@ public final class ValidationObjectGenerator {
             case 21 -> {
                 spec.remove("nodeName");
                 spec.remove("allNodes");
-                ObjectNode term = spec.putObject("nodeSelector").putArray("nodeSelectorTerms").addObject();
-                ObjectNode r = random.nextBoolean() ? term.putArray("matchExpressions").addObject()
+                ObjectNode term = spec.putObject("nodeSelector")
+                        .putArray("nodeSelectorTerms")
+                        .addObject();
+                ObjectNode r = random.nextBoolean()
+                        ? term.putArray("matchExpressions").addObject()
                         : term.putArray("matchFields").addObject();
                 r.put("key", pick(List.of("metadata.name", "metadata.uid", "bad key", "", "zone")));
                 r.put("operator", pick(List.of("In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt", "Bogus")));
@@ -399,8 +507,11 @@ public final class ValidationObjectGenerator {
                     spec.put("perDeviceNodeSelection", false);
                 }
             }
-            case 25 -> d.withArray("consumesCounters").addObject().put("counterSet", "set-1")
-                    .set("counters", counters(random.nextBoolean() ? 33 : 32));
+            case 25 ->
+                d.withArray("consumesCounters")
+                        .addObject()
+                        .put("counterSet", "set-1")
+                        .set("counters", counters(random.nextBoolean() ? 33 : 32));
             case 26 -> {
                 // List-type attributes: dropped while DRAListTypeAttributes is off (1.37's default).
                 ObjectNode a = attrs.putObject(pick(List.of("list", "model")));
@@ -413,7 +524,8 @@ public final class ValidationObjectGenerator {
             }
             case 27 -> {
                 // Node allocatable resources: dropped while DRANodeAllocatableResources is off (1.37's default).
-                ObjectNode r = d.putObject("nodeAllocatableResources").putObject(pick(List.of("cpu", "memory", "bogus")));
+                ObjectNode r =
+                        d.putObject("nodeAllocatableResources").putObject(pick(List.of("cpu", "memory", "bogus")));
                 if (random.nextBoolean()) {
                     r.putObject("mapping").put("capacityKey", pick(List.of("memory", "", "nope")));
                 }
@@ -454,7 +566,8 @@ public final class ValidationObjectGenerator {
                 default -> {
                     ArrayNode terms = d.putObject("nodeSelector").putArray("nodeSelectorTerms");
                     for (int t = random.nextInt(3); t > 0; t--) {
-                        ObjectNode r = terms.addObject().putArray("matchExpressions").addObject();
+                        ObjectNode r =
+                                terms.addObject().putArray("matchExpressions").addObject();
                         r.put("key", pick(List.of("topology.example.com/zone", "bad key")));
                         r.put("operator", pick(List.of("In", "Exists", "Bogus")));
                         r.putArray("values").add("a");
@@ -480,14 +593,23 @@ public final class ValidationObjectGenerator {
         }
         switch (random.nextInt(7)) {
             case 0 -> set.put("name", pick(BAD_NAMES));
-            case 4 -> repeat(random.nextBoolean() ? 8 : 7, () -> sets.addObject().put("name", "more-" + sets.size())
-                    .set("counters", counters(1)));
+            case 4 ->
+                repeat(
+                        random.nextBoolean() ? 8 : 7,
+                        () -> sets.addObject()
+                                .put("name", "more-" + sets.size())
+                                .set("counters", counters(1)));
             case 5 -> set.set("counters", counters(random.nextBoolean() ? 33 : 32));
             case 6 -> sets.addObject();
-            case 1 -> sets.addObject().put("name", set.get("name").asString()).putObject("counters")
-                    .putObject(pick(List.of("memory", "cores"))).put("value", pick(List.of("1", "1000m", "2Ki")));
+            case 1 ->
+                sets.addObject()
+                        .put("name", set.get("name").asString())
+                        .putObject("counters")
+                        .putObject(pick(List.of("memory", "cores")))
+                        .put("value", pick(List.of("1", "1000m", "2Ki")));
             case 2 -> set.putObject("counters");
-            default -> ((ObjectNode) set.get("counters")).putObject(pick(BAD_NAMES)).put("value", "1");
+            default ->
+                ((ObjectNode) set.get("counters")).putObject(pick(BAD_NAMES)).put("value", "1");
         }
     }
 

@@ -6,14 +6,13 @@ import io.dra4j.sim.SimulationOptions;
 import io.dra4j.sim.Simulator;
 import io.dra4j.sim.TraceAttempt;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
-import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.ObjectNode;
-
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * dra4j's side of the scheduler differential test: the snapshot read as {@code dra4j simulate} reads it, simulated
@@ -23,8 +22,7 @@ final class Dra4jTrace {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final KubernetesSerialization FABRIC8 = new KubernetesSerialization();
 
-    private Dra4jTrace() {
-    }
+    private Dra4jTrace() {}
 
     static List<ObjectNode> run(ObjectNode snapshot, String name) {
         byte[] bytes = JSON.writeValueAsString(snapshot).getBytes(StandardCharsets.UTF_8);

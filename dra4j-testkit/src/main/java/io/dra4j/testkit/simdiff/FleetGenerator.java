@@ -1,14 +1,13 @@
 package io.dra4j.testkit.simdiff;
 
-import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.ObjectNode;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Random cluster snapshots for the scheduler differential test, as {@code kind: List} objects: nodes with zone and
@@ -28,7 +27,9 @@ import java.util.Random;
 public final class FleetGenerator {
     /** Features the generator can leave out (the differential test's {@code --without}). */
     public enum Feature {
-        POD_AFFINITY, EXTENDED_RESOURCE, SHARED_CLAIMS,
+        POD_AFFINITY,
+        EXTENDED_RESOURCE,
+        SHARED_CLAIMS,
         /** Preemption by higher-priority pods; without it every pod and class says {@code preemptionPolicy: Never}. */
         PREEMPTION
     }
@@ -37,11 +38,17 @@ public final class FleetGenerator {
     static final String DRIVER = "gpu.example.com";
     static final String EXTENDED = "example.com/gpu";
     /** Images nodes report in status.images, with their sizes: below, across and above ImageLocality's thresholds. */
-    private static final String[] IMAGES = {"registry.example.com/infer:latest", "registry.example.com/train:v2",
-            "registry.example.com:5000/tools:1.0", "busybox:1.36"};
+    private static final String[] IMAGES = {
+        "registry.example.com/infer:latest",
+        "registry.example.com/train:v2",
+        "registry.example.com:5000/tools:1.0",
+        "busybox:1.36"
+    };
+
     private static final long[] IMAGE_SIZES = {800L << 20, 3L << 30, 120L << 20, 4L << 20};
     /** The controllers a pod can have, by the draw that picks one, and the prefixes of their names. */
     private static final String[] CONTROLLERS = {"ReplicaSet", "ReplicationController", "StatefulSet"};
+
     private static final String[] CONTROLLER_PREFIXES = {"rs-", "rc-", "ss-"};
 
     private final Random random;
@@ -92,10 +99,29 @@ public final class FleetGenerator {
             sharedClaims = 0;
         }
         for (int s = 0; s < sharedClaims; s++) {
-            items.add(m("apiVersion", "resource.k8s.io/v1", "kind", "ResourceClaim",
-                    "metadata", m("name", "shared-" + s, "namespace", "ns"),
-                    "spec", m("devices", m("requests", List.of(m("name", "gpu",
-                            "exactly", m("deviceClassName", "gpu", "allocationMode", "ExactCount", "count", 1)))))));
+            items.add(m(
+                    "apiVersion",
+                    "resource.k8s.io/v1",
+                    "kind",
+                    "ResourceClaim",
+                    "metadata",
+                    m("name", "shared-" + s, "namespace", "ns"),
+                    "spec",
+                    m(
+                            "devices",
+                            m(
+                                    "requests",
+                                    List.of(m(
+                                            "name",
+                                            "gpu",
+                                            "exactly",
+                                            m(
+                                                    "deviceClassName",
+                                                    "gpu",
+                                                    "allocationMode",
+                                                    "ExactCount",
+                                                    "count",
+                                                    1)))))));
         }
         int bound = random.nextInt(3);
         for (int b = 0; b < bound; b++) {
@@ -119,13 +145,37 @@ public final class FleetGenerator {
             String kind = owner.substring(0, owner.indexOf('/'));
             String name = owner.substring(owner.indexOf('/') + 1);
             String app = name.substring(3);
-            Map<String, Object> template = m("metadata", m("labels", m("app", app)),
-                    "spec", m("containers", List.of(m("name", "main", "image", "app"))));
-            items.add(kind.equals("ReplicationController")
-                    ? m("apiVersion", "v1", "kind", kind, "metadata", m("name", name, "namespace", "ns", "uid", "uid-" + name),
-                            "spec", m("replicas", count, "selector", m("app", app), "template", template))
-                    : m("apiVersion", "apps/v1", "kind", kind, "metadata", m("name", name, "namespace", "ns", "uid", "uid-" + name),
-                            "spec", m("replicas", count, "selector", m("matchLabels", m("app", app)), "template", template)));
+            Map<String, Object> template = m(
+                    "metadata",
+                    m("labels", m("app", app)),
+                    "spec",
+                    m("containers", List.of(m("name", "main", "image", "app"))));
+            items.add(
+                    kind.equals("ReplicationController")
+                            ? m(
+                                    "apiVersion",
+                                    "v1",
+                                    "kind",
+                                    kind,
+                                    "metadata",
+                                    m("name", name, "namespace", "ns", "uid", "uid-" + name),
+                                    "spec",
+                                    m("replicas", count, "selector", m("app", app), "template", template))
+                            : m(
+                                    "apiVersion",
+                                    "apps/v1",
+                                    "kind",
+                                    kind,
+                                    "metadata",
+                                    m("name", name, "namespace", "ns", "uid", "uid-" + name),
+                                    "spec",
+                                    m(
+                                            "replicas",
+                                            count,
+                                            "selector",
+                                            m("matchLabels", m("app", app)),
+                                            "template",
+                                            template)));
         });
         ObjectNode list = JSON.createObjectNode();
         list.put("apiVersion", "v1");
@@ -138,8 +188,15 @@ public final class FleetGenerator {
     }
 
     private static Map<String, Object> service(String name, Map<String, Object> selector) {
-        return m("apiVersion", "v1", "kind", "Service", "metadata", m("name", name, "namespace", "ns"),
-                "spec", m("selector", selector, "ports", List.of(m("port", 80))));
+        return m(
+                "apiVersion",
+                "v1",
+                "kind",
+                "Service",
+                "metadata",
+                m("name", name, "namespace", "ns"),
+                "spec",
+                m("selector", selector, "ports", List.of(m("port", 80))));
     }
 
     private void classes() {
@@ -149,8 +206,14 @@ public final class FleetGenerator {
     }
 
     private static Map<String, Object> deviceClass(String name, String kind, String extendedResourceName) {
-        Map<String, Object> spec = m("selectors", List.of(m("cel", m("expression",
-                "device.driver == \"" + DRIVER + "\" && device.attributes[\"" + DRIVER + "\"].kind == \"" + kind + "\""))));
+        Map<String, Object> spec = m(
+                "selectors",
+                List.of(m(
+                        "cel",
+                        m(
+                                "expression",
+                                "device.driver == \"" + DRIVER + "\" && device.attributes[\"" + DRIVER
+                                        + "\"].kind == \"" + kind + "\""))));
         if (extendedResourceName != null) {
             spec.put("extendedResourceName", extendedResourceName);
         }
@@ -160,18 +223,51 @@ public final class FleetGenerator {
     private void templates() {
         template("one", List.of(exactly("gpu", "gpu", 1)), null);
         template("two", List.of(exactly("gpu", "gpu", 2)), null);
-        template("island", List.of(exactly("gpus", "gpu", 2)),
+        template(
+                "island",
+                List.of(exactly("gpus", "gpu", 2)),
                 List.of(m("matchAttribute", DRIVER + "/island", "requests", List.of("gpus"))));
-        template("fallback", List.of(m("name", "gpu", "firstAvailable", List.of(
-                m("name", "h100", "deviceClassName", "gpu", "allocationMode", "ExactCount", "count", 1,
-                        "selectors", List.of(m("cel", m("expression",
-                                "device.attributes[\"" + DRIVER + "\"].model == \"h100\"")))),
-                m("name", "part", "deviceClassName", "part", "allocationMode", "ExactCount", "count", 1)))), null);
+        template(
+                "fallback",
+                List.of(m(
+                        "name",
+                        "gpu",
+                        "firstAvailable",
+                        List.of(
+                                m(
+                                        "name",
+                                        "h100",
+                                        "deviceClassName",
+                                        "gpu",
+                                        "allocationMode",
+                                        "ExactCount",
+                                        "count",
+                                        1,
+                                        "selectors",
+                                        List.of(m(
+                                                "cel",
+                                                m(
+                                                        "expression",
+                                                        "device.attributes[\"" + DRIVER + "\"].model == \"h100\"")))),
+                                m(
+                                        "name",
+                                        "part",
+                                        "deviceClassName",
+                                        "part",
+                                        "allocationMode",
+                                        "ExactCount",
+                                        "count",
+                                        1)))),
+                null);
         template("slice", List.of(exactly("part", "part", 1)), null);
     }
 
     private static Map<String, Object> exactly(String name, String className, int count) {
-        return m("name", name, "exactly", m("deviceClassName", className, "allocationMode", "ExactCount", "count", count));
+        return m(
+                "name",
+                name,
+                "exactly",
+                m("deviceClassName", className, "allocationMode", "ExactCount", "count", count));
     }
 
     private void template(String name, List<Object> requests, List<Object> constraints) {
@@ -179,17 +275,40 @@ public final class FleetGenerator {
         if (constraints != null) {
             devices.put("constraints", constraints);
         }
-        items.add(m("apiVersion", "resource.k8s.io/v1", "kind", "ResourceClaimTemplate",
-                "metadata", m("name", name, "namespace", "ns"), "spec", m("spec", m("devices", devices))));
+        items.add(m(
+                "apiVersion",
+                "resource.k8s.io/v1",
+                "kind",
+                "ResourceClaimTemplate",
+                "metadata",
+                m("name", name, "namespace", "ns"),
+                "spec",
+                m("spec", m("devices", devices))));
     }
 
     private void priorityClasses() {
-        Map<String, Object> high = m("apiVersion", "scheduling.k8s.io/v1", "kind", "PriorityClass",
-                "metadata", m("name", "high"), "value", 1000);
+        Map<String, Object> high = m(
+                "apiVersion",
+                "scheduling.k8s.io/v1",
+                "kind",
+                "PriorityClass",
+                "metadata",
+                m("name", "high"),
+                "value",
+                1000);
         items.add(high);
         if (random.nextInt(4) == 0) {
-            Map<String, Object> low = m("apiVersion", "scheduling.k8s.io/v1", "kind", "PriorityClass",
-                    "metadata", m("name", "default-low"), "value", 10, "globalDefault", true);
+            Map<String, Object> low = m(
+                    "apiVersion",
+                    "scheduling.k8s.io/v1",
+                    "kind",
+                    "PriorityClass",
+                    "metadata",
+                    m("name", "default-low"),
+                    "value",
+                    10,
+                    "globalDefault",
+                    true);
             items.add(low);
             neverPreempt(low);
         }
@@ -211,8 +330,13 @@ public final class FleetGenerator {
         if (random.nextInt(6) != 0) {
             labels.put("topology.kubernetes.io/zone", zones.get(random.nextInt(zones.size())));
         }
-        Map<String, Object> allocatable = m("cpu", String.valueOf(2 + random.nextInt(15)),
-                "memory", (8 + random.nextInt(57)) + "Gi", "pods", String.valueOf(2 + random.nextInt(10)));
+        Map<String, Object> allocatable = m(
+                "cpu",
+                String.valueOf(2 + random.nextInt(15)),
+                "memory",
+                (8 + random.nextInt(57)) + "Gi",
+                "pods",
+                String.valueOf(2 + random.nextInt(10)));
         if (random.nextInt(4) == 0) {
             allocatable.put(EXTENDED, String.valueOf(random.nextInt(4)));
         }
@@ -234,15 +358,27 @@ public final class FleetGenerator {
         List<Object> images = new ArrayList<>();
         for (int i = 0; i < IMAGES.length; i++) {
             if (random.nextInt(3) == 0) {
-                images.add(m("names", List.of(IMAGES[i], IMAGES[i].replaceAll(":[^/]*$", "") + "@sha256:" + i),
-                        "sizeBytes", IMAGE_SIZES[i]));
+                images.add(m(
+                        "names",
+                        List.of(IMAGES[i], IMAGES[i].replaceAll(":[^/]*$", "") + "@sha256:" + i),
+                        "sizeBytes",
+                        IMAGE_SIZES[i]));
             }
         }
         if (!images.isEmpty()) {
             status.put("images", images);
         }
-        items.add(m("apiVersion", "v1", "kind", "Node", "metadata", m("name", name, "labels", labels),
-                "spec", spec, "status", status));
+        items.add(m(
+                "apiVersion",
+                "v1",
+                "kind",
+                "Node",
+                "metadata",
+                m("name", name, "labels", labels),
+                "spec",
+                spec,
+                "status",
+                status));
         if (gpuPool) {
             slices(name);
         }
@@ -255,47 +391,98 @@ public final class FleetGenerator {
         List<Object> devices = new ArrayList<>();
         List<Object> counters = new ArrayList<>();
         for (int g = 0; g < gpus; g++) {
-            Map<String, Object> attributes = m("kind", m("string", "gpu"), "island", m("int", g % 2),
-                    "model", m("string", model));
+            Map<String, Object> attributes =
+                    m("kind", m("string", "gpu"), "island", m("int", g % 2), "model", m("string", model));
             Map<String, Object> device = m("name", "gpu-" + g, "attributes", attributes);
             if (partitionable) {
-                device.put("consumesCounters", List.of(m("counterSet", "mem-" + g,
-                        "counters", m("memory", m("value", "4Gi")))));
+                device.put(
+                        "consumesCounters",
+                        List.of(m("counterSet", "mem-" + g, "counters", m("memory", m("value", "4Gi")))));
                 counters.add(m("name", "mem-" + g, "counters", m("memory", m("value", "4Gi"))));
             }
             devices.add(device);
             if (partitionable) {
                 for (int part = 0; part < 2; part++) {
-                    devices.add(m("name", "gpu-" + g + "-part-" + part,
-                            "attributes", m("kind", m("string", "part"), "island", m("int", g % 2),
-                                    "model", m("string", model)),
-                            "consumesCounters", List.of(m("counterSet", "mem-" + g,
-                                    "counters", m("memory", m("value", "2Gi"))))));
+                    devices.add(m(
+                            "name",
+                            "gpu-" + g + "-part-" + part,
+                            "attributes",
+                            m("kind", m("string", "part"), "island", m("int", g % 2), "model", m("string", model)),
+                            "consumesCounters",
+                            List.of(m("counterSet", "mem-" + g, "counters", m("memory", m("value", "2Gi"))))));
                 }
             }
         }
         int sliceCount = partitionable ? 2 : 1;
-        items.add(m("apiVersion", "resource.k8s.io/v1", "kind", "ResourceSlice",
-                "metadata", m("name", node + "-gpus"),
-                "spec", m("driver", DRIVER, "nodeName", node,
-                        "pool", m("name", node, "generation", 1, "resourceSliceCount", sliceCount),
-                        "devices", devices)));
+        items.add(m(
+                "apiVersion",
+                "resource.k8s.io/v1",
+                "kind",
+                "ResourceSlice",
+                "metadata",
+                m("name", node + "-gpus"),
+                "spec",
+                m(
+                        "driver",
+                        DRIVER,
+                        "nodeName",
+                        node,
+                        "pool",
+                        m("name", node, "generation", 1, "resourceSliceCount", sliceCount),
+                        "devices",
+                        devices)));
         if (partitionable) {
-            items.add(m("apiVersion", "resource.k8s.io/v1", "kind", "ResourceSlice",
-                    "metadata", m("name", node + "-counters"),
-                    "spec", m("driver", DRIVER, "nodeName", node,
-                            "pool", m("name", node, "generation", 1, "resourceSliceCount", 2),
-                            "sharedCounters", counters)));
+            items.add(m(
+                    "apiVersion",
+                    "resource.k8s.io/v1",
+                    "kind",
+                    "ResourceSlice",
+                    "metadata",
+                    m("name", node + "-counters"),
+                    "spec",
+                    m(
+                            "driver",
+                            DRIVER,
+                            "nodeName",
+                            node,
+                            "pool",
+                            m("name", node, "generation", 1, "resourceSliceCount", 2),
+                            "sharedCounters",
+                            counters)));
         }
     }
 
     private void boundPod(int b) {
         String node = nodeNames.get(random.nextInt(nodeNames.size()));
-        items.add(m("apiVersion", "v1", "kind", "Pod",
-                "metadata", m("name", "running-" + b, "namespace", "ns", "labels", m("app", app()),
-                        "creationTimestamp", "2026-01-01T00:00:00Z"),
-                "spec", m("nodeName", node, "priority", 0, "containers", List.of(m("name", "main", "image", "app",
-                        "resources", m("requests", m("cpu", String.valueOf(1 + random.nextInt(2)), "memory", "1Gi")))))));
+        items.add(m(
+                "apiVersion",
+                "v1",
+                "kind",
+                "Pod",
+                "metadata",
+                m(
+                        "name",
+                        "running-" + b,
+                        "namespace",
+                        "ns",
+                        "labels",
+                        m("app", app()),
+                        "creationTimestamp",
+                        "2026-01-01T00:00:00Z"),
+                "spec",
+                m(
+                        "nodeName",
+                        node,
+                        "priority",
+                        0,
+                        "containers",
+                        List.of(m(
+                                "name",
+                                "main",
+                                "image",
+                                "app",
+                                "resources",
+                                m("requests", m("cpu", String.valueOf(1 + random.nextInt(2)), "memory", "1Gi")))))));
     }
 
     private String app() {
@@ -316,8 +503,11 @@ public final class FleetGenerator {
         }
         Map<String, Object> requests = m();
         if (random.nextInt(6) != 0) {
-            requests.put("cpu", random.nextInt(3) == 0 ? (250 * (1 + random.nextInt(4))) + "m"
-                    : String.valueOf(1 + random.nextInt(4)));
+            requests.put(
+                    "cpu",
+                    random.nextInt(3) == 0
+                            ? (250 * (1 + random.nextInt(4))) + "m"
+                            : String.valueOf(1 + random.nextInt(4)));
             requests.put("memory", (1 + random.nextInt(16)) + "Gi");
         }
         boolean extended = random.nextInt(6) == 0 && !without.contains(Feature.EXTENDED_RESOURCE);
@@ -326,8 +516,13 @@ public final class FleetGenerator {
         }
         // ImageLocality: an image some nodes have (with or without its tag, ":latest" implied), or one none has.
         int image = random.nextInt(IMAGES.length + 2);
-        Map<String, Object> container = m("name", "main", "image", image < IMAGES.length ? IMAGES[image]
-                : image == IMAGES.length ? IMAGES[0].replace(":latest", "") : "app");
+        Map<String, Object> container = m(
+                "name",
+                "main",
+                "image",
+                image < IMAGES.length
+                        ? IMAGES[image]
+                        : image == IMAGES.length ? IMAGES[0].replace(":latest", "") : "app");
         if (random.nextInt(6) == 0) {
             spec.put("initContainers", List.of(m("name", "init", "image", IMAGES[random.nextInt(IMAGES.length)])));
         }
@@ -346,11 +541,14 @@ public final class FleetGenerator {
         int claim = random.nextInt(8);
         String[] templates = {"one", "two", "island", "fallback", "slice"};
         if (claim < 4) {
-            spec.put("resourceClaims", List.of(m("name", "gpus",
-                    "resourceClaimTemplateName", templates[random.nextInt(templates.length)])));
+            spec.put(
+                    "resourceClaims",
+                    List.of(m(
+                            "name", "gpus", "resourceClaimTemplateName", templates[random.nextInt(templates.length)])));
         } else if (claim == 4 && sharedClaims > 0) {
-            spec.put("resourceClaims", List.of(m("name", "gpus", "resourceClaimName",
-                    "shared-" + random.nextInt(sharedClaims))));
+            spec.put(
+                    "resourceClaims",
+                    List.of(m("name", "gpus", "resourceClaimName", "shared-" + random.nextInt(sharedClaims))));
         }
         if (random.nextInt(5) == 0) {
             spec.put("nodeSelector", m("pool", "gpu"));
@@ -358,34 +556,76 @@ public final class FleetGenerator {
         Map<String, Object> affinity = m();
         Map<String, Object> nodeAffinity = m();
         if (random.nextInt(6) == 0) {
-            nodeAffinity.put("requiredDuringSchedulingIgnoredDuringExecution", m("nodeSelectorTerms", List.of(
-                    m("matchExpressions", List.of(m("key", "topology.kubernetes.io/zone", "operator", "In",
-                            "values", List.of(zones.get(random.nextInt(zones.size())))))))));
+            nodeAffinity.put(
+                    "requiredDuringSchedulingIgnoredDuringExecution",
+                    m(
+                            "nodeSelectorTerms",
+                            List.of(m(
+                                    "matchExpressions",
+                                    List.of(m(
+                                            "key",
+                                            "topology.kubernetes.io/zone",
+                                            "operator",
+                                            "In",
+                                            "values",
+                                            List.of(zones.get(random.nextInt(zones.size())))))))));
         }
         if (random.nextInt(4) == 0) {
-            nodeAffinity.put("preferredDuringSchedulingIgnoredDuringExecution", List.of(m("weight", 1 + random.nextInt(100),
-                    "preference", m("matchExpressions", List.of(m("key", "topology.kubernetes.io/zone",
-                            "operator", "In", "values", List.of(zones.get(random.nextInt(zones.size())))))))));
+            nodeAffinity.put(
+                    "preferredDuringSchedulingIgnoredDuringExecution",
+                    List.of(m(
+                            "weight",
+                            1 + random.nextInt(100),
+                            "preference",
+                            m(
+                                    "matchExpressions",
+                                    List.of(m(
+                                            "key",
+                                            "topology.kubernetes.io/zone",
+                                            "operator",
+                                            "In",
+                                            "values",
+                                            List.of(zones.get(random.nextInt(zones.size())))))))));
         }
         if (!nodeAffinity.isEmpty()) {
             affinity.put("nodeAffinity", nodeAffinity);
         }
         if (random.nextInt(8) == 0) {
-            affinity.put("podAntiAffinity", m("requiredDuringSchedulingIgnoredDuringExecution", List.of(
-                    m("labelSelector", m("matchLabels", m("app", app)), "topologyKey", "kubernetes.io/hostname"))));
+            affinity.put(
+                    "podAntiAffinity",
+                    m(
+                            "requiredDuringSchedulingIgnoredDuringExecution",
+                            List.of(m(
+                                    "labelSelector",
+                                    m("matchLabels", m("app", app)),
+                                    "topologyKey",
+                                    "kubernetes.io/hostname"))));
         } else if (random.nextInt(12) == 0) {
-            affinity.put("podAffinity", m("requiredDuringSchedulingIgnoredDuringExecution", List.of(
-                    m("labelSelector", m("matchLabels", m("app", app())), "topologyKey", "topology.kubernetes.io/zone"))));
+            affinity.put(
+                    "podAffinity",
+                    m(
+                            "requiredDuringSchedulingIgnoredDuringExecution",
+                            List.of(m(
+                                    "labelSelector",
+                                    m("matchLabels", m("app", app())),
+                                    "topologyKey",
+                                    "topology.kubernetes.io/zone"))));
         }
         // Preferred terms (InterPodAffinity's score): towards or away from an app, per zone or per node.
         if (random.nextInt(5) == 0) {
             boolean anti = random.nextBoolean();
-            Map<String, Object> term = m("weight", 1 + random.nextInt(100), "podAffinityTerm",
-                    m("labelSelector", m("matchLabels", m("app", app())), "topologyKey",
+            Map<String, Object> term = m(
+                    "weight",
+                    1 + random.nextInt(100),
+                    "podAffinityTerm",
+                    m(
+                            "labelSelector",
+                            m("matchLabels", m("app", app())),
+                            "topologyKey",
                             random.nextBoolean() ? "topology.kubernetes.io/zone" : "kubernetes.io/hostname"));
             @SuppressWarnings("unchecked")
-            Map<String, Object> kind = (Map<String, Object>) affinity.computeIfAbsent(
-                    anti ? "podAntiAffinity" : "podAffinity", k -> m());
+            Map<String, Object> kind =
+                    (Map<String, Object>) affinity.computeIfAbsent(anti ? "podAntiAffinity" : "podAffinity", k -> m());
             kind.put("preferredDuringSchedulingIgnoredDuringExecution", List.of(term));
         }
         if (without.contains(Feature.POD_AFFINITY)) {
@@ -410,15 +650,22 @@ public final class FleetGenerator {
         }
         if (random.nextInt(5) == 0) {
             boolean zone = random.nextBoolean();
-            spec.put("topologySpreadConstraints", List.of(m("maxSkew", 1 + random.nextInt(2),
-                    "topologyKey", zone ? "topology.kubernetes.io/zone" : "kubernetes.io/hostname",
-                    "whenUnsatisfiable", random.nextBoolean() ? "DoNotSchedule" : "ScheduleAnyway",
-                    "labelSelector", m("matchLabels", m("app", app)))));
+            spec.put(
+                    "topologySpreadConstraints",
+                    List.of(m(
+                            "maxSkew",
+                            1 + random.nextInt(2),
+                            "topologyKey",
+                            zone ? "topology.kubernetes.io/zone" : "kubernetes.io/hostname",
+                            "whenUnsatisfiable",
+                            random.nextBoolean() ? "DoNotSchedule" : "ScheduleAnyway",
+                            "labelSelector",
+                            m("matchLabels", m("app", app)))));
         }
         String created = String.format("2026-01-01T00:%02d:%02dZ", 1 + random.nextInt(59), random.nextInt(60));
         Map<String, Object> labels = m("app", app);
-        Map<String, Object> metadata = m("name", "pod-" + p, "namespace", "ns", "labels", labels,
-                "creationTimestamp", created);
+        Map<String, Object> metadata =
+                m("name", "pod-" + p, "namespace", "ns", "labels", labels, "creationTimestamp", created);
         // A controller (its selector joins the default spreading): a ReplicaSet, a ReplicationController, a
         // StatefulSet or none. Only without preemption: a preempted owned pod is replaced, and dra4j does not yet let
         // a nominated pod reserve its node against lower-priority pods as upstream's Filter does, so a preemptor that
@@ -429,8 +676,19 @@ public final class FleetGenerator {
             String name = CONTROLLER_PREFIXES[controller] + app;
             int ordinal = owned.getOrDefault(kind + "/" + name, 0);
             owned.put(kind + "/" + name, ordinal + 1);
-            metadata.put("ownerReferences", List.of(m("apiVersion", kind.equals("ReplicationController") ? "v1"
-                    : "apps/v1", "kind", kind, "name", name, "uid", "uid-" + name, "controller", true)));
+            metadata.put(
+                    "ownerReferences",
+                    List.of(m(
+                            "apiVersion",
+                            kind.equals("ReplicationController") ? "v1" : "apps/v1",
+                            "kind",
+                            kind,
+                            "name",
+                            name,
+                            "uid",
+                            "uid-" + name,
+                            "controller",
+                            true)));
             if (kind.equals("StatefulSet")) {
                 // Named, labelled and given a hostname as the StatefulSet controller does, ordinals in creation order.
                 String pod = name + "-" + ordinal;

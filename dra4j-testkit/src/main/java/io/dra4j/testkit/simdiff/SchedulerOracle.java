@@ -1,9 +1,5 @@
 package io.dra4j.testkit.simdiff;
 
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ObjectNode;
-
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -14,6 +10,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The oracle's scheduler mode ({@code oracle/scheduler}, kube-scheduler v1.37.2's framework in-process) as a child
@@ -24,8 +23,7 @@ final class SchedulerOracle implements AutoCloseable {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     /** The oracle's answer for one snapshot: its attempts, or the error that stopped it. */
-    record Answer(List<ObjectNode> attempts, String error) {
-    }
+    record Answer(List<ObjectNode> attempts, String error) {}
 
     private final Process process;
     private final BufferedWriter in;

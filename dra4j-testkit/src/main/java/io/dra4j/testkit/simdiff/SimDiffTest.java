@@ -1,11 +1,5 @@
 package io.dra4j.testkit.simdiff;
 
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.ObjectNode;
-import tools.jackson.dataformat.yaml.YAMLMapper;
-
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -16,6 +10,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.dataformat.yaml.YAMLMapper;
 
 /**
  * Differential test of {@code dra4j simulate}'s scheduling against kube-scheduler v1.37.2's framework.
@@ -43,16 +42,19 @@ public final class SimDiffTest {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final YAMLMapper YAML = YAMLMapper.builder().build();
 
-    private record Options(long seed, int count, Path oracle, Path out, int shrinkLimit, int shrinkSeconds,
-                           java.util.Set<FleetGenerator.Feature> without) {
-    }
+    private record Options(
+            long seed,
+            int count,
+            Path oracle,
+            Path out,
+            int shrinkLimit,
+            int shrinkSeconds,
+            java.util.Set<FleetGenerator.Feature> without) {}
 
-    private record Divergence(int index, ObjectNode snapshot, List<ObjectNode> upstream,
-                              TraceComparison.Difference difference) {
-    }
+    private record Divergence(
+            int index, ObjectNode snapshot, List<ObjectNode> upstream, TraceComparison.Difference difference) {}
 
-    private SimDiffTest() {
-    }
+    private SimDiffTest() {}
 
     public static void main(String[] args) {
         System.exit(run(args, System.out, System.err));
@@ -95,13 +97,16 @@ public final class SimDiffTest {
                 continue;
             }
             attempts += upstream.attempts().size();
-            placed += upstream.attempts().stream().filter(a -> !a.path("node").asString("").isEmpty()).count();
+            placed += upstream.attempts().stream()
+                    .filter(a -> !a.path("node").asString("").isEmpty())
+                    .count();
             TraceComparison.Result r = compare(snapshot, upstream.attempts(), i);
             if (r.tie()) {
                 ties++;
             }
             if (r.difference().isPresent()) {
-                divergences.add(new Divergence(i, snapshot, upstream.attempts(), r.difference().get()));
+                divergences.add(new Divergence(
+                        i, snapshot, upstream.attempts(), r.difference().get()));
             }
         }
         Map<String, Integer> perSignature = new LinkedHashMap<>();
@@ -134,8 +139,10 @@ public final class SimDiffTest {
         try {
             mine = Dra4jTrace.run(snapshot, "gen-" + index);
         } catch (RuntimeException e) {
-            return new TraceComparison.Result(Optional.of(new TraceComparison.Difference("dra4j",
-                    "dra4j " + e.getClass().getSimpleName(), "dra4j failed: " + e)), false);
+            return new TraceComparison.Result(
+                    Optional.of(new TraceComparison.Difference(
+                            "dra4j", "dra4j " + e.getClass().getSimpleName(), "dra4j failed: " + e)),
+                    false);
         }
         return TraceComparison.compare(upstream, mine);
     }
@@ -156,8 +163,15 @@ public final class SimDiffTest {
                 }
                 TraceComparison.Result r = compare(candidate, upstream.attempts(), d.index());
                 if (r.difference().isPresent()
-                        && r.difference().get().signature().equals(d.difference().signature())) {
-                    best = new Divergence(d.index(), candidate, upstream.attempts(), r.difference().get());
+                        && r.difference()
+                                .get()
+                                .signature()
+                                .equals(d.difference().signature())) {
+                    best = new Divergence(
+                            d.index(),
+                            candidate,
+                            upstream.attempts(),
+                            r.difference().get());
                     items = (ArrayNode) best.snapshot().get("items");
                     changed = true;
                 }
@@ -218,8 +232,8 @@ public final class SimDiffTest {
                 case "--without" -> {
                     for (String f : v.split(",")) {
                         try {
-                            without.add(FleetGenerator.Feature.valueOf(f.trim().toUpperCase(java.util.Locale.ROOT)
-                                    .replace('-', '_')));
+                            without.add(FleetGenerator.Feature.valueOf(
+                                    f.trim().toUpperCase(java.util.Locale.ROOT).replace('-', '_')));
                         } catch (IllegalArgumentException e) {
                             throw new IllegalArgumentException("unknown feature " + f + ", known: "
                                     + java.util.Arrays.toString(FleetGenerator.Feature.values()));

@@ -1,9 +1,5 @@
 package io.dra4j.testkit.simdiff;
 
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ObjectNode;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -11,6 +7,9 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Compares dra4j's scheduling attempts with upstream's, attempt by attempt in queue order: the pod, the PreFilter
@@ -30,15 +29,12 @@ final class TraceComparison {
      * @param aspect    what differs (pod, preFilter, filter, score, best, node, nominate, victims, claims, attempts, error)
      * @param signature the aspect with the plugin involved: what shrinking must keep
      */
-    record Difference(String aspect, String signature, String detail) {
-    }
+    record Difference(String aspect, String signature, String detail) {}
 
     /** The first difference, and whether the comparison stopped early at a tie broken differently. */
-    record Result(Optional<Difference> difference, boolean tie) {
-    }
+    record Result(Optional<Difference> difference, boolean tie) {}
 
-    private TraceComparison() {
-    }
+    private TraceComparison() {}
 
     static Result compare(List<ObjectNode> upstream, List<ObjectNode> dra4j) {
         for (int i = 0; i < Math.min(upstream.size(), dra4j.size()); i++) {
@@ -57,9 +53,15 @@ final class TraceComparison {
         }
         if (upstream.size() != dra4j.size()) {
             List<ObjectNode> longer = upstream.size() > dra4j.size() ? upstream : dra4j;
-            return new Result(Optional.of(new Difference("attempts", "attempts",
-                    "upstream made " + upstream.size() + " attempts, dra4j " + dra4j.size() + "; next: "
-                            + longer.get(Math.min(upstream.size(), dra4j.size())).path("pod").asString(""))), false);
+            return new Result(
+                    Optional.of(new Difference(
+                            "attempts",
+                            "attempts",
+                            "upstream made " + upstream.size() + " attempts, dra4j " + dra4j.size() + "; next: "
+                                    + longer.get(Math.min(upstream.size(), dra4j.size()))
+                                            .path("pod")
+                                            .asString(""))),
+                    false);
         }
         return new Result(Optional.empty(), false);
     }
@@ -69,16 +71,23 @@ final class TraceComparison {
             return diff("pod", "pod", where + ": upstream schedules " + u.path("pod") + ", dra4j " + d.path("pod"));
         }
         if (!u.path("error").asString("").equals(d.path("error").asString(""))) {
-            return diff("error", "error", where + ": upstream error '" + u.path("error").asString("")
-                    + "', dra4j '" + d.path("error").asString("") + "'");
+            return diff(
+                    "error",
+                    "error",
+                    where + ": upstream error '" + u.path("error").asString("") + "', dra4j '"
+                            + d.path("error").asString("") + "'");
         }
         if (!u.path("failure").isMissingNode()) {
-            return diff("failure", "failure " + u.path("failure").path("plugin").asString(""),
+            return diff(
+                    "failure",
+                    "failure " + u.path("failure").path("plugin").asString(""),
                     where + ": upstream failed after Filter: " + u.path("failure"));
         }
         if (!verdict(u.path("preFilter")).equals(verdict(d.path("preFilter")))) {
-            return diff("preFilter", "preFilter " + u.path("preFilter").path("plugin").asString("")
-                    + "/" + d.path("preFilter").path("plugin").asString(""),
+            return diff(
+                    "preFilter",
+                    "preFilter " + u.path("preFilter").path("plugin").asString("") + "/"
+                            + d.path("preFilter").path("plugin").asString(""),
                     where + ": upstream PreFilter " + u.path("preFilter") + ", dra4j " + d.path("preFilter"));
         }
         Set<String> uf = strings(u.path("feasible"));
@@ -88,13 +97,16 @@ final class TraceComparison {
         u.path("rejected").propertyNames().forEach(nodes::add);
         d.path("rejected").propertyNames().forEach(nodes::add);
         for (String node : nodes) {
-            String uv = uf.contains(node) ? "feasible" : verdict(u.path("rejected").path(node));
-            String dv = df.contains(node) ? "feasible" : verdict(d.path("rejected").path(node));
+            String uv =
+                    uf.contains(node) ? "feasible" : verdict(u.path("rejected").path(node));
+            String dv =
+                    df.contains(node) ? "feasible" : verdict(d.path("rejected").path(node));
             if (!uv.equals(dv)) {
-                String plugin = uf.contains(node) ? d.path("rejected").path(node).path("plugin").asString("")
+                String plugin = uf.contains(node)
+                        ? d.path("rejected").path(node).path("plugin").asString("")
                         : u.path("rejected").path(node).path("plugin").asString("");
-                return diff("filter", "filter " + plugin, where + ", node " + node + ": upstream " + uv
-                        + ", dra4j " + dv);
+                return diff(
+                        "filter", "filter " + plugin, where + ", node " + node + ": upstream " + uv + ", dra4j " + dv);
             }
         }
         for (String node : uf) {
@@ -106,8 +118,12 @@ final class TraceComparison {
                 Set<String> differing = new TreeSet<>(up.keySet());
                 differing.addAll(dp.keySet());
                 differing.removeIf(p -> up.getOrDefault(p, 0L).equals(dp.getOrDefault(p, 0L)));
-                return diff("score", "score " + differing, where + ", node " + node + ": upstream total "
-                        + us.path("total").asLong(0) + " " + up + ", dra4j total " + ds.path("total").asLong(0) + " " + dp);
+                return diff(
+                        "score",
+                        "score " + differing,
+                        where + ", node " + node + ": upstream total "
+                                + us.path("total").asLong(0) + " " + up + ", dra4j total "
+                                + ds.path("total").asLong(0) + " " + dp);
             }
         }
         if (!strings(u.path("best")).equals(strings(d.path("best")))) {
@@ -115,17 +131,25 @@ final class TraceComparison {
         }
         String un = u.path("node").asString("");
         String dn = d.path("node").asString("");
-        if (un.isEmpty() != dn.isEmpty() || (!dn.isEmpty() && !strings(u.path("best")).contains(dn))) {
-            return diff("node", "node", where + ": upstream binds to '" + un + "' (best " + u.path("best")
-                    + "), dra4j to '" + dn + "'");
+        if (un.isEmpty() != dn.isEmpty()
+                || (!dn.isEmpty() && !strings(u.path("best")).contains(dn))) {
+            return diff(
+                    "node",
+                    "node",
+                    where + ": upstream binds to '" + un + "' (best " + u.path("best") + "), dra4j to '" + dn + "'");
         }
         if (!u.path("nominate").equals(d.path("nominate"))) {
-            return diff("nominate", "nominate", where + ": upstream's PostFilter nominates " + u.path("nominate")
-                    + ", dra4j's " + d.path("nominate"));
+            return diff(
+                    "nominate",
+                    "nominate",
+                    where + ": upstream's PostFilter nominates " + u.path("nominate") + ", dra4j's "
+                            + d.path("nominate"));
         }
         if (!strings(u.path("victims")).equals(strings(d.path("victims")))) {
-            return diff("victims", "victims", where + ": upstream preempts " + u.path("victims") + ", dra4j "
-                    + d.path("victims"));
+            return diff(
+                    "victims",
+                    "victims",
+                    where + ": upstream preempts " + u.path("victims") + ", dra4j " + d.path("victims"));
         }
         if (un.equals(dn)) {
             JsonNode uc = normalise(u.path("claims"));
@@ -172,7 +196,9 @@ final class TraceComparison {
             names.sort(null);
             for (String name : names) {
                 JsonNode v = normalise(node.get(name));
-                if (name.equals("allocationTimestamp") || v.isNull() || v.isMissingNode()
+                if (name.equals("allocationTimestamp")
+                        || v.isNull()
+                        || v.isMissingNode()
                         || (v.isContainer() && v.isEmpty())) {
                     continue;
                 }

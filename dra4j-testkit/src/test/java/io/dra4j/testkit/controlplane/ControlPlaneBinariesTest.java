@@ -1,15 +1,14 @@
 package io.dra4j.testkit.controlplane;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ControlPlaneBinariesTest {
     private static final ControlPlaneVersions VERSIONS = new ControlPlaneVersions("v1.37.2", "v3.7.3");
@@ -18,25 +17,31 @@ class ControlPlaneBinariesTest {
     void theSystemPropertyWinsOverTheEnvironmentAndTheCache() {
         ControlPlaneBinaries found = ControlPlaneBinaries.locate(
                 Map.of(ControlPlaneBinaries.PROPERTY, "/p", "user.home", "/home/u"),
-                Map.of(ControlPlaneBinaries.ENVIRONMENT, "/e", "XDG_CACHE_HOME", "/x"), VERSIONS);
+                Map.of(ControlPlaneBinaries.ENVIRONMENT, "/e", "XDG_CACHE_HOME", "/x"),
+                VERSIONS);
         assertThat(found.directory()).isEqualTo(Path.of("/p"));
     }
 
     @Test
     void theEnvironmentWinsOverTheCache() {
-        ControlPlaneBinaries found = ControlPlaneBinaries.locate(Map.of("user.home", "/home/u"),
-                Map.of(ControlPlaneBinaries.ENVIRONMENT, "/e"), VERSIONS);
+        ControlPlaneBinaries found = ControlPlaneBinaries.locate(
+                Map.of("user.home", "/home/u"), Map.of(ControlPlaneBinaries.ENVIRONMENT, "/e"), VERSIONS);
         assertThat(found.directory()).isEqualTo(Path.of("/e"));
     }
 
     @Test
     void theCacheIsKeyedByTheKubernetesVersionAsTheBuildScriptWritesIt() {
-        assertThat(ControlPlaneBinaries.locate(Map.of("user.home", "/home/u"), Map.of(), VERSIONS).directory())
+        assertThat(ControlPlaneBinaries.locate(Map.of("user.home", "/home/u"), Map.of(), VERSIONS)
+                        .directory())
                 .isEqualTo(Path.of("/home/u/.cache/dra4j/k8s-v1.37.2/bin"));
-        assertThat(ControlPlaneBinaries.locate(Map.of("user.home", "/home/u"), Map.of("XDG_CACHE_HOME", "/x"),
-                VERSIONS).directory()).isEqualTo(Path.of("/x/dra4j/k8s-v1.37.2/bin"));
-        assertThat(ControlPlaneBinaries.locate(Map.of("user.home", "/home/u"),
-                Map.of("XDG_CACHE_HOME", "/x", "DRA4J_CONTROL_PLANE_CACHE", "/c"), VERSIONS).directory())
+        assertThat(ControlPlaneBinaries.locate(Map.of("user.home", "/home/u"), Map.of("XDG_CACHE_HOME", "/x"), VERSIONS)
+                        .directory())
+                .isEqualTo(Path.of("/x/dra4j/k8s-v1.37.2/bin"));
+        assertThat(ControlPlaneBinaries.locate(
+                                Map.of("user.home", "/home/u"),
+                                Map.of("XDG_CACHE_HOME", "/x", "DRA4J_CONTROL_PLANE_CACHE", "/c"),
+                                VERSIONS)
+                        .directory())
                 .isEqualTo(Path.of("/c/k8s-v1.37.2/bin"));
     }
 
@@ -56,9 +61,10 @@ class ControlPlaneBinariesTest {
         Files.createFile(dir.resolve("kube-apiserver"));
         ControlPlaneBinaries binaries = new ControlPlaneBinaries(dir);
         assertThat(binaries.missing()).containsExactly("kube-apiserver", "kube-scheduler", "kube-controller-manager");
-        assertThat(binaries.unavailableReason()).hasValueSatisfying(reason -> assertThat(reason)
-                .contains("kube-apiserver, kube-scheduler, kube-controller-manager missing in " + dir)
-                .contains("scripts/build-control-plane"));
+        assertThat(binaries.unavailableReason())
+                .hasValueSatisfying(reason -> assertThat(reason)
+                        .contains("kube-apiserver, kube-scheduler, kube-controller-manager missing in " + dir)
+                        .contains("scripts/build-control-plane"));
     }
 
     @Test

@@ -1,20 +1,19 @@
 package io.dra4j.testkit.controlplane;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.dra4j.scenario.LiveSnapshot;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceClassBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import org.junit.jupiter.api.Test;
-
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 class ControlPlaneIT {
     @Test
@@ -29,32 +28,60 @@ class ControlPlaneIT {
             assertThat(client.getKubernetesVersion().getGitVersion()).isEqualTo(versions.kubernetes());
             assertThat(Files.readString(kubeconfig)).contains("current-context: " + ControlPlane.CONTEXT);
 
-            DeviceClass gpu = new DeviceClassBuilder().withNewMetadata().withName("gpu").endMetadata()
-                    .withNewSpec().addNewSelector().withNewCel()
-                    .withExpression("device.driver == \"gpu.example.com\"").endCel().endSelector().endSpec().build();
+            DeviceClass gpu = new DeviceClassBuilder()
+                    .withNewMetadata()
+                    .withName("gpu")
+                    .endMetadata()
+                    .withNewSpec()
+                    .addNewSelector()
+                    .withNewCel()
+                    .withExpression("device.driver == \"gpu.example.com\"")
+                    .endCel()
+                    .endSelector()
+                    .endSpec()
+                    .build();
             client.resource(gpu).create();
             try (KubernetesClient second = plane.newClient()) {
-                assertThat(second.resources(DeviceClass.class).withName("gpu").get().getSpec().getSelectors()
-                        .get(0).getCel().getExpression()).isEqualTo("device.driver == \"gpu.example.com\"");
+                assertThat(second.resources(DeviceClass.class)
+                                .withName("gpu")
+                                .get()
+                                .getSpec()
+                                .getSelectors()
+                                .get(0)
+                                .getCel()
+                                .getExpression())
+                        .isEqualTo("device.driver == \"gpu.example.com\"");
             }
 
             // Server-side validation runs: the CEL compiler rejects the expression with its own message.
-            DeviceClass bad = new DeviceClassBuilder().withNewMetadata().withName("bad").endMetadata()
-                    .withNewSpec().addNewSelector().withNewCel().withExpression("device.driver ==").endCel()
-                    .endSelector().endSpec().build();
+            DeviceClass bad = new DeviceClassBuilder()
+                    .withNewMetadata()
+                    .withName("bad")
+                    .endMetadata()
+                    .withNewSpec()
+                    .addNewSelector()
+                    .withNewCel()
+                    .withExpression("device.driver ==")
+                    .endCel()
+                    .endSelector()
+                    .endSpec()
+                    .build();
             assertThatThrownBy(() -> client.resource(bad).create())
                     .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
                         assertThat(e.getCode()).isEqualTo(422);
-                        assertThat(e.getMessage()).contains("spec.selectors[0].cel.expression")
+                        assertThat(e.getMessage())
+                                .contains("spec.selectors[0].cel.expression")
                                 .contains("compilation failed");
                     });
 
             // Beta APIs stay off unless asked for: the snapshot says Workload and PodGroup are not served here.
             LiveSnapshot snapshot = LiveSnapshot.take(client);
-            assertThat(snapshot.notServed()).containsExactly("workloads (scheduling.k8s.io)",
-                    "podgroups (scheduling.k8s.io)");
-            assertThat(snapshot.objects()).filteredOn(o -> o instanceof DeviceClass)
-                    .extracting(o -> o.getMetadata().getName()).containsExactly("gpu");
+            assertThat(snapshot.notServed())
+                    .containsExactly("workloads (scheduling.k8s.io)", "podgroups (scheduling.k8s.io)");
+            assertThat(snapshot.objects())
+                    .filteredOn(o -> o instanceof DeviceClass)
+                    .extracting(o -> o.getMetadata().getName())
+                    .containsExactly("gpu");
         }
         assertThat(directory).doesNotExist();
         assertThat(listening(port)).as("API server port after close").isFalse();
@@ -64,8 +91,8 @@ class ControlPlaneIT {
     @Test
     void startsTheSchedulerAndTheClaimControllerWhenAsked() {
         try (ControlPlane plane = ControlPlaneAssumptions.startOrSkip(ControlPlaneOptions.scheduling())) {
-            assertThat(plane.logs()).containsOnlyKeys("etcd", "kube-apiserver", "kube-scheduler",
-                    "kube-controller-manager");
+            assertThat(plane.logs())
+                    .containsOnlyKeys("etcd", "kube-apiserver", "kube-scheduler", "kube-controller-manager");
             // That the claim controller and the scheduler do their work is RealSchedulerIT's test.
         }
     }

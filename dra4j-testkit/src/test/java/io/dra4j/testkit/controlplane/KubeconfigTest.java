@@ -1,18 +1,18 @@
 package io.dra4j.testkit.controlplane;
 
-import io.fabric8.kubernetes.client.Config;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.client.Config;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class KubeconfigTest {
     @Test
     void theClientReadsServerCertificateAuthorityAndTokenFromIt() {
-        byte[] ca = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n".getBytes(StandardCharsets.US_ASCII);
+        byte[] ca =
+                "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n".getBytes(StandardCharsets.US_ASCII);
         String text = ControlPlane.kubeconfig(URI.create("https://127.0.0.1:6443"), ca, "secret");
 
         Config config = Config.fromKubeconfig(text);

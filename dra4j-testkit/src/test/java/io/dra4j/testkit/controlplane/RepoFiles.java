@@ -5,8 +5,7 @@ import java.nio.file.Path;
 
 /** The repository's root, found from the module directory Maven runs the tests in. */
 final class RepoFiles {
-    private RepoFiles() {
-    }
+    private RepoFiles() {}
 
     static Path root() {
         Path dir = Path.of("").toAbsolutePath();
@@ -14,7 +13,8 @@ final class RepoFiles {
             dir = dir.getParent();
         }
         if (dir == null) {
-            throw new IllegalStateException("not inside the dra4j repository: " + Path.of("").toAbsolutePath());
+            throw new IllegalStateException(
+                    "not inside the dra4j repository: " + Path.of("").toAbsolutePath());
         }
         return dir;
     }

@@ -1,10 +1,10 @@
 package io.dra4j.testkit.diff;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 class OutcomeComparisonTest {
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -28,7 +28,8 @@ class OutcomeComparisonTest {
                  "nodeSelector":{"nodeSelectorTerms":[{"matchExpressions":[{"key":"region","operator":"In","values":["a","b"]}]},
                                                       {"matchFields":[{"key":"metadata.name","operator":"In","values":["node-1"]}]}]},
                  "config":[]}]}""";
-        assertThat(OutcomeComparison.compare(read(UPSTREAM), read(dra4j), false)).isEmpty();
+        assertThat(OutcomeComparison.compare(read(UPSTREAM), read(dra4j), false))
+                .isEmpty();
     }
 
     @Test
@@ -44,9 +45,11 @@ class OutcomeComparisonTest {
     @Test
     void aMissingShareIdOrOtherConsumedCapacityIsADivergence() {
         String noShare = UPSTREAM.replaceAll("\"shareID\":\"[^\"]*\",", "");
-        assertThat(OutcomeComparison.compare(read(UPSTREAM), read(noShare), false)).isPresent();
+        assertThat(OutcomeComparison.compare(read(UPSTREAM), read(noShare), false))
+                .isPresent();
         String lessMemory = UPSTREAM.replace("\"memory\":\"4Gi\"", "\"memory\":\"4G\"");
-        assertThat(OutcomeComparison.compare(read(UPSTREAM), read(lessMemory), false)).isPresent();
+        assertThat(OutcomeComparison.compare(read(UPSTREAM), read(lessMemory), false))
+                .isPresent();
     }
 
     @Test
@@ -64,7 +67,8 @@ class OutcomeComparisonTest {
         String two = """
                 {"outcome":"allocated","allocations":[{"claim":"c","nodeSelector":null,"results":[
                   {"request":"r","driver":"d","pool":"p","device":"a"},{"request":"r","driver":"d","pool":"p","device":"b"}]}]}""";
-        String swapped = two.replace("\"a\"}", "\"x\"}").replace("\"b\"}", "\"a\"}").replace("\"x\"}", "\"b\"}");
+        String swapped =
+                two.replace("\"a\"}", "\"x\"}").replace("\"b\"}", "\"a\"}").replace("\"x\"}", "\"b\"}");
         assertThat(OutcomeComparison.compare(read(two), read(swapped), false))
                 .hasValueSatisfying(d -> assertThat(d.aspect()).isEqualTo("result order"));
         assertThat(OutcomeComparison.compare(read(two), read(swapped), true)).isEmpty();
@@ -72,9 +76,11 @@ class OutcomeComparisonTest {
 
     @Test
     void celRuntimeErrorsNamingAnotherDeviceDiffer() {
-        String upstream = "{\"outcome\":\"error\",\"error\":\"claim claim-0: selector #1 on device driver-a/pool-1/device-0: "
-                + "CEL runtime error: no such key: fw. consider using CEL optional chaining (.? followed by orValue())\"}";
-        assertThat(OutcomeComparison.compare(read(upstream), read(upstream), false)).isEmpty();
+        String upstream =
+                "{\"outcome\":\"error\",\"error\":\"claim claim-0: selector #1 on device driver-a/pool-1/device-0: "
+                        + "CEL runtime error: no such key: fw. consider using CEL optional chaining (.? followed by orValue())\"}";
+        assertThat(OutcomeComparison.compare(read(upstream), read(upstream), false))
+                .isEmpty();
         String otherDevice = upstream.replace("driver-a/pool-1/device-0", "driver-a/pool-1/device-1");
         assertThat(OutcomeComparison.compare(read(upstream), read(otherDevice), false))
                 .hasValueSatisfying(d -> assertThat(d.aspect()).isEqualTo("error message"));
@@ -86,9 +92,11 @@ class OutcomeComparisonTest {
                 + "driver-a/pool-1/device-0 because a claim constraint would not be satisfied\"}";
         String dra4j = upstream.replace("driver-a/pool-1/device-0", "driver-a/pool-3/device-1");
         assertThat(OutcomeComparison.compare(read(upstream), read(dra4j), true)).isEmpty();
-        assertThat(OutcomeComparison.compare(read(upstream), read(dra4j), false)).isPresent();
+        assertThat(OutcomeComparison.compare(read(upstream), read(dra4j), false))
+                .isPresent();
         String otherText = dra4j.replace("claim constraint", "class selector");
-        assertThat(OutcomeComparison.compare(read(upstream), read(otherText), true)).isPresent();
+        assertThat(OutcomeComparison.compare(read(upstream), read(otherText), true))
+                .isPresent();
     }
 
     @Test

@@ -1,16 +1,15 @@
 package io.dra4j.testkit.diff;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.dra4j.testkit.gen.ScenarioGenerator;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
-
-import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Predicate;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 class ShrinkerTest {
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -41,14 +40,23 @@ class ShrinkerTest {
         assertThat(devices.size()).isEqualTo(1);
         JsonNode device = devices.path(0);
         assertThat(device.path("attributes").propertyNames()).containsExactly("model");
-        assertThat(device.propertyNames()).contains("name", "attributes")
+        assertThat(device.propertyNames())
+                .contains("name", "attributes")
                 .isSubsetOf("name", "attributes", "nodeName", "nodeSelector", "allNodes");
-        assertThat(shrunk.path("claims").size()).as("a scenario keeps one claim").isEqualTo(1);
+        assertThat(shrunk.path("claims").size())
+                .as("a scenario keeps one claim")
+                .isEqualTo(1);
         assertThat(shrunk.path("features").size()).isZero();
         assertThat(shrunk.path("allocatedDevices").size()).isZero();
         // Identity fields stay.
-        assertThat(shrunk.path("name").asString()).isEqualTo(original.path("name").asString());
-        assertThat(shrunk.path("resourceSlices").path(0).path("spec").path("pool").has("name")).isTrue();
+        assertThat(shrunk.path("name").asString())
+                .isEqualTo(original.path("name").asString());
+        assertThat(shrunk.path("resourceSlices")
+                        .path(0)
+                        .path("spec")
+                        .path("pool")
+                        .has("name"))
+                .isTrue();
     }
 
     @Test
@@ -60,12 +68,33 @@ class ShrinkerTest {
                  "claims": [{"spec": {"devices": {"requests": [{"name": "r",
                    "exactly": {"deviceClassName": "c", "allocationMode": "ExactCount", "count": 4}}]}}}]}""");
         ObjectNode shrunk = Shrinker.shrink(scenario, s -> s.toString().contains("2]"), 1000);
-        assertThat(shrunk.path("resourceSlices").path(0).path("spec").path("devices").path(0)
-                .path("attributes").path("ports").path("ints").toString()).isEqualTo("[2]");
-        assertThat(shrunk.path("resourceSlices").path(0).path("spec").path("pool").path("resourceSliceCount").asInt())
+        assertThat(shrunk.path("resourceSlices")
+                        .path(0)
+                        .path("spec")
+                        .path("devices")
+                        .path(0)
+                        .path("attributes")
+                        .path("ports")
+                        .path("ints")
+                        .toString())
+                .isEqualTo("[2]");
+        assertThat(shrunk.path("resourceSlices")
+                        .path(0)
+                        .path("spec")
+                        .path("pool")
+                        .path("resourceSliceCount")
+                        .asInt())
                 .isEqualTo(1);
-        assertThat(shrunk.path("claims").path(0).path("spec").path("devices").path("requests").path(0)
-                .path("exactly").path("count").asInt()).isEqualTo(1);
+        assertThat(shrunk.path("claims")
+                        .path(0)
+                        .path("spec")
+                        .path("devices")
+                        .path("requests")
+                        .path(0)
+                        .path("exactly")
+                        .path("count")
+                        .asInt())
+                .isEqualTo(1);
     }
 
     @Test
@@ -78,12 +107,30 @@ class ShrinkerTest {
                    {"spec": {"driver": "d", "pool": {"name": "q", "generation": 1, "resourceSliceCount": 3}}}],
                  "claims": [{"spec": {"devices": {"requests": [{"name": "r"}]}}}]}""");
         // The "divergence": pool q keeps its three slices' worth of count, and there are three slices.
-        ObjectNode shrunk = Shrinker.shrink(scenario, s -> s.path("resourceSlices").size() == 3
-                && s.path("resourceSlices").path(2).path("spec").path("pool").path("resourceSliceCount").asInt() == 3,
+        ObjectNode shrunk = Shrinker.shrink(
+                scenario,
+                s -> s.path("resourceSlices").size() == 3
+                        && s.path("resourceSlices")
+                                        .path(2)
+                                        .path("spec")
+                                        .path("pool")
+                                        .path("resourceSliceCount")
+                                        .asInt()
+                                == 3,
                 1000);
-        assertThat(shrunk.path("resourceSlices").path(0).path("spec").path("pool").path("resourceSliceCount").asInt())
+        assertThat(shrunk.path("resourceSlices")
+                        .path(0)
+                        .path("spec")
+                        .path("pool")
+                        .path("resourceSliceCount")
+                        .asInt())
                 .isEqualTo(1);
-        assertThat(shrunk.path("resourceSlices").path(1).path("spec").path("pool").path("resourceSliceCount").asInt())
+        assertThat(shrunk.path("resourceSlices")
+                        .path(1)
+                        .path("spec")
+                        .path("pool")
+                        .path("resourceSliceCount")
+                        .asInt())
                 .isEqualTo(1);
     }
 
@@ -97,10 +144,13 @@ class ShrinkerTest {
     @Test
     void stopsAfterMaxTries() {
         AtomicInteger calls = new AtomicInteger();
-        Shrinker.shrink(generatedWith(HAS_MODEL), s -> {
-            calls.incrementAndGet();
-            return HAS_MODEL.test(s);
-        }, 7);
+        Shrinker.shrink(
+                generatedWith(HAS_MODEL),
+                s -> {
+                    calls.incrementAndGet();
+                    return HAS_MODEL.test(s);
+                },
+                7);
         assertThat(calls.get()).isEqualTo(7);
     }
 
@@ -109,21 +159,38 @@ class ShrinkerTest {
         ObjectNode scenario = ScenarioGenerator.generate(9, 4);
         for (List<Object> path : Shrinker.removable(scenario)) {
             Object last = path.get(path.size() - 1);
-            assertThat(last).as(path.toString()).isNotIn("name", "apiVersion", "kind", "metadata", "spec", "driver",
-                    "pool", "deviceClassName", "allocationMode", "count", "expression", "node");
+            assertThat(last)
+                    .as(path.toString())
+                    .isNotIn(
+                            "name",
+                            "apiVersion",
+                            "kind",
+                            "metadata",
+                            "spec",
+                            "driver",
+                            "pool",
+                            "deviceClassName",
+                            "allocationMode",
+                            "count",
+                            "expression",
+                            "node");
         }
         ObjectNode single = ScenarioGenerator.generate(9, 4);
         for (JsonNode claim : single.path("claims")) {
-            ((ObjectNode) claim.path("spec").path("devices")).putArray("requests").addObject().put("name", "only");
+            ((ObjectNode) claim.path("spec").path("devices"))
+                    .putArray("requests")
+                    .addObject()
+                    .put("name", "only");
         }
-        assertThat(Shrinker.removable(single))
-                .noneMatch(p -> p.size() == 6 && "requests".equals(p.get(4)));
+        assertThat(Shrinker.removable(single)).noneMatch(p -> p.size() == 6 && "requests".equals(p.get(4)));
     }
 
     private static ObjectNode generatedWith(Predicate<ObjectNode> property) {
         for (int i = 0; ; i++) {
             ObjectNode s = ScenarioGenerator.generate(1, i);
-            if (property.test(s) && s.path("resourceSlices").size() > 1 && s.path("claims").size() > 1) {
+            if (property.test(s)
+                    && s.path("resourceSlices").size() > 1
+                    && s.path("claims").size() > 1) {
                 return s;
             }
         }

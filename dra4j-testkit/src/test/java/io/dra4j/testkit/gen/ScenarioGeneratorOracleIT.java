@@ -1,8 +1,7 @@
 package io.dra4j.testkit.gen;
 
-import org.junit.jupiter.api.Test;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -11,9 +10,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /** Every generated scenario is one the upstream oracle reads (its decoding is strict: unknown fields are errors). */
 class ScenarioGeneratorOracleIT {
@@ -31,16 +30,22 @@ class ScenarioGeneratorOracleIT {
             }
             Files.write(input, lines, StandardCharsets.UTF_8);
             Process p = new ProcessBuilder(oracle.toString(), "-")
-                    .redirectInput(input.toFile()).redirectOutput(output.toFile())
-                    .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+                    .redirectInput(input.toFile())
+                    .redirectOutput(output.toFile())
+                    .redirectError(ProcessBuilder.Redirect.INHERIT)
+                    .start();
             assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
-            assertThat(p.exitValue()).as("oracle exit status (1 = some input unreadable)").isZero();
+            assertThat(p.exitValue())
+                    .as("oracle exit status (1 = some input unreadable)")
+                    .isZero();
             List<String> outcomes = Files.readAllLines(output, StandardCharsets.UTF_8);
             assertThat(outcomes).hasSize(lines.size());
             JsonMapper json = JsonMapper.builder().build();
             for (String line : outcomes) {
                 JsonNode o = json.readTree(line);
-                assertThat(o.path("error").asString("")).as(o.path("scenario").asString()).doesNotStartWith("stdin");
+                assertThat(o.path("error").asString(""))
+                        .as(o.path("scenario").asString())
+                        .doesNotStartWith("stdin");
             }
         } finally {
             Files.deleteIfExists(input);
@@ -54,7 +59,9 @@ class ScenarioGeneratorOracleIT {
         if (!Files.isExecutable(binary)) {
             try {
                 Process build = new ProcessBuilder("go", "build", "-o", "bin/oracle", "./cmd/oracle")
-                        .directory(ORACLE_DIR.toFile()).inheritIO().start();
+                        .directory(ORACLE_DIR.toFile())
+                        .inheritIO()
+                        .start();
                 build.waitFor(300, TimeUnit.SECONDS);
             } catch (IOException e) {
                 assumeTrue(false, "no oracle binary and no go toolchain: " + e.getMessage());

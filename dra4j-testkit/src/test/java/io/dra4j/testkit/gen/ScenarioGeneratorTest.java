@@ -1,18 +1,18 @@
 package io.dra4j.testkit.gen;
 
-import org.junit.jupiter.api.Test;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 class ScenarioGeneratorTest {
-    private static final Set<String> KNOWN_GATES = java.util.stream.Stream.concat(ScenarioBuilder.GATES.stream(),
-            ScenarioBuilder.LATE_GATES.stream()).collect(java.util.stream.Collectors.toUnmodifiableSet());
+    private static final Set<String> KNOWN_GATES = java.util.stream.Stream.concat(
+                    ScenarioBuilder.GATES.stream(), ScenarioBuilder.LATE_GATES.stream())
+            .collect(java.util.stream.Collectors.toUnmodifiableSet());
 
     @Test
     void sameSeedAndIndexGiveTheSameScenario() {
@@ -48,10 +48,18 @@ class ScenarioGeneratorTest {
                 sliceNames.add(slice.path("metadata").path("name").asString());
                 JsonNode spec = slice.path("spec");
                 long placements = List.of("nodeName", "nodeSelector", "allNodes", "perDeviceNodeSelection").stream()
-                        .filter(spec::has).count();
-                assertThat(placements).as("node selection fields of %s", s.path("name")).isEqualTo(1);
+                        .filter(spec::has)
+                        .count();
+                assertThat(placements)
+                        .as("node selection fields of %s", s.path("name"))
+                        .isEqualTo(1);
                 assertThat(spec.has("devices") && spec.has("sharedCounters")).isFalse();
-                if (!slice.path("spec").path("devices").path(0).path("name").asString("").equals("device-stale")) {
+                if (!slice.path("spec")
+                        .path("devices")
+                        .path(0)
+                        .path("name")
+                        .asString("")
+                        .equals("device-stale")) {
                     devices += slice.path("spec").path("devices").size();
                 }
             }
@@ -82,12 +90,33 @@ class ScenarioGeneratorTest {
             all.append(ScenarioGenerator.toJsonLine(ScenarioGenerator.generate(3, i)));
         }
         String text = all.toString();
-        for (String field : List.of("\"allocationMode\":\"All\"", "\"firstAvailable\"", "\"adminAccess\"",
-                "\"matchAttribute\"", "\"distinctAttribute\"", "\"taints\"", "\"tolerations\"",
-                "\"sharedCounters\"", "\"consumesCounters\"", "\"allowMultipleAllocations\"", "\"validRange\"",
-                "\"validValues\"", "\"bindingConditions\"", "\"bindsToNode\"", "\"perDeviceNodeSelection\"",
-                "\"allNodes\"", "\"nodeSelector\"", "\"strings\"", "\"ints\"", "\"version\"", "\"shareID\"",
-                "\"shared\":true", "\"status\"", "\"generation\":2", "\"config\"", "\"capacity\":{\"requests\"")) {
+        for (String field : List.of(
+                "\"allocationMode\":\"All\"",
+                "\"firstAvailable\"",
+                "\"adminAccess\"",
+                "\"matchAttribute\"",
+                "\"distinctAttribute\"",
+                "\"taints\"",
+                "\"tolerations\"",
+                "\"sharedCounters\"",
+                "\"consumesCounters\"",
+                "\"allowMultipleAllocations\"",
+                "\"validRange\"",
+                "\"validValues\"",
+                "\"bindingConditions\"",
+                "\"bindsToNode\"",
+                "\"perDeviceNodeSelection\"",
+                "\"allNodes\"",
+                "\"nodeSelector\"",
+                "\"strings\"",
+                "\"ints\"",
+                "\"version\"",
+                "\"shareID\"",
+                "\"shared\":true",
+                "\"status\"",
+                "\"generation\":2",
+                "\"config\"",
+                "\"capacity\":{\"requests\"")) {
             assertThat(text).as("some scenario has %s", field).contains(field);
         }
     }
@@ -96,7 +125,8 @@ class ScenarioGeneratorTest {
     void yamlAndJsonHoldTheSameScenario() {
         ObjectNode s = ScenarioGenerator.generate(11, 3);
         String yaml = ScenarioGenerator.toYaml(s);
-        JsonNode back = tools.jackson.dataformat.yaml.YAMLMapper.builder().build().readTree(yaml);
+        JsonNode back =
+                tools.jackson.dataformat.yaml.YAMLMapper.builder().build().readTree(yaml);
         assertThat(ScenarioGenerator.toJsonLine((ObjectNode) back)).isEqualTo(ScenarioGenerator.toJsonLine(s));
         assertThat(ScenarioGenerator.toJsonLine(s)).doesNotContain("\n");
     }

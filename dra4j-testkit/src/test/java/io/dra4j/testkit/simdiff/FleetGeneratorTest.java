@@ -1,13 +1,12 @@
 package io.dra4j.testkit.simdiff;
 
-import org.junit.jupiter.api.Test;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Map;
 import java.util.TreeMap;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 class FleetGeneratorTest {
     @Test
@@ -28,8 +27,15 @@ class FleetGeneratorTest {
                 }
             }
         }
-        assertThat(kinds).containsKeys("Node", "Pod", "ResourceSlice", "DeviceClass", "ResourceClaimTemplate",
-                "ResourceClaim", "PriorityClass");
+        assertThat(kinds)
+                .containsKeys(
+                        "Node",
+                        "Pod",
+                        "ResourceSlice",
+                        "DeviceClass",
+                        "ResourceClaimTemplate",
+                        "ResourceClaim",
+                        "PriorityClass");
         assertThat(placed).isPositive().isLessThan(attempts);
     }
 }

@@ -1,5 +1,7 @@
 package io.dra4j.testkit.simdiff;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.dra4j.scenario.LiveClusterException;
 import io.dra4j.scenario.LiveSnapshot;
 import io.dra4j.scenario.ManifestReader;
@@ -17,23 +19,19 @@ import io.dra4j.testkit.controlplane.ControlPlaneOptions;
 import io.dra4j.testkit.controlplane.PodPlacement;
 import io.dra4j.testkit.controlplane.RealScheduler;
 import io.fabric8.kubernetes.api.model.AffinityBuilder;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KubernetesList;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.NodeSelectorRequirementBuilder;
 import io.fabric8.kubernetes.api.model.NodeSelectorTermBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
-import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
-import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClassBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
+import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClassBuilder;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
-import tools.jackson.databind.json.JsonMapper;
-
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -42,8 +40,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.IntStream;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * End to end against the real kube-scheduler 1.37 (and kube-apiserver, etcd, the resource claim controller): generated
@@ -93,8 +92,14 @@ class RealSchedulerDifferentialIT {
         }
         if (base.stream().noneMatch(o -> o instanceof PriorityClass c && Boolean.TRUE.equals(c.getGlobalDefault()))) {
             // Pods without a class then never preempt either (no kubelet would finish a victim's deletion).
-            base.add(new PriorityClassBuilder().withNewMetadata().withName("never-preempt").endMetadata().withValue(0)
-                    .withGlobalDefault(true).withPreemptionPolicy("Never").build());
+            base.add(new PriorityClassBuilder()
+                    .withNewMetadata()
+                    .withName("never-preempt")
+                    .endMetadata()
+                    .withValue(0)
+                    .withGlobalDefault(true)
+                    .withPreemptionPolicy("Never")
+                    .build());
         }
         List<String> divergences = new ArrayList<>();
         int bound = 0;
@@ -103,7 +108,8 @@ class RealSchedulerDifferentialIT {
             scheduler.apply(base);
             for (Pod pod : pending) {
                 Pod held = scheduler.hold(ownedByTheServersControllers(plane, pod), POD_TIMEOUT);
-                String key = held.getMetadata().getNamespace() + "/" + held.getMetadata().getName();
+                String key = held.getMetadata().getNamespace() + "/"
+                        + held.getMetadata().getName();
                 List<HasMetadata> live = released(live(plane), held);
                 Decision dra4j = Decision.of(simulate(live), key);
 
@@ -113,35 +119,48 @@ class RealSchedulerDifferentialIT {
                 if (real.bound()) {
                     bound++;
                 } else {
-                    scheduler.delete(held.getMetadata().getNamespace(), held.getMetadata().getName(), POD_TIMEOUT);
+                    scheduler.delete(
+                            held.getMetadata().getNamespace(),
+                            held.getMetadata().getName(),
+                            POD_TIMEOUT);
                 }
             }
         }
-        assertThat(divergences).as("snapshot %d: %d pods, %d bound", index, pending.size(), bound).isEmpty();
+        assertThat(divergences)
+                .as("snapshot %d: %d pods, %d bound", index, pending.size(), bound)
+                .isEmpty();
         assertThat(pending).as("snapshot %d has pods to schedule", index).isNotEmpty();
     }
 
     /** dra4j's decision for one pod: its first attempt in the trace and its result. */
     private record Decision(TraceAttempt attempt, PodResult result) {
         static Decision of(Run run, String key) {
-            TraceAttempt attempt = run.attempts().stream().filter(a -> key.equals(a.namespace() + "/" + a.name()))
-                    .findFirst().orElseThrow(() -> new AssertionError("dra4j made no attempt for " + key));
-            PodResult result = run.result().pods().stream().filter(p -> key.equals(p.namespace() + "/" + p.name()))
-                    .findFirst().orElseThrow(() -> new AssertionError("dra4j has no result for " + key));
+            TraceAttempt attempt = run.attempts().stream()
+                    .filter(a -> key.equals(a.namespace() + "/" + a.name()))
+                    .findFirst()
+                    .orElseThrow(() -> new AssertionError("dra4j made no attempt for " + key));
+            PodResult result = run.result().pods().stream()
+                    .filter(p -> key.equals(p.namespace() + "/" + p.name()))
+                    .findFirst()
+                    .orElseThrow(() -> new AssertionError("dra4j has no result for " + key));
             return new Decision(attempt, result);
         }
     }
 
-    private record Run(SimulationResult result, List<TraceAttempt> attempts) {
-    }
+    private record Run(SimulationResult result, List<TraceAttempt> attempts) {}
 
     private static List<String> compare(String key, Decision dra4j, PodPlacement real, List<HasMetadata> live) {
         List<String> out = new ArrayList<>();
         Optional<String> dra4jNode = dra4j.attempt().node();
         if (real.bound() != dra4jNode.isPresent()) {
-            out.add(key + ": the real scheduler " + (real.bound() ? "bound it to " + real.node().orElseThrow()
-                    : "left it unschedulable (" + real.message() + ")") + ", dra4j "
-                    + dra4jNode.map(n -> "bound it to " + n).orElse("left it pending (" + dra4j.result().reason() + ")"));
+            out.add(key + ": the real scheduler "
+                    + (real.bound()
+                            ? "bound it to " + real.node().orElseThrow()
+                            : "left it unschedulable (" + real.message() + ")")
+                    + ", dra4j "
+                    + dra4jNode
+                            .map(n -> "bound it to " + n)
+                            .orElse("left it pending (" + dra4j.result().reason() + ")"));
             return out;
         }
         if (!real.bound()) {
@@ -153,18 +172,20 @@ class RealSchedulerDifferentialIT {
         }
         String node = real.node().orElseThrow();
         if (!dra4j.attempt().best().contains(node)) {
-            out.add(key + ": the real scheduler chose " + node + ", not one of dra4j's best " + dra4j.attempt().best()
-                    + " (scores " + dra4j.attempt().scores() + ")");
+            out.add(key + ": the real scheduler chose " + node + ", not one of dra4j's best "
+                    + dra4j.attempt().best() + " (scores " + dra4j.attempt().scores() + ")");
             return out;
         }
         // On a tie the real scheduler may have taken another of the best nodes: dra4j's allocation there is the one
         // it makes with the pod pinned to that node (a node's allocation does not depend on the other nodes).
-        Map<String, AllocationResult> allocations = node.equals(dra4jNode.orElseThrow()) ? dra4j.attempt().claims()
+        Map<String, AllocationResult> allocations = node.equals(dra4jNode.orElseThrow())
+                ? dra4j.attempt().claims()
                 : Decision.of(simulate(pinned(live, key, node)), key).attempt().claims();
         for (Map.Entry<String, ResourceClaim> claim : real.claims().entrySet()) {
             List<String> realDevices = devices(claim.getValue().getStatus().getAllocation());
-            List<String> dra4jDevices = Optional.ofNullable(allocations.get(claim.getKey())).map(
-                    RealSchedulerDifferentialIT::devices).orElse(List.of("(no allocation)"));
+            List<String> dra4jDevices = Optional.ofNullable(allocations.get(claim.getKey()))
+                    .map(RealSchedulerDifferentialIT::devices)
+                    .orElse(List.of("(no allocation)"));
             if (!realDevices.equals(dra4jDevices)) {
                 out.add(key + ": claim " + claim.getKey() + " on " + node + ": real " + realDevices + ", dra4j "
                         + dra4jDevices);
@@ -174,15 +195,19 @@ class RealSchedulerDifferentialIT {
     }
 
     private static List<String> devices(AllocationResult allocation) {
-        return allocation.getDevices().getResults().stream().map((DeviceRequestAllocationResult r) -> r.getRequest()
-                + "=" + r.getDriver() + "/" + r.getPool() + "/" + r.getDevice()).toList();
+        return allocation.getDevices().getResults().stream()
+                .map((DeviceRequestAllocationResult r) ->
+                        r.getRequest() + "=" + r.getDriver() + "/" + r.getPool() + "/" + r.getDevice())
+                .toList();
     }
 
     private static Run simulate(List<HasMetadata> live) {
-        byte[] yaml = new LiveSnapshot("real kube-apiserver", live, List.of()).toYaml()
+        byte[] yaml = new LiveSnapshot("real kube-apiserver", live, List.of())
+                .toYaml()
                 .getBytes(StandardCharsets.UTF_8);
         Manifests manifests = ManifestReader.parse(yaml, "real cluster");
-        assertThat(manifests.problems()).as("the live cluster read as dra4j simulate --from-cluster reads it")
+        assertThat(manifests.problems())
+                .as("the live cluster read as dra4j simulate --from-cluster reads it")
                 .isEmpty();
         List<TraceAttempt> attempts = new ArrayList<>();
         SimulationResult result = new Simulator(SimulationOptions.defaults())
@@ -194,10 +219,13 @@ class RealSchedulerDifferentialIT {
     private static List<HasMetadata> released(List<HasMetadata> live, Pod held) {
         List<HasMetadata> out = new ArrayList<>();
         for (HasMetadata object : live) {
-            if (object instanceof Pod pod && pod.getMetadata().getUid().equals(held.getMetadata().getUid())) {
+            if (object instanceof Pod pod
+                    && pod.getMetadata().getUid().equals(held.getMetadata().getUid())) {
                 Pod copy = FABRIC8.clone(pod);
-                copy.getSpec().setSchedulingGates(copy.getSpec().getSchedulingGates().stream()
-                        .filter(g -> !RealScheduler.HOLD_GATE.equals(g.getName())).toList());
+                copy.getSpec()
+                        .setSchedulingGates(copy.getSpec().getSchedulingGates().stream()
+                                .filter(g -> !RealScheduler.HOLD_GATE.equals(g.getName()))
+                                .toList());
                 out.add(copy);
             } else {
                 out.add(object);
@@ -210,17 +238,26 @@ class RealSchedulerDifferentialIT {
     private static List<HasMetadata> pinned(List<HasMetadata> live, String key, String node) {
         List<HasMetadata> out = new ArrayList<>();
         for (HasMetadata object : live) {
-            if (object instanceof Pod pod && key.equals(pod.getMetadata().getNamespace() + "/"
-                    + pod.getMetadata().getName())) {
+            if (object instanceof Pod pod
+                    && key.equals(pod.getMetadata().getNamespace() + "/"
+                            + pod.getMetadata().getName())) {
                 Pod copy = FABRIC8.clone(pod);
                 copy.getSpec().setNodeSelector(null);
                 copy.getSpec().setTopologySpreadConstraints(null);
-                copy.getSpec().setAffinity(new AffinityBuilder().withNewNodeAffinity()
-                        .withNewRequiredDuringSchedulingIgnoredDuringExecution()
-                        .withNodeSelectorTerms(new NodeSelectorTermBuilder().withMatchFields(
-                                new NodeSelectorRequirementBuilder().withKey("metadata.name").withOperator("In")
-                                        .withValues(node).build()).build())
-                        .endRequiredDuringSchedulingIgnoredDuringExecution().endNodeAffinity().build());
+                copy.getSpec()
+                        .setAffinity(new AffinityBuilder()
+                                .withNewNodeAffinity()
+                                .withNewRequiredDuringSchedulingIgnoredDuringExecution()
+                                .withNodeSelectorTerms(new NodeSelectorTermBuilder()
+                                        .withMatchFields(new NodeSelectorRequirementBuilder()
+                                                .withKey("metadata.name")
+                                                .withOperator("In")
+                                                .withValues(node)
+                                                .build())
+                                        .build())
+                                .endRequiredDuringSchedulingIgnoredDuringExecution()
+                                .endNodeAffinity()
+                                .build());
                 out.add(copy);
             } else {
                 out.add(object);
@@ -230,8 +267,8 @@ class RealSchedulerDifferentialIT {
     }
 
     private static List<HasMetadata> generated(int index) {
-        String json = JSON.writeValueAsString(FleetGenerator.generate(SEED, index,
-                EnumSet.of(FleetGenerator.Feature.PREEMPTION)));
+        String json = JSON.writeValueAsString(
+                FleetGenerator.generate(SEED, index, EnumSet.of(FleetGenerator.Feature.PREEMPTION)));
         KubernetesList list = FABRIC8.unmarshal(json, KubernetesList.class);
         return list.getItems();
     }
@@ -248,9 +285,14 @@ class RealSchedulerDifferentialIT {
         for (OwnerReference owner : copy.getMetadata().getOwnerReferences()) {
             GenericKubernetesResource controller = plane.client()
                     .genericKubernetesResources(owner.getApiVersion(), owner.getKind())
-                    .inNamespace(pod.getMetadata().getNamespace()).withName(owner.getName()).get();
-            assertThat(controller).as("the controller %s %s of pod %s", owner.getKind(), owner.getName(),
-                    pod.getMetadata().getName()).isNotNull();
+                    .inNamespace(pod.getMetadata().getNamespace())
+                    .withName(owner.getName())
+                    .get();
+            assertThat(controller)
+                    .as(
+                            "the controller %s %s of pod %s",
+                            owner.getKind(), owner.getName(), pod.getMetadata().getName())
+                    .isNotNull();
             owner.setUid(controller.getMetadata().getUid());
         }
         return copy;

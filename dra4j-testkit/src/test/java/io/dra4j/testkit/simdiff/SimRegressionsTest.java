@@ -1,10 +1,6 @@
 package io.dra4j.testkit.simdiff;
 
-import org.junit.jupiter.api.DynamicTest;
-import org.junit.jupiter.api.TestFactory;
-import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ObjectNode;
-import tools.jackson.dataformat.yaml.YAMLMapper;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -12,8 +8,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.dataformat.yaml.YAMLMapper;
 
 /**
  * The snapshots in {@code scenarios/sim-regressions} (divergences the scheduler differential test found, shrunk):
@@ -32,21 +31,23 @@ class SimRegressionsTest {
             files = s.filter(p -> p.toString().endsWith(".yaml")).sorted().toList();
         }
         assertThat(files).isNotEmpty();
-        return files.stream().map(file -> DynamicTest.dynamicTest(file.getFileName().toString(), () -> {
-            ObjectNode snapshot = (ObjectNode) YAML.readTree(Files.readString(file));
-            String before = snapshot.toString();
-            Path recorded = Path.of(file.toString().replaceFirst("\\.yaml$", ".oracle.jsonl"));
-            List<ObjectNode> upstream = new ArrayList<>();
-            for (String line : Files.readAllLines(recorded)) {
-                if (!line.isBlank()) {
-                    upstream.add((ObjectNode) JSON.readTree(line));
-                }
-            }
-            assertThat(upstream).isNotEmpty();
-            TraceComparison.Result r = TraceComparison.compare(upstream,
-                    Dra4jTrace.run(snapshot, file.getFileName().toString()));
-            assertThat(r.difference()).as(file.toString()).isEmpty();
-            assertThat(snapshot.toString()).isEqualTo(before);
-        }));
+        return files.stream()
+                .map(file -> DynamicTest.dynamicTest(file.getFileName().toString(), () -> {
+                    ObjectNode snapshot = (ObjectNode) YAML.readTree(Files.readString(file));
+                    String before = snapshot.toString();
+                    Path recorded = Path.of(file.toString().replaceFirst("\\.yaml$", ".oracle.jsonl"));
+                    List<ObjectNode> upstream = new ArrayList<>();
+                    for (String line : Files.readAllLines(recorded)) {
+                        if (!line.isBlank()) {
+                            upstream.add((ObjectNode) JSON.readTree(line));
+                        }
+                    }
+                    assertThat(upstream).isNotEmpty();
+                    TraceComparison.Result r = TraceComparison.compare(
+                            upstream,
+                            Dra4jTrace.run(snapshot, file.getFileName().toString()));
+                    assertThat(r.difference()).as(file.toString()).isEmpty();
+                    assertThat(snapshot.toString()).isEqualTo(before);
+                }));
     }
 }

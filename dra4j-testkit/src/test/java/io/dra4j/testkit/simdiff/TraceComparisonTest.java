@@ -1,12 +1,11 @@
 package io.dra4j.testkit.simdiff;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
-
-import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 class TraceComparisonTest {
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -29,8 +28,8 @@ class TraceComparisonTest {
         var upstream = List.of(attempt(BOUND.formatted("a", ",\"allocationTimestamp\":\"2026-12-01T00:00:00Z\"")));
         var dra4j = List.of(attempt(BOUND.formatted("a", "").replace(",\"ImageLocality\":0", "")));
 
-        assertThat(TraceComparison.compare(upstream, dra4j)).isEqualTo(new TraceComparison.Result(
-                java.util.Optional.empty(), false));
+        assertThat(TraceComparison.compare(upstream, dra4j))
+                .isEqualTo(new TraceComparison.Result(java.util.Optional.empty(), false));
     }
 
     @Test
@@ -48,8 +47,10 @@ class TraceComparisonTest {
     @Test
     void aScoreDifferenceNamesThePluginsThatDiffer() {
         var upstream = List.of(attempt(BOUND.formatted("a", "")));
-        var dra4j = List.of(attempt(BOUND.formatted("a", "").replace("\"total\":150,\"plugins\":{\"NodeResourcesFit\":50,\"TaintToleration\":100,",
-                "\"total\":149,\"plugins\":{\"NodeResourcesFit\":49,\"TaintToleration\":100,")));
+        var dra4j = List.of(attempt(BOUND.formatted("a", "")
+                .replace(
+                        "\"total\":150,\"plugins\":{\"NodeResourcesFit\":50,\"TaintToleration\":100,",
+                        "\"total\":149,\"plugins\":{\"NodeResourcesFit\":49,\"TaintToleration\":100,")));
 
         var d = TraceComparison.compare(upstream, dra4j).difference().orElseThrow();
 
@@ -61,10 +62,14 @@ class TraceComparisonTest {
         var upstream = List.of(attempt(BOUND.formatted("a", "")), attempt(BOUND.formatted("a", "")));
         var tie = List.of(attempt(BOUND.formatted("b", "")), attempt("{\"pod\":\"other\"}"));
 
-        assertThat(TraceComparison.compare(upstream, tie)).isEqualTo(new TraceComparison.Result(
-                java.util.Optional.empty(), true));
+        assertThat(TraceComparison.compare(upstream, tie))
+                .isEqualTo(new TraceComparison.Result(java.util.Optional.empty(), true));
         var outside = List.of(attempt(BOUND.formatted("c", "")), attempt(BOUND.formatted("a", "")));
-        assertThat(TraceComparison.compare(upstream, outside).difference().orElseThrow().aspect()).isEqualTo("node");
+        assertThat(TraceComparison.compare(upstream, outside)
+                        .difference()
+                        .orElseThrow()
+                        .aspect())
+                .isEqualTo("node");
     }
 
     @Test
@@ -72,8 +77,10 @@ class TraceComparisonTest {
         var one = List.of(attempt(BOUND.formatted("a", "")));
         var two = List.of(attempt(BOUND.formatted("a", "")), attempt(BOUND.formatted("a", "")));
 
-        assertThat(TraceComparison.compare(one, two).difference().orElseThrow().aspect()).isEqualTo("attempts");
-        assertThat(TraceComparison.compare(two, one).difference().orElseThrow().aspect()).isEqualTo("attempts");
+        assertThat(TraceComparison.compare(one, two).difference().orElseThrow().aspect())
+                .isEqualTo("attempts");
+        assertThat(TraceComparison.compare(two, one).difference().orElseThrow().aspect())
+                .isEqualTo("attempts");
     }
 
     private static final String PREEMPTED = """
@@ -99,8 +106,16 @@ class TraceComparisonTest {
         var left = List.of(attempt(PREEMPTED.formatted("")));
         var other = List.of(attempt(PREEMPTED.formatted(",\"nominate\":\"b\"")));
 
-        assertThat(TraceComparison.compare(cleared, left).difference().orElseThrow().aspect()).isEqualTo("nominate");
-        assertThat(TraceComparison.compare(cleared, other).difference().orElseThrow().aspect()).isEqualTo("nominate");
+        assertThat(TraceComparison.compare(cleared, left)
+                        .difference()
+                        .orElseThrow()
+                        .aspect())
+                .isEqualTo("nominate");
+        assertThat(TraceComparison.compare(cleared, other)
+                        .difference()
+                        .orElseThrow()
+                        .aspect())
+                .isEqualTo("nominate");
         assertThat(TraceComparison.compare(left, left).difference()).isEmpty();
     }
 }

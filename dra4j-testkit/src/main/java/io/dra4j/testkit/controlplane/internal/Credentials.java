@@ -36,8 +36,8 @@ public record Credentials(Path serviceAccountKey, Path serviceAccountPublicKey, 
             new SecureRandom().nextBytes(secret);
             String token = HexFormat.of().formatHex(secret);
             Path tokens = directory.resolve("tokens.csv");
-            Files.writeString(tokens, token + ",dra4j-admin,dra4j-admin-uid,system:masters\n",
-                    StandardCharsets.US_ASCII);
+            Files.writeString(
+                    tokens, token + ",dra4j-admin,dra4j-admin-uid,system:masters\n", StandardCharsets.US_ASCII);
             return new Credentials(key, pub, tokens, token);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("this JVM has no RSA key generator", e);
@@ -48,7 +48,8 @@ public record Credentials(Path serviceAccountKey, Path serviceAccountPublicKey, 
 
     private static String pem(String type, byte[] der) {
         return "-----BEGIN " + type + "-----\n"
-                + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der)
+                + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
+                        .encodeToString(der)
                 + "\n-----END " + type + "-----\n";
     }
 }

@@ -9,8 +9,7 @@ import java.util.List;
 
 /** Loopback ports that were free a moment ago, distinct from each other. */
 public final class FreePorts {
-    private FreePorts() {
-    }
+    private FreePorts() {}
 
     public static List<Integer> take(int count) {
         List<ServerSocket> sockets = new ArrayList<>();

@@ -40,7 +40,8 @@ public final class Https {
             KeyStore store = KeyStore.getInstance(KeyStore.getDefaultType());
             store.load(null, null);
             int i = 0;
-            for (Certificate certificate : CertificateFactory.getInstance("X.509").generateCertificates(in)) {
+            for (Certificate certificate :
+                    CertificateFactory.getInstance("X.509").generateCertificates(in)) {
                 store.setCertificateEntry("c" + i++, certificate);
             }
             if (i == 0) {
@@ -52,9 +53,13 @@ public final class Https {
             context.init(null, trust.getTrustManagers(), null);
             // HTTP/1.1: over HTTP/2 the components answer an unauthenticated client (the probes of kube-scheduler
             // and kube-controller-manager are anonymous) with GOAWAY instead of a response.
-            return Optional.of(new Https(HttpClient.newBuilder().sslContext(context)
-                    .version(HttpClient.Version.HTTP_1_1)
-                    .connectTimeout(Duration.ofSeconds(2)).build(), bearerToken));
+            return Optional.of(new Https(
+                    HttpClient.newBuilder()
+                            .sslContext(context)
+                            .version(HttpClient.Version.HTTP_1_1)
+                            .connectTimeout(Duration.ofSeconds(2))
+                            .build(),
+                    bearerToken));
         } catch (IOException | GeneralSecurityException e) {
             // Half-written certificate file: the caller polls again.
             return Optional.empty();
@@ -63,7 +68,8 @@ public final class Https {
 
     /** The status code and body of a GET, or empty when the server does not answer (yet). */
     public Optional<HttpResponse<String>> get(URI uri) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5)).GET();
+        HttpRequest.Builder request =
+                HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5)).GET();
         if (bearerToken != null) {
             request.header("Authorization", "Bearer " + bearerToken);
         }
@@ -72,7 +78,8 @@ public final class Https {
 
     /** A client for plain HTTP (etcd's client port). */
     public static Https plain() {
-        return new Https(HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build(), null);
+        return new Https(
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build(), null);
     }
 
     private static Optional<HttpResponse<String>> send(HttpClient client, HttpRequest request) {

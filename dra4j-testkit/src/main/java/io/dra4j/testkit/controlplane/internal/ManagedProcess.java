@@ -20,7 +20,8 @@ public final class ManagedProcess {
      * Runs "$@" in the background, terminates it when standard input (the pipe from the JVM) reaches its end, and
      * exits with its status. The read loop runs in the shell itself, so no helper process is left behind.
      */
-    private static final String WATCHDOG = String.join("\n",
+    private static final String WATCHDOG = String.join(
+            "\n",
             "exec 3<&0",
             "\"$@\" </dev/null &",
             "child=$!",
@@ -30,6 +31,7 @@ public final class ManagedProcess {
             "status=$?",
             "kill \"$watchdog\" 2>/dev/null",
             "exit \"$status\"");
+
     private static final long STOP_SECONDS = 20;
 
     private final String name;

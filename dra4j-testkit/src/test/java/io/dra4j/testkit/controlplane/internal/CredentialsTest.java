@@ -1,7 +1,6 @@
 package io.dra4j.testkit.controlplane.internal;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,8 +10,8 @@ import java.security.interfaces.RSAPublicKey;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.security.spec.X509EncodedKeySpec;
 import java.util.Base64;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class CredentialsTest {
     @Test
@@ -20,17 +19,18 @@ class CredentialsTest {
         Credentials credentials = Credentials.create(dir);
 
         KeyFactory rsa = KeyFactory.getInstance("RSA");
-        RSAPrivateCrtKey key = (RSAPrivateCrtKey) rsa.generatePrivate(
-                new PKCS8EncodedKeySpec(der(credentials.serviceAccountKey(), "PRIVATE KEY")));
-        RSAPublicKey pub = (RSAPublicKey) rsa.generatePublic(
-                new X509EncodedKeySpec(der(credentials.serviceAccountPublicKey(), "PUBLIC KEY")));
+        RSAPrivateCrtKey key = (RSAPrivateCrtKey)
+                rsa.generatePrivate(new PKCS8EncodedKeySpec(der(credentials.serviceAccountKey(), "PRIVATE KEY")));
+        RSAPublicKey pub = (RSAPublicKey)
+                rsa.generatePublic(new X509EncodedKeySpec(der(credentials.serviceAccountPublicKey(), "PUBLIC KEY")));
         assertThat(pub.getModulus()).isEqualTo(key.getModulus());
         assertThat(pub.getModulus().bitLength()).isEqualTo(2048);
 
         assertThat(credentials.token()).matches("[0-9a-f]{48}");
         assertThat(Files.readString(credentials.tokenFile()))
                 .isEqualTo(credentials.token() + ",dra4j-admin,dra4j-admin-uid,system:masters\n");
-        assertThat(Credentials.create(Files.createDirectory(dir.resolve("again"))).token())
+        assertThat(Credentials.create(Files.createDirectory(dir.resolve("again")))
+                        .token())
                 .isNotEqualTo(credentials.token());
     }
 

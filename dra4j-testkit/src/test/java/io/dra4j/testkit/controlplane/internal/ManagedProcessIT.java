@@ -1,13 +1,12 @@
 package io.dra4j.testkit.controlplane.internal;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ManagedProcessIT {
     @Test
@@ -24,8 +23,8 @@ class ManagedProcessIT {
 
     @Test
     void aComponentThatExitsLeavesNothingBehindAndItsOutputIsKept(@TempDir Path dir) throws Exception {
-        ManagedProcess process = ManagedProcess.start("talker", List.of("sh", "-c", "echo one; echo two; exit 3"),
-                dir.resolve("log"));
+        ManagedProcess process =
+                ManagedProcess.start("talker", List.of("sh", "-c", "echo one; echo two; exit 3"), dir.resolve("log"));
         for (int i = 0; i < 100 && process.isAlive(); i++) {
             Thread.sleep(50);
         }
