@@ -59,10 +59,10 @@ final class HealthStreamProbe {
      */
     record PreparedDevice(String claim, String pool, String device, String resourceId) {}
 
-    /** What the stream delivered: an update, or its end (status OK for a clean end). */
+    /** What the stream delivered: an update with when it arrived, or its end (status OK for a clean end). */
     private sealed interface Event permits Update, End {}
 
-    private record Update(NodeWatchResourcesResponse response) implements Event {}
+    private record Update(NodeWatchResourcesResponse response, Instant received) implements Event {}
 
     private record End(Status status) implements Event {}
 
@@ -80,7 +80,7 @@ final class HealthStreamProbe {
 
                 @Override
                 public void onNext(R value) {
-                    events.add(new Update(read.apply(value)));
+                    events.add(new Update(read.apply(value), Instant.now()));
                 }
 
                 @Override
@@ -148,7 +148,7 @@ final class HealthStreamProbe {
                             + String.join(", ", shown(update)));
             checkFirst(report, suite, update, driver, nodeName, slices);
             if (!watch.isZero() && !watch.isNegative() && !prepared.isEmpty()) {
-                watch(report, suite, stream, update, driver, prepared, watch);
+                watch(report, suite, stream, first, driver, prepared, watch);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -234,7 +234,7 @@ final class HealthStreamProbe {
             ProbeReport report,
             String suite,
             Stream stream,
-            NodeWatchResourcesResponse first,
+            Update first,
             String driver,
             List<PreparedDevice> prepared,
             Duration watch)
@@ -243,7 +243,13 @@ final class HealthStreamProbe {
         Map<String, KubeletHealthCache.Health> lastReported = new LinkedHashMap<>();
         List<String> announced = new ArrayList<>();
         long t0 = System.nanoTime();
-        announce(announced, cache.update(first.getDevicesList(), Instant.now()), prepared, lastReported, first, 0);
+        announce(
+                announced,
+                cache.update(first.response().getDevicesList(), first.received()),
+                prepared,
+                lastReported,
+                first.response(),
+                0);
         String ended = null;
         long deadline = t0 + watch.toNanos();
         while (System.nanoTime() < deadline) {
@@ -251,7 +257,7 @@ final class HealthStreamProbe {
             if (event instanceof Update u) {
                 announce(
                         announced,
-                        cache.update(u.response().getDevicesList(), Instant.now()),
+                        cache.update(u.response().getDevicesList(), u.received()),
                         prepared,
                         lastReported,
                         u.response(),
