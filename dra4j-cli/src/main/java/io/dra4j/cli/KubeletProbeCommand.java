@@ -68,6 +68,15 @@ final class KubeletProbeCommand implements Callable<Integer> {
     @Option(names = "--wait", defaultValue = "10", description = "Seconds to wait for plugins to appear or register.")
     long waitSeconds;
 
+    @Option(
+            names = "--health-watch",
+            defaultValue = "0",
+            description =
+                    "Seconds to keep reading a DRA driver's health stream while its claims are prepared, as the "
+                            + "kubelet keeps their pods' device health (reports time out after their "
+                            + "health_check_timeout_seconds, else 30 s, and then read Unknown); 0 checks the first update only.")
+    long healthWatchSeconds;
+
     @Option(names = "--no-dra", description = "Skip DRA drivers.")
     boolean noDra;
 
@@ -81,6 +90,10 @@ final class KubeletProbeCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        if (healthWatchSeconds < 0) {
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(), "--health-watch: " + healthWatchSeconds + " is negative");
+        }
         List<ResourceClaim> claims = List.of();
         List<ResourceSlice> slices = List.of();
         if (claimFiles != null) {
@@ -109,7 +122,8 @@ final class KubeletProbeCommand implements Callable<Integer> {
                         Duration.ofSeconds(waitSeconds),
                         !noDra,
                         !noDevicePlugins,
-                        slices))
+                        slices,
+                        Duration.ofSeconds(healthWatchSeconds)))
                 .run();
         report.print(out);
         if (junit != null) {

@@ -98,6 +98,8 @@ class NodeCommandsIT {
                         "--cdi-dir",
                         tmp.resolve("cdi").toString(),
                         "--no-device-plugins",
+                        "--health-watch",
+                        "2",
                         "--junit",
                         junit.toString()
                     },
@@ -111,6 +113,8 @@ class NodeCommandsIT {
                             "PASS health stream sends an update within 30 s: v1.DRAResourceHealth: 3 device\\(s\\) after \\d+ ms")
                     .contains("PASS health update is well-formed")
                     .contains("PASS health values are taken by the kubelet as sent")
+                    .containsPattern("PASS prepared devices keep a known health while their pods run: pod status after "
+                            + "2000 ms: ml/train \\S+ Healthy, ml/train \\S+ Healthy; announced to pods: ")
                     .doesNotContain("health update names only published devices")
                     .containsPattern("\\d+ passed, 0 failed");
             assertThat(Files.readString(junit))
@@ -124,6 +128,18 @@ class NodeCommandsIT {
         assertThat(driverStatus.get()).as(driverOut.toString()).isZero();
         assertThat(driverOut.toString()).contains("prepared claim ml/train: [node-a/gpu-0, node-a/gpu-1]");
         assertThat(root.resolve("plugins_registry/gpu.fake.dra4j.io-reg.sock")).doesNotExist();
+    }
+
+    @Test
+    void aNegativeHealthWatchIsBadUsage() {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int status = Main.run(
+                new String[] {"kubelet-probe", "--kubelet-root", tmp.toString(), "--health-watch", "-1"},
+                new PrintWriter(out, true),
+                new PrintWriter(err, true));
+        assertThat(status).isEqualTo(2);
+        assertThat(err.toString()).contains("--health-watch: -1 is negative").doesNotContain("Exception");
     }
 
     @Test

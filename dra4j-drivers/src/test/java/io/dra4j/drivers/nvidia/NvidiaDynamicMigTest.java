@@ -133,6 +133,47 @@ class NvidiaDynamicMigTest {
     }
 
     @Test
+    void hopperWithMigModeOffIsTheFullGpuAloneAsWithoutDynamicMig() throws Exception {
+        // h100-sxm: both H100s have MIG mode off. Discovery asks nothing of MIG, and each GPU is the full GPU without
+        // counters, exactly what is published without dynamic MIG.
+        String xml = Files.readString(MigFixtures.file("h100-sxm", "xml"));
+        String listing = Files.readString(MigFixtures.file("h100-sxm", "L.txt"));
+        List<String> commands = new ArrayList<>();
+        NvidiaSmi smi = args -> {
+            commands.add(String.join(" ", args));
+            if (args.equals(List.of("-q", "-x"))) {
+                return new NvidiaSmi.Output(0, xml);
+            }
+            return args.equals(List.of("-L"))
+                    ? new NvidiaSmi.Output(0, listing)
+                    : new NvidiaSmi.Output(6, "No MIG-enabled devices found.");
+        };
+        NvidiaDevices.Published dynamic = NvidiaDevices.of(NvidiaDiscovery.run(smi, true), true);
+        assertThat(commands).containsExactly("-q -x", "-L");
+        assertThat(dynamic.counterSets()).isEmpty();
+        assertThat(dynamic.devices()).extracting(Device::getName).containsExactly("gpu-0", "gpu-1");
+        assertThat(dynamic.devices()).allSatisfy(d -> {
+            assertThat(d.getAttributes().get("type").getString()).isEqualTo("gpu");
+            assertThat(d.getConsumesCounters()).isEmpty();
+        });
+        assertThat(dynamic).isEqualTo(NvidiaDevices.of(NvidiaDiscovery.run(smi, false), false));
+
+        // h100-sxm-mig with GPU 1 switched out of MIG mode: GPU 1 is the full GPU alone, GPU 0 stays partitionable.
+        SimulatedNvidiaSmi sim = new SimulatedNvidiaSmi("h100-sxm-mig");
+        assertThat(sim.run(List.of("-i", "1", "-mig", "0")).exitCode()).isZero();
+        NvidiaDevices.Published mixed = NvidiaDevices.of(NvidiaDiscovery.run(sim, true), true);
+        assertThat(mixed.counterSets()).extracting(CounterSet::getName).containsExactly("gpu-0-counter-set");
+        assertThat(mixed.devices())
+                .extracting(Device::getName)
+                .filteredOn(n -> n.startsWith("gpu-1"))
+                .containsExactly("gpu-1");
+        assertThat(MigFixtures.device(mixed, "gpu-1").getConsumesCounters()).isEmpty();
+        assertThat(mixed.devices())
+                .filteredOn(d -> d.getName().startsWith("gpu-0"))
+                .hasSize(26);
+    }
+
+    @Test
     void publishedSlicesPassTheApiServersValidationAndTheLimits() throws Exception {
         // Eight H100s (the fixture's two, four times over) exceed one slice: 208 devices with counters, 8 sets.
         List<GpuInfo> two = MigFixtures.gpus("h100-sxm-mig");

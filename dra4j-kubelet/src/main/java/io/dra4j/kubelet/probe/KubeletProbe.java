@@ -43,7 +43,9 @@ import java.util.stream.Stream;
  * wrong UID is refused and an unknown claim unprepares cleanly, and registers again as a restarted kubelet would.
  * Device plugins are driven by {@link DevicePluginProbe}; given the node's ResourceSlices, the probe also reports
  * devices that a device plugin and a DRA driver both advertise ({@link DoubleAdvertising}). A driver that advertises
- * the resource health service has its first health update checked ({@link HealthStreamProbe}).
+ * the resource health service has its first health update checked ({@link HealthStreamProbe}), while its claims are
+ * prepared; with {@link ProbeOptions#healthWatch()} the stream is then watched as the kubelet keeps the health of
+ * the claims' pods, down to devices decaying to Unknown.
  */
 public final class KubeletProbe {
     static final long GET_INFO_TIMEOUT_MS = 1_000;
@@ -297,8 +299,10 @@ public final class KubeletProbe {
                     pass(suite, "claims allocated to driver " + info.getName(), mine.size() + " claim(s)");
                 }
                 List<Claim> refs = mine.stream().map(KubeletProbe::claimRef).toList();
+                List<HealthStreamProbe.PreparedDevice> prepared = List.of();
                 if (!refs.isEmpty()) {
                     NodePrepareResourcesResponse first = checkedPrepare(ch, mine, "NodePrepareResources");
+                    prepared = preparedDevices(first, refs);
                     NodePrepareResourcesResponse second =
                             checkedPrepare(ch, mine, "NodePrepareResources again (idempotent)");
                     if (first != null && second != null) {
@@ -312,6 +316,16 @@ public final class KubeletProbe {
                     }
                 }
                 check(suite, "claim with a wrong UID is refused", () -> wrongUidRefused(ch, mine));
+                HealthStreamProbe.run(
+                        report,
+                        suite,
+                        ch,
+                        info.getSupportedVersionsList(),
+                        info.getName(),
+                        options.nodeName(),
+                        options.slices(),
+                        prepared,
+                        options.healthWatch());
                 if (!refs.isEmpty()) {
                     checkedUnprepare(ch, refs, "NodeUnprepareResources");
                     checkedUnprepare(ch, refs, "NodeUnprepareResources again (idempotent)");
@@ -322,15 +336,33 @@ public final class KubeletProbe {
                         .setUid(UUID.randomUUID().toString())
                         .build();
                 checkedUnprepare(ch, List.of(unknown), "NodeUnprepareResources of a never prepared claim");
-                HealthStreamProbe.run(
-                        report,
-                        suite,
-                        ch,
-                        info.getSupportedVersionsList(),
-                        info.getName(),
-                        options.nodeName(),
-                        options.slices());
             }
+        }
+
+        /**
+         * The devices each claim got, as the kubelet keeps them for the claim's pods (the stand-in is the one pod of
+         * each claim), named by claim.
+         */
+        private List<HealthStreamProbe.PreparedDevice> preparedDevices(
+                NodePrepareResourcesResponse r, List<Claim> refs) {
+            if (r == null) {
+                return List.of();
+            }
+            List<HealthStreamProbe.PreparedDevice> out = new ArrayList<>();
+            for (Claim c : refs) {
+                var answer = r.getClaimsMap().get(c.getUid());
+                if (answer == null || !answer.getError().isEmpty()) {
+                    continue;
+                }
+                for (var d : answer.getDevicesList()) {
+                    String id = d.getCdiDeviceIdsCount() > 0
+                            ? d.getCdiDeviceIds(0)
+                            : info.getName() + "/" + d.getPoolName() + "/" + d.getDeviceName();
+                    out.add(new HealthStreamProbe.PreparedDevice(
+                            c.getNamespace() + "/" + c.getName(), d.getPoolName(), d.getDeviceName(), id));
+                }
+            }
+            return out;
         }
 
         private boolean forThisDriver(ResourceClaim c) {
