@@ -127,6 +127,7 @@ public final class SelectorCompiler {
                         new GoEquality(),
                         new GoIndexing(),
                         new GoConversions(),
+                        new GoNegation(),
                         new GoNumericOrdering())
                 .addLibraries(KubernetesLibraries.all());
         runtime = runtimeBuilder.build();
@@ -151,7 +152,7 @@ public final class SelectorCompiler {
             if (parsed.hasError()) {
                 return new Compiled.Failure("compilation failed: " + issues(parsed, SelectorCompiler::parserMessage));
             }
-            CelValidationResult checked = compiler.check(parsed.getAst());
+            CelValidationResult checked = compiler.check(NegativeLiterals.atSign(parsed.getAst()));
             if (checked.hasError()) {
                 return new Compiled.Failure("compilation failed: " + issues(checked, SelectorCompiler::checkerMessage));
             }
@@ -166,15 +167,16 @@ public final class SelectorCompiler {
                 return new Compiled.Failure(
                         "must evaluate to bool or the unknown type, not " + CelTypeNames.checked(ast.getResultType()));
             }
+            Optional<String> planning = planningFailure(ast, CostModel.of(ast), FailureSites.of(ast));
+            if (planning.isPresent()) {
+                return new Compiled.Failure("program instantiation failed: " + planning.get());
+            }
+            ast = ConstantSets.foldEmptyMembership(ast);
             CostModel costModel = CostModel.of(ast);
             FailureSites sites = FailureSites.of(ast);
-            Optional<String> folding = foldConstantConversions(ast, costModel, sites);
-            if (folding.isPresent()) {
-                return new Compiled.Failure("program instantiation failed: " + folding.get());
-            }
             // The cost model keeps the checker's overload candidates: cel-go prices ambiguous calls by function name.
-            CelAbstractSyntaxTree dispatchable = ConstantSets.select(
-                    GoIndexing.withDynamicIndex(GoSort.resolve(KubernetesLibraries.resolveDynamicOverloads(ast))));
+            CelAbstractSyntaxTree dispatchable = ConstantSets.select(GoNegation.withDynamicNegation(
+                    GoIndexing.withDynamicIndex(GoSort.resolve(KubernetesLibraries.resolveDynamicOverloads(ast)))));
             return new Compiled.Success(
                     new SelectorProgram(
                             runtime.createProgram(dispatchable), costModel, COST_LIMIT, sites, NoSuchOverloads.of(ast)),
@@ -186,19 +188,39 @@ public final class SelectorCompiler {
         }
     }
 
-    /** Evaluates the conversions cel-go folds while planning; the first failure is what cel-go reports. */
-    private Optional<String> foldConstantConversions(CelAbstractSyntaxTree ast, CostModel costModel, FailureSites sites)
+    /**
+     * What cel-go's planner does to constants before evaluation: it folds conversions of constants and compiles
+     * constant regex patterns. The first failure, in planning order, is what cel-go reports.
+     */
+    private Optional<String> planningFailure(CelAbstractSyntaxTree ast, CostModel costModel, FailureSites sites)
             throws CelEvaluationException {
-        for (CelExpr conversion : costModel.constantConversions()) {
-            CelAbstractSyntaxTree folded = CelAbstractSyntaxTree.newCheckedAst(
-                    conversion, ast.getSource(), ast.getReferenceMap(), ast.getTypeMap());
+        for (CostModel.PlannedCall planned : costModel.plannedCalls()) {
             try {
-                runtime.createProgram(folded).eval();
+                if (planned.patternIndex() < 0) {
+                    evaluateConstant(ast, planned.call());
+                    continue;
+                }
+                CelExpr call = planned.call();
+                CelExpr pattern = call.call().target().isPresent()
+                        ? call.call().args().get(planned.patternIndex() - 1)
+                        : call.call().args().get(planned.patternIndex());
+                if (evaluateConstant(ast, pattern) instanceof String regex) {
+                    Optional<String> invalid = RegexLibrary.goSyntaxError(regex);
+                    if (invalid.isPresent()) {
+                        return invalid;
+                    }
+                }
             } catch (CelEvaluationException e) {
                 return Optional.of(RuntimeErrors.translate(e, sites));
             }
         }
         return Optional.empty();
+    }
+
+    private Object evaluateConstant(CelAbstractSyntaxTree ast, CelExpr constant) throws CelEvaluationException {
+        return runtime.createProgram(CelAbstractSyntaxTree.newCheckedAst(
+                        constant, ast.getSource(), ast.getReferenceMap(), ast.getTypeMap()))
+                .eval();
     }
 
     /**
