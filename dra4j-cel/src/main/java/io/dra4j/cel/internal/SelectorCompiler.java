@@ -27,12 +27,14 @@ import dev.cel.validator.validators.DurationLiteralValidator;
 import dev.cel.validator.validators.RegexLiteralValidator;
 import dev.cel.validator.validators.TimestampLiteralValidator;
 import io.dra4j.cel.KubernetesLibraries;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.UnaryOperator;
+import java.util.function.Function;
+import java.util.function.ToIntFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -150,17 +152,25 @@ public final class SelectorCompiler {
         try {
             CelValidationResult parsed = compiler.parse(expression);
             if (parsed.hasError()) {
-                return new Compiled.Failure("compilation failed: " + issues(parsed, SelectorCompiler::parserMessage));
+                return new Compiled.Failure(
+                        "compilation failed: " + issues(parsed, issue -> parserMessage(issue.getMessage())));
             }
-            CelValidationResult checked = compiler.check(NegativeLiterals.atSign(parsed.getAst()));
+            CelAbstractSyntaxTree parsedAst = NegativeLiterals.atSign(parsed.getAst());
+            CelValidationResult checked = compiler.check(parsedAst);
             if (checked.hasError()) {
-                return new Compiled.Failure("compilation failed: " + issues(checked, SelectorCompiler::checkerMessage));
+                ErrorTypedRangeVariables errorTyped = ErrorTypedRangeVariables.of(parsedAst, checked.getErrors());
+                MacroCopies copies = MacroCopies.of(parsedAst);
+                return new Compiled.Failure("compilation failed: "
+                        + issues(
+                                checked,
+                                issue -> errorTyped.retype(issue.getExprId(), checkerMessage(issue.getMessage())),
+                                issue -> copies.copies(issue.getExprId())));
             }
             CelAbstractSyntaxTree ast = checked.getAst();
             CelValidationResult validated = validator.validate(ast);
             if (validated.hasError()) {
                 return new Compiled.Failure(
-                        "compilation failed: " + issues(validated, SelectorCompiler::validatorMessage));
+                        "compilation failed: " + issues(validated, issue -> validatorMessage(issue.getMessage())));
             }
             CelKind resultKind = ast.getResultType().kind();
             if (resultKind != CelKind.BOOL && resultKind != CelKind.DYN) {
@@ -227,14 +237,21 @@ public final class SelectorCompiler {
      * cel-go's issue listing: errors sorted by position, each as "ERROR: <input>:line:column: message" with its source
      * line and a caret. Messages are reworded where cel-java and cel-go differ.
      */
-    private static String issues(CelValidationResult result, UnaryOperator<String> reword) {
+    private static String issues(CelValidationResult result, Function<CelIssue, String> reword) {
+        return issues(result, reword, issue -> 1);
+    }
+
+    /** The listing with each issue {@code repeats} times (cel-go reports a checker error once per macro copy). */
+    private static String issues(
+            CelValidationResult result, Function<CelIssue, String> reword, ToIntFunction<CelIssue> repeats) {
         List<CelIssue> errors = result.getErrors().stream()
                 .sorted(Comparator.comparing(CelIssue::getSourceLocation))
+                .flatMap(issue -> Collections.nCopies(repeats.applyAsInt(issue), issue).stream())
                 .map(issue -> CelIssue.newBuilder()
                         .setSeverity(issue.getSeverity())
                         .setSourceLocation(issue.getSourceLocation())
                         .setExprId(issue.getExprId())
-                        .setMessage(reword.apply(issue.getMessage()))
+                        .setMessage(reword.apply(issue))
                         .build())
                 .collect(Collectors.toList());
         return errors.stream().map(issue -> display(issue, result)).collect(Collectors.joining("\n"));
