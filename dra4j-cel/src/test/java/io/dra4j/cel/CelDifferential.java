@@ -274,9 +274,6 @@ public final class CelDifferential {
         String expr = c.request().get("expr").asString();
         String upstream = String.valueOf(
                 answer.path("error").asString(answer.path("compileError").asString("")));
-        if (expr.contains(" in []")) {
-            return "x in [] folded";
-        }
         if (GO_ZONE.matcher(expr).find()) {
             return "time zone text";
         }
