@@ -1,11 +1,15 @@
 package io.dra4j.cel.internal;
 
 import dev.cel.common.CelAbstractSyntaxTree;
+import dev.cel.common.CelMutableAst;
 import dev.cel.common.ast.CelConstant;
 import dev.cel.common.ast.CelExpr;
+import dev.cel.common.ast.CelMutableExpr;
 import dev.cel.common.ast.CelReference;
 import dev.cel.common.navigation.CelNavigableAst;
 import dev.cel.common.navigation.CelNavigableExpr;
+import dev.cel.common.navigation.CelNavigableMutableAst;
+import dev.cel.common.navigation.CelNavigableMutableExpr;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -56,6 +60,42 @@ final class ConstantSets {
             return ast;
         }
         return CelAbstractSyntaxTree.newCheckedAst(ast.getExpr(), ast.getSource(), references, ast.getTypeMap());
+    }
+
+    /**
+     * cel-go's planner turns {@code x in []} (an empty list literal) into the constant {@code false} without planning
+     * {@code x} into the program (maybeOptimizeSetMembership), so {@code x} is never evaluated: its errors do not
+     * surface and it costs nothing. Run after the planning checks, which still see {@code x}.
+     */
+    static CelAbstractSyntaxTree foldEmptyMembership(CelAbstractSyntaxTree ast) {
+        CelMutableAst mutable = CelMutableAst.fromCelAst(ast);
+        Map<Long, CelReference> references = new LinkedHashMap<>(ast.getReferenceMap());
+        boolean changed = false;
+        for (CelNavigableMutableExpr node :
+                CelNavigableMutableAst.fromAst(mutable).getRoot().allNodes().toList()) {
+            CelMutableExpr expr = node.expr();
+            if (expr.getKind() != CelExpr.ExprKind.Kind.CALL
+                    || !expr.call().function().equals("@in")
+                    || expr.call().args().size() != 2) {
+                continue;
+            }
+            CelReference reference = references.get(expr.id());
+            CelMutableExpr list = expr.call().args().get(1);
+            if (reference == null
+                    || !reference.overloadIds().equals(List.of(GoEquality.IN_LIST))
+                    || list.getKind() != CelExpr.ExprKind.Kind.LIST
+                    || !list.list().elements().isEmpty()) {
+                continue;
+            }
+            references.remove(expr.id());
+            expr.setConstant(CelConstant.ofValue(false));
+            changed = true;
+        }
+        if (!changed) {
+            return ast;
+        }
+        return CelAbstractSyntaxTree.newCheckedAst(
+                mutable.toParsedAst().getExpr(), ast.getSource(), references, ast.getTypeMap());
     }
 
     private static boolean isConstantPrimitiveList(CelExpr expr) {

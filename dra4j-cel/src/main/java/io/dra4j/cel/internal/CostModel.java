@@ -34,6 +34,9 @@ public final class CostModel {
     private static final Set<String> TYPE_CONVERSIONS =
             Set.of("bool", "bytes", "double", "duration", "dyn", "int", "string", "timestamp", "type", "uint");
 
+    /** The functions whose constant pattern (second argument) cel-go compiles while planning. */
+    private static final Set<String> REGEX_FUNCTIONS = Set.of("find", "findAll", "matches");
+
     /**
      * Functions whose result may be larger than every input, which defeats the static bound ({@code validate} returns
      * fixed messages that can be longer than anything in the expression).
@@ -70,7 +73,7 @@ public final class CostModel {
     private final boolean hasTraversalCalls;
     private final long nodeCount;
     private final long maxLiteralSize;
-    private final List<CelExpr> constantConversions;
+    private final List<PlannedCall> plannedCalls;
 
     private CostModel(Builder b) {
         this.fixedCost = b.fixedCost;
@@ -86,7 +89,7 @@ public final class CostModel {
         this.hasTraversalCalls = b.hasTraversalCalls;
         this.nodeCount = b.nodeCount;
         this.maxLiteralSize = b.maxLiteralSize;
-        this.constantConversions = List.copyOf(b.constantConversions);
+        this.plannedCalls = List.copyOf(b.plannedCalls);
     }
 
     public static CostModel of(CelAbstractSyntaxTree ast) {
@@ -99,9 +102,18 @@ public final class CostModel {
      * The type conversions of constants ({@code int('1')}), innermost first. cel-go folds them when it plans the
      * program, so a failing one is a compile-time error there.
      */
-    public List<CelExpr> constantConversions() {
-        return constantConversions;
+    /** The calls cel-go's planner evaluates or compiles while building the program, in its planning order. */
+    public List<PlannedCall> plannedCalls() {
+        return plannedCalls;
     }
+
+    /**
+     * A call cel-go's planner works on before evaluation (interpreter/decorators.go): a type conversion of a constant,
+     * which it folds ({@code patternIndex} -1), or a regex function with a constant pattern at {@code patternIndex}
+     * among the call's arguments (receiver first), which it compiles ({@code cel.OptimizeRegex}: Kubernetes' find and
+     * findAll, and matches under OptOptimize). A failure is a program instantiation error.
+     */
+    public record PlannedCall(CelExpr call, int patternIndex) {}
 
     int slots() {
         return fixedCost.length;
@@ -182,7 +194,7 @@ public final class CostModel {
         boolean hasTraversalCalls;
         long nodeCount;
         long maxLiteralSize;
-        final List<CelExpr> constantConversions = new ArrayList<>();
+        final List<PlannedCall> plannedCalls = new ArrayList<>();
 
         Builder(CelAbstractSyntaxTree ast) {
             this.ast = ast;
@@ -227,8 +239,9 @@ public final class CostModel {
                     expr.struct().entries().forEach(e -> out.add(e.value()));
                     break;
                 case COMPREHENSION:
-                    out.add(expr.comprehension().iterRange());
+                    // cel-go's planner order (planComprehension).
                     out.add(expr.comprehension().accuInit());
+                    out.add(expr.comprehension().iterRange());
                     out.add(expr.comprehension().loopCondition());
                     out.add(expr.comprehension().loopStep());
                     out.add(expr.comprehension().result());
@@ -326,8 +339,11 @@ public final class CostModel {
                     || overloads != null && overloads.stream().anyMatch(GROWING_OVERLOADS::contains)) {
                 hasGrowingCalls = true;
             }
+            if (REGEX_FUNCTIONS.contains(function) && args.size() >= 2 && constants[1]) {
+                plannedCalls.add(new PlannedCall(expr, 1));
+            }
             if (TYPE_CONVERSIONS.contains(function) && args.size() == 1 && allConstant) {
-                constantConversions.add(expr);
+                plannedCalls.add(new PlannedCall(expr, -1));
                 fixedCost[id] = 0;
                 return true;
             }

@@ -1,6 +1,7 @@
 package io.dra4j.cel.internal;
 
 import dev.cel.common.CelOptions;
+import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelFunctionBinding;
 import dev.cel.runtime.CelInternalRuntimeLibrary;
 import dev.cel.runtime.CelRuntimeBuilder;
@@ -13,6 +14,7 @@ import dev.cel.runtime.standard.DurationFunction;
 import dev.cel.runtime.standard.GetMillisecondsFunction;
 import dev.cel.runtime.standard.StringFunction;
 import dev.cel.runtime.standard.SubtractOperator;
+import dev.cel.runtime.standard.TimestampFunction;
 import java.util.Set;
 
 /**
@@ -39,7 +41,13 @@ final class GoConversions implements CelInternalRuntimeLibrary {
             AddOperator.AddOverload.ADD_DURATION_DURATION,
             SubtractOperator.SubtractOverload.SUBTRACT_DURATION_DURATION,
             GetMillisecondsFunction.GetMillisecondsOverload.DURATION_TO_MILLISECONDS,
-            DurationFunction.DurationOverload.STRING_TO_DURATION);
+            DurationFunction.DurationOverload.STRING_TO_DURATION,
+            TimestampFunction.TimestampOverload.INT64_TO_TIMESTAMP);
+
+    /** cel-go's minUnixTime and maxUnixTime: 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z in Unix seconds. */
+    private static final long MIN_UNIX_TIME = -62135596800L;
+
+    private static final long MAX_UNIX_TIME = 253402300799L;
 
     @Override
     public void setRuntimeOptions(CelRuntimeBuilder builder, RuntimeEquality equality, CelOptions options) {
@@ -89,6 +97,8 @@ final class GoConversions implements CelInternalRuntimeLibrary {
                             java.time.Duration.class,
                             (a, b) -> java.time.Duration.ofNanos(Math.subtractExact(a.toNanos(), b.toNanos()))),
                     CelFunctionBinding.from(DURATION_TO_INT, java.time.Duration.class, java.time.Duration::toNanos),
+                    // cel-go's Int.ConvertToType(TimestampType): seconds outside years 1 to 9999 overflow.
+                    CelFunctionBinding.from("int64_to_timestamp", Long.class, GoConversions::timestampOfSeconds),
                     CelFunctionBinding.from(
                             "string_to_duration",
                             String.class,
@@ -98,6 +108,13 @@ final class GoConversions implements CelInternalRuntimeLibrary {
                     CelFunctionBinding.from(
                             "duration_to_milliseconds", java.time.Duration.class, d -> d.toNanos() / 1_000_000L));
         }
+    }
+
+    private static java.time.Instant timestampOfSeconds(long seconds) throws CelEvaluationException {
+        if (seconds < MIN_UNIX_TIME || seconds > MAX_UNIX_TIME) {
+            throw LibrarySupport.error(RuntimeErrors.TIMESTAMP_OVERFLOW);
+        }
+        return java.time.Instant.ofEpochSecond(seconds);
     }
 
     /** Go's strconv.ParseBool; a NumberFormatException where Go returns an error. */

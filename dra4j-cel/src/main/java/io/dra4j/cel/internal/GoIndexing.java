@@ -6,7 +6,6 @@ import dev.cel.common.CelAbstractSyntaxTree;
 import dev.cel.common.CelOptions;
 import dev.cel.common.ast.CelExpr;
 import dev.cel.common.ast.CelReference;
-import dev.cel.common.exceptions.CelOverloadNotFoundException;
 import dev.cel.common.navigation.CelNavigableAst;
 import dev.cel.common.navigation.CelNavigableExpr;
 import dev.cel.common.types.CelKind;
@@ -66,13 +65,14 @@ final class GoIndexing implements CelInternalRuntimeLibrary {
                     if (args[0] instanceof Map) {
                         return mapLookup.apply(args);
                     }
-                    throw new CelOverloadNotFoundException("_[_]");
+                    // cel-go's refQualify on a value that is neither list nor map: the key is missing.
+                    throw new InvalidQualifier("no such key: " + goKey(args[1]));
                 }));
     }
 
     /**
-     * With a {@code dyn} receiver and an index that is not an int the checker keeps only the map overload; cel-go
-     * dispatches on the receiver, so such calls get {@link #INDEX_DYN}, which does.
+     * With a {@code dyn} receiver the checker keeps the map overload (and the list overload for an int index); cel-go
+     * dispatches on the receiver, also to a value that is neither, so such calls get {@link #INDEX_DYN}, which does.
      */
     static CelAbstractSyntaxTree withDynamicIndex(CelAbstractSyntaxTree ast) {
         Map<Long, CelReference> references = new LinkedHashMap<>(ast.getReferenceMap());
@@ -87,7 +87,6 @@ final class GoIndexing implements CelInternalRuntimeLibrary {
             CelReference reference = references.get(call.id());
             if (reference == null
                     || !reference.overloadIds().contains(INDEX_MAP)
-                    || reference.overloadIds().contains(INDEX_LIST)
                     || ast.getType(call.call().args().get(0).id())
                             .map(t -> t.kind() != CelKind.DYN)
                             .orElse(true)) {
@@ -98,6 +97,7 @@ final class GoIndexing implements CelInternalRuntimeLibrary {
                     CelReference.newBuilder()
                             .setName(reference.name())
                             .addOverloadIds(reference.overloadIds().stream()
+                                    .filter(id -> !id.equals(INDEX_LIST))
                                     .map(id -> id.equals(INDEX_MAP) ? INDEX_DYN : id)
                                     .toList())
                             .build());
@@ -159,6 +159,11 @@ final class GoIndexing implements CelInternalRuntimeLibrary {
             return Optional.of("types.Timestamp");
         }
         return Optional.empty();
+    }
+
+    /** Go's {@code %v} of a qualifier value. */
+    private static String goKey(Object index) {
+        return index instanceof Double d ? GoNumberFormat.formatG(d) : String.valueOf(index);
     }
 
     /**

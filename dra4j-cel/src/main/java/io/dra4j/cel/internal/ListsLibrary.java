@@ -122,7 +122,10 @@ public final class ListsLibrary extends LibrarySupport {
     }
 
     /**
-     * One overload per element type (upstream's ids), plus a runtime-only binding {@code list_dyn_<function>}
+     * One overload per element type (upstream's ids), each guarded at run time as cel-go guards it (a checker that
+     * bound the element type to the first overload's, as it does for a {@code list(T)} receiver of unknown {@code T},
+     * leaves a typed overload that a list of other elements fails), plus a runtime-only binding
+     * {@code list_dyn_<function>}
      * for receivers whose element type is only known at evaluation: it picks the overload by the first element
      * (an empty list takes the first overload), as cel-go's dispatch does. See {@link #resolveDynamicOverloads}.
      */
@@ -133,7 +136,14 @@ public final class ListsLibrary extends LibrarySupport {
         types.forEach((name, type) -> {
             String overloadId = id.of(name);
             overloads.add(newMemberOverload(overloadId, result.of(type), ListType.create(type)));
-            bindings.add(CelFunctionBinding.from(overloadId, List.class, l -> op.apply(l, name)));
+            bindings.add(CelFunctionBinding.from(overloadId, List.class, l -> {
+                // cel-go's runtime type guard of the overload the checker picked: a non-empty list's first
+                // element must have the declared element type (decls.go, matchesRuntimeSignature).
+                if (!l.isEmpty() && !typeName(l.get(0)).equals(name)) {
+                    throw error("no such overload: " + function + "(list)");
+                }
+                return op.apply(l, name);
+            }));
         });
         String firstType = types.keySet().iterator().next();
         bindings.add(CelFunctionBinding.from(dynamicId(function), List.class, l -> {

@@ -12,6 +12,7 @@ import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelFunctionBinding;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /** Upstream's {@code kubernetes.regex} library: {@code find} and {@code findAll} with RE2 syntax (regex.go). */
 public final class RegexLibrary extends LibrarySupport {
@@ -61,15 +62,37 @@ public final class RegexLibrary extends LibrarySupport {
      */
     static Pattern compile(String regex) throws CelEvaluationException {
         try {
+            return goCompile(regex);
+        } catch (PatternSyntaxException e) {
+            throw error("Illegal regex: " + goText(e));
+        }
+    }
+
+    /** Go's regexp.Compile error text for a pattern it rejects, or empty where it compiles. */
+    static Optional<String> goSyntaxError(String regex) {
+        try {
+            goCompile(regex);
+            return Optional.empty();
+        } catch (PatternSyntaxException e) {
+            return Optional.of(goText(e));
+        }
+    }
+
+    private static Pattern goCompile(String regex) {
+        try {
             return Pattern.compile(regex);
         } catch (PatternSyntaxException e) {
             if (e.getDescription().startsWith("duplicate capture group name")) {
                 // Go accepts repeated group names; only the whole match is used here, so drop the names.
                 return Pattern.compile(withoutGroupNames(regex));
             }
-            String where = e.getPattern() == null ? "" : e.getPattern();
-            throw error("Illegal regex: error parsing regexp: " + e.getDescription() + ": `" + where + "`");
+            throw e;
         }
+    }
+
+    private static String goText(PatternSyntaxException e) {
+        String where = e.getPattern() == null ? "" : e.getPattern();
+        return "error parsing regexp: " + e.getDescription() + ": `" + where + "`";
     }
 
     /** Turns {@code (?P<name>} and {@code (?<name>} outside character classes into non-capturing groups. */

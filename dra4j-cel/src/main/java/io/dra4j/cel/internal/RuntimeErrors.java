@@ -23,6 +23,9 @@ final class RuntimeErrors {
             ". consider using CEL optional chaining (.? followed by orValue()) or guarding the check with has() for"
                     + " optional fields";
 
+    /** cel-go's errTimestampOverflow text. */
+    static final String TIMESTAMP_OVERFLOW = "timestamp overflow";
+
     private static final Pattern MISSING_MAP_KEY =
             Pattern.compile("key '(.*)' is not present in map\\.", Pattern.DOTALL);
     private static final Pattern EVALUATION_PREFIX = Pattern.compile("^evaluation error(?: at [^:]*(?::\\d+)+)?: ");
@@ -54,12 +57,19 @@ final class RuntimeErrors {
             if (root instanceof NumberFormatException || root instanceof CelBadFormatException) {
                 return "type conversion error from 'string' to '" + function.get() + "'";
             }
-            if (function.get().equals("uint") && root instanceof CelNumericOverflowException) {
-                return "unsigned integer overflow";
+            if (root instanceof CelNumericOverflowException) {
+                // cel-go: errUintOverflow converting to uint, errIntOverflow converting to int (also from a uint).
+                if (function.get().equals("uint")) {
+                    return "unsigned integer overflow";
+                }
+                if (function.get().equals("int")) {
+                    return "integer overflow";
+                }
             }
         }
-        if (function.filter("timestamp"::equals).isPresent() && message.startsWith("Timestamp is not valid")) {
-            return "timestamp overflow";
+        if (function.filter("timestamp"::equals).isPresent()
+                && (message.startsWith("Timestamp is not valid") || message.equals(TIMESTAMP_OVERFLOW))) {
+            return TIMESTAMP_OVERFLOW;
         }
         if (function.isPresent()
                 && (function.get().equals("duration") || function.get().equals("timestamp"))
@@ -69,7 +79,7 @@ final class RuntimeErrors {
                     + (function.get().equals("duration") ? "Duration" : "Timestamp") + "'";
         }
         if (message.startsWith("Timestamp is not valid")) {
-            return "timestamp overflow";
+            return TIMESTAMP_OVERFLOW;
         }
         if (root instanceof CelAttributeNotFoundException) {
             Matcher missing = MISSING_MAP_KEY.matcher(message);

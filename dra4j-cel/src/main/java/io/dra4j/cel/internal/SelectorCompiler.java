@@ -27,12 +27,14 @@ import dev.cel.validator.validators.DurationLiteralValidator;
 import dev.cel.validator.validators.RegexLiteralValidator;
 import dev.cel.validator.validators.TimestampLiteralValidator;
 import io.dra4j.cel.KubernetesLibraries;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.UnaryOperator;
+import java.util.function.Function;
+import java.util.function.ToIntFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -127,6 +129,7 @@ public final class SelectorCompiler {
                         new GoEquality(),
                         new GoIndexing(),
                         new GoConversions(),
+                        new GoNegation(),
                         new GoNumericOrdering())
                 .addLibraries(KubernetesLibraries.all());
         runtime = runtimeBuilder.build();
@@ -149,32 +152,41 @@ public final class SelectorCompiler {
         try {
             CelValidationResult parsed = compiler.parse(expression);
             if (parsed.hasError()) {
-                return new Compiled.Failure("compilation failed: " + issues(parsed, SelectorCompiler::parserMessage));
+                return new Compiled.Failure(
+                        "compilation failed: " + issues(parsed, issue -> parserMessage(issue.getMessage())));
             }
-            CelValidationResult checked = compiler.check(parsed.getAst());
+            CelAbstractSyntaxTree parsedAst = NegativeLiterals.atSign(parsed.getAst());
+            CelValidationResult checked = compiler.check(parsedAst);
             if (checked.hasError()) {
-                return new Compiled.Failure("compilation failed: " + issues(checked, SelectorCompiler::checkerMessage));
+                ErrorTypedRangeVariables errorTyped = ErrorTypedRangeVariables.of(parsedAst, checked.getErrors());
+                MacroCopies copies = MacroCopies.of(parsedAst);
+                return new Compiled.Failure("compilation failed: "
+                        + issues(
+                                checked,
+                                issue -> errorTyped.retype(issue.getExprId(), checkerMessage(issue.getMessage())),
+                                issue -> copies.copies(issue.getExprId())));
             }
             CelAbstractSyntaxTree ast = checked.getAst();
             CelValidationResult validated = validator.validate(ast);
             if (validated.hasError()) {
                 return new Compiled.Failure(
-                        "compilation failed: " + issues(validated, SelectorCompiler::validatorMessage));
+                        "compilation failed: " + issues(validated, issue -> validatorMessage(issue.getMessage())));
             }
             CelKind resultKind = ast.getResultType().kind();
             if (resultKind != CelKind.BOOL && resultKind != CelKind.DYN) {
                 return new Compiled.Failure(
                         "must evaluate to bool or the unknown type, not " + CelTypeNames.checked(ast.getResultType()));
             }
+            Optional<String> planning = planningFailure(ast, CostModel.of(ast), FailureSites.of(ast));
+            if (planning.isPresent()) {
+                return new Compiled.Failure("program instantiation failed: " + planning.get());
+            }
+            ast = ConstantSets.foldEmptyMembership(ast);
             CostModel costModel = CostModel.of(ast);
             FailureSites sites = FailureSites.of(ast);
-            Optional<String> folding = foldConstantConversions(ast, costModel, sites);
-            if (folding.isPresent()) {
-                return new Compiled.Failure("program instantiation failed: " + folding.get());
-            }
             // The cost model keeps the checker's overload candidates: cel-go prices ambiguous calls by function name.
-            CelAbstractSyntaxTree dispatchable = ConstantSets.select(
-                    GoIndexing.withDynamicIndex(GoSort.resolve(KubernetesLibraries.resolveDynamicOverloads(ast))));
+            CelAbstractSyntaxTree dispatchable = ConstantSets.select(GoNegation.withDynamicNegation(
+                    GoIndexing.withDynamicIndex(GoSort.resolve(KubernetesLibraries.resolveDynamicOverloads(ast)))));
             return new Compiled.Success(
                     new SelectorProgram(
                             runtime.createProgram(dispatchable), costModel, COST_LIMIT, sites, NoSuchOverloads.of(ast)),
@@ -186,14 +198,28 @@ public final class SelectorCompiler {
         }
     }
 
-    /** Evaluates the conversions cel-go folds while planning; the first failure is what cel-go reports. */
-    private Optional<String> foldConstantConversions(CelAbstractSyntaxTree ast, CostModel costModel, FailureSites sites)
+    /**
+     * What cel-go's planner does to constants before evaluation: it folds conversions of constants and compiles
+     * constant regex patterns. The first failure, in planning order, is what cel-go reports.
+     */
+    private Optional<String> planningFailure(CelAbstractSyntaxTree ast, CostModel costModel, FailureSites sites)
             throws CelEvaluationException {
-        for (CelExpr conversion : costModel.constantConversions()) {
-            CelAbstractSyntaxTree folded = CelAbstractSyntaxTree.newCheckedAst(
-                    conversion, ast.getSource(), ast.getReferenceMap(), ast.getTypeMap());
+        for (CostModel.PlannedCall planned : costModel.plannedCalls()) {
             try {
-                runtime.createProgram(folded).eval();
+                if (planned.patternIndex() < 0) {
+                    evaluateConstant(ast, planned.call());
+                    continue;
+                }
+                CelExpr call = planned.call();
+                CelExpr pattern = call.call().target().isPresent()
+                        ? call.call().args().get(planned.patternIndex() - 1)
+                        : call.call().args().get(planned.patternIndex());
+                if (evaluateConstant(ast, pattern) instanceof String regex) {
+                    Optional<String> invalid = RegexLibrary.goSyntaxError(regex);
+                    if (invalid.isPresent()) {
+                        return invalid;
+                    }
+                }
             } catch (CelEvaluationException e) {
                 return Optional.of(RuntimeErrors.translate(e, sites));
             }
@@ -201,18 +227,31 @@ public final class SelectorCompiler {
         return Optional.empty();
     }
 
+    private Object evaluateConstant(CelAbstractSyntaxTree ast, CelExpr constant) throws CelEvaluationException {
+        return runtime.createProgram(CelAbstractSyntaxTree.newCheckedAst(
+                        constant, ast.getSource(), ast.getReferenceMap(), ast.getTypeMap()))
+                .eval();
+    }
+
     /**
      * cel-go's issue listing: errors sorted by position, each as "ERROR: <input>:line:column: message" with its source
      * line and a caret. Messages are reworded where cel-java and cel-go differ.
      */
-    private static String issues(CelValidationResult result, UnaryOperator<String> reword) {
+    private static String issues(CelValidationResult result, Function<CelIssue, String> reword) {
+        return issues(result, reword, issue -> 1);
+    }
+
+    /** The listing with each issue {@code repeats} times (cel-go reports a checker error once per macro copy). */
+    private static String issues(
+            CelValidationResult result, Function<CelIssue, String> reword, ToIntFunction<CelIssue> repeats) {
         List<CelIssue> errors = result.getErrors().stream()
                 .sorted(Comparator.comparing(CelIssue::getSourceLocation))
+                .flatMap(issue -> Collections.nCopies(repeats.applyAsInt(issue), issue).stream())
                 .map(issue -> CelIssue.newBuilder()
                         .setSeverity(issue.getSeverity())
                         .setSourceLocation(issue.getSourceLocation())
                         .setExprId(issue.getExprId())
-                        .setMessage(reword.apply(issue.getMessage()))
+                        .setMessage(reword.apply(issue))
                         .build())
                 .collect(Collectors.toList());
         return errors.stream().map(issue -> display(issue, result)).collect(Collectors.joining("\n"));

@@ -1,0 +1,153 @@
+package io.dra4j.cel.internal;
+
+import dev.cel.common.CelAbstractSyntaxTree;
+import dev.cel.common.CelIssue;
+import dev.cel.common.ast.CelExpr;
+import dev.cel.common.navigation.CelNavigableAst;
+import dev.cel.common.navigation.CelNavigableExpr;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * cel-go's checker gives the variables of a comprehension whose range is neither list nor map the error type
+ * ({@code checkComprehension}), where cel-java gives them {@code dyn}; a later "found no matching overload" on such
+ * a variable names its type {@code !error!} in cel-go's text.
+ */
+final class ErrorTypedRangeVariables {
+
+    private static final String NOT_A_RANGE = "cannot be range of a comprehension";
+    private static final Pattern NO_OVERLOAD =
+            Pattern.compile("(found no matching overload for '[^']*' applied to ')(.*)'", Pattern.DOTALL);
+
+    /** Node id to the names of error-typed variables in scope there. */
+    private final Map<Long, Set<String>> inScope;
+
+    private final Map<Long, CelExpr> calls;
+
+    private ErrorTypedRangeVariables(Map<Long, Set<String>> inScope, Map<Long, CelExpr> calls) {
+        this.inScope = inScope;
+        this.calls = calls;
+    }
+
+    static ErrorTypedRangeVariables of(CelAbstractSyntaxTree parsed, List<CelIssue> errors) {
+        Set<Long> badRanges = new HashSet<>();
+        for (CelIssue issue : errors) {
+            if (issue.getMessage().contains(NOT_A_RANGE)) {
+                badRanges.add(issue.getExprId());
+            }
+        }
+        Map<Long, Set<String>> inScope = new HashMap<>();
+        Map<Long, CelExpr> calls = new HashMap<>();
+        if (badRanges.isEmpty()) {
+            return new ErrorTypedRangeVariables(inScope, calls);
+        }
+        for (CelNavigableExpr node :
+                CelNavigableAst.fromAst(parsed).getRoot().allNodes().toList()) {
+            CelExpr expr = node.expr();
+            if (expr.exprKind().getKind() == CelExpr.ExprKind.Kind.CALL) {
+                calls.put(expr.id(), expr);
+            }
+            // cel-java reports the range error at the comprehension.
+            if (expr.exprKind().getKind() != CelExpr.ExprKind.Kind.COMPREHENSION
+                    || !badRanges.contains(expr.id())
+                            && !badRanges.contains(
+                                    expr.comprehension().iterRange().id())) {
+                continue;
+            }
+            var comprehension = expr.comprehension();
+            List<String> names = new ArrayList<>(List.of(comprehension.iterVar()));
+            if (!comprehension.iterVar2().isEmpty()) {
+                names.add(comprehension.iterVar2());
+            }
+            for (CelExpr scope : List.of(comprehension.loopCondition(), comprehension.loopStep())) {
+                CelNavigableExpr.fromExpr(scope)
+                        .allNodes()
+                        .forEach(n -> inScope.computeIfAbsent(n.expr().id(), k -> new HashSet<>())
+                                .addAll(names));
+            }
+        }
+        return new ErrorTypedRangeVariables(inScope, calls);
+    }
+
+    /** The issue's message with the error type for such variables among a failed call's arguments. */
+    String retype(long exprId, String message) {
+        Matcher m = NO_OVERLOAD.matcher(message);
+        CelExpr call = calls.get(exprId);
+        Set<String> names = inScope.get(exprId);
+        if (!m.matches() || call == null || names == null) {
+            return message;
+        }
+        List<CelExpr> args = new ArrayList<>();
+        call.call().target().ifPresent(args::add);
+        args.addAll(call.call().args());
+        String types = m.group(2);
+        String receiver = null;
+        if (call.call().target().isPresent()) {
+            int split = topLevel(types, ".(");
+            if (split < 0) {
+                return message;
+            }
+            receiver = types.substring(0, split);
+            types = types.substring(split + 1);
+        }
+        if (!types.startsWith("(") || !types.endsWith(")")) {
+            return message;
+        }
+        List<String> parts = new ArrayList<>();
+        if (receiver != null) {
+            parts.add(receiver);
+        }
+        parts.addAll(splitTopLevel(types.substring(1, types.length() - 1)));
+        if (parts.size() != args.size()) {
+            return message;
+        }
+        for (int i = 0; i < parts.size(); i++) {
+            CelExpr arg = args.get(i);
+            if (arg.exprKind().getKind() == CelExpr.ExprKind.Kind.IDENT
+                    && names.contains(arg.ident().name())) {
+                parts.set(i, "!error!");
+            }
+        }
+        String rebuilt = receiver == null
+                ? "(" + String.join(", ", parts) + ")"
+                : parts.get(0) + ".(" + String.join(", ", parts.subList(1, parts.size())) + ")";
+        return m.group(1) + rebuilt + "'";
+    }
+
+    private static int topLevel(String text, String token) {
+        int depth = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (depth == 0 && text.startsWith(token, i)) {
+                return i;
+            }
+            depth += c == '(' ? 1 : c == ')' ? -1 : 0;
+        }
+        return -1;
+    }
+
+    private static List<String> splitTopLevel(String text) {
+        List<String> out = new ArrayList<>();
+        if (text.isEmpty()) {
+            return out;
+        }
+        int depth = 0;
+        int start = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            depth += c == '(' ? 1 : c == ')' ? -1 : 0;
+            if (depth == 0 && text.startsWith(", ", i)) {
+                out.add(text.substring(start, i));
+                start = i + 2;
+            }
+        }
+        out.add(text.substring(start));
+        return out;
+    }
+}

@@ -1,0 +1,66 @@
+package io.dra4j.cel.internal;
+
+import dev.cel.common.CelAbstractSyntaxTree;
+import dev.cel.common.ast.CelExpr;
+import dev.cel.common.ast.CelReference;
+import dev.cel.common.navigation.CelNavigableAst;
+import dev.cel.common.navigation.CelNavigableExpr;
+import dev.cel.common.types.CelKind;
+import dev.cel.runtime.CelFunctionBinding;
+import dev.cel.runtime.CelRuntimeBuilder;
+import dev.cel.runtime.CelRuntimeLibrary;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * Negation of a {@code dyn} operand as cel-go evaluates it: cel-go negates any value with the Negater trait, which
+ * its durations have ({@code Duration.Negate}, overflowing as an int64 of nanoseconds), although no {@code -duration}
+ * overload is declared; so {@code -dyn(duration("1s"))} is {@code duration("-1s")} there. cel-java dispatches only to
+ * the declared int and double overloads; calls on a {@code dyn} operand get the duration binding as well.
+ */
+final class GoNegation implements CelRuntimeLibrary {
+
+    private static final String NEGATE_DURATION = "negate_duration";
+
+    @Override
+    public void setRuntimeOptions(CelRuntimeBuilder builder) {
+        builder.addFunctionBindings(CelFunctionBinding.from(
+                NEGATE_DURATION, Duration.class, d -> Duration.ofNanos(Math.negateExact(d.toNanos()))));
+    }
+
+    static CelAbstractSyntaxTree withDynamicNegation(CelAbstractSyntaxTree ast) {
+        Map<Long, CelReference> references = new LinkedHashMap<>(ast.getReferenceMap());
+        boolean changed = false;
+        for (CelExpr call : CelNavigableAst.fromAst(ast)
+                .getRoot()
+                .allNodes()
+                .map(CelNavigableExpr::expr)
+                .filter(e -> e.exprKind().getKind() == CelExpr.ExprKind.Kind.CALL
+                        && e.call().function().equals("-_")
+                        && e.call().args().size() == 1)
+                .toList()) {
+            CelReference reference = references.get(call.id());
+            if (reference == null
+                    || ast.getType(call.call().args().get(0).id())
+                            .map(t -> t.kind() != CelKind.DYN)
+                            .orElse(true)) {
+                continue;
+            }
+            List<String> ids = Stream.concat(reference.overloadIds().stream(), Stream.of(NEGATE_DURATION))
+                    .toList();
+            references.put(
+                    call.id(),
+                    CelReference.newBuilder()
+                            .setName(reference.name())
+                            .addOverloadIds(ids)
+                            .build());
+            changed = true;
+        }
+        return changed
+                ? CelAbstractSyntaxTree.newCheckedAst(ast.getExpr(), ast.getSource(), references, ast.getTypeMap())
+                : ast;
+    }
+}
