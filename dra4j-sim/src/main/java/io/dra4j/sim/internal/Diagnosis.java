@@ -137,7 +137,8 @@ public final class Diagnosis {
                         p -> null,
                         List.of(),
                         SimulationOptions.BindingConditions.MET,
-                        () -> java.time.Instant.EPOCH);
+                        () -> java.time.Instant.EPOCH,
+                        new Nominator());
                 spread = new PodTopologySpread(pod, cluster.nodes);
                 affinity = new InterPodAffinity(pod, cluster.nodes);
             }

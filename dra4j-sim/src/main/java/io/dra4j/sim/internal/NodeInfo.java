@@ -91,6 +91,26 @@ final class NodeInfo {
         return true;
     }
 
+    /**
+     * {@code body}'s result with {@code added} on the node as if they ran there (upstream's NodeInfo snapshot with
+     * AddPodInfo), taken off again afterwards. The node's version does not change: the pods are there only for the
+     * body, and nothing computed in it may be remembered under the node's stamp as a verdict for the node itself.
+     */
+    <T> T withPods(List<Pod> added, java.util.function.Supplier<T> body) {
+        NodeVersions told = versions;
+        versions = null;
+        try {
+            added.forEach(this::addPod);
+            try {
+                return body.get();
+            } finally {
+                added.forEach(this::removePod);
+            }
+        } finally {
+            versions = told;
+        }
+    }
+
     /** The node's pods become exactly {@code list}, in that order (a dry run's changes undone). */
     void resetPods(List<Pod> list) {
         changed();

@@ -96,6 +96,7 @@ final class Scheduler {
     private int nextStartNodeIndex;
     private TraceRecorder trace;
     private final FilterMemo filterMemo;
+    private final Nominator nominator;
 
     /**
      * What the node-local Filter plugins read from a pod: NodeName, NodeUnschedulable and TaintToleration (node
@@ -144,6 +145,7 @@ final class Scheduler {
      * @param pdbs               the PodDisruptionBudgets DefaultPreemption respects
      * @param bindingConditions  what the drivers do with binding conditions
      * @param clock              the simulated clock
+     * @param nominator          the pods nominated to nodes, which Filter treats as running there
      */
     Scheduler(
             Cluster cluster,
@@ -151,7 +153,8 @@ final class Scheduler {
             java.util.function.Function<Pod, io.fabric8.kubernetes.api.model.LabelSelector> controllerSelector,
             List<io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget> pdbs,
             io.dra4j.sim.SimulationOptions.BindingConditions bindingConditions,
-            java.util.function.Supplier<java.time.Instant> clock) {
+            java.util.function.Supplier<java.time.Instant> clock,
+            Nominator nominator) {
         this.cluster = cluster;
         this.percentageOfNodesToScore = percentageOfNodesToScore;
         this.controllerSelector = controllerSelector;
@@ -159,6 +162,7 @@ final class Scheduler {
         this.bindingConditions = bindingConditions;
         this.clock = clock;
         this.filterMemo = new FilterMemo(cluster.nodes.size());
+        this.nominator = nominator;
     }
 
     /**
@@ -192,6 +196,10 @@ final class Scheduler {
 
         @Override
         public FilterStatus run(NodeInfo n) {
+            List<Pod> nominated = nominator.reserving(n.name, pod);
+            if (!nominated.isEmpty()) {
+                return withNominatedPods(n, nominated);
+            }
             if (memo == null) {
                 return filter(pod, n, request, spread, affinity, dra);
             }
@@ -212,6 +220,29 @@ final class Scheduler {
                 memo.outcomes[n.index] = outcome;
             }
             return s;
+        }
+
+        /**
+         * RunFilterPluginsWithNominatedPods on a node with nominated pods of equal or higher priority: first with them
+         * on the node (the pod must not take the room a preemption made for them; PodTopologySpread's and
+         * InterPodAffinity's state counts them, as their AddPod extensions do, unless PreFilter skipped the plugin),
+         * then, when that passes, without them (pod affinity may hold only without them). Never from the memo nor
+         * into it: its verdicts are for the node without nominated pods.
+         */
+        private FilterStatus withNominatedPods(NodeInfo n, List<Pod> nominated) {
+            FilterStatus with = n.withPods(
+                    nominated,
+                    () -> filter(
+                            pod,
+                            n,
+                            request,
+                            spread.skip() ? spread : new PodTopologySpread(pod, cluster.nodes),
+                            affinity.skip() ? affinity : new InterPodAffinity(pod, cluster.nodes),
+                            dra));
+            if (with != null) {
+                return with;
+            }
+            return filter(pod, n, request, spread, affinity, dra);
         }
 
         @Override
@@ -342,10 +373,14 @@ final class Scheduler {
         }
         pod.getSpec().setNodeName(chosen.name);
         chosen.addPod(pod);
+        // Assume drops the pod's nomination; Unreserve gives it back as the pod's status still holds it.
+        nominator.remove(pod);
         Runnable undo = () -> {
             chosen.removePod(pod);
             pod.getSpec().setNodeName(null);
             dra.unbind();
+            nominator.nominate(
+                    pod, pod.getStatus() == null ? null : pod.getStatus().getNominatedNodeName());
         };
         return new Attempt(chosen.name, "", () -> "", false, null, List.of(), waited, Set.of(), undo);
     }

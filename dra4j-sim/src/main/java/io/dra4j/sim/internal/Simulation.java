@@ -67,6 +67,7 @@ public final class Simulation {
     private final Duration timeout;
     private final Map<String, ResourceClaimTemplate> templates = new HashMap<>();
     private Scheduler scheduler;
+    private final Nominator nominator = new Nominator();
     private Gangs gangs;
     /** Per gang, its last pod group cycle: what fitted, the status it ended with, its first member that did not fit. */
     private final Map<String, GangCycle> gangCycles = new HashMap<>();
@@ -93,6 +94,16 @@ public final class Simulation {
     static final java.time.Duration EVICTION_HORIZON = java.time.Duration.ofHours(1);
 
     static final int MAX_EVICTION_ROUNDS = 100;
+
+    /**
+     * How often one pod may preempt without being bound. A pod that preempts and then still fails other than for
+     * lack of room (an error clears its nomination) lets the victims' replacements take the node back, and
+     * kube-scheduler would preempt them again without end; the simulation stops trying such a pod.
+     */
+    static final int MAX_PREEMPTIONS_PER_POD = 10;
+
+    /** Preemptions carried out per pod so far; a pod that reached {@link #MAX_PREEMPTIONS_PER_POD} is not tried again. */
+    private final Map<String, Integer> preemptions = new HashMap<>();
 
     public Simulation(SimulationOptions options, ClusterSnapshot input) {
         this(options, input, options.effectiveFilterTimeout(), null, null);
@@ -224,6 +235,9 @@ public final class Simulation {
             }
         }
         queue.forEach(this::enqueue);
+        // The queue's nominator takes the nominations the snapshot's pods carry.
+        queue.forEach(p -> nominator.nominate(
+                p, p.getStatus() == null ? null : p.getStatus().getNominatedNodeName()));
         queue.sort(queueOrder());
         queue.forEach(p -> outcomes.put(key(p), null));
 
@@ -235,7 +249,8 @@ public final class Simulation {
                 defaultSelectors::of,
                 input.podDisruptionBudgets(),
                 options.bindingConditions(),
-                () -> clock);
+                () -> clock,
+                nominator);
         scheduler.trace(trace);
         List<Pod> pending = scheduleAll(new ArrayList<>(queue));
         // The device taint eviction controller, on the simulated clock: evictions due now, else the clock moves to
@@ -339,7 +354,7 @@ public final class Simulation {
                 // A pod that failed is tried again only after an event that may help it, as upstream's queueing
                 // hints requeue it: a deletion frees resources for any rejection; a binding helps only pods that
                 // InterPodAffinity or PodTopologySpread rejected (and pods whose attempt ended in an error).
-                if (!retry(seenAt.get(key(p)))) {
+                if (!retry(seenAt.get(key(p))) || preemptions.getOrDefault(key(p), 0) >= MAX_PREEMPTIONS_PER_POD) {
                     still.add(p);
                     continue;
                 }
@@ -529,16 +544,30 @@ public final class Simulation {
             deletions++;
         }
         recordFailure(p, a);
-        if (a.nominate() != null) {
-            p.getStatus().setNominatedNodeName(a.nominate().isEmpty() ? null : a.nominate());
+        // handleSchedulingFailure's nomination: a FitError's PostFilter result (null leaves it), any other failure
+        // clears it.
+        String nominate = a.error() ? "" : a.nominate();
+        if (nominate != null) {
+            p.getStatus().setNominatedNodeName(nominate.isEmpty() ? null : nominate);
+            nominator.nominate(p, nominate);
         }
         if (a.victims().isEmpty()) {
             return false;
+        }
+        // The preemption's executor clears the nominations of lower-priority pods nominated to the same node: they
+        // may no longer fit there.
+        for (Pod lower : nominator.lowerPriority(a.nominate(), Preemption.priority(p))) {
+            lower.getStatus().setNominatedNodeName(null);
+            nominator.remove(lower);
         }
         for (Pod victim : a.victims()) {
             String message = "Preempted by pod " + p.getMetadata().getUid() + " on node " + a.nominate();
             events.add(new SchedulingEvent("Normal", "Preempted", ns(victim), name(victim), message));
             delete(victim, PodResult.Placement.PREEMPTED, message);
+        }
+        if (preemptions.merge(key(p), 1, Integer::sum) == MAX_PREEMPTIONS_PER_POD) {
+            notes.add("pod " + key(p) + " preempted " + MAX_PREEMPTIONS_PER_POD + " times without being bound (the "
+                    + "victims' replacements took the room again each time); not tried again");
         }
         return attempt(p);
     }
@@ -589,6 +618,7 @@ public final class Simulation {
             n.removePod(p);
         }
         deleted.put(key(p), p);
+        nominator.remove(p);
         outcomes.put(key(p), new Outcome(why, reason, () -> ""));
         deletions++;
         releaseClaims(p);

@@ -667,9 +667,9 @@ public final class FleetGenerator {
         Map<String, Object> metadata =
                 m("name", "pod-" + p, "namespace", "ns", "labels", labels, "creationTimestamp", created);
         // A controller (its selector joins the default spreading): a ReplicaSet, a ReplicationController, a
-        // StatefulSet or none. Only without preemption: a preempted owned pod is replaced, and dra4j does not yet let
-        // a nominated pod reserve its node against lower-priority pods as upstream's Filter does, so a preemptor that
-        // still does not fit preempts each replacement again without end (open bug, see README "Known gaps").
+        // StatefulSet or none. Only without preemption: dra4j re-creates a preempted owned pod as its controller
+        // does, and the scheduler oracle runs no workload controllers, so the traces would part at the replacement
+        // (README "Known gaps").
         int controller = random.nextInt(8);
         if (controller < 3 && without.contains(Feature.PREEMPTION)) {
             String kind = CONTROLLERS[controller];
