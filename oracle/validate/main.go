@@ -2,9 +2,10 @@
 // given as JSON: strict decoding, v1 defaulting and conversion to the internal version (as the API server's decoder
 // does), then the resource's own REST strategy through rest.BeforeCreate (k8s.io/kubernetes v1.37.2
 // pkg/registry/resource/...): PrepareForCreate, the hand-written validation of pkg/apis/resource/validation, the
-// generic ObjectMeta validation, and the declarative validation with the API server's default gates.
+// generic ObjectMeta validation, and the declarative validation with the API server's default gates (or those that
+// -feature-gates sets, in kube-apiserver's syntax).
 //
-//	validate-oracle < objects.jsonl
+//	validate-oracle [-feature-gates A=true,B=false] < objects.jsonl
 //	validate-oracle -yaml2json FILE...
 //
 // Reads one object per line and prints one JSON line each:
@@ -37,6 +38,7 @@ import (
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/apiserver/pkg/registry/rest"
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	"k8s.io/kubernetes/pkg/apis/resource"
 	_ "k8s.io/kubernetes/pkg/apis/resource/install"
@@ -170,6 +172,12 @@ func main() {
 			}
 		}
 		return
+	}
+	if len(os.Args) == 3 && os.Args[1] == "-feature-gates" {
+		if err := utilfeature.DefaultMutableFeatureGate.Set(os.Args[2]); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
 	}
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(make([]byte, 0, 1<<20), 64<<20)

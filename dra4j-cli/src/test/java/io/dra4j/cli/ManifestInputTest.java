@@ -234,6 +234,46 @@ class ManifestInputTest {
     }
 
     @Test
+    void aClaimWithAnEmptySpecHasNoRequestsAndIsAllocatedWithNoDevicesAsKubernetesDoes() throws IOException {
+        // Go holds spec and spec.devices by value: `spec: {}` (or no spec) is a claim without requests, which the
+        // API server accepts; explain and allocate go on to the other claims.
+        Path empty = Files.writeString(dir.resolve("empty.yaml"), """
+                apiVersion: resource.k8s.io/v1
+                kind: ResourceClaim
+                metadata:
+                  name: empty
+                  namespace: team-a
+                spec: {}
+                ---
+                apiVersion: resource.k8s.io/v1
+                kind: ResourceClaim
+                metadata:
+                  name: no-spec
+                  namespace: team-a
+                """);
+
+        for (String command : List.of("allocate", "explain")) {
+            CliRuns.Run r = run(command, "-o", "json", cluster.toString(), work.toString(), empty.toString());
+
+            assertThat(r.err()).as(command).doesNotContain("Exception");
+            assertThat(r.status()).as(command).isZero();
+            List<JsonNode> lines = r.jsonLines();
+            assertThat(lines)
+                    .as(command)
+                    .extracting(l -> l.get("claim").stringValue())
+                    .contains("team-a/empty", "team-a/no-spec", "team-a/three");
+            for (JsonNode l : lines) {
+                String claim = l.get("claim").stringValue();
+                if (claim.equals("team-a/empty") || claim.equals("team-a/no-spec")) {
+                    assertThat(l.get("outcome").stringValue())
+                            .as(command + " " + claim)
+                            .isEqualTo("allocated");
+                }
+            }
+        }
+    }
+
+    @Test
     void aPodWhoseClaimIsMissingIsUnschedulableWithUpstreamsReason() throws IOException {
         Path pod = Files.writeString(dir.resolve("work.yaml"), """
                 apiVersion: v1

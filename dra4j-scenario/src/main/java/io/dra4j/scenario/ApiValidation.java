@@ -56,14 +56,13 @@ import tools.jackson.databind.node.MissingNode;
  * slices (driver, pool, node selection and node selectors, per-device node selection, devices, attributes and their
  * value types, limits, shared counters and counter consumption with their limits, device taints, binding
  * conditions), CEL compilation, opaque configuration, tolerations, DeviceTaintRules, extended resource names and the
- * CEL cost estimate. The API server's gates are given: the ResourceSlice strategy's dropDisabledFields runs first
- * ({@link SliceFieldDrops}), and new CEL expressions compile with its features. Where 1.37's declarative validation
+ * CEL cost estimate. The API server's gates are given: the strategies' dropDisabledFields run first
+ * ({@link SliceFieldDrops}, {@link ClaimFieldDrops}, after the claims' defaults), and new CEL expressions compile with its features. Where 1.37's declarative validation
  * is authoritative, the messages are the declarative ones, and in the API server's order: it drops the covered
  * hand-written errors and appends the declarative ones ({@link #declaratively}). The fabric8 model reads an
  * explicitly empty list as an absent one; given the object as written, the checks that tell them apart do so. Not
  * covered (accepted here, rejected upstream): capacity request policies, status, and, with their alpha gates on,
- * node allocatable resources, partitionTypeAttribute and skipNodeOperations (1.37's defaults drop them), and
- * claim fields that the claim strategies drop for disabled gates. oracle/validate/difftest compares it with the API
+ * node allocatable resources, partitionTypeAttribute and skipNodeOperations (1.37's defaults drop them). oracle/validate/difftest compares it with the API
  * server's own code. Over 800 lines: one class holds the error lists the API server's validation functions append
  * to, in their order.
  */
@@ -173,12 +172,14 @@ final class ApiValidation {
         if (object instanceof ResourceClaim c) {
             if (c.getSpec() != null) {
                 defaults(c.getSpec().getDevices());
+                ClaimFieldDrops.apply(c.getSpec().getDevices(), gates);
             }
             v.objectName(c.getMetadata(), false);
             v.claimSpec(c.getSpec() == null ? null : c.getSpec().getDevices(), "spec.devices");
         } else if (object instanceof ResourceClaimTemplate t) {
             if (t.getSpec() != null && t.getSpec().getSpec() != null) {
                 defaults(t.getSpec().getSpec().getDevices());
+                ClaimFieldDrops.apply(t.getSpec().getSpec().getDevices(), gates);
             }
             v.objectName(t.getMetadata(), false);
             v.claimSpec(

@@ -157,6 +157,7 @@ final class ManifestParser {
                                 + " (the version Kubernetes 1.37 serves)");
             }
             HasMetadata value = Json.decode(node, k.type());
+            ZeroValues.fill(value);
             ModelChecker.check(value);
             if (validate && group.equals("resource.k8s.io")) {
                 ApiValidation.defaultAndValidate(value, node, gates);

@@ -41,6 +41,7 @@ final class ObjectDecoder {
             }
             checkType(node, list, kind);
             T value = Json.decode(node, type);
+            ZeroValues.fill(value);
             ModelChecker.check(value);
             if (validate) {
                 ApiValidation.defaultAndValidate(value, node, gates);

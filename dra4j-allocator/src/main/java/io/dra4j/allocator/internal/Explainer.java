@@ -109,8 +109,10 @@ public final class Explainer {
                         + unusable.get(0).problem();
             }
         } else {
-            decisive = "every request has enough usable devices on its own, but not all together: requests compete "
-                    + "for the same devices, shared counters or capacity, or a constraint across requests cannot be met";
+            decisive = JointDemand.shortage(search, all)
+                    .orElse("every request has enough usable devices on its own, but not all together: requests "
+                            + "compete for the same devices, shared counters or capacity, or a constraint across "
+                            + "requests cannot be met");
         }
         return new Analysis(search, all, poolNotes(search), decisive, Optional.empty());
     }
