@@ -197,13 +197,25 @@ abstract sealed class Constraint permits Constraint.Match, Constraint.Distinct {
         return a.getBool() != null ? "b:" + a.getBool() : "v:" + a.getVersion();
     }
 
-    /** distinctAttribute: no two devices of the covered requests share a value. */
+    /**
+     * distinctAttribute: no two devices of the covered requests share a value. With set semantics the values are the
+     * call's interned ids ({@link ValueIndex}): the devices taken so far hold pairwise disjoint sets, so their union
+     * as a bit set tells with one test per id whether a device shares a value, and removing a device clears exactly
+     * its own ids.
+     */
     static final class Distinct extends Constraint {
+        private final Search search;
+        /** Scalar semantics: the values taken so far. */
         private final List<DeviceAttribute> values = new ArrayList<>();
-        private final List<DeviceInfo> devices = new ArrayList<>();
+        /** Set semantics: the ids of each device taken so far, and their union. */
+        private final List<int[]> takenIds = new ArrayList<>();
 
-        Distinct(List<String> requestNames, String attributeName, boolean setSemantics, DeviceAttribute[] column) {
-            super(requestNames, attributeName, setSemantics, column);
+        private final java.util.BitSet taken = new java.util.BitSet();
+        private ValueIndex index;
+
+        Distinct(List<String> requestNames, String attributeName, boolean setSemantics, Search search) {
+            super(requestNames, attributeName, setSemantics, search.attributeColumn(attributeName));
+            this.search = search;
         }
 
         /** The scalar keys of the values taken so far, or null when one of them is not a plain scalar. */
@@ -225,11 +237,32 @@ abstract sealed class Constraint permits Constraint.Match, Constraint.Distinct {
                 return true;
             }
             DeviceAttribute attribute = column[pos];
-            if (attribute == null || !distinctFromAll(attribute, device)) {
+            if (attribute == null) {
+                return false;
+            }
+            if (setSemantics) {
+                if (index == null) {
+                    index = search.valueIndex(attributeName);
+                }
+                int[] ids = index.ids(pos);
+                if (ids == null) {
+                    return false;
+                }
+                for (int id : ids) {
+                    if (taken.get(id)) {
+                        return false;
+                    }
+                }
+                for (int id : ids) {
+                    taken.set(id);
+                }
+                takenIds.add(ids);
+                return true;
+            }
+            if (!distinctFromAll(attribute)) {
                 return false;
             }
             values.add(attribute);
-            devices.add(device);
             return true;
         }
 
@@ -238,24 +271,16 @@ abstract sealed class Constraint permits Constraint.Match, Constraint.Distinct {
             if (!appliesTo(request)) {
                 return;
             }
-            values.remove(values.size() - 1);
-            devices.remove(devices.size() - 1);
+            if (setSemantics) {
+                for (int id : takenIds.remove(takenIds.size() - 1)) {
+                    taken.clear(id);
+                }
+            } else {
+                values.remove(values.size() - 1);
+            }
         }
 
-        private boolean distinctFromAll(DeviceAttribute attribute, DeviceInfo device) {
-            if (setSemantics) {
-                TypedSet set = device.typedSet(attributeName);
-                if (set == null) {
-                    return false;
-                }
-                for (DeviceInfo existing : devices) {
-                    TypedSet other = existing.typedSet(attributeName);
-                    if (other != null && set.intersection(other) != null) {
-                        return false;
-                    }
-                }
-                return true;
-            }
+        private boolean distinctFromAll(DeviceAttribute attribute) {
             for (DeviceAttribute existing : values) {
                 if (attribute.getString() != null) {
                     if (attribute.getString().equals(existing.getString())) {
@@ -283,21 +308,12 @@ abstract sealed class Constraint permits Constraint.Match, Constraint.Distinct {
 
     /**
      * An attribute value as a set of one element type; list values take precedence over scalars. Two sets of
-     * different element types never intersect.
+     * different element types never intersect (interned, {@link AttributeValues}, they never share an id).
      */
     record TypedSet(char kind, Set<Object> elements) {
         static TypedSet of(DeviceAttribute a) {
             Elements e = Elements.of(a);
             return e == null ? null : new TypedSet(e.kind, new HashSet<>(e.values));
-        }
-
-        TypedSet intersection(TypedSet other) {
-            if (kind != other.kind) {
-                return null;
-            }
-            Set<Object> common = new HashSet<>(elements);
-            common.retainAll(other.elements);
-            return common.isEmpty() ? null : new TypedSet(kind, common);
         }
     }
 

@@ -19,7 +19,6 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
@@ -46,7 +45,6 @@ public final class DeviceInfo {
     private volatile Boolean celViewBuildable;
 
     final Map<String, CapacityInfo> capacity;
-    private volatile Map<String, Optional<Constraint.TypedSet>> typedSets;
     /** See {@link SymmetryKey}; computed on first use. */
     private volatile SymmetryKey symmetryKey;
     /** This device's CEL view and selector results, built on first use and dropped with the compiled slice. */
@@ -257,20 +255,6 @@ public final class DeviceInfo {
             symmetryKey = k;
         }
         return k;
-    }
-
-    /** A constraint attribute as a typed set, computed once per attribute name; null when the device lacks it. */
-    Constraint.TypedSet typedSet(String fullyQualifiedName) {
-        Map<String, Optional<Constraint.TypedSet>> sets = typedSets;
-        if (sets == null) {
-            sets = new java.util.concurrent.ConcurrentHashMap<>();
-            typedSets = sets;
-        }
-        return sets.computeIfAbsent(fullyQualifiedName, n -> {
-                    DeviceAttribute a = Constraint.lookup(this, n);
-                    return Optional.ofNullable(a == null ? null : Constraint.TypedSet.of(a));
-                })
-                .orElse(null);
     }
 
     boolean consumesCounters() {

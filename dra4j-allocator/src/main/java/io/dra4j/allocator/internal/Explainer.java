@@ -1,6 +1,7 @@
 package io.dra4j.allocator.internal;
 
 import io.dra4j.allocator.AllocationOutcome;
+import io.dra4j.allocator.DeviceId;
 import io.dra4j.allocator.Explanation;
 import io.dra4j.allocator.Explanation.Reason;
 import io.dra4j.allocator.Explanation.Rejection;
@@ -15,6 +16,7 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,6 +39,7 @@ public final class Explainer {
             List<Stage> stages,
             Map<Reason, List<Rejection>> rejections,
             Map<Reason, List<DeviceInfo>> rejected,
+            Map<DeviceId, CheckStage> droppedAt,
             List<DeviceInfo> survivors,
             List<String> constraintNotes,
             int usable,
@@ -133,108 +136,39 @@ public final class Explainer {
         return notes;
     }
 
-    // Phase: the funnel. Stages run in the search's own order of checks, so the first stage that drops a device is
-    // the reason the search skips it. A count-mode slot (Search.allocateOne): in use, binding conditions, class and
-    // request selectors, node selection, capacity, then Search.allocateDevice's node operations, partitionable gate,
-    // counters and taints. An All-mode request: the selectors first (PrePass.enumerateAll), then allocateDevice's
-    // in use, node operations, partitionable gate, counters, taints and capacity.
+    // Phase: the funnel. Stages run in the search's own order of checks (CheckStage.order, the one list for both),
+    // so the first stage that drops a device is the check at which the search rejects it. Constraints appear as a
+    // stage only where one covers the request: there a device is dropped that the constraint refuses as the first
+    // device of its request, as allocateDevice asks it.
     private Funnel funnel(int ci, RequestData rd) {
-        EngineFeatures f = search.f;
         List<Stage> stages = new ArrayList<>();
         Map<Reason, List<Rejection>> rejections = new EnumMap<>(Reason.class);
         Map<Reason, List<DeviceInfo>> rejected = new EnumMap<>(Reason.class);
+        Map<DeviceId, CheckStage> droppedAt = new LinkedHashMap<>();
         List<DeviceInfo> alive = new ArrayList<>(List.of(search.candidates()));
-        Map<DeviceInfo, Pool> poolOf = new LinkedHashMap<>();
+        Map<DeviceInfo, Integer> positionOf = new IdentityHashMap<>();
         for (int i = 0; i < search.candidates().length; i++) {
-            poolOf.put(search.candidates()[i], search.candidatePools()[i]);
+            positionOf.put(search.candidates()[i], i);
         }
         List<DeviceInfo> universe = rd.allMode() ? null : alive;
-        stages.add(new Stage("devices in usable pools", alive.size()));
-
-        if (!rd.allMode()) {
-            notInUse(rd, alive, stages, rejections, rejected);
+        stages.add(new Stage(CheckStage.POOLS, alive.size()));
+        boolean constrained = false;
+        for (Constraint c : search.constraints(ci)) {
+            constrained |= c.appliesTo(rd);
         }
-        filter(
-                alive,
-                stages,
-                rejections,
-                rejected,
-                "binding conditions supported",
-                d -> !f.bindingAndStatus() && d.hasBindingConditions
-                        ? rej(
-                                Reason.BINDING_CONDITIONS_DISABLED,
-                                d,
-                                "the device has binding conditions, but DRADeviceBindingConditions and DRAResourceClaimDeviceStatus are not both on")
-                        : null);
-        filter(alive, stages, rejections, rejected, "class selectors", d -> selectorRejection(ci, rd, d, true));
-        filter(alive, stages, rejections, rejected, "request selectors", d -> selectorRejection(ci, rd, d, false));
-        filter(alive, stages, rejections, rejected, "node selection", d -> {
-            if (!Boolean.TRUE.equals(d.slice.perDeviceNodeSelection)) {
-                return null;
-            }
-            try {
-                return NodeSelectors.nodeMatches(
-                                search.node,
-                                d.device.getNodeName(),
-                                Boolean.TRUE.equals(d.device.getAllNodes()),
-                                d.device.getNodeSelector())
-                        ? null
-                        : rej(
-                                Reason.NODE_SELECTION,
-                                d,
-                                "the device's own node selection does not match node " + search.nodeName);
-            } catch (NodeSelectors.InvalidSelectorException e) {
-                return rej(Reason.NODE_SELECTION, d, "its node selector does not parse: " + e.getMessage());
-            }
-        });
+        Drops drops = new Drops(alive, stages, rejections, rejected, droppedAt);
         int selected = alive.size();
-        if (rd.allMode()) {
-            notInUse(rd, alive, stages, rejections, rejected);
-        } else {
-            capacityAvailable(rd, alive, stages, rejections, rejected);
-        }
-        filter(
-                alive,
-                stages,
-                rejections,
-                rejected,
-                "node operations supported",
-                d -> search.nodeOperationsUnsupported(d)
-                        ? rej(
-                                Reason.NODE_OPERATIONS,
-                                d,
-                                "its slice lets the node skip operations ("
-                                        + String.join(", ", d.slice.skipNodeOperations)
-                                        + "), which needs DRAOptionalNodeOperations on and declared by node "
-                                        + search.nodeName)
-                        : null);
-        filter(
-                alive,
-                stages,
-                rejections,
-                rejected,
-                "partitionable devices supported",
-                d -> !f.partitionableDevices() && d.consumesCounters()
-                        ? rej(
-                                Reason.PARTITIONABLE_DISABLED,
-                                d,
-                                "the device consumes shared counters, but DRAPartitionableDevices is off")
-                        : null);
-        filter(alive, stages, rejections, rejected, "counters available", d -> counterRejection(d, poolOf.get(d)));
-        filter(alive, stages, rejections, rejected, "taints tolerated", d -> {
-            if (!f.deviceTaints()) {
-                return null;
+        for (CheckStage stage : CheckStage.order(rd.allMode())) {
+            if (stage == CheckStage.CONSTRAINTS && !constrained) {
+                continue;
             }
-            for (DeviceTaint t : d.taints) {
-                if (("NoSchedule".equals(t.getEffect()) || "NoExecute".equals(t.getEffect()))
-                        && !Search.tolerated(t, rd.tolerations)) {
-                    return rej(Reason.TAINT, d, "taint " + taintText(t) + " is not tolerated");
-                }
+            drops.filter(stage, d -> {
+                int pos = positionOf.get(d);
+                return check(stage, ci, rd, d, search.candidatePools()[pos], pos);
+            });
+            if (stage == CheckStage.NODE_SELECTION) {
+                selected = alive.size();
             }
-            return null;
-        });
-        if (rd.allMode()) {
-            capacityAvailable(rd, alive, stages, rejections, rejected);
         }
 
         List<String> constraintNotes = new ArrayList<>();
@@ -244,15 +178,8 @@ public final class Explainer {
             if (!c.appliesTo(rd)) {
                 continue;
             }
-            String kind = c instanceof Constraint.Match ? "matchAttribute" : "distinctAttribute";
-            List<DeviceInfo> with = new ArrayList<>();
-            for (DeviceInfo d : alive) {
-                if (Constraint.lookup(d, c.attributeName) == null) {
-                    add(rejections, rej(Reason.CONSTRAINT, d, "no attribute " + c.attributeName + " (" + kind + ")"));
-                } else {
-                    with.add(d);
-                }
-            }
+            String kind = kind(c);
+            List<DeviceInfo> with = alive;
             int fit;
             String note;
             if (c instanceof Constraint.Match) {
@@ -307,53 +234,123 @@ public final class Explainer {
         if (universe != null && universe.isEmpty() && shortfall == null && rd.numDevices > 0) {
             shortfall = "no device on this node";
         }
-        return new Funnel(rd, stages, rejections, rejected, alive, constraintNotes, best, shortfall, shortfallStage);
+        return new Funnel(
+                rd, stages, rejections, rejected, droppedAt, alive, constraintNotes, best, shortfall, shortfallStage);
     }
 
-    // A count-mode slot skips a device in use before it evaluates any selector (upstream allocateOne: "Checking for
-    // 'in use' is cheap and thus gets done first"); an All-mode request lists its devices by the selectors first and
-    // meets "in use" only when allocateDevice takes each of them. Admin access never conflicts with other claims.
-    private void notInUse(
-            RequestData rd,
-            List<DeviceInfo> alive,
-            List<Stage> stages,
-            Map<Reason, List<Rejection>> rejections,
-            Map<Reason, List<DeviceInfo>> rejected) {
-        filter(
-                alive,
-                stages,
-                rejections,
-                rejected,
-                "not in use",
-                d -> !rd.adminAccess && search.persistedExclusive(d)
+    // One stage's check of one device, in the terms the search uses for it: null when the device passes. In use:
+    // admin access never conflicts with other claims. Capacity: checked against what earlier allocations consume.
+    // Constraints: each covering constraint is asked to take the device as the first of its request, and let go.
+    private Rejection check(CheckStage stage, int ci, RequestData rd, DeviceInfo d, Pool pool, int pos) {
+        EngineFeatures f = search.f;
+        return switch (stage) {
+            case IN_USE ->
+                !rd.adminAccess && search.persistedExclusive(pos)
                         ? rej(
                                 Reason.IN_USE,
                                 d,
                                 search.owner(d) != null
                                         ? "allocated to claim " + search.owner(d)
                                         : "allocated to another claim")
-                        : null);
+                        : null;
+            case BINDING_CONDITIONS ->
+                !f.bindingAndStatus() && d.hasBindingConditions
+                        ? rej(
+                                Reason.BINDING_CONDITIONS_DISABLED,
+                                d,
+                                "the device has binding conditions, but DRADeviceBindingConditions and DRAResourceClaimDeviceStatus are not both on")
+                        : null;
+            case CLASS_SELECTORS -> selectorRejection(ci, rd, d, true);
+            case REQUEST_SELECTORS -> selectorRejection(ci, rd, d, false);
+            case NODE_SELECTION -> nodeSelectionRejection(d);
+            case CAPACITY -> capacityRejection(rd, d, pos);
+            case NODE_OPERATIONS ->
+                search.nodeOperationsUnsupported(d)
+                        ? rej(
+                                Reason.NODE_OPERATIONS,
+                                d,
+                                "its slice lets the node skip operations ("
+                                        + String.join(", ", d.slice.skipNodeOperations)
+                                        + "), which needs DRAOptionalNodeOperations on and declared by node "
+                                        + search.nodeName)
+                        : null;
+            case PARTITIONABLE_GATE ->
+                !f.partitionableDevices() && d.consumesCounters()
+                        ? rej(
+                                Reason.PARTITIONABLE_DISABLED,
+                                d,
+                                "the device consumes shared counters, but DRAPartitionableDevices is off")
+                        : null;
+            case COUNTERS -> search.countersFit(pos) ? null : counterRejection(d, pool);
+            case TAINTS -> taintRejection(rd, d);
+            case CONSTRAINTS -> constraintRejection(ci, rd, d, pos);
+        };
     }
 
-    // Capacity: a count-mode slot checks the requested capacity right after the selectors, before allocateDevice
-    // (upstream allocateOne's CmpRequestOverCapacity); for an All-mode request only allocateDevice's recheck remains.
-    private void capacityAvailable(
-            RequestData rd,
-            List<DeviceInfo> alive,
-            List<Stage> stages,
-            Map<Reason, List<Rejection>> rejections,
-            Map<Reason, List<DeviceInfo>> rejected) {
-        EngineFeatures f = search.f;
-        filter(alive, stages, rejections, rejected, "capacity available", d -> {
-            if (!f.consumableCapacity()) {
-                return null;
+    private Rejection nodeSelectionRejection(DeviceInfo d) {
+        if (!Boolean.TRUE.equals(d.slice.perDeviceNodeSelection)) {
+            return null;
+        }
+        try {
+            return NodeSelectors.nodeMatches(
+                            search.node,
+                            d.device.getNodeName(),
+                            Boolean.TRUE.equals(d.device.getAllNodes()),
+                            d.device.getNodeSelector())
+                    ? null
+                    : rej(
+                            Reason.NODE_SELECTION,
+                            d,
+                            "the device's own node selection does not match node " + search.nodeName);
+        } catch (NodeSelectors.InvalidSelectorException e) {
+            return rej(Reason.NODE_SELECTION, d, "its node selector does not parse: " + e.getMessage());
+        }
+    }
+
+    private Rejection capacityRejection(RequestData rd, DeviceInfo d, int pos) {
+        if (!search.f.consumableCapacity()) {
+            return null;
+        }
+        try {
+            return search.capacityFits(rd, pos) ? null : rej(Reason.CAPACITY, d, capacityText(rd, d));
+        } catch (ConsumableCapacity.CapacityException e) {
+            return rej(Reason.CAPACITY, d, e.getMessage());
+        }
+    }
+
+    private Rejection taintRejection(RequestData rd, DeviceInfo d) {
+        if (!search.f.deviceTaints()) {
+            return null;
+        }
+        DeviceTaint t = Search.preventingTaint(d, rd);
+        return t == null ? null : rej(Reason.TAINT, d, "taint " + taintText(t) + " is not tolerated");
+    }
+
+    private Rejection constraintRejection(int ci, RequestData rd, DeviceInfo d, int pos) {
+        List<Constraint> constraints = search.constraints(ci);
+        Rejection refused = null;
+        int added = 0;
+        for (Constraint c : constraints) {
+            if (!c.add(rd, pos, d)) {
+                refused = rej(
+                        Reason.CONSTRAINT,
+                        d,
+                        (Constraint.lookup(d, c.attributeName) == null
+                                        ? "no attribute " + c.attributeName
+                                        : "attribute " + c.attributeName + " has no value it can compare")
+                                + " (" + kind(c) + ")");
+                break;
             }
-            try {
-                return search.capacityFits(rd, d) ? null : rej(Reason.CAPACITY, d, capacityText(rd, d));
-            } catch (ConsumableCapacity.CapacityException e) {
-                return rej(Reason.CAPACITY, d, e.getMessage());
-            }
-        });
+            added++;
+        }
+        for (int i = added - 1; i >= 0; i--) {
+            constraints.get(i).remove(rd, d);
+        }
+        return refused;
+    }
+
+    private static String kind(Constraint c) {
+        return c instanceof Constraint.Match ? "matchAttribute" : "distinctAttribute";
     }
 
     private static String firstStageBelow(List<Stage> stages, int needed) {
@@ -399,27 +396,26 @@ public final class Explainer {
         return groups;
     }
 
-    private interface Check {
-        Rejection reject(DeviceInfo d);
-    }
-
-    private static void filter(
+    /** The funnel's state while stages drop devices: what is left, and what each stage dropped and why. */
+    private record Drops(
             List<DeviceInfo> alive,
             List<Stage> stages,
             Map<Reason, List<Rejection>> rejections,
             Map<Reason, List<DeviceInfo>> rejected,
-            String stage,
-            Check check) {
-        alive.removeIf(d -> {
-            Rejection r = check.reject(d);
-            if (r == null) {
-                return false;
-            }
-            add(rejections, r);
-            rejected.computeIfAbsent(r.reason(), k -> new ArrayList<>()).add(d);
-            return true;
-        });
-        stages.add(new Stage(stage, alive.size()));
+            Map<DeviceId, CheckStage> droppedAt) {
+        void filter(CheckStage stage, java.util.function.Function<DeviceInfo, Rejection> check) {
+            alive.removeIf(d -> {
+                Rejection r = check.apply(d);
+                if (r == null) {
+                    return false;
+                }
+                add(rejections, r);
+                rejected.computeIfAbsent(r.reason(), k -> new ArrayList<>()).add(d);
+                droppedAt.put(d.id, stage);
+                return true;
+            });
+            stages.add(new Stage(stage.label(), alive.size()));
+        }
     }
 
     private static void add(Map<Reason, List<Rejection>> rejections, Rejection r) {
@@ -463,10 +459,9 @@ public final class Explainer {
         return null;
     }
 
+    // The search's reservation failed: name a counter the device needs more of than is free, else one that earlier
+    // allocations already overdrew (a reservation checks every counter of the pool, as upstream).
     private Rejection counterRejection(DeviceInfo d, Pool pool) {
-        if (!search.f.partitionableDevices() || !d.consumesCounters() || pool == null) {
-            return null;
-        }
         Map<String, Map<String, BigDecimal>> available = search.availableCounters(pool);
         for (DeviceInfo.CounterConsumption cc : d.consumesCounters) {
             Map<String, BigDecimal> set = available.getOrDefault(cc.counterSet(), Map.of());
@@ -481,7 +476,18 @@ public final class Explainer {
                 }
             }
         }
-        return null;
+        for (Map.Entry<String, Map<String, BigDecimal>> set : available.entrySet()) {
+            for (Map.Entry<String, BigDecimal> e : set.getValue().entrySet()) {
+                if (e.getValue().signum() < 0) {
+                    return rej(
+                            Reason.COUNTERS,
+                            d,
+                            "counter set " + set.getKey() + ": " + e.getKey() + " is overdrawn by earlier allocations ("
+                                    + plain(e.getValue()) + " free)");
+                }
+            }
+        }
+        return rej(Reason.COUNTERS, d, "the shared counters of pool " + pool.id() + " do not suffice");
     }
 
     private String capacityText(RequestData rd, DeviceInfo d) {

@@ -120,10 +120,7 @@ final class PrePass {
                 built.add(new Constraint.Match(c.getRequests(), c.getMatchAttribute(), f.listTypeAttributes(), search));
             } else if (c.getDistinctAttribute() != null && !f.stable()) {
                 built.add(new Constraint.Distinct(
-                        c.getRequests(),
-                        c.getDistinctAttribute(),
-                        f.listTypeAttributes(),
-                        search.attributeColumn(c.getDistinctAttribute())));
+                        c.getRequests(), c.getDistinctAttribute(), f.listTypeAttributes(), search));
             } else {
                 throw new AllocationException(
                         "claim " + ref + ", constraint #" + i + ": empty constraint (unsupported constraint type?)");

@@ -25,7 +25,7 @@ final class PruningBounds {
 
     private static final RemainingDemand NO_DEMAND = new RemainingDemand(0, new long[0]);
 
-    /** Per claim, request and constraint, the static part of the distinct-values bound; computed on first use. */
+    /** Per claim, constraint and request, the static part of the distinct-values bound; computed on first use. */
     private final DistinctSupply[][][] distinctSupply;
 
     /**
@@ -100,9 +100,6 @@ final class PruningBounds {
         this.distinctSupply = new DistinctSupply[search.claims.size()][][];
         this.matchSupply = new MatchSupply[search.claims.size()][][];
         this.supportApplies = new Boolean[search.claims.size()];
-        for (int c = 0; c < remainingDemand.length; c++) {
-            distinctSupply[c] = new DistinctSupply[search.requests[c].length][];
-        }
     }
 
     // Phase: pruning by counting. A slot that needs n more devices fails when fewer than n candidates from its
@@ -336,22 +333,24 @@ final class PruningBounds {
     // value the claim's earlier devices already took. When their usable devices offer fewer such values, no
     // combination exists. As for the pigeonhole bound, any failing selector or capacity computation among the
     // remaining requests, multi-allocatable devices, All requests and values that are not plain scalars disable it.
+    // The supplies for every q are computed once, from the last request back.
     boolean cannotMeetDistinctValues(int c, int q) {
         List<Constraint> cons = search.constraints(c);
         for (int i = 0; i < cons.size(); i++) {
             if (!(cons.get(i) instanceof Constraint.Distinct d) || d.setSemantics) {
                 continue;
             }
-            DistinctSupply[] perConstraint = distinctSupply[c][q];
+            DistinctSupply[][] perConstraint = distinctSupply[c];
             if (perConstraint == null) {
-                perConstraint = new DistinctSupply[cons.size()];
-                distinctSupply[c][q] = perConstraint;
+                perConstraint = new DistinctSupply[cons.size()][];
+                distinctSupply[c] = perConstraint;
             }
-            DistinctSupply supply = perConstraint[i];
-            if (supply == null) {
-                supply = distinctSupply(c, q, d);
-                perConstraint[i] = supply;
+            DistinctSupply[] perRequest = perConstraint[i];
+            if (perRequest == null) {
+                perRequest = distinctSupplies(c, d);
+                perConstraint[i] = perRequest;
             }
+            DistinctSupply supply = perRequest[q];
             if (supply.demand == 0) {
                 continue;
             }
@@ -372,18 +371,21 @@ final class PruningBounds {
         return false;
     }
 
-    private DistinctSupply distinctSupply(int c, int q, Constraint.Distinct d) {
+    /** For each request q of claim c, the distinct-values supply of the requests q.. (NO_BOUND where it is off). */
+    private DistinctSupply[] distinctSupplies(int c, Constraint.Distinct d) {
         int demand = 0;
         Set<String> values = new HashSet<>();
         RequestData[][] requests = search.requests[c];
+        DistinctSupply[] out = new DistinctSupply[requests.length];
+        Arrays.fill(out, NO_BOUND);
         DeviceInfo[] candidates = search.candidates();
-        for (int qi = q; qi < requests.length; qi++) {
+        for (int qi = requests.length - 1; qi >= 0; qi--) {
             RequestData[] alternatives = requests[qi];
             boolean covered = true;
             int min = Integer.MAX_VALUE;
             for (RequestData rd : alternatives) {
                 if (rd.allMode()) {
-                    return NO_BOUND;
+                    return out;
                 }
                 covered &= d.appliesTo(rd);
                 min = Math.min(min, rd.numDevices);
@@ -394,12 +396,12 @@ final class PruningBounds {
                             : Bits.get(row.usable, pos) ? Probe.MAYBE : Probe.NEVER;
                     switch (probe) {
                         case FAILS -> {
-                            return NO_BOUND;
+                            return out;
                         }
                         case MAYBE -> {
                             DeviceInfo device = candidates[pos];
                             if (f.consumableCapacity() && device.allowMultipleAllocations) {
-                                return NO_BOUND;
+                                return out;
                             }
                             if (!d.appliesTo(rd)) {
                                 continue;
@@ -410,7 +412,7 @@ final class PruningBounds {
                             }
                             String key = Constraint.scalarKey(a);
                             if (key == null) {
-                                return NO_BOUND;
+                                return out;
                             }
                             values.add(key);
                         }
@@ -421,8 +423,9 @@ final class PruningBounds {
             if (covered) {
                 demand += min;
             }
+            out[qi] = new DistinctSupply(demand, Set.copyOf(values));
         }
-        return new DistinctSupply(demand, values);
+        return out;
     }
 
     /**

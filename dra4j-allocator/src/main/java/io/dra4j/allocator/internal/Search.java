@@ -76,10 +76,13 @@ public final class Search {
     private final Map<String, ValueIndex> valueIndexes = new HashMap<>();
     /** Whether the list-type matchAttribute skips and support bound apply (off only in a test of exactly that). */
     private boolean listBounds = true;
+    /** Whether the pigeonhole and distinct-values bounds apply (off only in a test of exactly that). */
+    private boolean requestBounds = true;
 
     private PruningBounds bounds;
     private Counters counters;
     private final Map<DeviceId, Map<String, BigDecimal>> allocatingCapacity = new HashMap<>();
+    private RejectionObserver observer;
     long steps;
 
     /** One allocated device, as the search recorded it. */
@@ -89,6 +92,19 @@ public final class Search {
     @FunctionalInterface
     interface Undo {
         void undo();
+    }
+
+    /**
+     * Told what the checks decided about each candidate the search examined for a slot: the k-th device of request
+     * (or subrequest) of a claim. Candidates the search skips unchecked (pruning, symmetry) are not reported. One per
+     * call, set with {@link #observe}; without one the search does no work for it.
+     */
+    public interface RejectionObserver {
+        /** The check of {@code stage} rejected the device. */
+        void rejected(int claim, int request, int subrequest, int k, DeviceId device, CheckStage stage);
+
+        /** Every check passed and the device was taken tentatively. */
+        void taken(int claim, int request, int subrequest, int k, DeviceId device);
     }
 
     @SuppressWarnings("unchecked")
@@ -183,6 +199,17 @@ public final class Search {
         return steps;
     }
 
+    /** Reports every check's verdict on a candidate to the observer, for this call only. */
+    public void observe(RejectionObserver observer) {
+        this.observer = observer;
+    }
+
+    /** Turns off the pigeonhole and distinct-values bounds over the remaining requests, for a test that they decide
+     * nothing. */
+    void withoutRequestBounds() {
+        requestBounds = false;
+    }
+
     /** Turns off the list-type matchAttribute skips and support bound, for a test that they decide nothing. */
     void withoutListBounds() {
         listBounds = false;
@@ -219,6 +246,7 @@ public final class Search {
         RequestData[] alternatives = requests[c][q];
         if (k == 0
                 && !inSubRequest
+                && requestBounds
                 && (bounds.cannotFitRemainingRequests(c, q) || bounds.cannotMeetDistinctValues(c, q))) {
             return StepResult.NOT_FOUND;
         }
@@ -249,7 +277,7 @@ public final class Search {
             return StepResult.MAX_EXCEEDED;
         }
         if (all) {
-            Undo undo = allocateDevice(c, rd, rd.allDevicePositions[k], true);
+            Undo undo = allocateDevice(c, q, s, k, rd, rd.allDevicePositions[k], true);
             if (undo == null) {
                 return StepResult.NOT_FOUND;
             }
@@ -281,6 +309,7 @@ public final class Search {
             }
             DeviceInfo d = candidates[pos];
             if (rd.adminAccess ? isAllocatingForClaim(pos, c) : inUse(pos)) {
+                rejected(c, q, s, k, pos, CheckStage.IN_USE);
                 continue;
             }
             boolean untouched = untouched(pos);
@@ -288,11 +317,15 @@ public final class Search {
                 continue;
             }
             if (!isSelectable(rd, pos)) {
+                if (observer != null) {
+                    rejected(c, q, s, k, pos, selectionStage(rd, pos));
+                }
                 continue;
             }
             if (f.consumableCapacity()) {
                 try {
                     if (!capacityFits(rd, pos)) {
+                        rejected(c, q, s, k, pos, CheckStage.CAPACITY);
                         continue;
                     }
                 } catch (ConsumableCapacity.CapacityException e) {
@@ -300,7 +333,7 @@ public final class Search {
                             + ": checking capacity for device " + d.id + ": " + e.getMessage());
                 }
             }
-            Undo undo = allocateDevice(c, rd, pos, false);
+            Undo undo = allocateDevice(c, q, s, k, rd, pos, false);
             if (undo == null) {
                 continue;
             }
@@ -511,6 +544,26 @@ public final class Search {
         return classSelectors ? "class " + rd.className : "claim " + claimRef(claims.get(rd.claimIndex));
     }
 
+    /** Which selectability check rejects the device (for the observer): the checks of isSelectable, in its order. */
+    private CheckStage selectionStage(RequestData rd, int pos) throws AllocationException {
+        DeviceInfo d = candidates[pos];
+        if (!f.bindingAndStatus() && d.hasBindingConditions) {
+            return CheckStage.BINDING_CONDITIONS;
+        }
+        if (!selectorsMatch(rd, d, true)) {
+            return CheckStage.CLASS_SELECTORS;
+        }
+        return selectorsMatch(rd, d, false) ? CheckStage.NODE_SELECTION : CheckStage.REQUEST_SELECTORS;
+    }
+
+    /** Tells the observer, if any, that a check rejected the candidate at pos; null, for allocateDevice to return. */
+    private Undo rejected(int c, int q, int s, int k, int pos, CheckStage stage) {
+        if (observer != null) {
+            observer.rejected(c, q, s, k, candidates[pos].id, stage);
+        }
+        return null;
+    }
+
     private boolean perDeviceNodeMatches(DeviceInfo d) throws AllocationException {
         if (!Boolean.TRUE.equals(d.slice.perDeviceNodeSelection)) {
             return true;
@@ -526,36 +579,37 @@ public final class Search {
         }
     }
 
-    // Phase: tentatively take one device. The checks run in upstream's order (in use, partitionable gate, counters,
-    // taints, constraints, capacity), and each step taken is recorded so that the returned undo reverses all of it.
-    private Undo allocateDevice(int c, RequestData rd, int pos, boolean must) throws AllocationException {
+    // Phase: tentatively take one device. The checks run in upstream's order (in use, node operations, partitionable
+    // gate, counters, taints, constraints, capacity: CheckStage.order), and each step taken is recorded so that the
+    // returned undo reverses all of it.
+    private Undo allocateDevice(int c, int q, int s, int k, RequestData rd, int pos, boolean must)
+            throws AllocationException {
         DeviceInfo d = candidates[pos];
         Pool pool = candidatePools[pos];
         boolean multi = f.consumableCapacity() && d.allowMultipleAllocations;
         if (!multi && rd.adminAccess && isAllocatingForClaim(pos, c)) {
-            return null;
+            return rejected(c, q, s, k, pos, CheckStage.IN_USE);
         }
         if (!rd.adminAccess && inUse(pos)) {
-            return null;
+            return rejected(c, q, s, k, pos, CheckStage.IN_USE);
         }
         if (nodeOperationsUnsupported(d)) {
-            return null;
+            return rejected(c, q, s, k, pos, CheckStage.NODE_OPERATIONS);
         }
         if (!f.partitionableDevices() && d.consumesCounters()) {
-            return null;
+            return rejected(c, q, s, k, pos, CheckStage.PARTITIONABLE_GATE);
         }
-        boolean skipCounters = multi && capacityInUse(pos);
         boolean countersReserved = false;
-        if (!skipCounters && d.consumesCounters()) {
+        if (reservesCounters(pos)) {
             if (!counters.reserve(d, pool)) {
-                return null;
+                return rejected(c, q, s, k, pos, CheckStage.COUNTERS);
             }
             countersReserved = true;
         }
         UndoLog log = new UndoLog(c, rd, pos, countersReserved);
         if (f.deviceTaints() && taintPrevents(d, rd)) {
             log.undo();
-            return null;
+            return rejected(c, q, s, k, pos, CheckStage.TAINTS);
         }
         for (Constraint con : constraints[c]) {
             if (!con.add(rd, pos, d)) {
@@ -564,7 +618,7 @@ public final class Search {
                     throw new AllocationException("claim " + claimRef(claims.get(c)) + ", request " + rd.name
                             + ": cannot add device " + d.id + " because a claim constraint would not be satisfied");
                 }
-                return null;
+                return rejected(c, q, s, k, pos, CheckStage.CONSTRAINTS);
             }
             log.constraintsAdded++;
         }
@@ -585,7 +639,7 @@ public final class Search {
             }
             if (!fits) {
                 log.undo();
-                return null;
+                return rejected(c, q, s, k, pos, CheckStage.CAPACITY);
             }
             if (multi) {
                 try {
@@ -597,14 +651,17 @@ public final class Search {
                 }
                 shareId = shareIds.get();
                 log.capacityEntryExisted = allocatingCapacity.containsKey(d.id);
-                Map<String, BigDecimal> entry = allocatingCapacity.computeIfAbsent(d.id, k -> new LinkedHashMap<>());
-                consumed.forEach((name, q) -> entry.merge(name, q.value(), BigDecimal::add));
+                Map<String, BigDecimal> entry = allocatingCapacity.computeIfAbsent(d.id, id -> new LinkedHashMap<>());
+                consumed.forEach((name, amount) -> entry.merge(name, amount.value(), BigDecimal::add));
                 log.consumed = consumed;
             }
         }
         log.previousResults = results[c].size();
         results[c].add(new DeviceResult(rd, d, shareId, consumed == null || consumed.isEmpty() ? null : consumed));
         log.resultAdded = true;
+        if (observer != null) {
+            observer.taken(c, q, s, k, d.id);
+        }
         return log;
     }
 
@@ -666,6 +723,27 @@ public final class Search {
     }
 
     /**
+     * Whether taking the device at pos reserves shared counters: it consumes some, unless it is a multi-allocatable
+     * device that some allocation already shares (that one consumed them).
+     */
+    private boolean reservesCounters(int pos) {
+        DeviceInfo d = candidates[pos];
+        return d.consumesCounters() && !(f.consumableCapacity() && d.allowMultipleAllocations && capacityInUse(pos));
+    }
+
+    /** allocateDevice's counter check for the device at pos taken alone, leaving nothing reserved (explanations). */
+    boolean countersFit(int pos) {
+        if (!reservesCounters(pos)) {
+            return true;
+        }
+        if (!counters.reserve(candidates[pos], candidatePools[pos])) {
+            return false;
+        }
+        counters.release(candidates[pos], candidatePools[pos]);
+        return true;
+    }
+
+    /**
      * The device's slice lets the node skip operations (skipNodeOperations), which needs DRAOptionalNodeOperations on
      * and declared by the node; the search and the explanation funnel share this check.
      */
@@ -681,7 +759,7 @@ public final class Search {
                 && node.getStatus().getDeclaredFeatures().contains(feature);
     }
 
-    private boolean capacityFits(RequestData rd, int pos) throws ConsumableCapacity.CapacityException {
+    boolean capacityFits(RequestData rd, int pos) throws ConsumableCapacity.CapacityException {
         DeviceInfo d = candidates[pos];
         return ConsumableCapacity.fits(
                 persistedCapacity(pos),
@@ -691,24 +769,19 @@ public final class Search {
                 f.fractionalCapacityRange());
     }
 
-    /** The capacity check for a device, looked up by identity (for explanations). */
-    boolean capacityFits(RequestData rd, DeviceInfo d) throws ConsumableCapacity.CapacityException {
-        return ConsumableCapacity.fits(
-                view.persistedCapacity(d.id),
-                rd.capacityRequests,
-                d,
-                allocatingCapacity.get(d.id),
-                f.fractionalCapacityRange());
+    static boolean taintPrevents(DeviceInfo d, RequestData rd) {
+        return preventingTaint(d, rd) != null;
     }
 
-    static boolean taintPrevents(DeviceInfo d, RequestData rd) {
+    /** The device's first NoSchedule or NoExecute taint that the request does not tolerate, or null. */
+    static DeviceTaint preventingTaint(DeviceInfo d, RequestData rd) {
         for (DeviceTaint taint : d.taints) {
             String effect = taint.getEffect();
             if (("NoSchedule".equals(effect) || "NoExecute".equals(effect)) && !tolerated(taint, rd.tolerations)) {
-                return true;
+                return taint;
             }
         }
-        return false;
+        return null;
     }
 
     static boolean tolerated(DeviceTaint taint, List<DeviceToleration> tolerations) {
