@@ -43,6 +43,30 @@ class AllocatorTest {
     }
 
     @Test
+    void aClaimWithoutSpecIsAllocatedWithNoDevicesAsKubernetesHoldsTheSpecByValue() {
+        ResourceClaim noSpec = new ResourceClaimBuilder()
+                .withNewMetadata()
+                .withName("empty")
+                .withNamespace("default")
+                .endMetadata()
+                .build();
+        ResourceClaim noDevices = new ResourceClaimBuilder(noSpec)
+                .editMetadata()
+                .withName("no-devices")
+                .endMetadata()
+                .withNewSpec()
+                .endSpec()
+                .build();
+        AllocationOutcome out = allocator(List.of(eightGpus()), AllocatedState.EMPTY)
+                .allocate(node("node-1"), List.of(noSpec, noDevices, claim("c", request("gpu", 1))));
+        assertThat(devices(out, 0)).isEmpty();
+        assertThat(devices(out, 1)).isEmpty();
+        assertThat(devices(out, 2)).containsExactly("gpu-0");
+        assertThat(noSpec.getSpec()).as("input unchanged").isNull();
+        assertThat(noDevices.getSpec().getDevices()).as("input unchanged").isNull();
+    }
+
+    @Test
     void firstFitTakesDevicesInSliceOrder() {
         AllocationOutcome out = allocator(List.of(eightGpus()), AllocatedState.EMPTY)
                 .allocate(node("node-1"), List.of(claim("c", request("gpu", 2))));

@@ -139,6 +139,28 @@ class ExplainTest {
     }
 
     @Test
+    void aClaimWithoutSpecBesideOneThatDoesNotFitIsExplainedWithTheSameSuggestions() {
+        ResourceClaim noSpec = new ResourceClaimBuilder()
+                .withNewMetadata()
+                .withName("empty")
+                .withNamespace("default")
+                .endMetadata()
+                .build();
+        Allocator a = allocator(gpus(4, false), AllocatedState.EMPTY);
+        Explanation alone = a.explain(node("node-1"), List.of(claim("c", request("gpu", 5))));
+        Explanation x = a.explain(node("node-1"), List.of(noSpec, claim("c", request("gpu", 5))));
+        assertThat(x.outcome()).isInstanceOf(AllocationOutcome.Unschedulable.class);
+        assertThat(x.decisive()).isEqualTo(alone.decisive());
+        assertThat(alone.suggestions()).isNotEmpty();
+        assertThat(x.suggestions())
+                .extracting(Explanation.Suggestion::description)
+                .containsAll(alone.suggestions().stream()
+                        .map(Explanation.Suggestion::description)
+                        .toList());
+        assertThat(noSpec.getSpec()).as("input unchanged").isNull();
+    }
+
+    @Test
     void allocatedClaimsTellWhichDevicesAndWhy() {
         Explanation x = allocator(gpus(3, true), AllocatedState.EMPTY)
                 .explain(node("node-1"), List.of(claim("c", request("gpu", 1))));

@@ -36,11 +36,7 @@ final class PrePass {
         for (int ci = 0; ci < claims.size(); ci++) {
             ResourceClaim claim = claims.get(ci);
             String ref = Search.claimRef(claim);
-            List<DeviceRequest> reqs = claim.getSpec() == null
-                            || claim.getSpec().getDevices() == null
-                            || claim.getSpec().getDevices().getRequests() == null
-                    ? List.of()
-                    : claim.getSpec().getDevices().getRequests();
+            List<DeviceRequest> reqs = ClaimDevices.requests(claim);
             RequestData[][] table = new RequestData[reqs.size()][];
             search.requests[ci] = table;
             search.selectedSub[ci] = new int[reqs.size()];
@@ -108,11 +104,7 @@ final class PrePass {
     }
 
     private List<Constraint> constraints(ResourceClaim claim, String ref) throws AllocationException {
-        List<DeviceConstraint> cons = claim.getSpec() == null
-                        || claim.getSpec().getDevices() == null
-                        || claim.getSpec().getDevices().getConstraints() == null
-                ? List.of()
-                : claim.getSpec().getDevices().getConstraints();
+        List<DeviceConstraint> cons = ClaimDevices.constraints(claim);
         List<Constraint> built = new ArrayList<>(cons.size());
         for (int i = 0; i < cons.size(); i++) {
             DeviceConstraint c = cons.get(i);

@@ -113,7 +113,7 @@ public final class ResultAssembler {
     // covers every request of the claim is stored as applying to all.
     private static List<DeviceAllocationConfiguration> configs(Search search, int ci, ResourceClaim claim) {
         List<DeviceAllocationConfiguration> configs = new ArrayList<>();
-        List<DeviceRequest> requests = claim.getSpec().getDevices().getRequests();
+        List<DeviceRequest> requests = ClaimDevices.requests(claim);
         RequestData[][] data = search.requests[ci];
         Map<String, int[]> classRange = new HashMap<>();
         for (int qi = 0; qi < data.length; qi++) {
@@ -141,10 +141,7 @@ public final class ResultAssembler {
             }
             classRange.put(rd.className, new int[] {start, configs.size()});
         }
-        List<DeviceClaimConfiguration> claimConfigs =
-                claim.getSpec().getDevices().getConfig() == null
-                        ? List.of()
-                        : claim.getSpec().getDevices().getConfig();
+        List<DeviceClaimConfiguration> claimConfigs = ClaimDevices.config(claim);
         for (DeviceClaimConfiguration cc : claimConfigs) {
             List<String> named = cc.getRequests() == null ? List.of() : cc.getRequests();
             boolean include = named.isEmpty();

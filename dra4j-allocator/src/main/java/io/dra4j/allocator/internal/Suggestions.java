@@ -245,8 +245,8 @@ public final class Suggestions {
                     new Change.SetCount(ci, rd.fullName(), f.usable()));
         }
         List<DeviceConstraint> constraints =
-                inputs.claims().get(ci).getSpec().getDevices().getConstraints();
-        if (f.shortfall() != null && constraints != null) {
+                ClaimDevices.constraints(inputs.claims().get(ci));
+        if (f.shortfall() != null) {
             for (int i = 0; i < constraints.size(); i++) {
                 DeviceConstraint c = constraints.get(i);
                 String what = c.getMatchAttribute() != null
@@ -411,8 +411,8 @@ public final class Suggestions {
                 }
             }
             List<DeviceConstraint> constraints =
-                    inputs.claims().get(ci).getSpec().getDevices().getConstraints();
-            for (int i = 0; constraints != null && i < constraints.size(); i++) {
+                    ClaimDevices.constraints(inputs.claims().get(ci));
+            for (int i = 0; i < constraints.size(); i++) {
                 DeviceConstraint c = constraints.get(i);
                 String what = c.getMatchAttribute() != null
                         ? "matchAttribute " + c.getMatchAttribute()
@@ -436,8 +436,7 @@ public final class Suggestions {
                     new Change.Release(held));
         }
         for (int ci = 0; ci < inputs.claims().size(); ci++) {
-            List<DeviceRequest> requests =
-                    inputs.claims().get(ci).getSpec().getDevices().getRequests();
+            List<DeviceRequest> requests = ClaimDevices.requests(inputs.claims().get(ci));
             for (int qi = 0; requests.size() > 1 && qi < requests.size(); qi++) {
                 candidates.putIfAbsent(
                         "claim " + Search.claimRef(inputs.claims().get(ci)) + ": leave out request "
