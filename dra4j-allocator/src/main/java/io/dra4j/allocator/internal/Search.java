@@ -238,6 +238,7 @@ public final class Search {
         RequestData[] alternatives = requests[c][q];
         if (k == 0
                 && !inSubRequest
+                && bounds.entryBoundsApply(c, q)
                 && (bounds.cannotFitRemainingRequests(c, q) || bounds.cannotMeetDistinctValues(c, q))) {
             return StepResult.NOT_FOUND;
         }
