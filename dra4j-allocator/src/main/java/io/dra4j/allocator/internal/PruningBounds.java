@@ -502,8 +502,7 @@ final class PruningBounds {
             // Without any earlier consumption this is the most a device can offer; the consumed amounts are the
             // same computation the search repeats, so its errors show up here too.
             try {
-                if (!ConsumableCapacity.fits(
-                        null, rd.capacityRequests, search.candidates()[pos], null, f.fractionalCapacityRange())) {
+                if (!search.staticCapacityFits(rd, search.candidates()[pos])) {
                     return Probe.NEVER;
                 }
             } catch (ConsumableCapacity.CapacityException e) {

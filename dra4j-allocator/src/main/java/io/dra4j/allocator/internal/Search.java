@@ -770,6 +770,14 @@ public final class Search {
                 f.fractionalCapacityRange());
     }
 
+    /**
+     * Whether the device's own capacity, before any consumption, can serve the request's capacity requests: how
+     * All-mode requests list their devices (upstream: "static capacity only"), and the most any device can offer.
+     */
+    boolean staticCapacityFits(RequestData rd, DeviceInfo d) throws ConsumableCapacity.CapacityException {
+        return ConsumableCapacity.fits(null, rd.capacityRequests, d, null, f.fractionalCapacityRange());
+    }
+
     static boolean taintPrevents(DeviceInfo d, RequestData rd) {
         return preventingTaint(d, rd) != null;
     }
