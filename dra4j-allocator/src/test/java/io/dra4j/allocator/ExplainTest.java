@@ -184,4 +184,86 @@ class ExplainTest {
         assertThat(x.outcome()).isEqualTo(plain);
         assertThat(slice.toString() + claim).isEqualTo(before);
     }
+
+    /** An All-mode request for 40Gi of memory on each device, against gpu-0 and gpu-1 with the given memory. */
+    private static Explanation allModeWithCapacity(String gpu0Memory, String gpu1Memory) {
+        ResourceSlice slice =
+                slice("node-1", List.of(withMemory("gpu-0", gpu0Memory), withMemory("gpu-1", gpu1Memory)));
+        ResourceClaim claim = claim(
+                "c",
+                new DeviceRequestBuilder()
+                        .withName("all")
+                        .withNewExactly()
+                        .withDeviceClassName("gpu")
+                        .withAllocationMode("All")
+                        .withNewCapacity()
+                        .withRequests(Map.of("memory", new io.fabric8.kubernetes.api.model.Quantity("40Gi")))
+                        .endCapacity()
+                        .endExactly()
+                        .build());
+        Allocator a = allocator(slice, AllocatedState.EMPTY);
+        Explanation x = a.explain(node("node-1"), List.of(claim));
+        assertThat(x.outcome()).isEqualTo(a.allocate(node("node-1"), List.of(claim)));
+        return x;
+    }
+
+    private static Device withMemory(String name, String memory) {
+        return new DeviceBuilder(device(name, Map.of()))
+                .withCapacity(Map.of(
+                        "memory",
+                        new io.fabric8.kubernetes.api.model.resource.v1.DeviceCapacityBuilder()
+                                .withValue(new io.fabric8.kubernetes.api.model.Quantity(memory))
+                                .build()))
+                .build();
+    }
+
+    @Test
+    void anAllModeRequestMustTakeOnlyTheDevicesWithEnoughCapacityOfTheirOwn() {
+        // As upstream lists "all" devices: by the selectors and each device's own (static) capacity. gpu-1 offers 20Gi
+        // of the 40Gi asked, so it is not one of the devices the request must take, and gpu-0 alone is allocated.
+        Explanation x = allModeWithCapacity("80Gi", "20Gi");
+        assertThat(x.outcome())
+                .isInstanceOfSatisfying(
+                        AllocationOutcome.Allocated.class,
+                        o -> assertThat(o.results().get(0).getDevices().getResults())
+                                .extracting(r -> r.getDevice())
+                                .containsExactly("gpu-0"));
+        Explanation.RequestReport r = x.claims().get(0).requests().get(0);
+        assertThat(r.funnel())
+                .extracting(Explanation.Stage::stage)
+                .containsExactly(
+                        "devices in usable pools",
+                        "binding conditions supported",
+                        "class selectors",
+                        "request selectors",
+                        "node selection",
+                        "static capacity sufficient",
+                        "not in use",
+                        "node operations supported",
+                        "partitionable devices supported",
+                        "counters available",
+                        "taints tolerated",
+                        "capacity available");
+        assertThat(r.funnel())
+                .extracting(Explanation.Stage::remaining)
+                .containsExactly(2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1);
+        assertThat(r.rejections()).singleElement().satisfies(rej -> {
+            assertThat(rej.reason()).isEqualTo(Explanation.Reason.CAPACITY);
+            assertThat(rej.device()).isEqualTo(new DeviceId(DRIVER, "node-1", "gpu-1"));
+        });
+        assertThat(r.shortfall()).isNull();
+    }
+
+    @Test
+    void anAllModeRequestWithoutADeviceOfEnoughCapacityFindsNoDevices() {
+        Explanation x = allModeWithCapacity("20Gi", "30Gi");
+        assertThat(x.outcome()).isInstanceOf(AllocationOutcome.Unschedulable.class);
+        Explanation.RequestReport r = x.claims().get(0).requests().get(0);
+        assertThat(r.funnel())
+                .extracting(Explanation.Stage::remaining)
+                .containsExactly(2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0);
+        assertThat(x.decisive())
+                .contains("allocationMode All needs at least one device, and none that passes the selectors has the"
+                        + " requested capacity of its own");
+    }
 }

@@ -14,6 +14,8 @@ public enum CheckStage {
     CLASS_SELECTORS("class selectors"),
     REQUEST_SELECTORS("request selectors"),
     NODE_SELECTION("node selection"),
+    /** All mode only: the device's own capacity, before any consumption, can serve the request. */
+    STATIC_CAPACITY("static capacity sufficient"),
     CAPACITY("capacity available"),
     NODE_OPERATIONS("node operations supported"),
     PARTITIONABLE_GATE("partitionable devices supported"),
@@ -26,8 +28,9 @@ public enum CheckStage {
 
     // An ExactCount slot skips a device in use before any selector (upstream allocateOne: "Checking for 'in use' is
     // cheap and thus gets done first") and checks the requested capacity before allocateDevice; an All-mode request
-    // lists its devices by the selectors first (PrePass.enumerateAll) and meets the rest only in allocateDevice, in
-    // its order: in use, node operations, partitionable gate, counters, taints, constraints, capacity.
+    // lists its devices by the selectors and their static capacity first (PrePass.enumerateAll: a device without
+    // enough capacity of its own is not one of "all" devices) and meets the rest only in allocateDevice, in its
+    // order: in use, node operations, partitionable gate, counters, taints, constraints, capacity.
     private static final List<CheckStage> EXACT_COUNT = List.of(
             IN_USE,
             BINDING_CONDITIONS,
@@ -45,6 +48,7 @@ public enum CheckStage {
             CLASS_SELECTORS,
             REQUEST_SELECTORS,
             NODE_SELECTION,
+            STATIC_CAPACITY,
             IN_USE,
             NODE_OPERATIONS,
             PARTITIONABLE_GATE,

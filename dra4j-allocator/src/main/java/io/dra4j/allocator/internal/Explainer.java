@@ -159,14 +159,16 @@ public final class Explainer {
         Drops drops = new Drops(alive, stages, rejections, rejected, droppedAt);
         int selected = alive.size();
         for (CheckStage stage : CheckStage.order(rd.allMode())) {
-            if (stage == CheckStage.CONSTRAINTS && !constrained) {
+            if (stage == CheckStage.CONSTRAINTS && !constrained
+                    || stage == CheckStage.STATIC_CAPACITY && !search.f.consumableCapacity()) {
                 continue;
             }
             drops.filter(stage, d -> {
                 int pos = positionOf.get(d);
                 return check(stage, ci, rd, d, search.candidatePools()[pos], pos);
             });
-            if (stage == CheckStage.NODE_SELECTION) {
+            if (stage == CheckStage.NODE_SELECTION || stage == CheckStage.STATIC_CAPACITY) {
+                // The devices an All-mode request lists and must all take (PrePass.enumerateAll).
                 selected = alive.size();
             }
         }
@@ -211,7 +213,11 @@ public final class Explainer {
         String shortfall = null;
         String shortfallStage = null;
         if (rd.allMode()) {
-            if (selected == 0) {
+            if (selected == 0 && stageCount(stages, CheckStage.NODE_SELECTION.label()) > 0) {
+                shortfall = "allocationMode All needs at least one device, and none that passes the selectors has"
+                        + " the requested capacity of its own";
+                shortfallStage = CheckStage.STATIC_CAPACITY.label();
+            } else if (selected == 0) {
                 shortfall = "allocationMode All needs at least one device, and none passes the selectors";
                 shortfallStage = "request selectors";
             } else if (alive.size() < selected) {
@@ -263,6 +269,7 @@ public final class Explainer {
             case CLASS_SELECTORS -> selectorRejection(ci, rd, d, true);
             case REQUEST_SELECTORS -> selectorRejection(ci, rd, d, false);
             case NODE_SELECTION -> nodeSelectionRejection(d);
+            case STATIC_CAPACITY -> staticCapacityRejection(rd, d);
             case CAPACITY -> capacityRejection(rd, d, pos);
             case NODE_OPERATIONS ->
                 search.nodeOperationsUnsupported(d)
@@ -307,12 +314,20 @@ public final class Explainer {
         }
     }
 
+    private Rejection staticCapacityRejection(RequestData rd, DeviceInfo d) {
+        try {
+            return search.staticCapacityFits(rd, d) ? null : rej(Reason.CAPACITY, d, capacityText(rd, d, false));
+        } catch (ConsumableCapacity.CapacityException e) {
+            return rej(Reason.CAPACITY, d, e.getMessage());
+        }
+    }
+
     private Rejection capacityRejection(RequestData rd, DeviceInfo d, int pos) {
         if (!search.f.consumableCapacity()) {
             return null;
         }
         try {
-            return search.capacityFits(rd, pos) ? null : rej(Reason.CAPACITY, d, capacityText(rd, d));
+            return search.capacityFits(rd, pos) ? null : rej(Reason.CAPACITY, d, capacityText(rd, d, true));
         } catch (ConsumableCapacity.CapacityException e) {
             return rej(Reason.CAPACITY, d, e.getMessage());
         }
@@ -490,9 +505,10 @@ public final class Explainer {
         return rej(Reason.COUNTERS, d, "the shared counters of pool " + pool.id() + " do not suffice");
     }
 
-    private String capacityText(RequestData rd, DeviceInfo d) {
+    /** What the device offers against the request: its free capacity, or with consumed false its own capacity. */
+    private String capacityText(RequestData rd, DeviceInfo d, boolean consumed) {
         StringBuilder sb = new StringBuilder("capacity short:");
-        var persisted = search.persistedCapacityQuantities(d);
+        var persisted = consumed ? search.persistedCapacityQuantities(d) : null;
         for (DeviceInfo.CapacityInfo cap : d.capacity.values()) {
             var asked = rd.capacityRequests == null ? null : rd.capacityRequests.get(cap.name());
             BigDecimal used = persisted == null || !persisted.containsKey(cap.name())

@@ -178,8 +178,7 @@ final class PrePass {
                     }
                     if (f.consumableCapacity()) {
                         try {
-                            if (!ConsumableCapacity.fits(
-                                    null, rd.capacityRequests, d, null, f.fractionalCapacityRange())) {
+                            if (!search.staticCapacityFits(rd, d)) {
                                 continue;
                             }
                         } catch (ConsumableCapacity.CapacityException e) {

@@ -45,8 +45,11 @@ final class PruningBounds {
     /** How many devices the covered requests after some request need at least, and where they may come from. */
     private record MatchSupply(int demand, long[] supply) {}
 
-    /** Per claim: whether the support bound may apply at all (null until known). */
-    private final Boolean[] supportApplies;
+    /**
+     * Per claim, for each request q (and one past the last): the most results requests q.. can add, each with its
+     * largest alternative, capped above the 32-results limit; computed on first use.
+     */
+    private final int[][] mostResults;
 
     /** What {@link #probe} finds out about a device for a request without searching. */
     enum Probe {
@@ -99,7 +102,7 @@ final class PruningBounds {
         this.remainingDemand = new RemainingDemand[search.claims.size()][];
         this.distinctSupply = new DistinctSupply[search.claims.size()][][];
         this.matchSupply = new MatchSupply[search.claims.size()][][];
-        this.supportApplies = new Boolean[search.claims.size()];
+        this.mostResults = new int[search.claims.size()][];
     }
 
     // Phase: pruning by counting. A slot that needs n more devices fails when fewer than n candidates from its
@@ -203,28 +206,43 @@ final class PruningBounds {
         return false;
     }
 
+    // Phase: the 32-results limit. Upstream signals "max size exceeded" when a request needs more results than the
+    // claim has room for; the signal makes every device loop of the claim's earlier requests stop at once, and only
+    // the claim's end turns it into "not found". A bound that answers "not found" for a subtree in which the signal
+    // could arise would let those loops go on to candidates (and errors) upstream never reaches, so the bounds apply
+    // only where the requests q.. of claim c cannot reach the limit, or where the subtree is a whole claim (q = 0,
+    // whose caller turns the signal into "not found" anyway).
+    boolean mayExceedResults(int c, int q, int held) {
+        int[] most = mostResults[c];
+        if (most == null) {
+            RequestData[][] requests = search.requests[c];
+            most = new int[requests.length + 1];
+            for (int qi = requests.length - 1; qi >= 0; qi--) {
+                int max = 0;
+                for (RequestData rd : requests[qi]) {
+                    max = Math.max(max, rd.numDevices);
+                }
+                most[qi] = (int) Math.min(Search.MAX_RESULTS + 1L, (long) most[qi + 1] + max);
+            }
+            mostResults[c] = most;
+        }
+        return held + most[q] > Search.MAX_RESULTS;
+    }
+
+    /** Whether the request-entry bounds (pigeonhole and distinct values) may cut the subtree of request q. */
+    boolean entryBoundsApply(int c, int q) {
+        return q == 0 || !mayExceedResults(c, q, search.results[c].size());
+    }
+
     // Phase: pruning by support (list-type matchAttribute). Once a device of the claim joined the constraint, the
     // values every later device must share lie in the current intersection, so some value of it must be carried by
     // as many devices as the covered requests still need: usable for them, and not already in the claim (a claim
     // never takes one device twice unless it is shared, which turns the bound off). When no value is, the subtree
     // holds no solution. It never hides an error or a changed control flow: off when a remaining request has a
     // failing selector or capacity computation, is an All request, or when the claim could reach the 32-results
-    // limit (whose signal makes the search stop sibling candidates, where "not found" would continue).
+    // limit (whose signal stops sibling candidates even of the claim's first request).
     boolean supportApplies(int c) {
-        Boolean applies = supportApplies[c];
-        if (applies == null) {
-            int most = 0;
-            for (RequestData[] alternatives : search.requests[c]) {
-                int max = 0;
-                for (RequestData rd : alternatives) {
-                    max = Math.max(max, rd.numDevices);
-                }
-                most += max;
-            }
-            applies = most <= Search.MAX_RESULTS;
-            supportApplies[c] = applies;
-        }
-        return applies;
+        return !mayExceedResults(c, 0, 0);
     }
 
     /**
@@ -484,8 +502,7 @@ final class PruningBounds {
             // Without any earlier consumption this is the most a device can offer; the consumed amounts are the
             // same computation the search repeats, so its errors show up here too.
             try {
-                if (!ConsumableCapacity.fits(
-                        null, rd.capacityRequests, search.candidates()[pos], null, f.fractionalCapacityRange())) {
+                if (!search.staticCapacityFits(rd, search.candidates()[pos])) {
                     return Probe.NEVER;
                 }
             } catch (ConsumableCapacity.CapacityException e) {

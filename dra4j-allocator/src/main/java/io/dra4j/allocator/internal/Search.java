@@ -76,6 +76,8 @@ public final class Search {
     private final Map<String, ValueIndex> valueIndexes = new HashMap<>();
     /** Whether the list-type matchAttribute skips and support bound apply (off only in a test of exactly that). */
     private boolean listBounds = true;
+    /** Whether the pigeonhole and distinct-values bounds apply (off only in a test of exactly that). */
+    private boolean requestBounds = true;
 
     private PruningBounds bounds;
     private Counters counters;
@@ -202,6 +204,12 @@ public final class Search {
         this.observer = observer;
     }
 
+    /** Turns off the pigeonhole and distinct-values bounds over the remaining requests, for a test that they decide
+     * nothing. */
+    void withoutRequestBounds() {
+        requestBounds = false;
+    }
+
     /** Turns off the list-type matchAttribute skips and support bound, for a test that they decide nothing. */
     void withoutListBounds() {
         listBounds = false;
@@ -238,6 +246,8 @@ public final class Search {
         RequestData[] alternatives = requests[c][q];
         if (k == 0
                 && !inSubRequest
+                && requestBounds
+                && bounds.entryBoundsApply(c, q)
                 && (bounds.cannotFitRemainingRequests(c, q) || bounds.cannotMeetDistinctValues(c, q))) {
             return StepResult.NOT_FOUND;
         }
@@ -758,6 +768,14 @@ public final class Search {
                 d,
                 allocatingCapacity.isEmpty() ? null : allocatingCapacity.get(d.id),
                 f.fractionalCapacityRange());
+    }
+
+    /**
+     * Whether the device's own capacity, before any consumption, can serve the request's capacity requests: how
+     * All-mode requests list their devices (upstream: "static capacity only"), and the most any device can offer.
+     */
+    boolean staticCapacityFits(RequestData rd, DeviceInfo d) throws ConsumableCapacity.CapacityException {
+        return ConsumableCapacity.fits(null, rd.capacityRequests, d, null, f.fractionalCapacityRange());
     }
 
     static boolean taintPrevents(DeviceInfo d, RequestData rd) {
