@@ -11,6 +11,7 @@ import (
 	"maps"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -726,27 +727,37 @@ func (r *run) seen(c *resourceapi.ResourceClaim) bool {
 	return ok && cached.ResourceVersion == c.ResourceVersion
 }
 
-// syncClaims waits until the claims' informer has delivered every write of the attempt to the assume cache (the
-// claims the API server holds, each in its current version, and no other), as a scheduler between two pods has
-// the events processed, so that the next cycle sees them.
+// syncClaims waits until the claims' informer has delivered every write since the last call to the assume cache
+// (each claim written, created or deleted in its current version at the API server, or gone), as a scheduler
+// between two pods has the events processed, so that the next cycle sees them. Only the claims written are looked
+// at: a pass over every claim per attempt made the oracle's own bookkeeping grow with the cluster.
 func (r *run) syncClaims() error {
+	gvr := resourceapi.SchemeGroupVersion.WithResource("resourceclaims")
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		list, err := r.client.ResourceV1().ResourceClaims(metav1.NamespaceAll).List(r.ctx, metav1.ListOptions{})
-		if err != nil {
-			return err
-		}
-		want := map[string]string{}
-		for i := range list.Items {
-			want[list.Items[i].Namespace+"/"+list.Items[i].Name] = list.Items[i].ResourceVersion
-		}
-		have := map[string]string{}
-		for _, obj := range r.claimCache.List(nil) {
-			if c, ok := obj.(*resourceapi.ResourceClaim); ok {
-				have[c.Namespace+"/"+c.Name] = c.ResourceVersion
+		written := r.versioned.writtenClaims()
+		caughtUp := true
+		for key := range written {
+			ns, name, _ := strings.Cut(key, "/")
+			want := ""
+			if obj, err := r.versioned.ObjectTracker.Get(gvr, ns, name); err == nil {
+				if m, err := apimeta.Accessor(obj); err == nil {
+					want = m.GetResourceVersion()
+				}
+			}
+			have := ""
+			if obj, err := r.claimCache.Get(key); err == nil {
+				if c, ok := obj.(*resourceapi.ResourceClaim); ok {
+					have = c.ResourceVersion
+				}
+			}
+			if want != have {
+				caughtUp = false
+				break
 			}
 		}
-		if maps.Equal(want, have) {
+		if caughtUp {
+			r.versioned.forgetClaims(written)
 			return nil
 		}
 		if time.Now().After(deadline) {
@@ -764,6 +775,9 @@ type versionedTracker struct {
 	next   int64
 	claims int
 	pods   []podEvent
+	// written: the claims (namespace/name) written since syncClaims last found them caught up, with a count of
+	// their writes, so that one written again meanwhile stays.
+	written map[string]int
 }
 
 // podWrite records a write to a pod: the stored pod before it, and after it (nil for a deletion).
@@ -799,16 +813,38 @@ func (t *versionedTracker) claimWrites() int {
 	return t.claims
 }
 
-func (t *versionedTracker) countClaim(gvr schema.GroupVersionResource) {
+func (t *versionedTracker) countClaim(gvr schema.GroupVersionResource, ns, name string) {
 	if gvr.Resource == "resourceclaims" {
 		t.mu.Lock()
 		t.claims++
+		if t.written == nil {
+			t.written = map[string]int{}
+		}
+		t.written[ns+"/"+name]++
 		t.mu.Unlock()
 	}
 }
 
+// writtenClaims: the claims written since they were last forgotten, with their write counts.
+func (t *versionedTracker) writtenClaims() map[string]int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return maps.Clone(t.written)
+}
+
+// forgetClaims drops the claims of an earlier writtenClaims that were not written again since.
+func (t *versionedTracker) forgetClaims(seen map[string]int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for key, n := range seen {
+		if t.written[key] == n {
+			delete(t.written, key)
+		}
+	}
+}
+
 func (t *versionedTracker) Delete(gvr schema.GroupVersionResource, ns, name string, opts ...metav1.DeleteOptions) error {
-	t.countClaim(gvr)
+	t.countClaim(gvr, ns, name)
 	t.podWrite(gvr, ns, name, nil)
 	return t.ObjectTracker.Delete(gvr, ns, name, opts...)
 }
@@ -831,7 +867,9 @@ func (t *versionedTracker) Create(gvr schema.GroupVersionResource, obj runtime.O
 	if err != nil {
 		return err
 	}
-	t.countClaim(gvr)
+	if m, err := apimeta.Accessor(obj); err == nil {
+		t.countClaim(gvr, ns, m.GetName())
+	}
 	return t.ObjectTracker.Create(gvr, obj, ns, opts...)
 }
 
@@ -840,8 +878,8 @@ func (t *versionedTracker) Update(gvr schema.GroupVersionResource, obj runtime.O
 	if err != nil {
 		return err
 	}
-	t.countClaim(gvr)
 	if m, err := apimeta.Accessor(obj); err == nil {
+		t.countClaim(gvr, ns, m.GetName())
 		t.podWrite(gvr, ns, m.GetName(), obj)
 	}
 	return t.ObjectTracker.Update(gvr, obj, ns, opts...)
@@ -852,8 +890,8 @@ func (t *versionedTracker) Patch(gvr schema.GroupVersionResource, obj runtime.Ob
 	if err != nil {
 		return err
 	}
-	t.countClaim(gvr)
 	if m, err := apimeta.Accessor(obj); err == nil {
+		t.countClaim(gvr, ns, m.GetName())
 		t.podWrite(gvr, ns, m.GetName(), obj)
 	}
 	return t.ObjectTracker.Patch(gvr, obj, ns, opts...)

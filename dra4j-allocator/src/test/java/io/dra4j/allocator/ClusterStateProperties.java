@@ -98,7 +98,36 @@ class ClusterStateProperties {
             state = apply(op, state, model, nodes);
             assertThat(answers(state, nodes)).as("after %s", op).isEqualTo(answers(model.fromScratch(), nodes));
             assertThat(answers(previous, nodes)).as("the version before %s", op).isEqualTo(before);
+            for (ResourceSlice slice : model.slices.values()) {
+                assertThat(state.allocatedClaimsHoldingPoolsOf(List.of(slice)))
+                        .as(
+                                "claims holding the pool of %s after %s",
+                                slice.getMetadata().getName(), op)
+                        .isEqualTo(holdingByScan(state, List.of(slice)));
+            }
+            List<ResourceSlice> all = new ArrayList<>(model.slices.values());
+            assertThat(state.allocatedClaimsHoldingPoolsOf(all))
+                    .as("claims holding any pool after %s", op)
+                    .isEqualTo(holdingByScan(state, all));
         }
+    }
+
+    /** The allocated claims with a result in a pool of the slices, by a pass over every allocated claim. */
+    private static List<ResourceClaim> holdingByScan(ClusterState state, List<ResourceSlice> slices) {
+        java.util.Set<String> pools = new java.util.HashSet<>();
+        slices.forEach(s ->
+                pools.add(s.getSpec().getDriver() + "/" + s.getSpec().getPool().getName()));
+        List<ResourceClaim> out = new ArrayList<>();
+        for (ResourceClaim c : state.allocatedClaims()) {
+            boolean holds = false;
+            for (var r : c.getStatus().getAllocation().getDevices().getResults()) {
+                holds |= pools.contains(r.getDriver() + "/" + r.getPool());
+            }
+            if (holds) {
+                out.add(c);
+            }
+        }
+        return out;
     }
 
     private static ClusterState apply(Op op, ClusterState state, Model model, List<Node> nodes) {

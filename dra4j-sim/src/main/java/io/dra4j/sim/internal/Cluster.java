@@ -36,7 +36,7 @@ final class Cluster {
     private final Map<String, DeviceClass> classes = new TreeMap<>();
     private final Map<String, DeviceClass> extendedResourceClasses = new HashMap<>();
     /** Claims added, removed or changed since the allocator's state was last brought up to date, by key. */
-    private final java.util.Set<String> changed = new java.util.LinkedHashSet<>();
+    private java.util.Set<String> changed = new java.util.LinkedHashSet<>();
 
     private final java.util.Set<String> nodesWithLocalSlices = new java.util.HashSet<>();
 
@@ -149,10 +149,15 @@ final class Cluster {
      */
     Map<String, ResourceClaim> takeChanged() {
         Map<String, ResourceClaim> out = new LinkedHashMap<>();
+        if (changed.isEmpty()) {
+            return out;
+        }
         for (String k : changed) {
             out.put(k, claims.get(k));
         }
-        changed.clear();
+        // A new set rather than clear(): clearing zeroes the whole table, sized by the most claims it ever held (every
+        // template claim at the start), on every cycle.
+        changed = new java.util.LinkedHashSet<>();
         return out;
     }
 

@@ -94,10 +94,12 @@ final class DraAllocation {
 
     /**
      * An allocator that sees only the slices visible from this node (its own and those naming no node), with the
-     * cycle's devices in use: allocation on a node never looks at other nodes' slices, so its decisions are the
-     * same, and the what-ifs of an explanation rebuild a few slices instead of the whole cluster.
+     * devices in use there at this version: allocation on a node never looks at other nodes' slices, so its decisions
+     * are the same, and the what-ifs of an explanation rebuild a few slices instead of the whole cluster. The claims
+     * holding devices of those pools come from the version's index, not a pass over every allocated claim, and the
+     * selectors compiled for the run's state are reused.
      */
-    private Allocator scopedTo(Node node, List<ResourceClaim> inUse) {
+    private Allocator scopedTo(Node node, ClusterState version) {
         List<ResourceSlice> visible = new java.util.ArrayList<>(slicesByNode.getOrDefault("", List.of()));
         String name = node.getMetadata() == null ? null : node.getMetadata().getName();
         if (name != null && !name.isEmpty()) {
@@ -108,38 +110,14 @@ final class DraAllocation {
                 .deviceClasses(classes)
                 .resourceSlices(visible)
                 .deviceTaintRules(taintRules)
-                .allocatedClaims(holding(visible, inUse))
+                .allocatedClaims(version.allocatedClaimsHoldingPoolsOf(visible))
+                .celEnvironment(version.celEnvironment())
                 .build();
         return Allocator.builder()
                 .clusterState(scoped)
                 .shareIds(() -> UUID.nameUUIDFromBytes(("dra4j-share-" + (shareIds++)).getBytes())
                         .toString())
                 .build();
-    }
-
-    /** The claims holding devices of these slices' pools. */
-    private static List<ResourceClaim> holding(List<ResourceSlice> slices, List<ResourceClaim> claims) {
-        // Pools by driver: the results' own strings are looked up, none is built per result.
-        Map<String, java.util.Set<String>> pools = new HashMap<>();
-        for (ResourceSlice s : slices) {
-            pools.computeIfAbsent(s.getSpec().getDriver(), k -> new java.util.HashSet<>())
-                    .add(s.getSpec().getPool().getName());
-        }
-        List<ResourceClaim> out = new java.util.ArrayList<>();
-        for (ResourceClaim c : claims) {
-            var devices = c.getStatus().getAllocation().getDevices();
-            if (devices == null || devices.getResults() == null) {
-                continue;
-            }
-            for (var r : devices.getResults()) {
-                java.util.Set<String> p = pools.get(r.getDriver());
-                if (p != null && p.contains(r.getPool())) {
-                    out.add(c);
-                    break;
-                }
-            }
-        }
-        return out;
     }
 
     /** An explanation on a node at a stamp, for one claims' shape. */
@@ -206,7 +184,7 @@ final class DraAllocation {
 
         /** The allocator's explanation for these claims on this node, from the slices visible there. */
         Explanation explain(Node node, List<ResourceClaim> claims) {
-            return owner.scopedTo(node, version.allocatedClaims()).explain(node, claims);
+            return owner.scopedTo(node, version).explain(node, claims);
         }
     }
 }

@@ -62,7 +62,11 @@ final class ImageLocality {
 
     /** The raw score (0..100) of the pod on the node. */
     long score(Pod pod, String node) {
-        Set<String> onNode = imagesOfNode.getOrDefault(node, Set.of());
+        Set<String> onNode = states.isEmpty() ? Set.of() : imagesOfNode.getOrDefault(node, Set.of());
+        if (onNode.isEmpty()) {
+            // Every image scales to 0, so the sum is clamped up to the threshold, which maps onto 0.
+            return 0;
+        }
         long sum = 0;
         int imageCount = 0;
         // sumImageScores: init containers, containers, then image volumes, each counted even when repeated.

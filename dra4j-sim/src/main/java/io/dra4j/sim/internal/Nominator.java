@@ -44,7 +44,8 @@ final class Nominator {
      * left out. These are the pods a Filter of {@code pod} on that node treats as running there.
      */
     List<Pod> reserving(String node, Pod pod) {
-        List<Pod> nominated = byNode.get(node);
+        // Checked before the lookup: Filter asks this for every node, and most runs nominate no pod at all.
+        List<Pod> nominated = byNode.isEmpty() ? null : byNode.get(node);
         if (nominated == null) {
             return List.of();
         }

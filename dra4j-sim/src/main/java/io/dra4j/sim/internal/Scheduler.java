@@ -323,7 +323,8 @@ final class Scheduler {
         // Filter, from the rotating start index, until enough feasible nodes are found.
         int toFind = numFeasibleNodesToFind(all.size());
         List<NodeInfo> feasible = new ArrayList<>();
-        Map<NodeInfo, FilterStatus> rejected = new LinkedHashMap<>();
+        // Sized for every node up front: a pod that fits nowhere is rejected by all of them.
+        Map<NodeInfo, FilterStatus> rejected = new LinkedHashMap<>(nodes.size() * 4 / 3 + 1);
         int processed = 0;
         for (int i = 0; i < nodes.size() && feasible.size() < toFind; i++) {
             NodeInfo n = nodes.get((nextStartNodeIndex + i) % nodes.size());
@@ -479,8 +480,9 @@ final class Scheduler {
             Map<NodeInfo, FilterStatus> rejected,
             DynamicResources dra,
             CycleFilters filters) {
-        Map<NodeInfo, FilterStatus> statuses = new LinkedHashMap<>(rejected);
+        Map<NodeInfo, FilterStatus> statuses = rejected;
         if (filtered.size() < all.size()) {
+            statuses = new LinkedHashMap<>(rejected);
             Set<NodeInfo> in = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
             in.addAll(filtered);
             for (NodeInfo n : all) {
