@@ -23,8 +23,16 @@ import java.util.Set;
  * gang.
  */
 final class Gangs {
-    /** One gang; its members are kept by {@link Gangs}, as pods re-created by their controllers join it. */
-    record Gang(String name, String workload, int minCount) {}
+    /**
+     * One gang; its members are kept by {@link Gangs}, as pods re-created by their controllers join it.
+     *
+     * @param podGroup the PodGroup's priority as written ({@code spec.priority}, {@code spec.priorityClassName}), null
+     *                 for a gang marked with {@code --gang}
+     */
+    record Gang(String name, String workload, int minCount, PodGroupPriority podGroup) {}
+
+    /** A PodGroup's {@code spec.priority} (null when unset) and {@code spec.priorityClassName} (null when unset). */
+    record PodGroupPriority(Integer priority, String priorityClassName) {}
 
     private final List<Gang> gangs = new ArrayList<>();
     private final Map<Gang, List<String>> members = new HashMap<>();
@@ -59,6 +67,7 @@ final class Gangs {
         Map<String, List<String>> found = new LinkedHashMap<>();
         Map<String, Integer> minCounts = new HashMap<>();
         Map<String, String> workloadOf = new HashMap<>();
+        Map<String, PodGroupPriority> priorities = new HashMap<>();
         List<Pod> unmarked = new ArrayList<>();
         for (Pod p : pods) {
             if (PodPhase.terminal(p)) {
@@ -88,6 +97,9 @@ final class Gangs {
             Integer min = policy.getGang().getMinCount();
             minCounts.put(name, min == null ? 1 : min);
             workloadOf.put(name, workloadOf(g, workloadNames));
+            priorities.put(
+                    name,
+                    new PodGroupPriority(g.getSpec().getPriority(), g.getSpec().getPriorityClassName()));
         }
         for (SimulationOptions.Gang mark : marks) {
             LabelQuery selector = mark.byKey() ? null : LabelQuery.parse(mark.text());
@@ -111,7 +123,11 @@ final class Gangs {
             unmarked = left;
         }
         found.forEach((name, keys) -> {
-            Gang g = new Gang(name, workloadOf.getOrDefault(name, ""), minCounts.getOrDefault(name, keys.size()));
+            Gang g = new Gang(
+                    name,
+                    workloadOf.getOrDefault(name, ""),
+                    minCounts.getOrDefault(name, keys.size()),
+                    priorities.get(name));
             gangs.add(g);
             members.put(g, new ArrayList<>(keys));
             keys.forEach(k -> byPod.put(k, g));
