@@ -94,6 +94,7 @@ public final class SimDiffTest {
         int ties = 0;
         long attempts = 0;
         long placed = 0;
+        Map<String, Integer> podGroups = new java.util.TreeMap<>();
         for (int i = 0; i < o.count(); i++) {
             ObjectNode snapshot = FleetGenerator.generate(o.seed(), i, o.without(), o.gangs());
             SchedulerOracle.Answer upstream = oracle.run(snapshot);
@@ -106,6 +107,7 @@ public final class SimDiffTest {
             placed += upstream.attempts().stream()
                     .filter(a -> !a.path("node").asString("").isEmpty())
                     .count();
+            countPodGroups(upstream.done(), podGroups);
             TraceComparison.Result r = compare(snapshot, upstream, i);
             if (r.tie()) {
                 ties++;
@@ -134,6 +136,7 @@ public final class SimDiffTest {
         perSignature.forEach((s, n) -> out.println("  " + n + " x " + s));
         out.println("upstream: " + attempts + " attempts, " + placed + " placements; " + ties
                 + " snapshots compared up to a tie broken differently");
+        out.println("upstream's PodGroups: " + podGroups);
         if (o.gangs() != FleetGenerator.Gangs.SOME) {
             out.println("gangs: " + o.gangs().name().toLowerCase(java.util.Locale.ROOT));
         }
@@ -145,6 +148,29 @@ public final class SimDiffTest {
         }
         out.println("sim-difftest: " + o.count() + " snapshots, " + divergences.size() + " divergences");
         return divergences.isEmpty() && oracleErrors == 0 ? 0 : 1;
+    }
+
+    /**
+     * Counts upstream's PodGroups by how they ended: {@code fit}, {@code held} (PreEnqueue, fewer members than
+     * minCount), {@code invalid} (validatePodGroup), {@code unschedulable} (the last cycle's status), and the pods
+     * held for a {@code missing} PodGroup.
+     */
+    private static void countPodGroups(ObjectNode done, Map<String, Integer> counts) {
+        JsonNode outcome = done.path("outcome");
+        for (Map.Entry<String, JsonNode> e : outcome.path("podGroups").properties()) {
+            String status = e.getValue().path("status").asString("");
+            String kind = status.isEmpty()
+                    ? "fit"
+                    : status.startsWith("waiting for minCount")
+                            ? "held"
+                            : status.startsWith("all pods in a single pod group") ? "invalid" : "unschedulable";
+            counts.merge(kind, 1, Integer::sum);
+        }
+        for (JsonNode m : outcome.path("preEnqueue")) {
+            if (m.asString("").startsWith("waiting for pods's pod group")) {
+                counts.merge("missing (pods)", 1, Integer::sum);
+            }
+        }
     }
 
     private static TraceComparison.Result compare(ObjectNode snapshot, SchedulerOracle.Answer upstream, int index) {
