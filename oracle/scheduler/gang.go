@@ -22,10 +22,11 @@ import (
 	schedutil "k8s.io/kubernetes/pkg/scheduler/util"
 )
 
-// podGroupOutcome is what became of one PodGroup: its members bound at the end of the run, and the status its last
-// pod group cycle ended with ("" when it succeeded), or the PreEnqueue status that kept its members out of the queue
-// when no cycle ran.
+// podGroupOutcome is what became of one PodGroup: whether its policy is gang, its members bound at the end of the
+// run, and the status its last pod group cycle ended with ("" when it succeeded), or the PreEnqueue status that kept
+// its members out of the queue when no cycle ran.
 type podGroupOutcome struct {
+	Gang      bool   `json:"gang"`
 	Scheduled int    `json:"scheduled"`
 	Status    string `json:"status"`
 }
@@ -277,12 +278,12 @@ func (r *run) assumedAllocations(pod *v1.Pod) map[string]*resourceapi.Allocation
 // cycle ran).
 func (r *run) finalOutcome(s *snapshot, podGroups map[string]*schedulingv1beta1.PodGroup, cycles map[string]string) outcome {
 	out := outcome{Pods: map[string]string{}, PreEnqueue: r.preEnqueued, PodGroups: map[string]podGroupOutcome{}}
-	for key := range podGroups {
+	for key, pg := range podGroups {
 		status, ran := cycles[key]
-		out.PodGroups[key] = podGroupOutcome{Status: status}
 		if !ran {
-			out.PodGroups[key] = podGroupOutcome{Status: "not scheduled"}
+			status = "not scheduled"
 		}
+		out.PodGroups[key] = podGroupOutcome{Gang: pg.Spec.SchedulingPolicy.Gang != nil, Status: status}
 	}
 	for _, p := range s.pods {
 		key := p.Namespace + "/" + p.Name

@@ -732,7 +732,8 @@ public final class FleetGenerator {
      * A gang: a PodGroup {@code gang-G} with a gang policy and its members {@code gang-G-I}, alike (cpu, memory, maybe a
      * claim from a template), as a Job's or JobSet's pods are. minCount is at most the members (some gangs fit, some
      * cannot all fit), or one more than them (PreEnqueue holds them); for one gang in six the PodGroup is missing, for
-     * one in six it names no priority class, so that its priority is not its members' (validatePodGroup fails it).
+     * one in six it names no priority class, so that its priority is not its members' (validatePodGroup fails it), and
+     * one in six has a basic policy instead (one pod group cycle all the same, not a gang).
      * PodGroup and members have the highest priority class and the members never preempt: they are no victims
      * (with GenericWorkload DefaultPreemption weighs a member at its PodGroup's priority and takes the PodGroup's
      * members as one victim) and need no PodGroupPostFilter (workload-aware preemption is not simulated).
@@ -743,7 +744,8 @@ public final class FleetGenerator {
         int kind = gangRandom.nextInt(6);
         int minCount = kind == 1 ? size + 1 : 1 + gangRandom.nextInt(size);
         if (kind != 0) {
-            Map<String, Object> spec = m("schedulingPolicy", m("gang", m("minCount", minCount)));
+            Map<String, Object> spec =
+                    m("schedulingPolicy", kind == 3 ? m("basic", m()) : m("gang", m("minCount", minCount)));
             if (kind != 2) {
                 spec.put("priorityClassName", "high");
             }
