@@ -429,7 +429,7 @@ public final class Simulation {
             if (trace != null) {
                 trace.begin();
             }
-            Scheduler.Attempt a = scheduler.schedule(p);
+            Scheduler.Attempt a = scheduler.schedule(p, true);
             if (trace != null) {
                 trace.end(p, a.node(), null, List.of(), cluster);
             }
@@ -525,6 +525,9 @@ public final class Simulation {
     private List<GangResult> gangResults() {
         List<GangResult> out = new ArrayList<>();
         for (Gangs.Gang g : gangs.all()) {
+            if (g.basic()) {
+                continue;
+            }
             List<String> members = new ArrayList<>(gangs.members(g));
             members.sort(Comparator.comparingInt(m -> sequence.getOrDefault(m, Integer.MAX_VALUE)));
             int placed = 0;
