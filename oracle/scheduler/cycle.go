@@ -17,6 +17,7 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	resourceapi "k8s.io/api/resource/v1"
+	schedulingv1beta1 "k8s.io/api/scheduling/v1beta1"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -80,6 +81,9 @@ type attempt struct {
 	// the pods its preemption deleted.
 	Nominate *string  `json:"nominate,omitempty"`
 	Victims  []string `json:"victims,omitempty"`
+	// PodGroup is the status the member's pod group cycle ended with when it failed (not compared per attempt; the
+	// run's outcome carries each PodGroup's).
+	PodGroup string `json:"podGroup,omitempty"`
 	// nominatingInfo is what schedulingCycle hands handleSchedulingFailure after a FitError (fitError).
 	nominatingInfo *fwk.NominatingInfo
 	fitError       bool
@@ -111,6 +115,10 @@ type run struct {
 	queue      *internalqueue.PriorityQueue
 	preemption *defaultpreemption.DefaultPreemption
 	claims     *claimController
+	// preEnqueued: the pods a PreEnqueue plugin kept out of the queue, with its message.
+	preEnqueued map[string]string
+	// outcome receives the end of the run (not in -time mode).
+	outcome *outcome
 }
 
 // timing is the -time result for one snapshot: the scheduling loop's wall time only (informers, caches and the
@@ -124,12 +132,14 @@ type timing struct {
 	PodsPerSecond float64 `json:"podsPerSecond"`
 }
 
-func runSnapshot(s *snapshot, emit func(*attempt)) error {
-	return runSnapshotWith(s, emit, nil)
+func runSnapshot(s *snapshot, emit func(*attempt)) (*outcome, error) {
+	out := &outcome{}
+	return out, runSnapshotWith(s, emit, nil, out)
 }
 
-// runSnapshotWith runs the snapshot; with timed set it runs in -time mode and reports there.
-func runSnapshotWith(s *snapshot, emit func(*attempt), timed func(timing)) (err error) {
+// runSnapshotWith runs the snapshot; with timed set it runs in -time mode and reports there, otherwise the end of the
+// run goes to out.
+func runSnapshotWith(s *snapshot, emit func(*attempt), timed func(timing), out *outcome) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("panic: %v", r)
@@ -141,7 +151,7 @@ func runSnapshotWith(s *snapshot, emit func(*attempt), timed func(timing)) (err 
 	ctx = klog.NewContext(ctx, logger)
 
 	var objects []runtime.Object
-	r := &run{ctx: ctx, logger: logger, claimNames: map[string]bool{}, timing: timed != nil}
+	r := &run{ctx: ctx, logger: logger, claimNames: map[string]bool{}, timing: timed != nil, outcome: out}
 	for _, o := range s.nodes {
 		objects = append(objects, o)
 	}
@@ -177,6 +187,9 @@ func runSnapshotWith(s *snapshot, emit func(*attempt), timed func(timing)) (err 
 		objects = append(objects, o)
 	}
 	for _, o := range s.statefulSets {
+		objects = append(objects, o)
+	}
+	for _, o := range s.podGroups {
 		objects = append(objects, o)
 	}
 	r.client = fake.NewClientset(objects...)
@@ -289,11 +302,18 @@ func runSnapshotWith(s *snapshot, emit func(*attempt), timed func(timing)) (err 
 		return err
 	}
 
-	// The scheduler cache as its informer handlers fill it: nodes, then the pods already bound.
+	// The scheduler cache as its informer handlers fill it: nodes, PodGroups (addPodGroup), the pods already bound
+	// (addPodToCache), the unscheduled pods' pod group membership (addPodToSchedulingQueue's AddPodGroupMember).
 	for _, n := range s.nodes {
 		r.cache.AddNode(logger, n)
 	}
+	podGroups := map[string]*schedulingv1beta1.PodGroup{}
+	for _, pg := range s.podGroups {
+		r.cache.AddPodGroup(pg)
+		podGroups[pg.Namespace+"/"+pg.Name] = pg
+	}
 	var queue []*framework.QueuedPodInfo
+	var unscheduled []*v1.Pod
 	for _, p := range s.pods {
 		if p.Status.Phase == v1.PodSucceeded || p.Status.Phase == v1.PodFailed {
 			continue
@@ -304,7 +324,21 @@ func runSnapshotWith(s *snapshot, emit func(*attempt), timed func(timing)) (err 
 			}
 			continue
 		}
-		if p.Spec.SchedulerName != v1.DefaultSchedulerName || len(p.Spec.SchedulingGates) > 0 {
+		if p.Spec.SchedulerName != v1.DefaultSchedulerName {
+			continue
+		}
+		r.cache.AddPodGroupMember(p)
+		unscheduled = append(unscheduled, p)
+	}
+	// The queue's PreEnqueue plugins (runPreEnqueuePluginsForPod) once every pod and PodGroup is known: a gated pod
+	// (SchedulingGates) or one GangScheduling holds is never popped.
+	r.preEnqueued = map[string]string{}
+	for _, p := range unscheduled {
+		if len(p.Spec.SchedulingGates) > 0 {
+			continue
+		}
+		if st := r.preEnqueue(p); !st.IsSuccess() {
+			r.preEnqueued[p.Namespace+"/"+p.Name] = st.Message()
 			continue
 		}
 		pi, err := framework.NewPodInfo(p)
@@ -338,10 +372,58 @@ func runSnapshotWith(s *snapshot, emit func(*attempt), timed func(timing)) (err 
 	seen := map[types.UID]lastAttempt{}
 	pending := queue
 	start := time.Now()
+	podGroupStatus := map[string]string{}
 	for len(pending) > 0 {
 		var still []*framework.QueuedPodInfo
 		tried := false
+		cycled := map[string]bool{}
+		bound := map[types.UID]bool{}
 		for _, qpi := range pending {
+			if key := podGroupKey(qpi.Pod); key != "" {
+				// The queue pops a pod group as one entity, at its first member in queue order, with every member
+				// queued (in framework.PodGroupMemberPodsOrderingFunc's order); it is retried by the same rule as a pod.
+				uid := types.UID("PodGroup/" + key)
+				last, ok := seen[uid]
+				if !cycled[key] && (!ok || last.releases != releases || last.helped && last.placements != placements) {
+					tried = true
+					var members []*framework.QueuedPodInfo
+					for _, m := range pending {
+						if podGroupKey(m.Pod) == key {
+							members = append(members, m)
+						}
+					}
+					sort.SliceStable(members, func(i, j int) bool {
+						return framework.PodGroupMemberPodsOrderingFunc(members[i], members[j]) < 0
+					})
+					as, status, err := r.podGroupCycle(podGroups[key], members)
+					if err != nil {
+						return err
+					}
+					podGroupStatus[key] = status
+					helped := false
+					for _, a := range as {
+						attempts++
+						if !r.timing {
+							emit(a)
+						}
+						if a.Node != "" && a.PodGroup == "" {
+							placements++
+						}
+						helped = helped || helpedByBindings(a)
+					}
+					for i, a := range as {
+						if a.Node != "" && a.PodGroup == "" {
+							bound[members[i].Pod.UID] = true
+						}
+					}
+					seen[uid] = lastAttempt{placements: placements, releases: releases, helped: helped}
+				}
+				cycled[key] = true
+				if !bound[qpi.Pod.UID] {
+					still = append(still, qpi)
+				}
+				continue
+			}
 			if last, ok := seen[qpi.Pod.UID]; ok && last.releases == releases && (!last.helped || last.placements == placements) {
 				still = append(still, qpi)
 				continue
@@ -376,6 +458,9 @@ func runSnapshotWith(s *snapshot, emit func(*attempt), timed func(timing)) (err 
 			break
 		}
 		pending = still
+	}
+	if r.outcome != nil {
+		*r.outcome = r.finalOutcome(s, podGroups, podGroupStatus)
 	}
 	if timed != nil {
 		elapsed := time.Since(start).Seconds()
@@ -443,21 +528,32 @@ func (r *run) attempt(pod *v1.Pod) (*attempt, error) {
 // prioritizeNodes, selectHost), then assumeAndReserve, Permit and, of the binding cycle, PreBind; binding itself is
 // the cache's AddPod of the bound pod (the informer's add event after DefaultBinder's API call).
 func (r *run) schedule(pod *v1.Pod) *attempt {
-	a := &attempt{Pod: pod.Namespace + "/" + pod.Name, Feasible: []string{}, Rejected: map[string]verdict{}, Best: []string{}}
-	ctx := r.ctx
 	if err := r.cache.UpdateSnapshot(r.logger, r.snapshot); err != nil {
-		a.Error = err.Error()
-		return a
+		return &attempt{Pod: pod.Namespace + "/" + pod.Name, Feasible: []string{}, Rejected: map[string]verdict{},
+			Best: []string{}, Error: err.Error()}
 	}
 	// The latest pod object (an earlier attempt's PreBind may have patched its status).
-	if latest, err := r.client.CoreV1().Pods(pod.Namespace).Get(ctx, pod.Name, metav1.GetOptions{}); err == nil {
+	if latest, err := r.client.CoreV1().Pods(pod.Namespace).Get(r.ctx, pod.Name, metav1.GetOptions{}); err == nil {
 		pod = latest
 	}
 	state := framework.NewCycleState()
+	a, host := r.algorithm(state, pod)
+	if host == "" {
+		return a
+	}
+	return r.bind(state, pod, host, a)
+}
+
+// algorithm is schedulingAlgorithm over a snapshot already taken: the host it suggests, "" when the pod does not fit
+// (then the attempt says why). In a pod group cycle (state.IsPodGroupSchedulingCycle) a FitError runs no PostFilter,
+// as schedulingAlgorithm leaves it to the pod group's PodGroupPostFilter.
+func (r *run) algorithm(state *framework.CycleState, pod *v1.Pod) (*attempt, string) {
+	a := &attempt{Pod: pod.Namespace + "/" + pod.Name, Feasible: []string{}, Rejected: map[string]verdict{}, Best: []string{}}
+	ctx := r.ctx
 	allNodes, err := r.snapshot.NodeInfos().List()
 	if err != nil || len(allNodes) == 0 {
 		a.Error = "no nodes available to schedule pods"
-		return a
+		return a, ""
 	}
 
 	// findNodesThatFitPod: PreFilter.
@@ -465,13 +561,13 @@ func (r *run) schedule(pod *v1.Pod) *attempt {
 	if !s.IsSuccess() {
 		if !s.IsRejected() {
 			a.Error = s.AsError().Error()
-			return a
+			return a, ""
 		}
 		a.PreFilter = toVerdict(s)
 		statuses := framework.NewDefaultNodeToStatus()
 		statuses.SetAbsentNodesStatus(s)
 		r.postFilter(state, pod, statuses, a)
-		return a
+		return a, ""
 	}
 	statuses := framework.NewDefaultNodeToStatus()
 
@@ -482,12 +578,12 @@ func (r *run) schedule(pod *v1.Pod) *attempt {
 			status := r.framework.RunFilterPluginsWithNominatedPods(ctx, state, pod, nodeInfo)
 			if status.Code() == fwk.Error {
 				a.Error = status.AsError().Error()
-				return a
+				return a, ""
 			}
 			if status.IsSuccess() {
 				a.Feasible = []string{nnn}
 				a.Best = []string{nnn}
-				return r.bind(state, pod, nnn, a)
+				return a, nnn
 			}
 			a.Rejected[nnn] = *toVerdict(status)
 			statuses.Set(nnn, status)
@@ -527,7 +623,7 @@ func (r *run) schedule(pod *v1.Pod) *attempt {
 		status := r.framework.RunFilterPluginsWithNominatedPods(ctx, state, pod, nodeInfo)
 		if status.Code() == fwk.Error {
 			a.Error = status.AsError().Error()
-			return a
+			return a, ""
 		}
 		if status.IsSuccess() {
 			feasible = append(feasible, nodeInfo)
@@ -542,7 +638,7 @@ func (r *run) schedule(pod *v1.Pod) *attempt {
 	}
 	if len(feasible) == 0 {
 		r.postFilter(state, pod, statuses, a)
-		return a
+		return a, ""
 	}
 
 	// schedulePod: a single feasible node is taken without scoring; otherwise prioritizeNodes.
@@ -550,12 +646,12 @@ func (r *run) schedule(pod *v1.Pod) *attempt {
 	if len(feasible) > 1 {
 		if st := r.framework.RunPreScorePlugins(ctx, state, pod, feasible); !st.IsSuccess() {
 			a.Error = st.AsError().Error()
-			return a
+			return a, ""
 		}
 		scores, st := r.framework.RunScorePlugins(ctx, state, pod, feasible)
 		if !st.IsSuccess() {
 			a.Error = st.AsError().Error()
-			return a
+			return a, ""
 		}
 		a.Scores = map[string]nodeScore{}
 		best := int64(-1)
@@ -582,23 +678,34 @@ func (r *run) schedule(pod *v1.Pod) *attempt {
 	} else {
 		a.Best = []string{host}
 	}
-	return r.bind(state, pod, host, a)
+	return a, host
 }
 
-// bind: assumeAndReserve (the pod's nomination dropped from the nominator as assume drops it), Permit, PreBind and
-// Bind.
+// bind: assumeAndReserve, Permit, then the binding cycle.
 func (r *run) bind(state fwk.CycleState, pod *v1.Pod, host string, a *attempt) *attempt {
-	ctx := r.ctx
+	assumed, fail := r.assumeAndReserve(state, pod, host, a)
+	if assumed == nil {
+		return a
+	}
+	if _, s := r.framework.RunPermitPlugins(r.ctx, state, assumed, host); !s.IsSuccess() {
+		return fail(s)
+	}
+	return r.bindingCycle(state, pod, assumed, host, a, fail)
+}
+
+// assumeAndReserve mirrors schedule_one.go's function of that name: the pod assumed on the host in the cache (its
+// nomination dropped from the nominator as assume drops it), then Reserve. It returns the assumed pod (nil when
+// the attempt failed, which then says why) and unreserveAndForget, which records the status that ended the attempt.
+func (r *run) assumeAndReserve(state fwk.CycleState, pod *v1.Pod, host string, a *attempt) (*v1.Pod, func(*fwk.Status) *attempt) {
 	assumed := pod.DeepCopy()
 	assumed.Spec.NodeName = host
-	if err := r.cache.AssumePod(r.logger, assumed); err != nil {
+	if err := r.assume(state, assumed); err != nil {
 		a.Error = err.Error()
-		return a
+		return nil, nil
 	}
 	r.queue.DeleteNominatedPodIfExists(assumed)
 	fail := func(s *fwk.Status) *attempt {
-		r.framework.RunReservePluginsUnreserve(ctx, state, assumed, host)
-		r.cache.ForgetPod(r.logger, assumed)
+		r.unreserveAndForget(state, assumed, host)
 		if s.Code() == fwk.Error {
 			a.Error = s.AsError().Error()
 		} else {
@@ -606,16 +713,53 @@ func (r *run) bind(state fwk.CycleState, pod *v1.Pod, host string, a *attempt) *
 		}
 		return a
 	}
-	if s := r.framework.RunReservePluginsReserve(ctx, state, assumed, host); !s.IsSuccess() {
-		return fail(s)
+	if s := r.framework.RunReservePluginsReserve(r.ctx, state, assumed, host); !s.IsSuccess() {
+		fail(s)
+		return nil, nil
 	}
-	if _, s := r.framework.RunPermitPlugins(ctx, state, assumed, host); !s.IsSuccess() {
+	return assumed, fail
+}
+
+// assume mirrors schedule_one.go's assume: in a pod group cycle the pod is assumed in the cycle's snapshot only, so
+// that the next members see it; otherwise in the scheduler cache.
+func (r *run) assume(state fwk.CycleState, assumed *v1.Pod) error {
+	if state.IsPodGroupSchedulingCycle() {
+		pi, err := framework.NewPodInfo(assumed)
+		if err != nil {
+			return err
+		}
+		return r.snapshot.AssumePod(pi)
+	}
+	return r.cache.AssumePod(r.logger, assumed)
+}
+
+// unreserveAndForget mirrors the function of that name: Unreserve, then the pod forgotten where assume put it; in a
+// pod group cycle a nomination the assume removed is given back.
+func (r *run) unreserveAndForget(state fwk.CycleState, assumed *v1.Pod, host string) {
+	r.framework.RunReservePluginsUnreserve(r.ctx, state, assumed, host)
+	if !state.IsPodGroupSchedulingCycle() {
+		r.cache.ForgetPod(r.logger, assumed)
+		return
+	}
+	r.snapshot.ForgetPod(r.logger, assumed)
+	if assumed.Status.NominatedNodeName != "" {
+		if pi, err := framework.NewPodInfo(assumed); err == nil {
+			r.queue.AddNominatedPod(r.logger, pi, &fwk.NominatingInfo{NominatedNodeName: assumed.Status.NominatedNodeName,
+				NominatingMode: fwk.ModeOverride})
+		}
+	}
+}
+
+// bindingCycle: WaitOnPermit (a pod a Permit plugin made wait, allowed by then), PreBind and DefaultBinder's Bind, as
+// the API server and the informer would apply it.
+func (r *run) bindingCycle(state fwk.CycleState, pod, assumed *v1.Pod, host string, a *attempt, fail func(*fwk.Status) *attempt) *attempt {
+	ctx := r.ctx
+	if s := r.framework.WaitOnPermit(ctx, assumed); !s.IsSuccess() {
 		return fail(s)
 	}
 	if s := r.framework.RunPreBindPlugins(ctx, state, assumed, host); !s.IsSuccess() {
 		return fail(s)
 	}
-	// DefaultBinder's Bind, as the API server and the informer would apply it.
 	bound, err := r.client.CoreV1().Pods(pod.Namespace).Get(ctx, pod.Name, metav1.GetOptions{})
 	if err != nil {
 		a.Error = err.Error()
@@ -645,7 +789,7 @@ func (r *run) bind(state fwk.CycleState, pod *v1.Pod, host string, a *attempt) *
 // into the attempt; what it changed in the API server reaches the next cycles through the informers.
 func (r *run) postFilter(state fwk.CycleState, pod *v1.Pod, statuses *framework.NodeToStatus, a *attempt) {
 	a.fitError = true
-	if !r.framework.HasPostFilterPlugins() {
+	if state.IsPodGroupSchedulingCycle() || !r.framework.HasPostFilterPlugins() {
 		return
 	}
 	a.fitError = true

@@ -11,7 +11,9 @@
 //	                      does, no attempt is printed; one JSON line per snapshot with nodes, attempts, placed,
 //	                      seconds and podsPerSecond
 //
-// After each snapshot's attempts comes {"snapshot":…,"done":true} (with "error" when it could not be run).
+// After each snapshot's attempts comes {"snapshot":…,"done":true,"outcome":…}: per pod its node ("" when pending), the
+// pods a PreEnqueue plugin kept out of the queue with its message, per PodGroup its members bound and the status its
+// last pod group cycle ended with; "error" instead when it could not be run.
 // Exit status: 0 when every snapshot ran, 1 when some could not be read or run, 2 on bad usage.
 package main
 
@@ -23,6 +25,7 @@ import (
 	"fmt"
 	"os"
 
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/klog/v2"
 )
 
@@ -32,6 +35,12 @@ func main() {
 	flag.Set("stderrthreshold", "FATAL")
 	timed := flag.Bool("time", false, "time the scheduling loop of each snapshot instead of printing its attempts")
 	flag.Parse()
+	// kube-scheduler started with --feature-gates=GenericWorkload=true (beta, off by default in 1.37): the default
+	// profile then has GangScheduling, and the cache and the queue keep pod group state.
+	if err := utilfeature.DefaultMutableFeatureGate.Set("GenericWorkload=true"); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
 	if flag.NArg() == 0 {
 		fmt.Fprintln(os.Stderr, "usage: scheduler FILE... | scheduler -")
 		os.Exit(2)
@@ -44,14 +53,19 @@ func main() {
 			err = runSnapshotWith(s, nil, func(t timing) {
 				t.Snapshot = name
 				enc.Encode(t)
-			})
-		} else if err == nil {
-			err = runSnapshot(s, func(a *attempt) {
+			}, nil)
+		}
+		var end *outcome
+		if err == nil && !*timed {
+			end, err = runSnapshot(s, func(a *attempt) {
 				a.Snapshot = name
 				enc.Encode(a)
 			})
 		}
 		done := map[string]any{"snapshot": name, "done": true}
+		if end != nil && err == nil {
+			done["outcome"] = end
+		}
 		if err != nil {
 			done["error"] = err.Error()
 			failed = true

@@ -17,6 +17,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	resourceapi "k8s.io/api/resource/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
+	schedulingv1beta1 "k8s.io/api/scheduling/v1beta1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
@@ -40,6 +41,8 @@ type snapshot struct {
 	claims          []*resourceapi.ResourceClaim
 	templates       []*resourceapi.ResourceClaimTemplate
 	taintRules      []*resourceapi.DeviceTaintRule
+	// PodGroups (scheduling.k8s.io/v1beta1), read by GangScheduling through the scheduler cache.
+	podGroups []*schedulingv1beta1.PodGroup
 	// Read by PodTopologySpread's system default constraints (helper.DefaultSelector) only.
 	services     []*v1.Service
 	rcs          []*v1.ReplicationController
@@ -113,6 +116,8 @@ func (s *snapshot) add(raw map[string]any, where string) error {
 		s.templates = append(s.templates, o)
 	case *resourceapi.DeviceTaintRule:
 		s.taintRules = append(s.taintRules, o)
+	case *schedulingv1beta1.PodGroup:
+		s.podGroups = append(s.podGroups, o)
 	case *v1.Service:
 		s.services = append(s.services, o)
 	case *v1.ReplicationController:
@@ -164,6 +169,12 @@ func (s *snapshot) complete() error {
 	for _, o := range s.taintRules {
 		defaultMeta(&o.ObjectMeta, "DeviceTaintRule", false)
 	}
+	for _, o := range s.podGroups {
+		defaultMeta(&o.ObjectMeta, "PodGroup", true)
+		if err := s.admitPodGroup(o); err != nil {
+			return err
+		}
+	}
 	return s.createTemplateClaims()
 }
 
@@ -187,26 +198,46 @@ func (s *snapshot) admitPriority(p *v1.Pod) error {
 	if p.Spec.Priority != nil {
 		return nil
 	}
-	var value int32
-	if p.Spec.PriorityClassName != "" {
-		found := false
-		for _, pc := range s.priorityClasses {
-			if pc.Name == p.Spec.PriorityClassName {
-				value, found = pc.Value, true
-			}
-		}
-		if !found {
-			return fmt.Errorf("pod %s/%s: no PriorityClass with name %s was found", p.Namespace, p.Name, p.Spec.PriorityClassName)
-		}
-	} else {
-		for _, pc := range s.priorityClasses {
-			if pc.GlobalDefault {
-				value = pc.Value
-			}
-		}
+	value, err := s.establishPriority(p.Spec.PriorityClassName)
+	if err != nil {
+		return fmt.Errorf("pod %s/%s: %w", p.Namespace, p.Name, err)
 	}
 	p.Spec.Priority = &value
 	return nil
+}
+
+// admitPodGroup mirrors the Priority admission plugin's admitPodGroup (GenericWorkload): the PodGroup's
+// spec.priority from its PriorityClass as for a pod.
+func (s *snapshot) admitPodGroup(pg *schedulingv1beta1.PodGroup) error {
+	if pg.Spec.Priority != nil {
+		return nil
+	}
+	value, err := s.establishPriority(pg.Spec.PriorityClassName)
+	if err != nil {
+		return fmt.Errorf("PodGroup %s/%s: %w", pg.Namespace, pg.Name, err)
+	}
+	pg.Spec.Priority = &value
+	return nil
+}
+
+// establishPriority mirrors the plugin's establishPriority: the named class's value, without a name the global
+// default class's, or 0.
+func (s *snapshot) establishPriority(className string) (int32, error) {
+	if className != "" {
+		for _, pc := range s.priorityClasses {
+			if pc.Name == className {
+				return pc.Value, nil
+			}
+		}
+		return 0, fmt.Errorf("no PriorityClass with name %s was found", className)
+	}
+	var value int32
+	for _, pc := range s.priorityClasses {
+		if pc.GlobalDefault {
+			value = pc.Value
+		}
+	}
+	return value, nil
 }
 
 // createTemplateClaims mirrors the resourceclaim controller's handleClaim (pkg/controller/resourceclaim,

@@ -113,6 +113,35 @@ class GangSchedulingTest {
     }
 
     @Test
+    void aPodGroupWhosePriorityIsNotItsMembersFailsValidationAndNoMemberIsTried() {
+        String priorityClass = """
+                apiVersion: scheduling.k8s.io/v1
+                kind: PriorityClass
+                metadata: {name: high}
+                value: 1000
+                """;
+        SimulationResult r = run(
+                List.of(),
+                GPU_CLASS,
+                priorityClass,
+                node("n1", 4),
+                TEMPLATE.formatted("one", 1),
+                POD_GROUP.formatted("workers", 2),
+                JOB.formatted(
+                        "train", 2, "schedulingGroup: {podGroupName: workers}\n      priorityClassName: high", "one"));
+
+        String message =
+                "all pods in a single pod group should have the same priority as the pod group's priority, got 1000 and 0";
+        assertThat(r.placed()).isZero();
+        assertThat(r.pods()).hasSize(2).allSatisfy(p -> assertThat(p.reason()).isEqualTo(message));
+        assertThat(r.gangs()).singleElement().satisfies(g -> {
+            assertThat(g.fits()).isFalse();
+            assertThat(g.reason()).isEqualTo(message);
+        });
+        assertThat(allocatedClaims(r)).isZero();
+    }
+
+    @Test
     void aGangThatDoesNotFitReservesNothingAndLaterPodsUseTheDevices() {
         SimulationResult r = run(
                 List.of(),

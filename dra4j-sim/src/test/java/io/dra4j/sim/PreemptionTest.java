@@ -96,6 +96,28 @@ class PreemptionTest {
     }
 
     @Test
+    void aPodOfABasicPodGroupDoesNotPreemptInItsPodGroupCycle() {
+        String podGroup = """
+                apiVersion: scheduling.k8s.io/v1beta1
+                kind: PodGroup
+                metadata: {name: loose, namespace: ns}
+                spec:
+                  priority: 100
+                  schedulingPolicy: {basic: {}}
+                """;
+        SimulationResult r = simulate(
+                node("n1", 4),
+                bound("low", "n1", 0, 3),
+                podGroup,
+                PENDING.formatted("high", 100, 2, "schedulingGroup: {podGroupName: loose}"));
+
+        assertThat(pod(r, "high").placement()).isEqualTo(PodResult.Placement.PENDING);
+        assertThat(pod(r, "high").reason()).isEqualTo("0/1 nodes are available: 1 Insufficient cpu.");
+        assertThat(pod(r, "low").node()).contains("n1");
+        assertThat(r.gangs()).isEmpty();
+    }
+
+    @Test
     void victimsArePutBackFromTheMostImportantDownSoOnlyTheLeastImportantGoes() {
         // 4 cpu: a (10), b (5), c (1) use 1 each; high needs 2. All three off, then a and b fit back, c does not.
         SimulationResult r = simulate(

@@ -18,13 +18,24 @@ import java.util.Set;
 /**
  * The gangs of a run, found once the controllers created the pods: a pod naming a PodGroup in
  * {@code spec.schedulingGroup.podGroupName} whose {@code schedulingPolicy} is {@code gang} belongs to that PodGroup's
- * gang (a {@code basic} policy makes no gang); a pod naming a PodGroup that does not exist waits in PreEnqueue, as
+ * gang (a {@code basic} policy makes a group scheduled in one pod group cycle too, as kube-scheduler 1.37 schedules
+ * every PodGroup's pods, with minCount 1, not reported as a gang); a pod naming a PodGroup that does not exist waits in PreEnqueue, as
  * GangScheduling keeps it; pods in no PodGroup may be marked as gangs with {@code --gang}. Finished pods belong to no
  * gang.
  */
 final class Gangs {
-    /** One gang; its members are kept by {@link Gangs}, as pods re-created by their controllers join it. */
-    record Gang(String name, String workload, int minCount) {}
+    /**
+     * One gang; its members are kept by {@link Gangs}, as pods re-created by their controllers join it.
+     *
+     * @param podGroup the PodGroup's priority as written ({@code spec.priority}, {@code spec.priorityClassName}), null
+     *                 for a gang marked with {@code --gang}
+     * @param basic    a PodGroup with a {@code basic} policy: its pods go through one pod group cycle (no per-pod
+     *                 preemption), minCount 1, and it is not reported as a gang
+     */
+    record Gang(String name, String workload, int minCount, PodGroupPriority podGroup, boolean basic) {}
+
+    /** A PodGroup's {@code spec.priority} (null when unset) and {@code spec.priorityClassName} (null when unset). */
+    record PodGroupPriority(Integer priority, String priorityClassName) {}
 
     private final List<Gang> gangs = new ArrayList<>();
     private final Map<Gang, List<String>> members = new HashMap<>();
@@ -59,6 +70,8 @@ final class Gangs {
         Map<String, List<String>> found = new LinkedHashMap<>();
         Map<String, Integer> minCounts = new HashMap<>();
         Map<String, String> workloadOf = new HashMap<>();
+        Map<String, PodGroupPriority> priorities = new HashMap<>();
+        Set<String> basic = new HashSet<>();
         List<Pod> unmarked = new ArrayList<>();
         for (Pod p : pods) {
             if (PodPhase.terminal(p)) {
@@ -80,14 +93,20 @@ final class Gangs {
                 continue;
             }
             var policy = g.getSpec() == null ? null : g.getSpec().getSchedulingPolicy();
-            if (policy == null || policy.getGang() == null) {
-                continue;
-            }
             String name = "PodGroup " + groupKey;
             found.computeIfAbsent(name, k -> new ArrayList<>()).add(key);
-            Integer min = policy.getGang().getMinCount();
-            minCounts.put(name, min == null ? 1 : min);
+            if (policy == null || policy.getGang() == null) {
+                // A basic policy: one pod group cycle all the same, GangScheduling's PlacementFeasible asking for one.
+                basic.add(name);
+                minCounts.put(name, 1);
+            } else {
+                Integer min = policy.getGang().getMinCount();
+                minCounts.put(name, min == null ? 1 : min);
+            }
             workloadOf.put(name, workloadOf(g, workloadNames));
+            priorities.put(
+                    name,
+                    new PodGroupPriority(g.getSpec().getPriority(), g.getSpec().getPriorityClassName()));
         }
         for (SimulationOptions.Gang mark : marks) {
             LabelQuery selector = mark.byKey() ? null : LabelQuery.parse(mark.text());
@@ -111,7 +130,12 @@ final class Gangs {
             unmarked = left;
         }
         found.forEach((name, keys) -> {
-            Gang g = new Gang(name, workloadOf.getOrDefault(name, ""), minCounts.getOrDefault(name, keys.size()));
+            Gang g = new Gang(
+                    name,
+                    workloadOf.getOrDefault(name, ""),
+                    minCounts.getOrDefault(name, keys.size()),
+                    priorities.get(name),
+                    basic.contains(name));
             gangs.add(g);
             members.put(g, new ArrayList<>(keys));
             keys.forEach(k -> byPod.put(k, g));

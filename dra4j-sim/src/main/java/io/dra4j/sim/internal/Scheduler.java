@@ -260,6 +260,15 @@ final class Scheduler {
     }
 
     Attempt schedule(Pod pod) {
+        return schedule(pod, false);
+    }
+
+    /**
+     * One scheduling attempt; in a pod group cycle ({@code podGroupCycle}) a FitError runs no PostFilter, as
+     * schedulingAlgorithm leaves it to the pod group's PodGroupPostFilter: the message has no PostFilter part and nobody
+     * is nominated (DynamicResources' deallocation is still handed back for the pod group's own).
+     */
+    Attempt schedule(Pod pod, boolean podGroupCycle) {
         List<NodeInfo> all = cluster.nodes;
         if (all.isEmpty()) {
             return Attempt.failed("no nodes available to schedule pods", "", false);
@@ -278,6 +287,13 @@ final class Scheduler {
             // PostFilter after a PreFilter rejection: DefaultPreemption finds a pod that never preempts not eligible
             // (the nomination left as it is); otherwise, every node unresolvable, no node where preemption might
             // help, and it clears the nomination.
+            if (podGroupCycle) {
+                return Attempt.failed(
+                        "0/" + all.size() + " nodes are available: "
+                                + s.reasons().get(0) + ".",
+                        s.reasons().get(0),
+                        false);
+            }
             if (Preemption.never(pod)) {
                 return Attempt.failed(
                         "0/" + all.size() + " nodes are available: "
@@ -343,7 +359,7 @@ final class Scheduler {
         }
         nextStartNodeIndex = (nextStartNodeIndex + processed) % all.size();
         if (feasible.isEmpty()) {
-            return fitError(pod, all, nodes, rejected, dra, filters);
+            return fitError(pod, all, nodes, rejected, dra, filters, podGroupCycle);
         }
         if (trace != null && feasible.size() == 1) {
             trace.best(List.of(feasible.get(0).name));
@@ -479,7 +495,8 @@ final class Scheduler {
             List<NodeInfo> filtered,
             Map<NodeInfo, FilterStatus> rejected,
             DynamicResources dra,
-            CycleFilters filters) {
+            CycleFilters filters,
+            boolean podGroupCycle) {
         Map<NodeInfo, FilterStatus> statuses = rejected;
         if (filtered.size() < all.size()) {
             statuses = new LinkedHashMap<>(rejected);
@@ -496,6 +513,12 @@ final class Scheduler {
         }
         String msg = availability(0, all.size(), statuses.values());
         Runnable deallocate = dra.postFilter();
+        java.util.function.Supplier<String> draReason = draReason(rejected, dra);
+        if (podGroupCycle) {
+            Set<String> rejectors = new HashSet<>();
+            statuses.values().forEach(st -> rejectors.add(st.plugin()));
+            return new Attempt(null, msg, draReason, false, null, List.of(), null, rejectors, null, deallocate);
+        }
         if (deallocate != null) {
             msg += " deallocation of ResourceClaim completed,";
         }
@@ -503,14 +526,6 @@ final class Scheduler {
         Set<String> rejectors = new HashSet<>();
         statuses.values().forEach(st -> rejectors.add(st.plugin()));
         msg += " " + preemption.message();
-        List<NodeInfo> draRejected = new ArrayList<>();
-        rejected.forEach((node, status) -> {
-            if (status.plugin().equals(DynamicResources.NAME)) {
-                draRejected.add(node);
-            }
-        });
-        java.util.function.Supplier<String> draReason =
-                draRejected.isEmpty() ? () -> "" : dra.decisiveReasonLater(draRejected);
         return new Attempt(
                 null,
                 msg,
@@ -522,6 +537,18 @@ final class Scheduler {
                 rejectors,
                 null,
                 deallocate);
+    }
+
+    /** The decisive DRA reason over the nodes DynamicResources rejected, computed when asked ("" when none). */
+    private static java.util.function.Supplier<String> draReason(
+            Map<NodeInfo, FilterStatus> rejected, DynamicResources dra) {
+        List<NodeInfo> draRejected = new ArrayList<>();
+        rejected.forEach((node, status) -> {
+            if (status.plugin().equals(DynamicResources.NAME)) {
+                draRejected.add(node);
+            }
+        });
+        return draRejected.isEmpty() ? () -> "" : dra.decisiveReasonLater(draRejected);
     }
 
     /** The message of a pod PreFilter rejected (not with an error): FitError's, with the preemption note if due. */

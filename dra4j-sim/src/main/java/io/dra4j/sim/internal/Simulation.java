@@ -400,6 +400,14 @@ public final class Simulation {
      * DefaultPreemption is not run for gang members (upstream's workload-aware preemption is not simulated).
      */
     private void attemptGang(Gangs.Gang g, List<Pod> members) {
+        String invalid = invalidPodGroup(g, members);
+        if (invalid != null) {
+            // handlePodGroupFailureBeforeScheduling: every member fails with the error before any is tried.
+            members.forEach(p -> recordFailure(p, Scheduler.Attempt.failed(invalid, "", false)));
+            seenAt.put(g.name(), new int[] {bindings, deletions, 0});
+            gangCycles.put(g.name(), new GangCycle(0, invalid, "", "", () -> ""));
+            return;
+        }
         int scheduled = 0;
         for (String m : gangs.members(g)) {
             Pod p = pods.get(m);
@@ -421,7 +429,7 @@ public final class Simulation {
             if (trace != null) {
                 trace.begin();
             }
-            Scheduler.Attempt a = scheduler.schedule(p);
+            Scheduler.Attempt a = scheduler.schedule(p, true);
             if (trace != null) {
                 trace.end(p, a.node(), null, List.of(), cluster);
             }
@@ -480,10 +488,46 @@ public final class Simulation {
         }
     }
 
+    /**
+     * scheduleOnePodGroup's validatePodGroup for a PodGroup's queued members (null when they pass): the members have
+     * the PodGroup's priority (resolved from its class as the Priority admission plugin resolves it) and the preemption
+     * policy of the first of them. A gang marked with {@code --gang} has no PodGroup to check.
+     */
+    private String invalidPodGroup(Gangs.Gang g, List<Pod> members) {
+        if (g.podGroup() == null) {
+            return null;
+        }
+        PriorityClass groupClass = priorityClassFor(g.podGroup().priorityClassName());
+        int groupPriority = g.podGroup().priority() != null
+                ? g.podGroup().priority()
+                : groupClass == null ? 0 : groupClass.getValue();
+        String policy = null;
+        for (Pod p : members) {
+            int priority = priorityOf(p);
+            if (priority != groupPriority) {
+                return "all pods in a single pod group should have the same priority as the pod group's priority, got "
+                        + priority + " and " + groupPriority;
+            }
+            String own = p.getSpec().getPreemptionPolicy() == null
+                    ? "PreemptLowerPriority"
+                    : p.getSpec().getPreemptionPolicy();
+            if (policy == null) {
+                policy = own;
+            } else if (!policy.equals(own)) {
+                return "all pods in a single pod group should have the same preemption policy, got " + own + " and "
+                        + policy;
+            }
+        }
+        return null;
+    }
+
     /** The gangs' outcome at the end of the run, members in queue order. */
     private List<GangResult> gangResults() {
         List<GangResult> out = new ArrayList<>();
         for (Gangs.Gang g : gangs.all()) {
+            if (g.basic()) {
+                continue;
+            }
             List<String> members = new ArrayList<>(gangs.members(g));
             members.sort(Comparator.comparingInt(m -> sequence.getOrDefault(m, Integer.MAX_VALUE)));
             int placed = 0;
@@ -908,23 +952,30 @@ public final class Simulation {
             return p.getSpec().getPriority();
         }
         String cls = p.getSpec().getPriorityClassName();
-        for (PriorityClass pc : input.priorityClasses()) {
-            if (cls != null && cls.equals(pc.getMetadata().getName())) {
-                p.getSpec().setPriority(pc.getValue());
-                return pc.getValue();
-            }
-        }
-        if (cls != null && !cls.isEmpty()) {
+        PriorityClass pc = priorityClassFor(cls);
+        if (pc == null && cls != null && !cls.isEmpty()) {
             note(p, "PriorityClass " + cls + " not found (the API server would refuse the pod); priority 0 used");
             return 0;
         }
+        if (pc == null) {
+            return 0;
+        }
+        p.getSpec().setPriority(pc.getValue());
+        return pc.getValue();
+    }
+
+    /**
+     * The class the Priority admission plugin's establishPriority takes the value from: the named class, without a
+     * name the global default class; null when there is none (then the priority is 0).
+     */
+    private PriorityClass priorityClassFor(String cls) {
+        boolean named = cls != null && !cls.isEmpty();
         for (PriorityClass pc : input.priorityClasses()) {
-            if (Boolean.TRUE.equals(pc.getGlobalDefault())) {
-                p.getSpec().setPriority(pc.getValue());
-                return pc.getValue();
+            if (named ? cls.equals(pc.getMetadata().getName()) : Boolean.TRUE.equals(pc.getGlobalDefault())) {
+                return pc;
             }
         }
-        return 0;
+        return null;
     }
 
     private static Instant created(Pod p) {

@@ -2,7 +2,10 @@ package io.dra4j.testkit.simdiff;
 
 import io.dra4j.scenario.ManifestReader;
 import io.dra4j.sim.ClusterSnapshot;
+import io.dra4j.sim.GangResult;
+import io.dra4j.sim.PodResult;
 import io.dra4j.sim.SimulationOptions;
+import io.dra4j.sim.SimulationResult;
 import io.dra4j.sim.Simulator;
 import io.dra4j.sim.TraceAttempt;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -24,13 +27,48 @@ final class Dra4jTrace {
 
     private Dra4jTrace() {}
 
-    static List<ObjectNode> run(ObjectNode snapshot, String name) {
+    /** dra4j's attempts and the run's outcome in the shape of the oracle's {@code done} line. */
+    record Run(List<ObjectNode> attempts, ObjectNode outcome) {}
+
+    static Run run(ObjectNode snapshot, String name) {
         byte[] bytes = JSON.writeValueAsString(snapshot).getBytes(StandardCharsets.UTF_8);
         ClusterSnapshot cluster = ClusterSnapshot.of(ManifestReader.parse(bytes, name));
         List<ObjectNode> out = new ArrayList<>();
-        new Simulator(SimulationOptions.defaults()).run(cluster, a -> out.add(toJson(a)));
-        return out;
+        SimulationResult result = new Simulator(SimulationOptions.defaults()).run(cluster, a -> out.add(toJson(a)));
+        return new Run(out, outcome(result));
     }
+
+    /**
+     * The outcome as the oracle writes it: per pod its node ("" when pending or deleted), and per gang of a PodGroup
+     * ({@code namespace/name}) its members bound and, when it does not fit, the status of its last pod group cycle.
+     * A pod PreEnqueue holds has its reason under {@code reasons}.
+     */
+    static ObjectNode outcome(SimulationResult result) {
+        ObjectNode o = JSON.createObjectNode();
+        ObjectNode pods = o.putObject("pods");
+        ObjectNode reasons = o.putObject("reasons");
+        for (PodResult p : result.pods()) {
+            String key = p.namespace() + "/" + p.name();
+            boolean there =
+                    p.placement() == PodResult.Placement.PLACED || p.placement() == PodResult.Placement.BOUND_BEFORE;
+            pods.put(key, there ? p.node().orElse("") : "");
+            if (p.placement() == PodResult.Placement.PENDING) {
+                reasons.put(key, p.reason());
+            }
+        }
+        ObjectNode groups = o.putObject("podGroups");
+        for (GangResult g : result.gangs()) {
+            if (g.name().startsWith(POD_GROUP)) {
+                ObjectNode n = groups.putObject(g.name().substring(POD_GROUP.length()));
+                n.put("scheduled", g.placed());
+                n.put("fits", g.fits());
+                n.put("status", g.reason());
+            }
+        }
+        return o;
+    }
+
+    private static final String POD_GROUP = "PodGroup ";
 
     static ObjectNode toJson(TraceAttempt a) {
         ObjectNode o = JSON.createObjectNode();

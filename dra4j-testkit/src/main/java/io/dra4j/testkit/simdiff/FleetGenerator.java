@@ -31,7 +31,17 @@ public final class FleetGenerator {
         EXTENDED_RESOURCE,
         SHARED_CLAIMS,
         /** Preemption by higher-priority pods; without it every pod and class says {@code preemptionPolicy: Never}. */
-        PREEMPTION
+        PREEMPTION,
+        /** Pods in PodGroups with a gang policy (and pods naming a PodGroup that does not exist). */
+        GANGS
+    }
+
+    /** How many gangs a snapshot gets. */
+    public enum Gangs {
+        /** A third of the snapshots get one. */
+        SOME,
+        /** Every snapshot gets one to three, of up to six members. */
+        HEAVY
     }
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -52,6 +62,10 @@ public final class FleetGenerator {
     private static final String[] CONTROLLER_PREFIXES = {"rs-", "rc-", "ss-"};
 
     private final Random random;
+    /** Draws for the gangs only, so that the rest of a snapshot stays as it is without them. */
+    private final Random gangRandom;
+
+    private final Gangs gangs;
     private final java.util.Set<Feature> without;
     private final List<Object> items = new ArrayList<>();
     private final List<String> zones = new ArrayList<>();
@@ -64,9 +78,11 @@ public final class FleetGenerator {
      */
     private final Map<String, Integer> owned = new LinkedHashMap<>();
 
-    private FleetGenerator(long seed, int index, java.util.Set<Feature> without) {
+    private FleetGenerator(long seed, int index, java.util.Set<Feature> without, Gangs gangs) {
         this.random = new Random(seed * 1_000_003L + index);
+        this.gangRandom = new Random((seed * 1_000_003L + index) ^ 0x9E3779B97F4A7C15L);
         this.without = without;
+        this.gangs = gangs;
     }
 
     /** Snapshot {@code index} of the run with {@code seed}. */
@@ -79,7 +95,12 @@ public final class FleetGenerator {
      * fields are just not written).
      */
     public static ObjectNode generate(long seed, int index, java.util.Set<Feature> without) {
-        return new FleetGenerator(seed, index, without).snapshot();
+        return generate(seed, index, without, Gangs.SOME);
+    }
+
+    /** The same snapshot with as many gangs as {@code gangs} says (their draws are their own). */
+    public static ObjectNode generate(long seed, int index, java.util.Set<Feature> without, Gangs gangs) {
+        return new FleetGenerator(seed, index, without, gangs).snapshot();
     }
 
     private ObjectNode snapshot() {
@@ -139,6 +160,12 @@ public final class FleetGenerator {
         int pods = 2 + random.nextInt(16);
         for (int p = 0; p < pods; p++) {
             pod();
+        }
+        if (!without.contains(Feature.GANGS)) {
+            int count = gangs == Gangs.HEAVY ? 1 + gangRandom.nextInt(3) : gangRandom.nextInt(3) == 0 ? 1 : 0;
+            for (int g = 0; g < count; g++) {
+                gang(g);
+            }
         }
         // The controllers of the pods that name one, with as many replicas as they have pods (none to create).
         owned.forEach((owner, count) -> {
@@ -699,6 +726,82 @@ public final class FleetGenerator {
             }
         }
         items.add(m("apiVersion", "v1", "kind", "Pod", "metadata", metadata, "spec", spec));
+    }
+
+    /**
+     * A gang: a PodGroup {@code gang-G} with a gang policy and its members {@code gang-G-I}, alike (cpu, memory, maybe a
+     * claim from a template), as a Job's or JobSet's pods are. minCount is at most the members (some gangs fit, some
+     * cannot all fit), or one more than them (PreEnqueue holds them); for one gang in six the PodGroup is missing, for
+     * one in six it names no priority class, so that its priority is not its members' (validatePodGroup fails it), and
+     * one in six has a basic policy instead (one pod group cycle all the same, not a gang).
+     * PodGroup and members have the highest priority class and the members never preempt: they are no victims
+     * (with GenericWorkload DefaultPreemption weighs a member at its PodGroup's priority and takes the PodGroup's
+     * members as one victim) and need no PodGroupPostFilter (workload-aware preemption is not simulated).
+     */
+    private void gang(int g) {
+        String group = "gang-" + g;
+        int size = 1 + gangRandom.nextInt(gangs == Gangs.HEAVY ? 6 : 4);
+        int kind = gangRandom.nextInt(6);
+        int minCount = kind == 1 ? size + 1 : 1 + gangRandom.nextInt(size);
+        if (kind != 0) {
+            Map<String, Object> spec =
+                    m("schedulingPolicy", kind == 3 ? m("basic", m()) : m("gang", m("minCount", minCount)));
+            if (kind != 2) {
+                spec.put("priorityClassName", "high");
+            }
+            items.add(m(
+                    "apiVersion",
+                    "scheduling.k8s.io/v1beta1",
+                    "kind",
+                    "PodGroup",
+                    "metadata",
+                    m("name", group, "namespace", "ns"),
+                    "spec",
+                    spec));
+        }
+        String cpu = gangRandom.nextInt(3) == 0 ? "500m" : String.valueOf(1 + gangRandom.nextInt(4));
+        String memory = (1 + gangRandom.nextInt(8)) + "Gi";
+        int claim = gangRandom.nextInt(4);
+        String[] templates = {"one", "slice"};
+        for (int i = 0; i < size; i++) {
+            Map<String, Object> spec = m(
+                    "priorityClassName",
+                    "high",
+                    "preemptionPolicy",
+                    "Never",
+                    "schedulingGroup",
+                    m("podGroupName", group),
+                    "containers",
+                    List.of(m(
+                            "name",
+                            "main",
+                            "image",
+                            "app",
+                            "resources",
+                            m("requests", m("cpu", cpu, "memory", memory)))));
+            if (claim < templates.length) {
+                spec.put("resourceClaims", List.of(m("name", "gpus", "resourceClaimTemplateName", templates[claim])));
+            }
+            String created =
+                    String.format("2026-01-01T00:%02d:%02dZ", 1 + gangRandom.nextInt(59), gangRandom.nextInt(60));
+            items.add(m(
+                    "apiVersion",
+                    "v1",
+                    "kind",
+                    "Pod",
+                    "metadata",
+                    m(
+                            "name",
+                            group + "-" + i,
+                            "namespace",
+                            "ns",
+                            "labels",
+                            m("app", "gang"),
+                            "creationTimestamp",
+                            created),
+                    "spec",
+                    spec));
+        }
     }
 
     /** An insertion-ordered map from alternating keys and values. */

@@ -22,8 +22,11 @@ import tools.jackson.databind.node.ObjectNode;
 final class SchedulerOracle implements AutoCloseable {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    /** The oracle's answer for one snapshot: its attempts, or the error that stopped it. */
-    record Answer(List<ObjectNode> attempts, String error) {}
+    /**
+     * The oracle's answer for one snapshot: its attempts and the run's outcome (the {@code done} line: per pod its
+     * node, PreEnqueue rejections, per PodGroup its outcome), or the error that stopped it.
+     */
+    record Answer(List<ObjectNode> attempts, ObjectNode done, String error) {}
 
     private final Process process;
     private final BufferedWriter in;
@@ -50,7 +53,8 @@ final class SchedulerOracle implements AutoCloseable {
             }
             JsonNode node = JSON.readTree(line);
             if (node.path("done").asBoolean(false)) {
-                return new Answer(attempts, node.path("error").asString(""));
+                return new Answer(
+                        attempts, (ObjectNode) node, node.path("error").asString(""));
             }
             attempts.add((ObjectNode) node);
         }

@@ -23,7 +23,8 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  * SimDiffTest SEED COUNT [--oracle PATH] [--out DIR] [--shrink-limit N] [--shrink-seconds N] [--without F,...]
  * </pre>
  *
- * {@code --without} leaves generator features out ({@link FleetGenerator.Feature}, e.g. {@code POD_AFFINITY}); the
+ * {@code --gangs heavy} gives every snapshot gangs ({@link FleetGenerator.Gangs}; default {@code some}: a third of
+ * them). {@code --without} leaves generator features out ({@link FleetGenerator.Feature}, e.g. {@code POD_AFFINITY}); the
  * run says which on its last lines.
  *
  * Generates COUNT snapshots from SEED ({@link FleetGenerator}), runs each through the oracle's scheduler mode
@@ -32,13 +33,13 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  * per signature, default 2, within {@code --shrink-seconds} in all, default 120) is shrunk by dropping objects
  * while the same kind of difference remains, and written to DIR (default {@code target/sim-difftest-divergences})
  * as {@code sim-SEED-INDEX.yaml} (the snapshot, headed by the difference) with {@code sim-SEED-INDEX.oracle.jsonl}
- * (upstream's attempts). The last line is {@code sim-difftest: N snapshots, D divergences}; exit status 0 only
+ * (upstream's attempts, then its {@code done} line with the run's outcome). The last line is {@code sim-difftest: N snapshots, D divergences}; exit status 0 only
  * when D is 0 and the oracle ran every snapshot (1 otherwise, 2 for bad usage or when the oracle cannot start).
  */
 public final class SimDiffTest {
     private static final String USAGE =
             "usage: SimDiffTest SEED COUNT [--oracle PATH] [--out DIR] [--shrink-limit N] [--shrink-seconds N]"
-                    + " [--without FEATURE,...]";
+                    + " [--without FEATURE,...] [--gangs some|heavy]";
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final YAMLMapper YAML = YAMLMapper.builder().build();
 
@@ -49,10 +50,15 @@ public final class SimDiffTest {
             Path out,
             int shrinkLimit,
             int shrinkSeconds,
-            java.util.Set<FleetGenerator.Feature> without) {}
+            java.util.Set<FleetGenerator.Feature> without,
+            FleetGenerator.Gangs gangs) {}
 
     private record Divergence(
-            int index, ObjectNode snapshot, List<ObjectNode> upstream, TraceComparison.Difference difference) {}
+            int index,
+            ObjectNode snapshot,
+            List<ObjectNode> upstream,
+            ObjectNode done,
+            TraceComparison.Difference difference) {}
 
     private SimDiffTest() {}
 
@@ -88,8 +94,9 @@ public final class SimDiffTest {
         int ties = 0;
         long attempts = 0;
         long placed = 0;
+        Map<String, Integer> podGroups = new java.util.TreeMap<>();
         for (int i = 0; i < o.count(); i++) {
-            ObjectNode snapshot = FleetGenerator.generate(o.seed(), i, o.without());
+            ObjectNode snapshot = FleetGenerator.generate(o.seed(), i, o.without(), o.gangs());
             SchedulerOracle.Answer upstream = oracle.run(snapshot);
             if (!upstream.error().isEmpty()) {
                 oracleErrors++;
@@ -100,13 +107,18 @@ public final class SimDiffTest {
             placed += upstream.attempts().stream()
                     .filter(a -> !a.path("node").asString("").isEmpty())
                     .count();
-            TraceComparison.Result r = compare(snapshot, upstream.attempts(), i);
+            countPodGroups(upstream.done(), podGroups);
+            TraceComparison.Result r = compare(snapshot, upstream, i);
             if (r.tie()) {
                 ties++;
             }
             if (r.difference().isPresent()) {
                 divergences.add(new Divergence(
-                        i, snapshot, upstream.attempts(), r.difference().get()));
+                        i,
+                        snapshot,
+                        upstream.attempts(),
+                        upstream.done(),
+                        r.difference().get()));
             }
         }
         Map<String, Integer> perSignature = new LinkedHashMap<>();
@@ -124,6 +136,10 @@ public final class SimDiffTest {
         perSignature.forEach((s, n) -> out.println("  " + n + " x " + s));
         out.println("upstream: " + attempts + " attempts, " + placed + " placements; " + ties
                 + " snapshots compared up to a tie broken differently");
+        out.println("upstream's PodGroups: " + podGroups);
+        if (o.gangs() != FleetGenerator.Gangs.SOME) {
+            out.println("gangs: " + o.gangs().name().toLowerCase(java.util.Locale.ROOT));
+        }
         if (!o.without().isEmpty()) {
             out.println("generator features left out: " + o.without());
         }
@@ -134,8 +150,31 @@ public final class SimDiffTest {
         return divergences.isEmpty() && oracleErrors == 0 ? 0 : 1;
     }
 
-    private static TraceComparison.Result compare(ObjectNode snapshot, List<ObjectNode> upstream, int index) {
-        List<ObjectNode> mine;
+    /**
+     * Counts upstream's PodGroups by how they ended: {@code fit}, {@code held} (PreEnqueue, fewer members than
+     * minCount), {@code invalid} (validatePodGroup), {@code unschedulable} (the last cycle's status), and the pods
+     * held for a {@code missing} PodGroup.
+     */
+    private static void countPodGroups(ObjectNode done, Map<String, Integer> counts) {
+        JsonNode outcome = done.path("outcome");
+        for (Map.Entry<String, JsonNode> e : outcome.path("podGroups").properties()) {
+            String status = e.getValue().path("status").asString("");
+            String kind = status.isEmpty()
+                    ? "fit"
+                    : status.startsWith("waiting for minCount")
+                            ? "held"
+                            : status.startsWith("all pods in a single pod group") ? "invalid" : "unschedulable";
+            counts.merge(kind, 1, Integer::sum);
+        }
+        for (JsonNode m : outcome.path("preEnqueue")) {
+            if (m.asString("").startsWith("waiting for pods's pod group")) {
+                counts.merge("missing (pods)", 1, Integer::sum);
+            }
+        }
+    }
+
+    private static TraceComparison.Result compare(ObjectNode snapshot, SchedulerOracle.Answer upstream, int index) {
+        Dra4jTrace.Run mine;
         try {
             mine = Dra4jTrace.run(snapshot, "gen-" + index);
         } catch (RuntimeException e) {
@@ -144,7 +183,7 @@ public final class SimDiffTest {
                             "dra4j", "dra4j " + e.getClass().getSimpleName(), "dra4j failed: " + e)),
                     false);
         }
-        return TraceComparison.compare(upstream, mine);
+        return TraceComparison.compare(upstream.attempts(), upstream.done(), mine);
     }
 
     /** Drops objects one at a time, last first, keeping each drop after which the same difference remains. */
@@ -161,7 +200,7 @@ public final class SimDiffTest {
                 if (!upstream.error().isEmpty()) {
                     continue;
                 }
-                TraceComparison.Result r = compare(candidate, upstream.attempts(), d.index());
+                TraceComparison.Result r = compare(candidate, upstream, d.index());
                 if (r.difference().isPresent()
                         && r.difference()
                                 .get()
@@ -171,6 +210,7 @@ public final class SimDiffTest {
                             d.index(),
                             candidate,
                             upstream.attempts(),
+                            upstream.done(),
                             r.difference().get());
                     items = (ArrayNode) best.snapshot().get("items");
                     changed = true;
@@ -191,6 +231,7 @@ public final class SimDiffTest {
         for (JsonNode a : d.upstream()) {
             lines.append(JSON.writeValueAsString(a)).append('\n');
         }
+        lines.append(JSON.writeValueAsString(d.done())).append('\n');
         Files.writeString(o.out().resolve(base + ".oracle.jsonl"), lines.toString(), StandardCharsets.UTF_8);
         return yaml;
     }
@@ -219,6 +260,7 @@ public final class SimDiffTest {
         int shrinkLimit = 2;
         int shrinkSeconds = 120;
         java.util.Set<FleetGenerator.Feature> without = java.util.EnumSet.noneOf(FleetGenerator.Feature.class);
+        FleetGenerator.Gangs gangs = FleetGenerator.Gangs.SOME;
         for (int i = 2; i < args.length; i++) {
             if (i + 1 >= args.length) {
                 throw new IllegalArgumentException(args[i] + " needs a value");
@@ -229,6 +271,13 @@ public final class SimDiffTest {
                 case "--out" -> out = Path.of(v);
                 case "--shrink-limit" -> shrinkLimit = Integer.parseInt(v);
                 case "--shrink-seconds" -> shrinkSeconds = Integer.parseInt(v);
+                case "--gangs" -> {
+                    try {
+                        gangs = FleetGenerator.Gangs.valueOf(v.toUpperCase(java.util.Locale.ROOT));
+                    } catch (IllegalArgumentException e) {
+                        throw new IllegalArgumentException("--gangs takes some or heavy, not " + v);
+                    }
+                }
                 case "--without" -> {
                     for (String f : v.split(",")) {
                         try {
@@ -243,6 +292,6 @@ public final class SimDiffTest {
                 default -> throw new IllegalArgumentException("unknown option " + args[i - 1]);
             }
         }
-        return new Options(seed, count, oracle, out, shrinkLimit, shrinkSeconds, without);
+        return new Options(seed, count, oracle, out, shrinkLimit, shrinkSeconds, without, gangs);
     }
 }

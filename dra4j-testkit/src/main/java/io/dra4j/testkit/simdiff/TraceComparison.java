@@ -66,6 +66,83 @@ final class TraceComparison {
         return new Result(Optional.empty(), false);
     }
 
+    /**
+     * {@link #compare(List, List)}, then, when the traces agree to the end, the runs' outcomes ({@code done} line of
+     * the oracle, {@link Dra4jTrace#outcome} of dra4j): every pod's node ("" when pending); for each pod a PreEnqueue
+     * plugin held, dra4j's pending reason is the plugin's message; for each PodGroup with a gang policy that a pod
+     * group cycle ran for (or whose members PreEnqueue held), the members bound, and when the gang does not fit the status its last cycle
+     * ended with. Without an upstream outcome (a recorded trace from before outcomes) only the attempts count.
+     */
+    static Result compare(List<ObjectNode> upstream, JsonNode upstreamDone, Dra4jTrace.Run dra4j) {
+        Result r = compare(upstream, dra4j.attempts());
+        JsonNode u = upstreamDone == null ? null : upstreamDone.get("outcome");
+        if (r.difference().isPresent() || r.tie() || u == null) {
+            return r;
+        }
+        return new Result(compareOutcome(u, dra4j.outcome()), false);
+    }
+
+    private static Optional<Difference> compareOutcome(JsonNode u, JsonNode d) {
+        for (Map.Entry<String, JsonNode> e : u.path("pods").properties()) {
+            String un = e.getValue().asString("");
+            String dn = d.path("pods").path(e.getKey()).asString("");
+            if (!un.equals(dn)) {
+                return diff(
+                        "outcome",
+                        "outcome node",
+                        "pod " + e.getKey() + " ends " + where(un) + " upstream, " + where(dn) + " in dra4j");
+            }
+        }
+        for (Map.Entry<String, JsonNode> e : u.path("preEnqueue").properties()) {
+            String dr = d.path("reasons").path(e.getKey()).asString("");
+            if (!e.getValue().asString("").equals(dr)) {
+                return diff(
+                        "outcome",
+                        "outcome preEnqueue",
+                        "pod " + e.getKey() + ": upstream's PreEnqueue holds it with '"
+                                + e.getValue().asString("") + "', dra4j's reason is '" + dr + "'");
+            }
+        }
+        for (Map.Entry<String, JsonNode> e : u.path("podGroups").properties()) {
+            JsonNode ug = e.getValue();
+            JsonNode dg = d.path("podGroups").path(e.getKey());
+            // A PodGroup with a basic policy is no gang (its pods' nodes are compared above); a recorded outcome from
+            // before the oracle said so held gangs only.
+            if (ug.path("status").asString("").equals(NOT_SCHEDULED)
+                    || !ug.path("gang").asBoolean(true)) {
+                continue;
+            }
+            if (dg.isMissingNode()) {
+                return diff(
+                        "outcome", "outcome podGroup", "PodGroup " + e.getKey() + ": a gang upstream, none in dra4j");
+            }
+            if (ug.path("scheduled").asInt() != dg.path("scheduled").asInt()) {
+                return diff(
+                        "outcome",
+                        "outcome podGroup scheduled",
+                        "PodGroup " + e.getKey() + ": " + ug.path("scheduled").asInt() + " members bound upstream, "
+                                + dg.path("scheduled").asInt() + " in dra4j");
+            }
+            if (!dg.path("fits").asBoolean()
+                    && !ug.path("status").asString("").equals(dg.path("status").asString(""))) {
+                return diff(
+                        "outcome",
+                        "outcome podGroup status",
+                        "PodGroup " + e.getKey() + ": upstream's last cycle ended with '"
+                                + ug.path("status").asString("") + "', dra4j's with '"
+                                + dg.path("status").asString("") + "'");
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The oracle's status of a PodGroup no cycle ran for and whose members no PreEnqueue plugin held. */
+    private static final String NOT_SCHEDULED = "not scheduled";
+
+    private static String where(String node) {
+        return node.isEmpty() ? "pending" : "on " + node;
+    }
+
     private static Optional<Difference> compareAttempt(JsonNode u, JsonNode d, String where) {
         if (!u.path("pod").equals(d.path("pod"))) {
             return diff("pod", "pod", where + ": upstream schedules " + u.path("pod") + ", dra4j " + d.path("pod"));

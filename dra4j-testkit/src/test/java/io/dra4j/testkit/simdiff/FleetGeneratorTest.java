@@ -20,7 +20,7 @@ class FleetGeneratorTest {
             for (JsonNode item : s.get("items")) {
                 kinds.merge(item.get("kind").asString(), 1, Integer::sum);
             }
-            for (ObjectNode a : Dra4jTrace.run(s, "gen-" + i)) {
+            for (ObjectNode a : Dra4jTrace.run(s, "gen-" + i).attempts()) {
                 attempts++;
                 if (!a.path("node").asString("").isEmpty()) {
                     placed++;

@@ -118,4 +118,46 @@ class TraceComparisonTest {
                 .isEqualTo("nominate");
         assertThat(TraceComparison.compare(left, left).difference()).isEmpty();
     }
+
+    private static final String DONE = """
+            {"done":true,"outcome":{"pods":{"ns/g-0":"a","ns/g-1":"","ns/h-0":""},
+             "preEnqueue":{"ns/h-0":"waiting for pods's pod group \\"h\\" to appear in scheduling queue"},
+             "podGroups":{"ns/g":{"scheduled":1,"status":""},"ns/idle":{"scheduled":0,"status":"not scheduled"}}}}
+            """;
+
+    private static ObjectNode dra4jOutcome(String gangStatus, boolean fits) {
+        ObjectNode o = attempt("""
+                {"pods":{"ns/g-0":"a","ns/g-1":"","ns/h-0":""},
+                 "reasons":{"ns/g-1":"x","ns/h-0":"waiting for pods's pod group \\"h\\" to appear in scheduling queue"},
+                 "podGroups":{"ns/g":{"scheduled":1,"fits":true,"status":""}}}
+                """);
+        ((ObjectNode) o.get("podGroups").get("ns/g")).put("fits", fits).put("status", gangStatus);
+        return o;
+    }
+
+    @Test
+    void equalOutcomesDoNotDifferAndAPodGroupNoCycleRanForIsNotCompared() {
+        var r = TraceComparison.compare(
+                List.of(), attempt(DONE), new Dra4jTrace.Run(List.of(), dra4jOutcome("", true)));
+
+        assertThat(r).isEqualTo(new TraceComparison.Result(java.util.Optional.empty(), false));
+    }
+
+    @Test
+    void aPodEndingElsewhereAPreEnqueueMessageAndAGangStatusAreOutcomeDivergences() {
+        ObjectNode moved = dra4jOutcome("", true);
+        ((ObjectNode) moved.get("pods")).put("ns/g-1", "b");
+        ObjectNode held = dra4jOutcome("", true);
+        ((ObjectNode) held.get("reasons")).put("ns/h-0", "no PodGroup");
+        ObjectNode status = dra4jOutcome("minCount (2) cannot be satisfied: 1 scheduled, 0 remaining", false);
+
+        var byNode = TraceComparison.compare(List.of(), attempt(DONE), new Dra4jTrace.Run(List.of(), moved));
+        var byReason = TraceComparison.compare(List.of(), attempt(DONE), new Dra4jTrace.Run(List.of(), held));
+        var byStatus = TraceComparison.compare(List.of(), attempt(DONE), new Dra4jTrace.Run(List.of(), status));
+
+        assertThat(byNode.difference().orElseThrow().signature()).isEqualTo("outcome node");
+        assertThat(byNode.difference().orElseThrow().detail()).contains("ns/g-1 ends pending upstream, on b in dra4j");
+        assertThat(byReason.difference().orElseThrow().signature()).isEqualTo("outcome preEnqueue");
+        assertThat(byStatus.difference().orElseThrow().signature()).isEqualTo("outcome podGroup status");
+    }
 }
