@@ -1,5 +1,6 @@
 package io.dra4j.cel.internal;
 
+import com.google.common.base.Suppliers;
 import dev.cel.common.CelAbstractSyntaxTree;
 import dev.cel.common.CelIssue;
 import dev.cel.common.CelOptions;
@@ -27,6 +28,7 @@ import dev.cel.validator.validators.DurationLiteralValidator;
 import dev.cel.validator.validators.RegexLiteralValidator;
 import dev.cel.validator.validators.TimestampLiteralValidator;
 import io.dra4j.cel.KubernetesLibraries;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
@@ -189,12 +191,26 @@ public final class SelectorCompiler {
                     GoIndexing.withDynamicIndex(GoSort.resolve(KubernetesLibraries.resolveDynamicOverloads(ast)))));
             return new Compiled.Success(
                     new SelectorProgram(
-                            runtime.createProgram(dispatchable), costModel, COST_LIMIT, sites, NoSuchOverloads.of(ast)),
+                            runtime.createProgram(dispatchable),
+                            costModel,
+                            COST_LIMIT,
+                            sites,
+                            NoSuchOverloads.of(ast),
+                            Suppliers.memoize(
+                                    () -> GoStrictArguments.of(dispatchable).map(this::program))),
                     ast);
         } catch (CelEvaluationException | RuntimeException e) {
             return new Compiled.Failure("unexpected compilation error: " + e.getMessage());
         } catch (dev.cel.common.CelValidationException e) {
             return new Compiled.Failure("compilation failed: " + e.getMessage());
+        }
+    }
+
+    private CelRuntime.Program program(CelAbstractSyntaxTree ast) {
+        try {
+            return runtime.createProgram(ast);
+        } catch (CelEvaluationException e) {
+            throw new IllegalStateException("cannot plan a rewritten selector: " + e.getMessage(), e);
         }
     }
 
@@ -221,10 +237,28 @@ public final class SelectorCompiler {
                     }
                 }
             } catch (CelEvaluationException e) {
-                return Optional.of(RuntimeErrors.translate(e, sites));
+                return Optional.of(describeConstantCall(ast, e).orElseGet(() -> RuntimeErrors.translate(e, sites)));
             }
         }
         return Optional.empty();
+    }
+
+    /** cel-go's text for a folded call of constants that found no overload, from its operands' values. */
+    private Optional<String> describeConstantCall(CelAbstractSyntaxTree ast, CelEvaluationException failure) {
+        Optional<CelExpr> call = NoSuchOverloads.of(ast).failingCall(failure);
+        if (call.isEmpty()) {
+            return Optional.empty();
+        }
+        List<Object> values = new ArrayList<>();
+        try {
+            for (CelExpr operand : Stream.concat(call.get().call().target().stream(), call.get().call().args().stream())
+                    .toList()) {
+                values.add(evaluateConstant(ast, operand));
+            }
+        } catch (CelEvaluationException e) {
+            return Optional.empty();
+        }
+        return Optional.of(NoSuchOverloads.message(call.get(), values));
     }
 
     private Object evaluateConstant(CelAbstractSyntaxTree ast, CelExpr constant) throws CelEvaluationException {

@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * A compiled selector, evaluated like upstream's {@code CompilationResult.DeviceMatches}: a runtime cost limit, a
@@ -22,14 +23,18 @@ public final class SelectorProgram {
     private final long costLimit;
     private final FailureSites failureSites;
     private final NoSuchOverloads noSuchOverloads;
+    /** The program with cel-go's evaluation of every strict call argument ({@link GoStrictArguments}), on demand. */
+    private final Supplier<Optional<CelRuntime.Program>> strictArguments;
 
     SelectorProgram(
             CelRuntime.Program program,
             CostModel costModel,
             long costLimit,
             FailureSites failureSites,
-            NoSuchOverloads noSuchOverloads) {
+            NoSuchOverloads noSuchOverloads,
+            Supplier<Optional<CelRuntime.Program>> strictArguments) {
         this.program = program;
+        this.strictArguments = strictArguments;
         this.costModel = costModel;
         this.costLimit = costLimit;
         this.failureSites = failureSites;
@@ -41,16 +46,18 @@ public final class SelectorProgram {
             return new EvalResult.Failed(device.invalid().get());
         }
         Object result;
+        // Cost tracking slows evaluation down; skip it when the cost provably stays below the limit, unless map
+        // literals must be watched anyway.
+        boolean tracked = failureSites.hasMapLiterals()
+                || !costModel.provablyWithin(costLimit, device.maxValueSize(), device.traversalCost());
         try {
-            // Cost tracking slows evaluation down; skip it when the cost provably stays below the limit, unless map
-            // literals must be watched anyway.
             if (failureSites.hasMapLiterals()) {
                 CostTracker tracker = new CostTracker(costModel, costLimit);
                 result = program.trace(device.resolver(), (expr, value) -> {
                     failureSites.checkMapLiteral(expr, value);
                     tracker.callback(expr, value);
                 });
-            } else if (costModel.provablyWithin(costLimit, device.maxValueSize(), device.traversalCost())) {
+            } else if (!tracked) {
                 result = program.eval(device.resolver());
             } else {
                 result = program.trace(device.resolver(), new CostTracker(costModel, costLimit));
@@ -60,12 +67,47 @@ public final class SelectorProgram {
         } catch (GoEquality.Unhashable e) {
             return new EvalResult.Failed(e.getMessage());
         } catch (CelEvaluationException | RuntimeException e) {
+            if (tracked) {
+                Optional<String> aborted = abortedAfterError(device);
+                if (aborted.isPresent()) {
+                    return new EvalResult.Failed(aborted.get());
+                }
+            }
             return new EvalResult.Failed(noSuchOverloads
                     .failingCall(e)
                     .flatMap(call -> describe(call, device))
                     .orElseGet(() -> RuntimeErrors.message(e, failureSites)));
         }
         return asBool(result);
+    }
+
+    /**
+     * After an evaluation error: whether cel-go, which evaluates the remaining arguments of every strict call on the
+     * error's path, runs past the cost limit (or into a panic) on the way, which is then its outcome instead of the
+     * error. This is the failure path, so evaluating again costs nothing on the way of a match.
+     */
+    private Optional<String> abortedAfterError(DeviceView device) {
+        Optional<CelRuntime.Program> exhaustive = strictArguments.get();
+        if (exhaustive.isEmpty()) {
+            return Optional.empty();
+        }
+        CostTracker tracker = new CostTracker(costModel, costLimit);
+        int slots = costModel.slots();
+        try {
+            exhaustive.get().trace(device.resolver(), (expr, value) -> {
+                if (expr.id() < slots) {
+                    failureSites.checkMapLiteral(expr, value);
+                    tracker.callback(expr, value);
+                }
+            });
+        } catch (CostTracker.CostLimitExceeded e) {
+            return Optional.of(COST_EXCEEDED);
+        } catch (GoEquality.Unhashable e) {
+            return Optional.of(e.getMessage());
+        } catch (CelEvaluationException | RuntimeException e) {
+            // Expected: the evaluation fails again with the same first error.
+        }
+        return Optional.empty();
     }
 
     /**
