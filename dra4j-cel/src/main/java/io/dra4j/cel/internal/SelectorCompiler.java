@@ -183,6 +183,8 @@ public final class SelectorCompiler {
             if (planning.isPresent()) {
                 return new Compiled.Failure("program instantiation failed: " + planning.get());
             }
+            // The static estimate is cel-go's checker's, on the expression as written.
+            CelAbstractSyntaxTree checkedAst = ast;
             ast = ConstantSets.foldEmptyMembership(ast);
             CostModel costModel = CostModel.of(ast);
             FailureSites sites = FailureSites.of(ast);
@@ -198,7 +200,7 @@ public final class SelectorCompiler {
                             NoSuchOverloads.of(ast),
                             Suppliers.memoize(
                                     () -> GoStrictArguments.of(dispatchable).map(this::program))),
-                    ast);
+                    checkedAst);
         } catch (CelEvaluationException | RuntimeException e) {
             return new Compiled.Failure("unexpected compilation error: " + e.getMessage());
         } catch (dev.cel.common.CelValidationException e) {
