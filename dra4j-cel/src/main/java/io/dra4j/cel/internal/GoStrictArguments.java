@@ -8,6 +8,10 @@ import dev.cel.common.ast.CelReference;
 import dev.cel.common.types.CelKind;
 import dev.cel.common.types.CelType;
 import dev.cel.common.types.SimpleType;
+import dev.cel.runtime.CelEvaluationException;
+import dev.cel.runtime.CelFunctionBinding;
+import dev.cel.runtime.CelRuntimeBuilder;
+import dev.cel.runtime.CelRuntimeLibrary;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,6 +37,10 @@ final class GoStrictArguments {
 
     private static final Set<String> LAZY =
             Set.of("_&&_", "_||_", "_?_:_", "@not_strictly_false", "_[_]", "_[?_]", "_?._", "or", "orValue");
+
+    private static final Set<String> LOGICAL = Set.of("_&&_", "_||_");
+    /** The check of a {@code dyn} operand of {@code &&} or {@code ||} ({@link #boolOperand}). */
+    static final String BOOL_OPERAND = "@go_bool_operand";
 
     private final Map<Long, CelReference> references;
     private final Map<Long, CelType> types;
@@ -153,6 +161,13 @@ final class GoStrictArguments {
     private CelExpr rewriteCall(CelExpr e) {
         Optional<CelExpr> target = e.call().target().map(this::rewrite);
         ImmutableList<CelExpr> args = rewriteAll(e.call().args());
+        if (LOGICAL.contains(e.call().function()) && args.size() == 2) {
+            return CelExpr.ofCall(
+                    e.id(),
+                    Optional.empty(),
+                    e.call().function(),
+                    args.stream().map(this::boolOperand).collect(ImmutableList.toImmutableList()));
+        }
         int operands = args.size() + (target.isPresent() ? 1 : 0);
         if (LAZY.contains(e.call().function()) || operands < 2 || !references.containsKey(e.id())) {
             return CelExpr.ofCall(e.id(), target, e.call().function(), args);
@@ -184,6 +199,41 @@ final class GoStrictArguments {
                     result);
         }
         return result;
+    }
+
+    /**
+     * A {@code dyn} operand of {@code &&} or {@code ||} checked by {@link #BOOL_OPERAND}: cel-go takes a value that is
+     * not a bool as an error ("no such overload") and goes on to the other operand, which can still decide the result
+     * ({@code x && false} is false); cel-java's interpreter fails at once.
+     */
+    private CelExpr boolOperand(CelExpr operand) {
+        if (Optional.ofNullable(types.get(operand.id()))
+                .map(t -> t.kind() != CelKind.DYN)
+                .orElse(true)) {
+            return operand;
+        }
+        long id = nextId++;
+        references.put(
+                id,
+                CelReference.newBuilder()
+                        .setName(BOOL_OPERAND)
+                        .addOverloadIds(BOOL_OPERAND)
+                        .build());
+        types.put(id, SimpleType.BOOL);
+        return CelExpr.ofCall(id, Optional.empty(), BOOL_OPERAND, ImmutableList.of(operand));
+    }
+
+    /** The runtime binding of {@link #BOOL_OPERAND}. */
+    static final class Library implements CelRuntimeLibrary {
+        @Override
+        public void setRuntimeOptions(CelRuntimeBuilder builder) {
+            builder.addFunctionBindings(CelFunctionBinding.from(BOOL_OPERAND, Object.class, value -> {
+                if (value instanceof Boolean) {
+                    return value;
+                }
+                throw new CelEvaluationException("no such overload");
+            }));
+        }
     }
 
     /**

@@ -132,7 +132,8 @@ public final class SelectorCompiler {
                         new GoIndexing(),
                         new GoConversions(),
                         new GoNegation(),
-                        new GoNumericOrdering())
+                        new GoNumericOrdering(),
+                        new GoStrictArguments.Library())
                 .addLibraries(KubernetesLibraries.all());
         runtime = runtimeBuilder.build();
 

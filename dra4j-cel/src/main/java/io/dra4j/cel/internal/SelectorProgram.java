@@ -48,8 +48,6 @@ public final class SelectorProgram {
         Object result;
         // Cost tracking slows evaluation down; skip it when the cost provably stays below the limit, unless map
         // literals must be watched anyway.
-        boolean tracked = failureSites.hasMapLiterals()
-                || !costModel.provablyWithin(costLimit, device.maxValueSize(), device.traversalCost());
         try {
             if (failureSites.hasMapLiterals()) {
                 CostTracker tracker = new CostTracker(costModel, costLimit);
@@ -57,7 +55,7 @@ public final class SelectorProgram {
                     failureSites.checkMapLiteral(expr, value);
                     tracker.callback(expr, value);
                 });
-            } else if (!tracked) {
+            } else if (costModel.provablyWithin(costLimit, device.maxValueSize(), device.traversalCost())) {
                 result = program.eval(device.resolver());
             } else {
                 result = program.trace(device.resolver(), new CostTracker(costModel, costLimit));
@@ -67,47 +65,44 @@ public final class SelectorProgram {
         } catch (GoEquality.Unhashable e) {
             return new EvalResult.Failed(e.getMessage());
         } catch (CelEvaluationException | RuntimeException e) {
-            if (tracked) {
-                Optional<String> aborted = abortedAfterError(device);
-                if (aborted.isPresent()) {
-                    return new EvalResult.Failed(aborted.get());
-                }
-            }
-            return new EvalResult.Failed(noSuchOverloads
-                    .failingCall(e)
-                    .flatMap(call -> describe(call, device))
-                    .orElseGet(() -> RuntimeErrors.message(e, failureSites)));
+            return inGoOrderAfterError(device, e);
         }
         return asBool(result);
     }
 
     /**
-     * After an evaluation error: whether cel-go, which evaluates the remaining arguments of every strict call on the
-     * error's path, runs past the cost limit (or into a panic) on the way, which is then its outcome instead of the
-     * error. This is the failure path, so evaluating again costs nothing on the way of a match.
+     * After an evaluation error, the outcome in cel-go's evaluation order ({@link GoStrictArguments}): cel-go evaluates
+     * the remaining arguments of every strict call on the error's path and can run past the cost limit (or into a
+     * panic) on the way; it takes a non-bool operand of {@code &&} or {@code ||} as an error that the other operand
+     * can still outweigh, and keeps the first error of the two. This is the failure path, so evaluating again costs
+     * nothing on the way of a match.
      */
-    private Optional<String> abortedAfterError(DeviceView device) {
-        Optional<CelRuntime.Program> exhaustive = strictArguments.get();
-        if (exhaustive.isEmpty()) {
-            return Optional.empty();
+    private EvalResult inGoOrderAfterError(DeviceView device, Exception failure) {
+        Optional<CelRuntime.Program> goOrder = strictArguments.get();
+        Exception first = failure;
+        if (goOrder.isPresent()) {
+            CostTracker tracker = new CostTracker(costModel, costLimit);
+            int slots = costModel.slots();
+            try {
+                return asBool(goOrder.get().trace(device.resolver(), (expr, value) -> {
+                    if (expr.id() < slots) {
+                        failureSites.checkMapLiteral(expr, value);
+                        tracker.callback(expr, value);
+                    }
+                }));
+            } catch (CostTracker.CostLimitExceeded e) {
+                return new EvalResult.Failed(COST_EXCEEDED);
+            } catch (GoEquality.Unhashable e) {
+                return new EvalResult.Failed(e.getMessage());
+            } catch (CelEvaluationException | RuntimeException e) {
+                first = e;
+            }
         }
-        CostTracker tracker = new CostTracker(costModel, costLimit);
-        int slots = costModel.slots();
-        try {
-            exhaustive.get().trace(device.resolver(), (expr, value) -> {
-                if (expr.id() < slots) {
-                    failureSites.checkMapLiteral(expr, value);
-                    tracker.callback(expr, value);
-                }
-            });
-        } catch (CostTracker.CostLimitExceeded e) {
-            return Optional.of(COST_EXCEEDED);
-        } catch (GoEquality.Unhashable e) {
-            return Optional.of(e.getMessage());
-        } catch (CelEvaluationException | RuntimeException e) {
-            // Expected: the evaluation fails again with the same first error.
-        }
-        return Optional.empty();
+        Exception error = first;
+        return new EvalResult.Failed(noSuchOverloads
+                .failingCall(error)
+                .flatMap(call -> describe(call, device))
+                .orElseGet(() -> RuntimeErrors.message(error, failureSites)));
     }
 
     /**
@@ -137,11 +132,29 @@ public final class SelectorProgram {
         return costModel;
     }
 
-    /** The evaluation cost as cel-go would account it; for tests. */
+    /**
+     * The evaluation cost as cel-go would account it, in cel-go's evaluation order where the program fails but cel-go
+     * does not ({@link #inGoOrderAfterError}); for tests.
+     */
     public long cost(DeviceView device) throws CelEvaluationException {
         CostTracker tracker = new CostTracker(costModel, Long.MAX_VALUE);
-        program.trace(device.resolver(), tracker);
-        return tracker.cost();
+        try {
+            program.trace(device.resolver(), tracker);
+            return tracker.cost();
+        } catch (CelEvaluationException | RuntimeException e) {
+            Optional<CelRuntime.Program> goOrder = strictArguments.get();
+            if (goOrder.isEmpty()) {
+                throw e;
+            }
+            CostTracker inGoOrder = new CostTracker(costModel, Long.MAX_VALUE);
+            int slots = costModel.slots();
+            goOrder.get().trace(device.resolver(), (expr, value) -> {
+                if (expr.id() < slots) {
+                    inGoOrder.callback(expr, value);
+                }
+            });
+            return inGoOrder.cost();
+        }
     }
 
     private static EvalResult asBool(Object result) {
