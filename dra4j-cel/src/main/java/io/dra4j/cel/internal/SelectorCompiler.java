@@ -172,8 +172,13 @@ public final class SelectorCompiler {
             CelAbstractSyntaxTree ast = checked.getAst();
             CelValidationResult validated = validator.validate(ast);
             if (validated.hasError()) {
-                return new Compiled.Failure(
-                        "compilation failed: " + issues(validated, issue -> validatorMessage(issue.getMessage())));
+                // cel-go validates each macro copy of a node, so it reports an invalid literal once per copy.
+                MacroCopies copies = MacroCopies.of(parsedAst);
+                return new Compiled.Failure("compilation failed: "
+                        + issues(
+                                validated,
+                                issue -> validatorMessage(issue.getMessage()),
+                                issue -> copies.copies(issue.getExprId())));
             }
             CelKind resultKind = ast.getResultType().kind();
             if (resultKind != CelKind.BOOL && resultKind != CelKind.DYN) {
@@ -340,11 +345,7 @@ public final class SelectorCompiler {
     private static String checkerMessage(String message) {
         String text = CANDIDATES.matcher(message).replaceFirst("");
         text = TYPE_PARAMETER.matcher(text).replaceAll("dyn");
-        return text.replace("google.protobuf.Duration", "duration")
-                .replace("google.protobuf.Timestamp", "timestamp")
-                .replace("null_type", "null")
-                .replace("google.protobuf.Any", "any")
-                .replace("*error*", "!error!");
+        return CelTypeNames.checkerText(text);
     }
 
     /** The result of compiling one expression. */
