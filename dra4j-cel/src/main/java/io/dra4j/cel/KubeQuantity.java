@@ -55,11 +55,36 @@ public final class KubeQuantity implements Comparable<KubeQuantity> {
     /** The parsed text when Go keeps it as the printed form; null when the canonical form is computed. */
     private final String text;
 
+    /**
+     * True for a result of the CEL library's {@code add} and {@code sub}, which upstream returns as a pointer
+     * ({@code *cel.Quantity}); see {@link #asGoPointer()}.
+     */
+    private final boolean goPointer;
+
     private KubeQuantity(BigDecimal amount, boolean int64Form, Format format, String text) {
+        this(amount, int64Form, format, text, false);
+    }
+
+    private KubeQuantity(BigDecimal amount, boolean int64Form, Format format, String text, boolean goPointer) {
         this.amount = amount;
         this.int64Form = int64Form;
         this.format = format;
         this.text = text;
+        this.goPointer = goPointer;
+    }
+
+    /**
+     * This value as upstream's CEL library returns it from {@code add} and {@code sub}: a pointer, which cel-go's
+     * {@code ==} cannot compare as its right operand (the value type's {@code Equal} accepts only values: "no such
+     * overload"). Numerically and in every other respect the same quantity.
+     */
+    public KubeQuantity asGoPointer() {
+        return new KubeQuantity(amount, int64Form, format, text, true);
+    }
+
+    /** Whether this is a pointer in upstream's CEL library ({@link #asGoPointer()}). */
+    public boolean isGoPointer() {
+        return goPointer;
     }
 
     /**

@@ -14,8 +14,6 @@
  *   <li>Go's {@code Quantity.Cmp} converts its receiver to the arbitrary-precision form in place, which changes
  *       later {@code isInteger()}, {@code asInteger()} and {@code asApproximateFloat()} results on that same value
  *       within one evaluation; {@link io.dra4j.cel.KubeQuantity} is immutable.</li>
- *   <li>Upstream {@code a == b} fails with "no such overload" when {@code b} is the result of {@code add} or
- *       {@code sub} (a pointer in cel-go); here quantities compare numerically.</li>
  *   <li>Quantities whose value would need more than 100000 integer digits are refused with "unable to parse
  *       numeric part of quantity" (upstream would not finish); {@code string.format} precisions above 100000
  *       are refused.</li>

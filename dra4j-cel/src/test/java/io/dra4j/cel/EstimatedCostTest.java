@@ -39,7 +39,20 @@ class EstimatedCostTest {
                 Arguments.of(
                         "device.attributes.all(a, device.attributes.all(b, device.attributes.exists(c, "
                                 + "device.driver == device.attributes[\"gpu.example.com\"].model)))",
-                        "563395"));
+                        "563395"),
+                // cel-go's optMap/optFlatMap expansion copies the target and binds the variable with cel.bind.
+                Arguments.of("optional.none().optMap(v0, 1).hasValue()", "16"),
+                Arguments.of("optional.of(\"abc\").optMap(v0, v0.lowerAscii()).hasValue()", "1844674407370955281"),
+                Arguments.of(
+                        "optional.none().or(optional.none()).optMap(v0, \"1.5\".lowerAscii()).value() == \"\"", "21"),
+                Arguments.of("optional.of(\"abc\").optFlatMap(v0, optional.of(v0.size())).hasValue()", "18"),
+                Arguments.of(
+                        "cel.bind(v1, device.attributes[\"gpu.example.com\"][?\"enabled\"].orValue(true), "
+                                + "optional.none()).optMap(v0, sets.equivalent([], [])).or([true, true].distinct()"
+                                + "[?device.attributes[\"other.example.com\"][\"rack\"]]).orValue(true)",
+                        "102"),
+                // The estimate is of the expression as written: the program folds `x in []`, the checker does not.
+                Arguments.of("1e300 in []", "10"));
     }
 
     @ParameterizedTest

@@ -9,6 +9,18 @@ public final class CelTypeNames {
 
     private CelTypeNames() {}
 
+    /**
+     * A checker message's type names as cel-go's checker writes them ({@code checker.FormatCELType}): the well-known
+     * types by their CEL names.
+     */
+    public static String checkerText(String text) {
+        return text.replace("google.protobuf.Duration", "duration")
+                .replace("google.protobuf.Timestamp", "timestamp")
+                .replace("null_type", "null")
+                .replace("google.protobuf.Any", "any")
+                .replace("*error*", "!error!");
+    }
+
     /** The name of a checked type as cel-go's {@code Type.String()} writes it, e.g. {@code map(string, dyn)}. */
     public static String checked(CelType type) {
         CelKind kind = type.kind();

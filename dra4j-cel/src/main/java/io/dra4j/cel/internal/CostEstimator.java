@@ -67,7 +67,8 @@ public final class CostEstimator {
 
     /** The estimated minimum and maximum cost of evaluating a checked expression once. */
     public static Uint64Range estimate(CelAbstractSyntaxTree ast) {
-        return new CostEstimator(ast).cost(ast.getExpr());
+        CelAbstractSyntaxTree goShaped = GoOptionalMacros.expand(ast);
+        return new CostEstimator(goShaped).cost(goShaped.getExpr());
     }
 
     private Uint64Range cost(CelExpr e) {

@@ -20,7 +20,9 @@ import java.util.Optional;
  *
  * <ul>
  *   <li>A Kubernetes value (quantity, semver, IP, CIDR, URL, named format) on the left of {@code ==} compared with a
- *       value of another type (null aside) is a "no such overload" error; on the right it is simply unequal.
+ *       value of another type (null aside) is a "no such overload" error; on the right it is simply unequal. So is
+ *       a quantity compared with a result of {@code add} or {@code sub} on the right ({@link
+ *       KubeQuantity#asGoPointer()}).
  *   <li>{@code !=} is "not true", so it never fails on such a pair.
  *   <li>List and map equality count an element comparison that fails as equal: {@code [v] == ["1.0.0"]} is true
  *       for a version {@code v}.
@@ -81,6 +83,10 @@ final class GoEquality implements CelInternalRuntimeLibrary {
     static Boolean equal(Object a, Object b, RuntimeEquality equality) {
         if (isNull(a) || isNull(b)) {
             return isNull(a) && isNull(b);
+        }
+        if (a instanceof KubeQuantity && b instanceof KubeQuantity q && q.isGoPointer()) {
+            // Upstream's add and sub return *cel.Quantity, which cel.Quantity's Equal does not accept.
+            return null;
         }
         if (isKubernetesValue(a)) {
             return a.getClass() == b.getClass() ? equality.objectEquals(a, b) : null;

@@ -116,7 +116,8 @@ final class HomogeneousLiterals implements CelAstValidator {
     private static void mismatch(IssuesFactory issues, long id, CelType expected, CelType actual) {
         issues.addError(
                 id,
-                "expected type '" + CelTypeNames.checked(expected) + "' but found '" + CelTypeNames.checked(actual)
+                "expected type '" + CelTypeNames.checkerText(CelTypeNames.checked(expected)) + "' but found '"
+                        + CelTypeNames.checkerText(CelTypeNames.checked(actual))
                         + "'");
     }
 }

@@ -15,7 +15,7 @@ import java.util.Map;
 final class MacroCopies {
 
     /** The accumulator variable cel-java's optMap and optFlatMap expansions bind their target to. */
-    private static final String TARGET_VARIABLE = "@target";
+    static final String TARGET_VARIABLE = "@target";
 
     private final Map<Long, Integer> copies = new HashMap<>();
 

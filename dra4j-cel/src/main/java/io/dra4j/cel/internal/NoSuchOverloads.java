@@ -27,7 +27,7 @@ import java.util.regex.Pattern;
  *
  * <ul>
  *   <li>Functions cel-go declares with type guards (the Kubernetes libraries, the string extension, the type
- *       conversions) name the function and the arguments' type names: "no such overload: semver(int)".
+ *       conversions, the single-overload functions of the lists and sets extensions) name the function and the arguments' type names: "no such overload: semver(int)".
  *   <li>Operators cel-go dispatches on a trait of the first operand (ordering, arithmetic, {@code size}) name the
  *       function when that operand lacks the trait ("no such overload: _&lt;_"); when it has it, the operand's own
  *       method fails with the plain "no such overload".
@@ -42,6 +42,13 @@ final class NoSuchOverloads {
     private static final Pattern OFFSET = Pattern.compile("^evaluation error at [^:]*:(\\d+)");
     private static final Set<String> CONVERSIONS =
             Set.of("int", "uint", "double", "string", "bool", "bytes", "duration", "timestamp");
+    /**
+     * Functions of cel-go's lists and sets extensions with a single overload, whose type guard names the arguments'
+     * types ("no such overload: reverse(string)").
+     */
+    private static final Set<String> GUARDED_EXTENSIONS = Set.of(
+            "reverse", "slice", "first", "last", "lists.range", "sets.contains", "sets.equivalent", "sets.intersects");
+
     private static final Set<String> GUARDED = guardedFunctions();
 
     private static final Predicate<Object> NUMBER =
@@ -129,6 +136,7 @@ final class NoSuchOverloads {
 
     private static Set<String> guardedFunctions() {
         Set<String> names = new HashSet<>(CONVERSIONS);
+        names.addAll(GUARDED_EXTENSIONS);
         for (var library : KubernetesLibraries.all()) {
             if (library instanceof LibrarySupport support) {
                 support.declarations().forEach(d -> names.add(d.name()));

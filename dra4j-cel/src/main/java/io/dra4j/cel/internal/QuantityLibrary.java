@@ -86,26 +86,32 @@ public final class QuantityLibrary extends LibrarySupport {
                                         newMemberOverload("quantity_add", QUANTITY, QUANTITY, QUANTITY),
                                         newMemberOverload("quantity_add_int", QUANTITY, QUANTITY, SimpleType.INT)),
                                 CelFunctionBinding.from(
-                                        "quantity_add", KubeQuantity.class, KubeQuantity.class, KubeQuantity::add),
+                                        "quantity_add",
+                                        KubeQuantity.class,
+                                        KubeQuantity.class,
+                                        (q, y) -> q.add(y).asGoPointer()),
                                 CelFunctionBinding.from(
                                         "quantity_add_int",
                                         KubeQuantity.class,
                                         Long.class,
-                                        (q, i) ->
-                                                q.add(KubeQuantity.ofInt64(i, KubeQuantity.Format.DECIMAL_EXPONENT)))),
+                                        (q, i) -> q.add(KubeQuantity.ofInt64(i, KubeQuantity.Format.DECIMAL_EXPONENT))
+                                                .asGoPointer())),
                         Function.of(
                                 newFunctionDeclaration(
                                         "sub",
                                         newMemberOverload("quantity_sub", QUANTITY, QUANTITY, QUANTITY),
                                         newMemberOverload("quantity_sub_int", QUANTITY, QUANTITY, SimpleType.INT)),
                                 CelFunctionBinding.from(
-                                        "quantity_sub", KubeQuantity.class, KubeQuantity.class, KubeQuantity::sub),
+                                        "quantity_sub",
+                                        KubeQuantity.class,
+                                        KubeQuantity.class,
+                                        (q, y) -> q.sub(y).asGoPointer()),
                                 CelFunctionBinding.from(
                                         "quantity_sub_int",
                                         KubeQuantity.class,
                                         Long.class,
-                                        (q, i) -> q.sub(
-                                                KubeQuantity.ofInt64(i, KubeQuantity.Format.DECIMAL_EXPONENT))))));
+                                        (q, i) -> q.sub(KubeQuantity.ofInt64(i, KubeQuantity.Format.DECIMAL_EXPONENT))
+                                                .asGoPointer()))));
     }
 
     private static KubeQuantity parse(String s) throws CelEvaluationException {

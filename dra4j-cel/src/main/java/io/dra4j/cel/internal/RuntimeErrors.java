@@ -8,6 +8,7 @@ import dev.cel.common.exceptions.CelNumericOverflowException;
 import dev.cel.common.exceptions.CelOverloadNotFoundException;
 import io.dra4j.cel.KubeQuantity;
 import io.dra4j.cel.Semver;
+import java.time.DateTimeException;
 import java.time.zone.ZoneRulesException;
 import java.util.NoSuchElementException;
 import java.util.Optional;
@@ -31,6 +32,9 @@ final class RuntimeErrors {
     private static final Pattern EVALUATION_PREFIX = Pattern.compile("^evaluation error(?: at [^:]*(?::\\d+)+)?: ");
     /** java.time's text for a zone ID it does not know; cel-go reports Go's time.LoadLocation error. */
     private static final String UNKNOWN_ZONE = "Unknown time-zone ID: ";
+
+    private static final Pattern INVALID_OFFSET =
+            Pattern.compile("Invalid ID for ZoneOffset, invalid format: (.*)", Pattern.DOTALL);
 
     private static final Set<String> CONVERSIONS = Set.of("int", "uint", "double", "bool");
     private static final Pattern INDEX_OUT_OF_RANGE = Pattern.compile("Out of range: (-?\\d+)");
@@ -108,6 +112,14 @@ final class RuntimeErrors {
         }
         if (root instanceof ZoneRulesException && message.startsWith(UNKNOWN_ZONE)) {
             return "unknown time zone " + message.substring(UNKNOWN_ZONE.length());
+        }
+        Matcher badOffset = INVALID_OFFSET.matcher(message);
+        if (root instanceof DateTimeException
+                && badOffset.matches()
+                && !badOffset.group(1).contains(":")) {
+            // java.time reads a zone that starts with a digit or sign as an offset; Go's time.LoadLocation fails on
+            // it, and cel-go tries an offset only for a zone with a colon.
+            return "unknown time zone " + badOffset.group(1);
         }
         if (root instanceof NoSuchElementException && "No value present".equals(message)) {
             // cel-java's optional value() on an empty optional; cel-go's Optional.GetValue error.

@@ -1,5 +1,6 @@
 package io.dra4j.cel.internal;
 
+import com.google.common.base.Suppliers;
 import dev.cel.common.CelAbstractSyntaxTree;
 import dev.cel.common.CelIssue;
 import dev.cel.common.CelOptions;
@@ -27,6 +28,7 @@ import dev.cel.validator.validators.DurationLiteralValidator;
 import dev.cel.validator.validators.RegexLiteralValidator;
 import dev.cel.validator.validators.TimestampLiteralValidator;
 import io.dra4j.cel.KubernetesLibraries;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
@@ -130,7 +132,8 @@ public final class SelectorCompiler {
                         new GoIndexing(),
                         new GoConversions(),
                         new GoNegation(),
-                        new GoNumericOrdering())
+                        new GoNumericOrdering(),
+                        new GoStrictArguments.Library())
                 .addLibraries(KubernetesLibraries.all());
         runtime = runtimeBuilder.build();
 
@@ -169,8 +172,13 @@ public final class SelectorCompiler {
             CelAbstractSyntaxTree ast = checked.getAst();
             CelValidationResult validated = validator.validate(ast);
             if (validated.hasError()) {
-                return new Compiled.Failure(
-                        "compilation failed: " + issues(validated, issue -> validatorMessage(issue.getMessage())));
+                // cel-go validates each macro copy of a node, so it reports an invalid literal once per copy.
+                MacroCopies copies = MacroCopies.of(parsedAst);
+                return new Compiled.Failure("compilation failed: "
+                        + issues(
+                                validated,
+                                issue -> validatorMessage(issue.getMessage()),
+                                issue -> copies.copies(issue.getExprId())));
             }
             CelKind resultKind = ast.getResultType().kind();
             if (resultKind != CelKind.BOOL && resultKind != CelKind.DYN) {
@@ -181,6 +189,8 @@ public final class SelectorCompiler {
             if (planning.isPresent()) {
                 return new Compiled.Failure("program instantiation failed: " + planning.get());
             }
+            // The static estimate is cel-go's checker's, on the expression as written.
+            CelAbstractSyntaxTree checkedAst = ast;
             ast = ConstantSets.foldEmptyMembership(ast);
             CostModel costModel = CostModel.of(ast);
             FailureSites sites = FailureSites.of(ast);
@@ -189,12 +199,26 @@ public final class SelectorCompiler {
                     GoIndexing.withDynamicIndex(GoSort.resolve(KubernetesLibraries.resolveDynamicOverloads(ast)))));
             return new Compiled.Success(
                     new SelectorProgram(
-                            runtime.createProgram(dispatchable), costModel, COST_LIMIT, sites, NoSuchOverloads.of(ast)),
-                    ast);
+                            runtime.createProgram(dispatchable),
+                            costModel,
+                            COST_LIMIT,
+                            sites,
+                            NoSuchOverloads.of(ast),
+                            Suppliers.memoize(
+                                    () -> GoStrictArguments.of(dispatchable).map(this::program))),
+                    checkedAst);
         } catch (CelEvaluationException | RuntimeException e) {
             return new Compiled.Failure("unexpected compilation error: " + e.getMessage());
         } catch (dev.cel.common.CelValidationException e) {
             return new Compiled.Failure("compilation failed: " + e.getMessage());
+        }
+    }
+
+    private CelRuntime.Program program(CelAbstractSyntaxTree ast) {
+        try {
+            return runtime.createProgram(ast);
+        } catch (CelEvaluationException e) {
+            throw new IllegalStateException("cannot plan a rewritten selector: " + e.getMessage(), e);
         }
     }
 
@@ -221,10 +245,28 @@ public final class SelectorCompiler {
                     }
                 }
             } catch (CelEvaluationException e) {
-                return Optional.of(RuntimeErrors.translate(e, sites));
+                return Optional.of(describeConstantCall(ast, e).orElseGet(() -> RuntimeErrors.translate(e, sites)));
             }
         }
         return Optional.empty();
+    }
+
+    /** cel-go's text for a folded call of constants that found no overload, from its operands' values. */
+    private Optional<String> describeConstantCall(CelAbstractSyntaxTree ast, CelEvaluationException failure) {
+        Optional<CelExpr> call = NoSuchOverloads.of(ast).failingCall(failure);
+        if (call.isEmpty()) {
+            return Optional.empty();
+        }
+        List<Object> values = new ArrayList<>();
+        try {
+            for (CelExpr operand : Stream.concat(call.get().call().target().stream(), call.get().call().args().stream())
+                    .toList()) {
+                values.add(evaluateConstant(ast, operand));
+            }
+        } catch (CelEvaluationException e) {
+            return Optional.empty();
+        }
+        return Optional.of(NoSuchOverloads.message(call.get(), values));
     }
 
     private Object evaluateConstant(CelAbstractSyntaxTree ast, CelExpr constant) throws CelEvaluationException {
@@ -303,11 +345,7 @@ public final class SelectorCompiler {
     private static String checkerMessage(String message) {
         String text = CANDIDATES.matcher(message).replaceFirst("");
         text = TYPE_PARAMETER.matcher(text).replaceAll("dyn");
-        return text.replace("google.protobuf.Duration", "duration")
-                .replace("google.protobuf.Timestamp", "timestamp")
-                .replace("null_type", "null")
-                .replace("google.protobuf.Any", "any")
-                .replace("*error*", "!error!");
+        return CelTypeNames.checkerText(text);
     }
 
     /** The result of compiling one expression. */
