@@ -234,6 +234,37 @@ class ManifestInputTest {
     }
 
     @Test
+    void aFractionalCountIsTheApiServersDecodeErrorWithFileObjectAndField() throws IOException {
+        String text = """
+                apiVersion: resource.k8s.io/v1
+                kind: ResourceClaim
+                metadata:
+                  name: half
+                  namespace: team-a
+                spec:
+                  devices:
+                    requests:
+                    - name: gpus
+                      exactly:
+                        deviceClassName: gpu
+                        count: 1.5
+                """;
+        Path bad = Files.writeString(dir.resolve("half.yaml"), text);
+
+        CliRuns.Run r = run("allocate", "-o", "json", cluster.toString(), work.toString(), bad.toString());
+
+        assertThat(r.status()).isEqualTo(1);
+        // The decode error is validate-oracle's (kube-apiserver's strict decoder) for the same claim as JSON.
+        assertThat(r.err())
+                .contains("half.yaml: document 1 (ResourceClaim team-a/half): "
+                        + "spec.devices.requests[0].exactly.count: json: cannot unmarshal number 1.5 into Go struct "
+                        + "field ExactDeviceRequest.spec.devices.requests.exactly.count of type int64");
+        assertThat(r.err()).doesNotContain("Exception");
+        assertThat(r.jsonLines()).hasSize(2);
+        assertThat(Files.readString(bad)).isEqualTo(text);
+    }
+
+    @Test
     void aClaimWithAnEmptySpecHasNoRequestsAndIsAllocatedWithNoDevicesAsKubernetesDoes() throws IOException {
         // Go holds spec and spec.devices by value: `spec: {}` (or no spec) is a claim without requests, which the
         // API server accepts; explain and allocate go on to the other claims.
