@@ -265,6 +265,75 @@ class ManifestInputTest {
     }
 
     @Test
+    void aCelRuntimeErrorGetsTheGuardWithTheCorrectedExpression() throws IOException {
+        // gpu-0 has the model but not the attribute "extra" the selector reads: a CEL runtime error upstream.
+        String slices = """
+                apiVersion: resource.k8s.io/v1
+                kind: DeviceClass
+                metadata:
+                  name: gpu
+                spec:
+                  selectors:
+                  - cel:
+                      expression: device.driver == "gpu.example.com"
+                ---
+                apiVersion: resource.k8s.io/v1
+                kind: ResourceSlice
+                metadata:
+                  name: node-1-gpus
+                spec:
+                  driver: gpu.example.com
+                  nodeName: node-1
+                  pool: {name: node-1, generation: 1, resourceSliceCount: 1}
+                  devices:
+                  - name: gpu-0
+                    attributes:
+                      model: {string: H100}
+                  - name: gpu-1
+                    attributes:
+                      model: {string: H100}
+                      extra: {string: x}
+                """;
+        String claim = """
+                apiVersion: resource.k8s.io/v1
+                kind: ResourceClaim
+                metadata:
+                  name: c
+                  namespace: default
+                spec:
+                  devices:
+                    requests:
+                    - name: gpu
+                      exactly:
+                        deviceClassName: gpu
+                        count: 2
+                        selectors:
+                        - cel:
+                            expression: device.attributes["gpu.example.com"].model == "H100" && device.attributes["gpu.example.com"].extra == "x"
+                """;
+        Path base = Files.writeString(dir.resolve("slices.yaml"), slices);
+        Path c = Files.writeString(dir.resolve("claim.yaml"), claim);
+
+        CliRuns.Run text = run("explain", base.toString(), c.toString());
+        CliRuns.Run json = run("explain", "-o", "json", base.toString(), c.toString());
+
+        String guarded = "has(device.attributes[\"gpu.example.com\"].extra) && (device.attributes[\"gpu.example.com\"]"
+                + ".model == \"H100\" && device.attributes[\"gpu.example.com\"].extra == \"x\")";
+        assertThat(text.out()).contains("no such key: extra");
+        // Guarded, only gpu-1 matches and the claim asks for two: the guard fixes the error, the claim stays short.
+        assertThat(text.out())
+                .contains("fixes the error: claim default/c, request gpu: guard selector #0 with "
+                        + "`has(device.attributes[\"gpu.example.com\"].extra)`")
+                .contains(": `" + guarded + "`; then unschedulable: ");
+        JsonNode suggestion = json.jsonLines().get(0).get("suggestions").get(0);
+        assertThat(suggestion.get("change").stringValue()).isEqualTo("GuardSelector");
+        assertThat(suggestion.get("description").stringValue()).endsWith("`" + guarded + "`");
+        assertThat(suggestion.get("remains").stringValue()).isNotBlank();
+        assertThat(Files.readString(base)).isEqualTo(slices);
+        assertThat(Files.readString(c)).isEqualTo(claim);
+    }
+
+    @Test
     void aClaimWithAnEmptySpecHasNoRequestsAndIsAllocatedWithNoDevicesAsKubernetesDoes() throws IOException {
         // Go holds spec and spec.devices by value: `spec: {}` (or no spec) is a claim without requests, which the
         // API server accepts; explain and allocate go on to the other claims.
