@@ -228,7 +228,7 @@ class ManifestInputTest {
 
         assertThat(r.status()).isEqualTo(1);
         assertThat(r.err())
-                .contains("bad.yaml: document 1 (ResourceClaim team-a/minus): "
+                .contains("bad.yaml: document 1, line 12, column 16 (ResourceClaim team-a/minus): "
                         + "spec.devices.requests[0].exactly.count: Invalid value: -3: must be greater than zero");
         assertThat(r.jsonLines()).hasSize(2);
     }
@@ -256,7 +256,7 @@ class ManifestInputTest {
         assertThat(r.status()).isEqualTo(1);
         // The decode error is validate-oracle's (kube-apiserver's strict decoder) for the same claim as JSON.
         assertThat(r.err())
-                .contains("half.yaml: document 1 (ResourceClaim team-a/half): "
+                .contains("half.yaml: document 1, line 12, column 16 (ResourceClaim team-a/half): "
                         + "spec.devices.requests[0].exactly.count: json: cannot unmarshal number 1.5 into Go struct "
                         + "field ExactDeviceRequest.spec.devices.requests.exactly.count of type int64");
         assertThat(r.err()).doesNotContain("Exception");
