@@ -67,13 +67,18 @@ import tools.jackson.databind.node.MissingNode;
  * hand-written errors and appends the declarative ones ({@link #declaratively}). The fabric8 model reads an
  * explicitly empty list as an absent one; given the object as written, the checks that tell them apart do so. Not
  * covered (accepted here, rejected upstream): capacity request policies, status, and, with their alpha gates on,
- * partitionTypeAttribute and skipNodeOperations (1.37's defaults drop them); list-type attributes and node
- * allocatable resources are validated when their gates keep them. oracle/validate/difftest compares it with the API
+ * partitionTypeAttribute (its gate DRAPartitionableDevicesType is not one dra4j sets, so it is always dropped) and
+ * derived attributes (DRADerivedAttributes); list-type attributes, node allocatable resources and skipNodeOperations
+ * are validated when their gates keep them. oracle/validate/difftest compares it with the API
  * server's own code. Over 800 lines: one class holds the error lists the API server's validation functions append
  * to, in their order.
  */
 final class ApiValidation {
     private static final FeatureGates DEFAULT_GATES = FeatureGates.defaults(KubernetesVersion.V1_37);
+    /** The SkipNodeOperation enum's values, in the order the API server lists them. */
+    private static final List<String> SKIP_NODE_OPERATIONS =
+            List.of("*", "NodePrepareResources", "NodeUnprepareResources");
+
     static final int DEVICE_REQUESTS_MAX = 32;
     static final int FIRST_AVAILABLE_MAX = 8;
     static final int SELECTORS_MAX = 32;
@@ -991,6 +996,35 @@ final class ApiValidation {
         if (spec.getSharedCounters() != null) {
             sharedCounters(spec.getSharedCounters());
         }
+        skipNodeOperations(spec.getSkipNodeOperations(), "spec.skipNodeOperations");
+    }
+
+    /**
+     * validateSkipNodeOperations (DRAOptionalNodeOperations; dropped before validation while it is off): preparing may
+     * be skipped only with unpreparing; then the declarative set and enum checks.
+     */
+    private void skipNodeOperations(List<String> ops, String field) {
+        if (ops == null || ops.isEmpty()) {
+            return;
+        }
+        if (ops.contains("NodePrepareResources") && !ops.contains("NodeUnprepareResources") && !ops.contains("*")) {
+            invalid(
+                    field,
+                    Json.compact(ops),
+                    "NodePrepareResources cannot be skipped unless NodeUnprepareResources is also skipped");
+        }
+        declaratively(() -> {
+            for (int i = 0; i < ops.size(); i++) {
+                if (ops.subList(0, i).contains(ops.get(i))) {
+                    duplicate(field + "[" + i + "]", ops.get(i));
+                }
+            }
+            for (int i = 0; i < ops.size(); i++) {
+                if (!SKIP_NODE_OPERATIONS.contains(ops.get(i))) {
+                    notSupported(field + "[" + i + "]", ops.get(i), SKIP_NODE_OPERATIONS);
+                }
+            }
+        });
     }
 
     /** corevalidation.ValidateNodeSelector, with label values checked (allowInvalidLabelValue false). */

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Fields of alpha features are validated when their gates keep them and dropped when they are off, as the
  * ResourceSlice strategy does. The expected errors are what {@code oracle/validate/bin/validate-oracle
- * [-feature-gates DRAListTypeAttributes=true,DRANodeAllocatableResources=true]} printed for the same slice.
+ * [-feature-gates ...]} printed for the same slice with the same gates.
  */
 class AlphaFieldValidationTest {
     private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
@@ -26,6 +26,32 @@ class AlphaFieldValidationTest {
             "spec.devices[0].attributes[list]",
             "Invalid value: \"\": must specify one of: `int`, `bool`, `string`, `version`, `ints`, `bools`, "
                     + "`strings`, `versions`");
+
+    private static final String SKIPPING = "{\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"ResourceSlice\","
+            + "\"metadata\":{\"name\":\"s\"},\"spec\":{\"driver\":\"gpu.example.com\",\"pool\":{\"name\":\"p\","
+            + "\"generation\":1,\"resourceSliceCount\":1},\"nodeName\":\"n\",\"partitionTypeAttribute\":\"Bad Name!\","
+            + "\"devices\":[{\"name\":\"gpu-0\"}],\"skipNodeOperations\":[\"bogus\",\"NodePrepareResources\",\"bogus\"]}}";
+
+    @Test
+    void skipNodeOperationsAreValidatedWithTheirGateAndPartitionTypeAttributeIsAlwaysDropped() {
+        String supported = "supported values: \"*\", \"NodePrepareResources\", \"NodeUnprepareResources\"";
+        FeatureGates on = FeatureGates.defaults().with(DraFeature.DRAOptionalNodeOperations, true);
+        assertThat(ApiValidator.defaultAndValidate(
+                        SERIALIZATION.unmarshal(SKIPPING, ResourceSlice.class), SKIPPING, on))
+                .containsExactly(
+                        new ApiValidator.FieldError(
+                                "spec.skipNodeOperations",
+                                "Invalid value: [\"bogus\",\"NodePrepareResources\",\"bogus\"]: NodePrepareResources "
+                                        + "cannot be skipped unless NodeUnprepareResources is also skipped"),
+                        new ApiValidator.FieldError("spec.skipNodeOperations[2]", "Duplicate value: \"bogus\""),
+                        new ApiValidator.FieldError(
+                                "spec.skipNodeOperations[0]", "Unsupported value: \"bogus\": " + supported),
+                        new ApiValidator.FieldError(
+                                "spec.skipNodeOperations[2]", "Unsupported value: \"bogus\": " + supported));
+        assertThat(ApiValidator.defaultAndValidate(
+                        SERIALIZATION.unmarshal(SKIPPING, ResourceSlice.class), SKIPPING, FeatureGates.defaults()))
+                .isEmpty();
+    }
 
     private static ResourceSlice slice() {
         return SERIALIZATION.unmarshal(SLICE, ResourceSlice.class);

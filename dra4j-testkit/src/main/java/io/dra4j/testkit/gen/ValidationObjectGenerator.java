@@ -12,7 +12,7 @@ import tools.jackson.databind.node.ObjectNode;
  * to three mutations that each break one rule the API server checks (a name, a count, a limit, a reference, a type;
  * in slices also node selectors, shared counters and their limits, counter consumption, device taints, binding
  * conditions (also explicitly empty), per-device node selection, and fields that 1.37's default gates drop:
- * list-type attributes and node allocatable resources).
+ * list-type attributes, node allocatable resources and skipped node operations).
  * The same seed gives the same objects. Objects are JSON trees with only fields the v1 schema has.
  */
 public final class ValidationObjectGenerator {
@@ -403,7 +403,7 @@ public final class ValidationObjectGenerator {
         ArrayNode devices = spec.withArray("devices");
         ObjectNode d = devices.isEmpty() ? devices.addObject().put("name", "gpu-9") : (ObjectNode) devices.get(0);
         ObjectNode attrs = d.has("attributes") ? (ObjectNode) d.get("attributes") : d.putObject("attributes");
-        switch (random.nextInt(29)) {
+        switch (random.nextInt(30)) {
             case 0 -> spec.remove("driver");
             case 1 -> spec.put("driver", pick(BAD_NAMES));
             case 2 ->
@@ -555,6 +555,13 @@ public final class ValidationObjectGenerator {
                 spec.putArray("sharedCounters");
                 if (devices.isEmpty()) {
                     devices.addObject().put("name", "gpu-9");
+                }
+            }
+            case 29 -> {
+                // Skipped node operations: dropped while DRAOptionalNodeOperations is off (1.37's default).
+                ArrayNode ops = spec.putArray("skipNodeOperations");
+                for (int i = random.nextInt(4); i > 0; i--) {
+                    ops.add(pick(List.of("*", "NodePrepareResources", "NodeUnprepareResources", "bogus")));
                 }
             }
             default -> attrs.putObject("empty");
