@@ -86,8 +86,22 @@ public record Explanation(
     /** A pool visible from the node that the allocator cannot use. */
     public record PoolNote(String pool, String problem) {}
 
-    /** A change that was applied to a copy of the inputs and made the claims allocatable on this node. */
-    public record Suggestion(String description, Change change) {}
+    /**
+     * A change that was applied to a copy of the inputs and made the claims allocatable on this node ({@code
+     * remains} empty), or, for a {@link Change.GuardSelector}, turned the error into a decision that still does not
+     * fit: then {@code remains} is the reason the claims stay unschedulable with the guard.
+     */
+    public record Suggestion(String description, Change change, String remains) {
+        /** A change that makes the claims fit. */
+        public Suggestion(String description, Change change) {
+            this(description, change, "");
+        }
+
+        /** Whether the claims fit with the change. */
+        public boolean fits() {
+            return remains.isEmpty();
+        }
+    }
 
     /**
      * A change to the inputs of an allocation, as {@link Allocator#allocateWith} applies it. Claims are addressed

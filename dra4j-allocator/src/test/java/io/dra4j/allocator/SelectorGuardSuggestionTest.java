@@ -83,6 +83,33 @@ class SelectorGuardSuggestionTest {
         assertThat(x.suggestions()).noneMatch(s -> s.change() instanceof Explanation.Change.GuardSelector);
     }
 
+    @Test
+    void aGuardThatLeavesTooFewDevicesIsStillTheFixForTheError() {
+        // Three devices, one without the attribute: guarded, two match, and the claim asks for three.
+        ResourceClaim claim = claim("c", selecting(request("gpu", 3)));
+
+        Explanation x = allocator.explain(node("node-1"), List.of(claim));
+
+        assertThat(x.outcome()).isInstanceOf(AllocationOutcome.Failed.class);
+        Explanation.Suggestion guard = x.suggestions().stream()
+                .filter(s -> s.change() instanceof Explanation.Change.GuardSelector)
+                .findFirst()
+                .orElseThrow();
+        assertThat(guard.change()).isEqualTo(new Explanation.Change.GuardSelector(0, "gpu", 0, GUARDED));
+        assertThat(guard.fits()).isFalse();
+        AllocationOutcome guarded = allocator.allocateWith(guard.change(), node("node-1"), List.of(claim));
+        assertThat(guarded).isInstanceOf(AllocationOutcome.Unschedulable.class);
+        assertThat(guard.remains()).isEqualTo(((AllocationOutcome.Unschedulable) guarded).reason());
+        // Every other suggestion makes the claim fit.
+        for (Explanation.Suggestion s : x.suggestions()) {
+            if (s != guard) {
+                assertThat(s.fits()).isTrue();
+                assertThat(allocator.allocateWith(s.change(), node("node-1"), List.of(claim)))
+                        .isInstanceOf(AllocationOutcome.Allocated.class);
+            }
+        }
+    }
+
     private static DeviceRequest selecting(DeviceRequest request) {
         return new DeviceRequestBuilder(request)
                 .editExactly()

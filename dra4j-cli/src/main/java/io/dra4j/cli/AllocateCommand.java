@@ -98,6 +98,7 @@ final class AllocateCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(
                     spec.commandLine(), "no input: give FILE, -f FILE, or - for standard input");
         }
+        inputs.checkGates(spec.commandLine(), kubernetesVersion);
         int status = CommandLine.ExitCode.OK;
         boolean notAllocated = false;
         List<ManifestReader.Source> manifests = new ArrayList<>();

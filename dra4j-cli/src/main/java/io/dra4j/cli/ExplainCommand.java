@@ -92,6 +92,7 @@ final class ExplainCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(
                     spec.commandLine(), "no input: give FILE, -f FILE, or - for standard input");
         }
+        inputs.checkGates(spec.commandLine(), kubernetesVersion);
         int status = CommandLine.ExitCode.OK;
         boolean notAllocated = false;
         List<ManifestReader.Source> manifests = new ArrayList<>();

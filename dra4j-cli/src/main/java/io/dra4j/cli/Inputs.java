@@ -3,6 +3,7 @@ package io.dra4j.cli;
 import io.dra4j.allocator.DraFeature;
 import io.dra4j.allocator.FeatureGates;
 import io.dra4j.allocator.KubernetesVersion;
+import io.dra4j.migrate.FeatureGateFlag;
 import io.dra4j.scenario.ManifestReader;
 import io.dra4j.scenario.Scenario;
 import io.dra4j.scenario.ScenarioException;
@@ -80,10 +81,32 @@ final class Inputs {
             paramLabel = "A=true,B=false",
             converter = GatesConverter.class,
             description = "DRA feature gates to turn on or off on top of the scenario's (kube-scheduler's syntax)")
-    Gates featureGates = new Gates(Map.of());
+    Gates featureGates = new Gates("", Map.of());
 
-    /** The gates --feature-gates turns on (true) or off (false), in command-line order. */
-    record Gates(Map<DraFeature, Boolean> values) {}
+    /** The gates --feature-gates turns on (true) or off (false), in command-line order, and the value as given. */
+    record Gates(String value, Map<DraFeature, Boolean> values) {}
+
+    /**
+     * Refuses a --feature-gates value that the release's kube-scheduler would refuse (a gate it lacks or locks, a
+     * gate on whose dependency is off), in pflag's and component-base's words; prints component-base's warnings for
+     * the value it accepts to standard error.
+     *
+     * @throws CommandLine.ParameterException saying why
+     */
+    void checkGates(CommandLine commandLine, KubernetesVersion version) {
+        Map<String, Boolean> byName = new LinkedHashMap<>();
+        featureGates.values().forEach((gate, on) -> byName.put(gate.gateName(), on));
+        if (byName.isEmpty()) {
+            return;
+        }
+        FeatureGateFlag.refusal(version.text(), byName).ifPresent(why -> {
+            throw new CommandLine.ParameterException(
+                    commandLine,
+                    "invalid argument \"" + featureGates.value() + "\" for \"--feature-gates\" flag: " + why);
+        });
+        FeatureGateFlag.warnings(version.text(), byName)
+                .forEach(w -> commandLine.getErr().println("dra4j: " + w));
+    }
 
     /**
      * The scenario with --feature-gates applied: its gates (or the release's defaults when it lists none), then the
@@ -286,7 +309,7 @@ final class Inputs {
                 }
                 out.put(gate, on);
             }
-            return new Gates(out);
+            return new Gates(value, out);
         }
     }
 

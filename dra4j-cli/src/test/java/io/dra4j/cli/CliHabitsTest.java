@@ -132,7 +132,11 @@ class CliHabitsTest {
     @Test
     void featureGatesInKubeSchedulersSyntax() throws IOException {
         Path fits = scenario(dir, "fits", 1);
-        assertThat(run("allocate", "--feature-gates", "DRAPrioritizedList=true,DRADeviceTaints=false", fits.toString())
+        assertThat(run(
+                                "allocate",
+                                "--feature-gates",
+                                "DRAPrioritizedList=true,DRADeviceTaints=false,DRADeviceTaintRules=false",
+                                fits.toString())
                         .status())
                 .isZero();
         CliRuns.Run unknown = run("allocate", "--feature-gates", "DRAMagic=true", fits.toString());
@@ -146,6 +150,45 @@ class CliHabitsTest {
         assertThat(run("allocate", "--feature-gates", "DRADeviceTaints", fits.toString())
                         .err())
                 .contains("missing bool value for DRADeviceTaints");
+    }
+
+    @Test
+    void featureGatesThatTheReleaseRefusesAreRefused() throws IOException {
+        Path fits = scenario(dir, "fits", 1);
+        String before = Files.readString(fits);
+        CliRuns.Run locked = run("allocate", "--feature-gates", "DRAPrioritizedList=false", fits.toString());
+        assertThat(locked.status()).isEqualTo(2);
+        assertThat(locked.out()).isEmpty();
+        assertThat(locked.err())
+                .contains("invalid argument \"DRAPrioritizedList=false\" for \"--feature-gates\" flag: cannot set "
+                        + "feature gate DRAPrioritizedList to false, feature is locked to true");
+        CliRuns.Run dependency = run("explain", "--feature-gates", "DRADeviceTaints=false", fits.toString());
+        assertThat(dependency.status()).isEqualTo(2);
+        assertThat(dependency.err())
+                .contains("DRADeviceTaintRules is enabled, but depends on features that are disabled: "
+                        + "[DRADeviceTaints]");
+        // 1.36 does not lock DRAPrioritizedList yet; 1.34 has no DRADerivedAttributes gate.
+        CliRuns.Run older = run(
+                "allocate",
+                "--kubernetes-version",
+                "1.36",
+                "--feature-gates",
+                "DRAPrioritizedList=false",
+                fits.toString());
+        assertThat(older.status()).isZero();
+        assertThat(older.err())
+                .contains("\"Warning: setting GA feature gate. It will be removed in a future release.\" "
+                        + "featureGate=\"DRAPrioritizedList\" value=false");
+        assertThat(run(
+                                "allocate",
+                                "--kubernetes-version",
+                                "1.34",
+                                "--feature-gates",
+                                "DRADerivedAttributes=true",
+                                fits.toString())
+                        .err())
+                .contains("unrecognized feature gate: DRADerivedAttributes");
+        assertThat(Files.readString(fits)).isEqualTo(before);
     }
 
     @Test
@@ -165,7 +208,13 @@ class CliHabitsTest {
                         .get("outcome")
                         .stringValue())
                 .isEqualTo("unschedulable");
-        assertThat(run("allocate", "-o", "json", "--feature-gates", "DRADeviceTaints=false", tainted.toString())
+        assertThat(run(
+                                "allocate",
+                                "-o",
+                                "json",
+                                "--feature-gates",
+                                "DRADeviceTaints=false,DRADeviceTaintRules=false",
+                                tainted.toString())
                         .jsonLines()
                         .get(0)
                         .get("outcome")

@@ -228,9 +228,109 @@ class ManifestInputTest {
 
         assertThat(r.status()).isEqualTo(1);
         assertThat(r.err())
-                .contains("bad.yaml: document 1 (ResourceClaim team-a/minus): "
+                .contains("bad.yaml: document 1, line 12, column 16 (ResourceClaim team-a/minus): "
                         + "spec.devices.requests[0].exactly.count: Invalid value: -3: must be greater than zero");
         assertThat(r.jsonLines()).hasSize(2);
+    }
+
+    @Test
+    void aFractionalCountIsTheApiServersDecodeErrorWithFileObjectAndField() throws IOException {
+        String text = """
+                apiVersion: resource.k8s.io/v1
+                kind: ResourceClaim
+                metadata:
+                  name: half
+                  namespace: team-a
+                spec:
+                  devices:
+                    requests:
+                    - name: gpus
+                      exactly:
+                        deviceClassName: gpu
+                        count: 1.5
+                """;
+        Path bad = Files.writeString(dir.resolve("half.yaml"), text);
+
+        CliRuns.Run r = run("allocate", "-o", "json", cluster.toString(), work.toString(), bad.toString());
+
+        assertThat(r.status()).isEqualTo(1);
+        // The decode error is validate-oracle's (kube-apiserver's strict decoder) for the same claim as JSON.
+        assertThat(r.err())
+                .contains("half.yaml: document 1, line 12, column 16 (ResourceClaim team-a/half): "
+                        + "spec.devices.requests[0].exactly.count: json: cannot unmarshal number 1.5 into Go struct "
+                        + "field ExactDeviceRequest.spec.devices.requests.exactly.count of type int64");
+        assertThat(r.err()).doesNotContain("Exception");
+        assertThat(r.jsonLines()).hasSize(2);
+        assertThat(Files.readString(bad)).isEqualTo(text);
+    }
+
+    @Test
+    void aCelRuntimeErrorGetsTheGuardWithTheCorrectedExpression() throws IOException {
+        // gpu-0 has the model but not the attribute "extra" the selector reads: a CEL runtime error upstream.
+        String slices = """
+                apiVersion: resource.k8s.io/v1
+                kind: DeviceClass
+                metadata:
+                  name: gpu
+                spec:
+                  selectors:
+                  - cel:
+                      expression: device.driver == "gpu.example.com"
+                ---
+                apiVersion: resource.k8s.io/v1
+                kind: ResourceSlice
+                metadata:
+                  name: node-1-gpus
+                spec:
+                  driver: gpu.example.com
+                  nodeName: node-1
+                  pool: {name: node-1, generation: 1, resourceSliceCount: 1}
+                  devices:
+                  - name: gpu-0
+                    attributes:
+                      model: {string: H100}
+                  - name: gpu-1
+                    attributes:
+                      model: {string: H100}
+                      extra: {string: x}
+                """;
+        String claim = """
+                apiVersion: resource.k8s.io/v1
+                kind: ResourceClaim
+                metadata:
+                  name: c
+                  namespace: default
+                spec:
+                  devices:
+                    requests:
+                    - name: gpu
+                      exactly:
+                        deviceClassName: gpu
+                        count: 2
+                        selectors:
+                        - cel:
+                            expression: device.attributes["gpu.example.com"].model == "H100" && device.attributes["gpu.example.com"].extra == "x"
+                """;
+        Path base = Files.writeString(dir.resolve("slices.yaml"), slices);
+        Path c = Files.writeString(dir.resolve("claim.yaml"), claim);
+
+        CliRuns.Run text = run("explain", base.toString(), c.toString());
+        CliRuns.Run json = run("explain", "-o", "json", base.toString(), c.toString());
+
+        String guarded = "has(device.attributes[\"gpu.example.com\"].extra) && (device.attributes[\"gpu.example.com\"]"
+                + ".model == \"H100\" && device.attributes[\"gpu.example.com\"].extra == \"x\")";
+        assertThat(text.out()).contains("no such key: extra");
+        // Guarded, only gpu-1 matches and the claim asks for two: the guard fixes the error, the claim stays short.
+        assertThat(text.out())
+                .contains("fixes the error: claim default/c, request gpu: guard selector #0 with "
+                        + "`has(device.attributes[\"gpu.example.com\"].extra)`")
+                .contains(": `" + guarded + "`; then unschedulable: ");
+        JsonNode suggestion = json.jsonLines().get(0).get("suggestions").get(0);
+        assertThat(suggestion.get("change").stringValue()).isEqualTo("GuardSelector");
+        assertThat(suggestion.get("description").stringValue()).endsWith("`" + guarded + "`");
+        assertThat(suggestion.get("remains").stringValue()).isNotBlank();
+        assertThat(Files.readString(base)).isEqualTo(slices);
+        assertThat(Files.readString(c)).isEqualTo(claim);
     }
 
     @Test

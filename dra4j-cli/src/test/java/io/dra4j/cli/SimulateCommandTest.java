@@ -100,7 +100,8 @@ class SimulateCommandTest {
 
         assertThat(run.status()).isEqualTo(1);
         assertThat(run.err())
-                .contains(file + ": document 3 (Pod ns/huge): spec.containers[0].resources.requests.cpu: "
+                .contains(file + ": document 3, line 14, column 59 (Pod ns/huge): "
+                        + "spec.containers[0].resources.requests.cpu: "
                         + "quantity \"lots\" cannot be parsed");
         assertThat(run.out()).startsWith("1 nodes, 1 pods: 1 placed, 0 pending");
     }

@@ -7,10 +7,12 @@ import io.dra4j.cel.CelFeatures;
 import io.dra4j.cel.CompiledExpression;
 import io.dra4j.cel.DeviceSelectorEnvironment;
 import io.dra4j.cel.EstimatedCost;
+import io.dra4j.cel.KubeQuantity;
 import io.fabric8.kubernetes.api.model.NodeSelector;
 import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
 import io.fabric8.kubernetes.api.model.NodeSelectorTerm;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.resource.v1.Counter;
 import io.fabric8.kubernetes.api.model.resource.v1.CounterSet;
 import io.fabric8.kubernetes.api.model.resource.v1.Device;
@@ -31,6 +33,9 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintRuleSpec;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintSelector;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceToleration;
 import io.fabric8.kubernetes.api.model.resource.v1.ExactDeviceRequest;
+import io.fabric8.kubernetes.api.model.resource.v1.NodeAllocatableMapping;
+import io.fabric8.kubernetes.api.model.resource.v1.NodeAllocatableOverhead;
+import io.fabric8.kubernetes.api.model.resource.v1.NodeAllocatableResource;
 import io.fabric8.kubernetes.api.model.resource.v1.OpaqueDeviceConfiguration;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
@@ -62,12 +67,18 @@ import tools.jackson.databind.node.MissingNode;
  * hand-written errors and appends the declarative ones ({@link #declaratively}). The fabric8 model reads an
  * explicitly empty list as an absent one; given the object as written, the checks that tell them apart do so. Not
  * covered (accepted here, rejected upstream): capacity request policies, status, and, with their alpha gates on,
- * node allocatable resources, partitionTypeAttribute and skipNodeOperations (1.37's defaults drop them). oracle/validate/difftest compares it with the API
+ * partitionTypeAttribute (its gate DRAPartitionableDevicesType is not one dra4j sets, so it is always dropped) and
+ * derived attributes (DRADerivedAttributes); list-type attributes, node allocatable resources and skipNodeOperations
+ * are validated when their gates keep them. oracle/validate/difftest compares it with the API
  * server's own code. Over 800 lines: one class holds the error lists the API server's validation functions append
  * to, in their order.
  */
 final class ApiValidation {
     private static final FeatureGates DEFAULT_GATES = FeatureGates.defaults(KubernetesVersion.V1_37);
+    /** The SkipNodeOperation enum's values, in the order the API server lists them. */
+    private static final List<String> SKIP_NODE_OPERATIONS =
+            List.of("*", "NodePrepareResources", "NodeUnprepareResources");
+
     static final int DEVICE_REQUESTS_MAX = 32;
     static final int FIRST_AVAILABLE_MAX = 8;
     static final int SELECTORS_MAX = 32;
@@ -985,6 +996,35 @@ final class ApiValidation {
         if (spec.getSharedCounters() != null) {
             sharedCounters(spec.getSharedCounters());
         }
+        skipNodeOperations(spec.getSkipNodeOperations(), "spec.skipNodeOperations");
+    }
+
+    /**
+     * validateSkipNodeOperations (DRAOptionalNodeOperations; dropped before validation while it is off): preparing may
+     * be skipped only with unpreparing; then the declarative set and enum checks.
+     */
+    private void skipNodeOperations(List<String> ops, String field) {
+        if (ops == null || ops.isEmpty()) {
+            return;
+        }
+        if (ops.contains("NodePrepareResources") && !ops.contains("NodeUnprepareResources") && !ops.contains("*")) {
+            invalid(
+                    field,
+                    Json.compact(ops),
+                    "NodePrepareResources cannot be skipped unless NodeUnprepareResources is also skipped");
+        }
+        declaratively(() -> {
+            for (int i = 0; i < ops.size(); i++) {
+                if (ops.subList(0, i).contains(ops.get(i))) {
+                    duplicate(field + "[" + i + "]", ops.get(i));
+                }
+            }
+            for (int i = 0; i < ops.size(); i++) {
+                if (!SKIP_NODE_OPERATIONS.contains(ops.get(i))) {
+                    notSupported(field + "[" + i + "]", ops.get(i), SKIP_NODE_OPERATIONS);
+                }
+            }
+        });
     }
 
     /** corevalidation.ValidateNodeSelector, with label values checked (allowInvalidLabelValue false). */
@@ -1118,6 +1158,26 @@ final class ApiValidation {
         taintEffects(d, at);
         tooManyDeclared(d.getBindingConditions(), BINDING_CONDITIONS_MAX, at + ".bindingConditions");
         tooManyDeclared(d.getBindingFailureConditions(), BINDING_CONDITIONS_MAX, at + ".bindingFailureConditions");
+        if (d.getNodeAllocatableResources() != null) {
+            declaratively(() -> d.getNodeAllocatableResources().forEach((name, r) -> {
+                if (r != null && r.getMapping() != null) {
+                    mappingUnion(r.getMapping(), at + ".nodeAllocatableResources[" + name + "].mapping");
+                }
+            }));
+        }
+    }
+
+    /** The declarative union of a node allocatable mapping: exactly one of capacityKey and deviceMultiplier. */
+    private void mappingUnion(NodeAllocatableMapping m, String at) {
+        List<String> set = new ArrayList<>();
+        addIf(set, m.getCapacityKey() != null, "capacityKey");
+        addIf(set, m.getDeviceMultiplier() != null, "deviceMultiplier");
+        String all = "`capacityKey`, `deviceMultiplier`";
+        if (set.isEmpty()) {
+            invalid(at, "\"\"", "must specify one of: " + all);
+        } else if (set.size() > 1) {
+            invalid(at, quote("{" + String.join(", ", set) + "}"), "must specify exactly one of: " + all);
+        }
     }
 
     private void taintEffects(Device d, String at) {
@@ -1320,7 +1380,8 @@ final class ApiValidation {
             qualifiedName(e.getKey(), at + ".attributes");
             attribute(
                     e.getValue() == null ? new DeviceAttribute() : e.getValue(),
-                    at + ".attributes[" + e.getKey() + "]");
+                    at + ".attributes[" + e.getKey() + "]",
+                    rawDevice.path("attributes").path(e.getKey()));
         }
         if (d.getCapacity() != null) {
             for (String name : d.getCapacity().keySet()) {
@@ -1336,7 +1397,85 @@ final class ApiValidation {
         consumesCounterLimits(d.getConsumesCounters(), at + ".consumesCounters");
         deviceNodeSelection(d, at, perDeviceNodeSelection);
         bindingConditions(d.getBindingConditions(), d.getBindingFailureConditions(), at, rawDevice);
+        nodeAllocatableResources(d, at + ".nodeAllocatableResources");
         declarativeDevice(d, at);
+    }
+
+    /**
+     * validateNodeAllocatableResources (DRANodeAllocatableResources; dropped before validation while it is off): per
+     * resource a node allocatable name (cpu, memory, hugepages-*), a mapping or an overhead, the mapping's capacity
+     * key among the device's capacities with a positive multiplier, the overhead's amounts not negative.
+     */
+    private void nodeAllocatableResources(Device d, String at) {
+        if (d.getNodeAllocatableResources() == null) {
+            return;
+        }
+        Map<String, ?> capacities = d.getCapacity() == null ? Map.of() : d.getCapacity();
+        for (Map.Entry<String, NodeAllocatableResource> e :
+                d.getNodeAllocatableResources().entrySet()) {
+            String name = e.getKey();
+            String key = at + "[" + name + "]";
+            if (!(name.equals("cpu") || name.equals("memory") || name.startsWith("hugepages-"))) {
+                invalid(key, quote(name), "must be a node allocatable resource name");
+            }
+            NodeAllocatableResource r = e.getValue() == null ? new NodeAllocatableResource() : e.getValue();
+            if (r.getMapping() == null && r.getOverhead() == null) {
+                required(key, "at least one of mapping or overhead must be set");
+            }
+            if (r.getMapping() != null) {
+                nodeAllocatableMapping(r.getMapping(), capacities, key + ".mapping");
+            }
+            if (r.getOverhead() != null) {
+                nodeAllocatableOverhead(r.getOverhead(), key + ".overhead");
+            }
+        }
+    }
+
+    private void nodeAllocatableMapping(NodeAllocatableMapping m, Map<String, ?> capacities, String at) {
+        if (m.getCapacityKey() != null) {
+            if (m.getCapacityKey().isEmpty()) {
+                invalid(at + ".capacityKey", "\"\"", "capacityKey must not be an empty string");
+            } else if (!capacities.containsKey(m.getCapacityKey())) {
+                sink.add(new FieldError(at + ".capacityKey", "Not found: " + quote(m.getCapacityKey())));
+            }
+            if (m.getCapacityMultiplier() == null) {
+                required(at + ".capacityMultiplier", "capacityMultiplier is required when capacityKey is set");
+            } else {
+                positive(m.getCapacityMultiplier(), at + ".capacityMultiplier", "must be positive", false);
+            }
+        }
+        if (m.getDeviceMultiplier() != null) {
+            positive(m.getDeviceMultiplier(), at + ".deviceMultiplier", "must be positive", false);
+        }
+        if (m.getCapacityMultiplier() != null && m.getCapacityKey() == null) {
+            required(at + ".capacityKey", "capacityKey is required when capacityMultiplier is set");
+        }
+    }
+
+    private void nodeAllocatableOverhead(NodeAllocatableOverhead o, String at) {
+        if (o.getPerPod() == null && o.getPerContainer() == null) {
+            invalid(at, "\"\"", "at least one of perPod or perContainer must be set");
+            return;
+        }
+        if (o.getPerPod() != null) {
+            positive(o.getPerPod(), at + ".perPod", "must be non-negative", true);
+        }
+        if (o.getPerContainer() != null) {
+            positive(o.getPerContainer(), at + ".perContainer", "must be non-negative", true);
+        }
+    }
+
+    /** A quantity above zero (or, with {@code zeroAllowed}, not below it), printed in canonical form as Go does. */
+    private void positive(Quantity q, String field, String detail, boolean zeroAllowed) {
+        KubeQuantity k;
+        try {
+            k = KubeQuantity.fromFabric8(q);
+        } catch (IllegalArgumentException e) {
+            return;
+        }
+        if (k.signum() < 0 || (!zeroAllowed && k.signum() == 0)) {
+            invalid(field, quote(k.canonical()), detail);
+        }
     }
 
     /**
@@ -1388,12 +1527,23 @@ final class ApiValidation {
         return list == null ? 0 : list.size();
     }
 
-    private void attribute(DeviceAttribute a, String at) {
+    /**
+     * validateDeviceAttribute's value checks; a list written empty ({@code ints: []}, which the fabric8 model holds
+     * as absent, so {@code raw} tells) is "must not be empty if specified" while DRAListTypeAttributes keeps lists.
+     */
+    private void attribute(DeviceAttribute a, String at, JsonNode raw) {
         if (a.getString() != null) {
             stringValue(a.getString(), at + ".string");
         }
         if (a.getVersion() != null) {
             versionValue(a.getVersion(), at + ".version");
+        }
+        if (gates.isEnabled(DraFeature.DRAListTypeAttributes)) {
+            for (String list : List.of("bools", "ints", "strings", "versions")) {
+                if (raw.path(list).isArray() && raw.path(list).isEmpty()) {
+                    invalid(at + "." + list, "[]", "must not be empty if specified");
+                }
+            }
         }
         if (a.getStrings() != null) {
             for (int i = 0; i < a.getStrings().size(); i++) {

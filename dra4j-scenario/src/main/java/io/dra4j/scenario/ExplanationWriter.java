@@ -88,10 +88,13 @@ public final class ExplanationWriter {
         }
         ArrayNode suggestions = root.putArray("suggestions");
         for (Explanation.Suggestion s : x.suggestions()) {
-            suggestions
+            ObjectNode sn = suggestions
                     .addObject()
                     .put("description", s.description())
                     .put("change", s.change().getClass().getSimpleName());
+            if (!s.fits()) {
+                sn.put("remains", s.remains());
+            }
         }
         return JSON.writeValueAsString(root);
     }
@@ -115,7 +118,15 @@ public final class ExplanationWriter {
         sb.append(scenario).append(": ").append(outcomeName(x.outcome())).append('\n');
         sb.append("  why: ").append(x.decisive()).append('\n');
         for (Explanation.Suggestion s : x.suggestions()) {
-            sb.append("  would fit: ").append(s.description()).append('\n');
+            if (s.fits()) {
+                sb.append("  would fit: ").append(s.description()).append('\n');
+            } else {
+                sb.append("  fixes the error: ")
+                        .append(s.description())
+                        .append("; then unschedulable: ")
+                        .append(s.remains())
+                        .append('\n');
+            }
             if (s.change() instanceof Explanation.Change.Tolerate t) {
                 tolerationYaml(sb, x, t);
             }

@@ -20,6 +20,8 @@ final class ManifestParser {
     private final Map<String, ManifestOrigin> seen = new HashMap<>();
     private final boolean validate;
     private final FeatureGates gates;
+    /** The document being read, for the line and column of a problem in it. */
+    private YamlDocuments.Document current;
 
     /**
      * @param validate whether resource.k8s.io objects get the API server's defaults and validation
@@ -51,6 +53,7 @@ final class ManifestParser {
         try {
             YamlDocuments.read(content, doc -> {
                 documents[0]++;
+                current = doc;
                 document(doc.root(), new ManifestOrigin(source, doc.index(), -1));
             });
             if (documents[0] == 0) {
@@ -171,7 +174,14 @@ final class ManifestParser {
             }
             objects.add(new ManifestObject(at, value));
         } catch (BadInput e) {
-            problem(at, label, e.where(), e.getMessage());
+            // The parser's line and column of the field (its deepest part written in the document).
+            String path = at.item() < 0
+                    ? e.where()
+                    : Where.index("items", at.item()) + (e.where().isEmpty() ? "" : "." + e.where());
+            YamlDocuments.Position position = current.locate(path);
+            // JSON documents carry no positions: their start alone would mislead.
+            boolean located = position.line() > 0 && !position.equals(current.start());
+            problems.add(new ManifestProblem(at, located ? position.toString() : "", label, e.where(), e.getMessage()));
         }
     }
 

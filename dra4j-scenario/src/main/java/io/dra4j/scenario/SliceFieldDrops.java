@@ -35,6 +35,8 @@ final class SliceFieldDrops {
         if (!gates.isEnabled(DraFeature.DRAOptionalNodeOperations)) {
             spec.setSkipNodeOperations(new ArrayList<>());
         }
+        // DRAPartitionableDevicesType (alpha, off by default) is not among the gates dra4j sets: always off.
+        spec.setPartitionTypeAttribute(null);
         if (spec.getDevices() == null) {
             return;
         }

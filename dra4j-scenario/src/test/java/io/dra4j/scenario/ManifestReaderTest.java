@@ -73,7 +73,8 @@ class ManifestReaderTest {
         assertThat(p.object()).isEqualTo("Pod team-a/b");
         assertThat(p.field()).isEqualTo("spec.containers[0].resources.requests.cpu");
         assertThat(p.describe())
-                .startsWith("in.yaml: document 2 (Pod team-a/b): spec.containers[0].resources.requests.cpu: "
+                .startsWith("in.yaml: document 2, line 25, column 14 (Pod team-a/b): "
+                        + "spec.containers[0].resources.requests.cpu: "
                         + "quantity \"lots\" cannot be parsed");
     }
 
@@ -120,7 +121,7 @@ class ManifestReaderTest {
                         + "spec.devices.requests[0].exactly.deviceClassName");
         assertThat(m.problems().get(1).describe())
                 .isEqualTo(
-                        "in.yaml: document 2 (Deployment d): apiVersion: "
+                        "in.yaml: document 2, line 10, column 13 (Deployment d): apiVersion: "
                                 + "apiVersion apps/v1beta2 is not supported for Deployment, only apps/v1 (the version Kubernetes 1.37 serves)");
     }
 

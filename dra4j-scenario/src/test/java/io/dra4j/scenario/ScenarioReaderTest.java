@@ -350,8 +350,9 @@ class ScenarioReaderTest {
     @Test
     void valueOfTheWrongType() throws IOException {
         assertThat(failure("resourceSliceCount: 1", "resourceSliceCount: all"))
-                .contains("resourceSlices[0] (ResourceSlice slice-1): spec.pool.resourceSliceCount: want a number, "
-                        + "found the string \"all\"");
+                .contains(
+                        "resourceSlices[0] (ResourceSlice slice-1): spec.pool.resourceSliceCount: json: cannot "
+                                + "unmarshal string into Go struct field ResourcePool.spec.pool.resourceSliceCount of type int64");
     }
 
     @Test

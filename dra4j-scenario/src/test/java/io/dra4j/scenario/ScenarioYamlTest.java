@@ -96,14 +96,18 @@ class ScenarioYamlTest {
         String text = PLAIN.replace("count: 1", "count: 1.5");
         assertThat(failure(text))
                 .contains(
-                        "line 27, column 18: claims[0] (ResourceClaim claim-0): spec.devices.requests[0].exactly.count: want a number, found the number 1.5");
+                        "line 27, column 18: claims[0] (ResourceClaim claim-0): spec.devices.requests[0].exactly.count: "
+                                // validate-oracle's words for the same claim as JSON (kube-apiserver's decoder).
+                                + "json: cannot unmarshal number 1.5 into Go struct field "
+                                + "ExactDeviceRequest.spec.devices.requests.exactly.count of type int64");
     }
 
     @Test
     void countAsStringIsRejected() throws IOException {
         String text = PLAIN.replace("count: 1", "count: \"2\"");
         assertThat(failure(text))
-                .contains("spec.devices.requests[0].exactly.count: want a number, found the string \"2\"");
+                .contains("spec.devices.requests[0].exactly.count: json: cannot unmarshal string into Go struct "
+                        + "field ExactDeviceRequest.spec.devices.requests.exactly.count of type int64");
     }
 
     @Test

@@ -104,8 +104,14 @@ public final class Suggestions {
             if (out.stream().anyMatch(done -> done.change().equals(c.getValue()))) {
                 continue;
             }
-            if (allocate.apply(apply(c.getValue(), inputs)) instanceof AllocationOutcome.Allocated) {
+            AllocationOutcome changed = allocate.apply(apply(c.getValue(), inputs));
+            if (changed instanceof AllocationOutcome.Allocated) {
                 out.add(new Explanation.Suggestion(c.getKey(), c.getValue()));
+            } else if (outcome instanceof AllocationOutcome.Failed
+                    && c.getValue() instanceof Change.GuardSelector
+                    && changed instanceof AllocationOutcome.Unschedulable u) {
+                // The guard fixes the error even where the guarded selector then leaves too few devices.
+                out.add(new Explanation.Suggestion(c.getKey(), c.getValue(), u.reason()));
             }
         }
         return collapseCounts(out);

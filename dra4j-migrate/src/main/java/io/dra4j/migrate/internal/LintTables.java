@@ -12,9 +12,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The facts {@code dra4j lint} checks against, read from the three tables in {@code io/dra4j/migrate/lint/}
- * (written by {@code scripts/dra-lint-tables} from Kubernetes' sources of each release, which each table names):
- * DRA feature gates per release, the v1 fields each gate guards, and the resource.k8s.io versions each release serves.
+ * The facts {@code dra4j lint} and the {@code --feature-gates} check read, from the four tables in
+ * {@code io/dra4j/migrate/lint/} (written by {@code scripts/dra-lint-tables} from Kubernetes' sources of each release,
+ * which each table names): DRA feature gates per release, the gates each depends on, the v1 fields each gate guards,
+ * and the resource.k8s.io versions each release serves.
  * Immutable.
  */
 public final class LintTables {
@@ -24,11 +25,15 @@ public final class LintTables {
     /** A gate in one release: its stage (Alpha, Beta, GA, Deprecated), default and whether it is locked. */
     public record GateState(String stage, boolean defaultOn, boolean locked) {}
 
+    /** A gate that a DRA gate depends on in one release, with its state there. */
+    public record Dependency(String gate, GateState state) {}
+
     /** A kind in one version of resource.k8s.io in one release. */
     public record Served(String version, String kind, boolean byDefault, String deprecated, String removed) {}
 
     private final Map<String, String> keps = new HashMap<>();
     private final Map<String, Map<String, GateState>> gates = new HashMap<>();
+    private final Map<String, Map<String, List<Dependency>>> dependencies = new HashMap<>();
     private final Map<String, Map<String, List<String>>> gatedFields = new HashMap<>();
     private final Map<String, List<Served>> served = new HashMap<>();
 
@@ -49,13 +54,17 @@ public final class LintTables {
             Map<String, GateState> perRelease = new LinkedHashMap<>();
             for (int i = 2; i < r.length; i++) {
                 if (!r[i].equals("-")) {
-                    String[] cell = r[i].split(":");
-                    perRelease.put(
-                            header[i],
-                            new GateState(cell[0], cell[1].equals("on"), cell.length > 2 && cell[2].equals("locked")));
+                    perRelease.put(header[i], state(r[i]));
                 }
             }
             t.gates.put(r[0], perRelease);
+        }
+        List<String[]> dependencyRows = rows("dra-feature-gate-dependencies.tsv");
+        for (String[] r : dependencyRows.subList(1, dependencyRows.size())) {
+            t.dependencies
+                    .computeIfAbsent(r[0], k -> new LinkedHashMap<>())
+                    .computeIfAbsent(r[1], k -> new ArrayList<>())
+                    .add(new Dependency(r[2], state(r[3])));
         }
         List<String[]> fieldRows = rows("dra-gated-fields.tsv");
         for (String[] r : fieldRows.subList(1, fieldRows.size())) {
@@ -68,6 +77,12 @@ public final class LintTables {
                     .add(new Served(r[1], r[2], r[3].equals("on"), r[4], r[5]));
         }
         return t;
+    }
+
+    /** A cell {@code stage:default[:locked]}. */
+    private static GateState state(String cell) {
+        String[] parts = cell.split(":");
+        return new GateState(parts[0], parts[1].equals("on"), parts.length > 2 && parts[2].equals("locked"));
     }
 
     /** The rows of a table without its comment lines; the first is the header. */
@@ -91,6 +106,14 @@ public final class LintTables {
     /** The gate's state in a release; empty when the release has no such gate. */
     public Optional<GateState> gate(String gate, String release) {
         return Optional.ofNullable(gates.getOrDefault(gate, Map.of()).get(release));
+    }
+
+    /**
+     * Per DRA gate of a release, the gates it depends on (defaultKubernetesFeatureGateDependencies), in upstream's
+     * order; empty for a release without that map.
+     */
+    public Map<String, List<Dependency>> dependencies(String release) {
+        return dependencies.getOrDefault(release, Map.of());
     }
 
     /** True for a DRA gate of some release in the table. */

@@ -394,6 +394,9 @@ public final class WhyPending {
                     ? " (verified on " + g.example() + "; " + g.count() + " node(s) like it)"
                     : " (verified on " + g.example() + ")";
             for (Explanation.Suggestion s : e.suggestions()) {
+                if (!s.fits()) {
+                    continue;
+                }
                 Explanation.Change c = s.change();
                 Fix.Kind kind = c instanceof Explanation.Change.Release
                         ? Fix.Kind.RELEASE

@@ -1,5 +1,6 @@
 package io.dra4j.testkit.diff;
 
+import io.dra4j.allocator.DraFeature;
 import io.dra4j.allocator.FeatureGates;
 import io.dra4j.allocator.KubernetesVersion;
 import io.dra4j.scenario.ApiValidator;
@@ -29,8 +30,12 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code dra4j allocate} reads manifests) against kube-apiserver 1.37's own create path ({@code oracle/validate}).
  *
  * <pre>
- * ValidationDiff SEED COUNT --oracle PATH
+ * ValidationDiff SEED COUNT --oracle PATH [--feature-gates A=true,B=false]
  * </pre>
+ *
+ * With {@code --feature-gates} both API servers run with 1.37's defaults and those DRA gates set (the oracle through
+ * its own {@code -feature-gates}, which refuses what kube-apiserver refuses), so that fields of alpha features are
+ * validated instead of dropped.
  *
  * Generates COUNT objects from SEED ({@link ValidationObjectGenerator}), has the oracle and dra4j accept or reject
  * each, and compares: whether it is accepted, the set of field paths of the errors, per field path the messages, and
@@ -49,8 +54,6 @@ public final class ValidationDiff {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
-    /** The oracle's API server runs with 1.37's default gates. */
-    private static final FeatureGates GATES = FeatureGates.defaults(KubernetesVersion.V1_37);
 
     private ValidationDiff() {}
 
@@ -59,9 +62,24 @@ public final class ValidationDiff {
     }
 
     static int run(String[] args, PrintStream out, PrintStream err) throws IOException, InterruptedException {
-        if (args.length != 4 || !args[2].equals("--oracle")) {
-            err.println("usage: ValidationDiff SEED COUNT --oracle PATH");
+        boolean withGates = args.length == 6 && args[4].equals("--feature-gates");
+        if (!(args.length == 4 || withGates) || !args[2].equals("--oracle")) {
+            err.println("usage: ValidationDiff SEED COUNT --oracle PATH [--feature-gates A=true,B=false]");
             return 2;
+        }
+        FeatureGates gates = FeatureGates.defaults(KubernetesVersion.V1_37);
+        List<String> oracleCommand = new ArrayList<>(List.of(args[3]));
+        if (withGates) {
+            for (String item : args[5].split(",")) {
+                String[] kv = item.split("=", 2);
+                java.util.Optional<DraFeature> gate = DraFeature.byGateName(kv[0].trim());
+                if (kv.length != 2 || gate.isEmpty()) {
+                    err.println("validate difftest: --feature-gates: not a DRA gate dra4j knows: " + item);
+                    return 2;
+                }
+                gates = gates.with(gate.get(), Boolean.parseBoolean(kv[1].trim()));
+            }
+            oracleCommand.addAll(List.of("-feature-gates", args[5]));
         }
         long seed = Long.parseLong(args[0]);
         int count = Integer.parseInt(args[1]);
@@ -70,7 +88,7 @@ public final class ValidationDiff {
         for (int i = 0; i < count; i++) {
             objects.add(gen.next());
         }
-        List<JsonNode> upstream = oracle(args[3], objects, err);
+        List<JsonNode> upstream = oracle(oracleCommand, objects, err);
         if (upstream == null) {
             return 2;
         }
@@ -96,7 +114,7 @@ public final class ValidationDiff {
             Map<String, List<String>> want = byField(wantInOrder);
             boolean upstreamAccepts = u.get("accepted").asBoolean();
             accepted += upstreamAccepts ? 1 : 0;
-            List<Cause> gotInOrder = dra4j(objects.get(i));
+            List<Cause> gotInOrder = dra4j(objects.get(i), gates);
             Map<String, List<String>> got = byField(gotInOrder);
             String kind;
             if (upstreamAccepts != got.isEmpty()) {
@@ -187,7 +205,7 @@ public final class ValidationDiff {
      * without a name is decoded directly (the reader stops at the missing name; the validator reports it with the
      * other errors, as the API server does).
      */
-    private static List<Cause> dra4j(ObjectNode object) {
+    private static List<Cause> dra4j(ObjectNode object, FeatureGates gates) {
         Manifests m = ManifestReader.parse(
                 List.of(new ManifestReader.Source("generated", object.toString().getBytes(StandardCharsets.UTF_8))),
                 false);
@@ -202,7 +220,7 @@ public final class ValidationDiff {
             }
         }
         for (HasMetadata value : decoded) {
-            for (ApiValidator.FieldError e : ApiValidator.defaultAndValidate(value, object.toString(), GATES)) {
+            for (ApiValidator.FieldError e : ApiValidator.defaultAndValidate(value, object.toString(), gates)) {
                 out.add(new Cause(e.field(), e.message()));
             }
         }
@@ -210,15 +228,15 @@ public final class ValidationDiff {
     }
 
     /** The oracle's line per object, or null after saying why it could not be run. */
-    private static List<JsonNode> oracle(String path, List<ObjectNode> objects, PrintStream err)
+    private static List<JsonNode> oracle(List<String> command, List<ObjectNode> objects, PrintStream err)
             throws IOException, InterruptedException {
         Process p;
         try {
-            p = new ProcessBuilder(path)
+            p = new ProcessBuilder(command)
                     .redirectError(ProcessBuilder.Redirect.INHERIT)
                     .start();
         } catch (IOException e) {
-            err.println("validate difftest: cannot run the oracle " + path + ": " + e.getMessage());
+            err.println("validate difftest: cannot run the oracle " + command + ": " + e.getMessage());
             return null;
         }
         Thread writer = new Thread(() -> {

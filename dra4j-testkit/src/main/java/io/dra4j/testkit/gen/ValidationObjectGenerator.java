@@ -12,7 +12,7 @@ import tools.jackson.databind.node.ObjectNode;
  * to three mutations that each break one rule the API server checks (a name, a count, a limit, a reference, a type;
  * in slices also node selectors, shared counters and their limits, counter consumption, device taints, binding
  * conditions (also explicitly empty), per-device node selection, and fields that 1.37's default gates drop:
- * list-type attributes and node allocatable resources).
+ * list-type attributes, node allocatable resources and skipped node operations).
  * The same seed gives the same objects. Objects are JSON trees with only fields the v1 schema has.
  */
 public final class ValidationObjectGenerator {
@@ -403,7 +403,7 @@ public final class ValidationObjectGenerator {
         ArrayNode devices = spec.withArray("devices");
         ObjectNode d = devices.isEmpty() ? devices.addObject().put("name", "gpu-9") : (ObjectNode) devices.get(0);
         ObjectNode attrs = d.has("attributes") ? (ObjectNode) d.get("attributes") : d.putObject("attributes");
-        switch (random.nextInt(29)) {
+        switch (random.nextInt(30)) {
             case 0 -> spec.remove("driver");
             case 1 -> spec.put("driver", pick(BAD_NAMES));
             case 2 ->
@@ -515,19 +515,39 @@ public final class ValidationObjectGenerator {
             case 26 -> {
                 // List-type attributes: dropped while DRAListTypeAttributes is off (1.37's default).
                 ObjectNode a = attrs.putObject(pick(List.of("list", "model")));
-                switch (random.nextInt(4)) {
+                switch (random.nextInt(6)) {
                     case 0 -> a.putArray("strings").add("a").add("b");
-                    case 1 -> a.putArray("ints");
+                    case 1 -> a.putArray(pick(List.of("ints", "bools", "strings", "versions")));
                     case 2 -> a.put("int", 1).putArray("bools").add(true);
+                    case 3 -> a.putArray("strings").add("x".repeat(random.nextBoolean() ? 64 : 65));
+                    case 4 -> a.putArray("versions").add("1.2.3").add(pick(List.of("1.2.4", "v1")));
                     default -> a.putArray("versions").add(pick(List.of("1.2.3", "1.2")));
                 }
             }
             case 27 -> {
                 // Node allocatable resources: dropped while DRANodeAllocatableResources is off (1.37's default).
-                ObjectNode r =
-                        d.putObject("nodeAllocatableResources").putObject(pick(List.of("cpu", "memory", "bogus")));
+                ObjectNode r = d.putObject("nodeAllocatableResources")
+                        .putObject(pick(List.of("cpu", "memory", "bogus", "hugepages-2Mi", "ephemeral-storage")));
                 if (random.nextBoolean()) {
-                    r.putObject("mapping").put("capacityKey", pick(List.of("memory", "", "nope")));
+                    ObjectNode m = r.putObject("mapping");
+                    if (random.nextBoolean()) {
+                        m.put("capacityKey", pick(List.of("memory", "", "nope")));
+                    }
+                    if (random.nextBoolean()) {
+                        m.put("capacityMultiplier", pick(List.of("1", "0", "-1", "500m")));
+                    }
+                    if (random.nextInt(3) == 0) {
+                        m.put("deviceMultiplier", pick(List.of("2", "0", "-2")));
+                    }
+                }
+                if (random.nextInt(3) == 0) {
+                    ObjectNode o = r.putObject("overhead");
+                    if (random.nextBoolean()) {
+                        o.put("perPod", pick(List.of("1Gi", "0", "-1")));
+                    }
+                    if (random.nextBoolean()) {
+                        o.put("perContainer", pick(List.of("100Mi", "-5")));
+                    }
                 }
             }
             case 28 -> {
@@ -535,6 +555,13 @@ public final class ValidationObjectGenerator {
                 spec.putArray("sharedCounters");
                 if (devices.isEmpty()) {
                     devices.addObject().put("name", "gpu-9");
+                }
+            }
+            case 29 -> {
+                // Skipped node operations: dropped while DRAOptionalNodeOperations is off (1.37's default).
+                ArrayNode ops = spec.putArray("skipNodeOperations");
+                for (int i = random.nextInt(4); i > 0; i--) {
+                    ops.add(pick(List.of("*", "NodePrepareResources", "NodeUnprepareResources", "bogus")));
                 }
             }
             default -> attrs.putObject("empty");
