@@ -8,6 +8,7 @@ import io.dra4j.allocator.Explanation.Rejection;
 import io.dra4j.allocator.Explanation.Stage;
 import io.dra4j.cel.CompiledExpression;
 import io.dra4j.cel.EvalResult;
+import io.dra4j.cel.KubeQuantity;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttribute;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceSelector;
@@ -511,15 +512,13 @@ public final class Explainer {
         var persisted = consumed ? search.persistedCapacityQuantities(d) : null;
         for (DeviceInfo.CapacityInfo cap : d.capacity.values()) {
             var asked = rd.capacityRequests == null ? null : rd.capacityRequests.get(cap.name());
-            BigDecimal used = persisted == null || !persisted.containsKey(cap.name())
-                    ? BigDecimal.ZERO
-                    : persisted.get(cap.name()).value();
+            KubeQuantity used = persisted == null ? null : persisted.get(cap.name());
             sb.append(' ')
                     .append(cap.name())
                     .append(" asked ")
                     .append(asked == null ? "(default)" : asked.canonical())
                     .append(", free ")
-                    .append(plain(cap.value().value().subtract(used)))
+                    .append(freeText(cap.value(), used))
                     .append(';');
         }
         if (rd.capacityRequests != null) {
@@ -530,6 +529,14 @@ public final class Explainer {
             }
         }
         return sb.substring(0, sb.length() - 1);
+    }
+
+    /**
+     * The free amount of a capacity as a canonical quantity, like the amount asked: the capacity less what is
+     * consumed ({@code used} null for none), with Go's Sub keeping the capacity's format.
+     */
+    static String freeText(KubeQuantity capacity, KubeQuantity used) {
+        return (used == null ? capacity : capacity.sub(used)).canonical();
     }
 
     private static String plain(BigDecimal v) {

@@ -1,5 +1,6 @@
 package io.dra4j.testkit.diff;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -33,25 +34,41 @@ final class Coverage {
 
     private Coverage() {}
 
-    /** Feature name to number of scenarios that have it; upstream outcomes give the result counts. */
-    static Map<String, Integer> of(List<? extends JsonNode> scenarios, List<JsonNode> upstream) {
+    /** Feature name to number of scenarios that have it. */
+    static Map<String, Integer> of(List<? extends JsonNode> scenarios) {
         Map<String, Integer> counts = new TreeMap<>();
         ALWAYS_LISTED.forEach(f -> counts.put(f, 0));
-        for (int i = 0; i < scenarios.size(); i++) {
+        for (JsonNode scenario : scenarios) {
             Set<String> seen = new HashSet<>();
-            features(scenarios.get(i), seen);
-            if (i < upstream.size()) {
-                int results = 0;
-                for (JsonNode allocation : upstream.get(i).path("allocations")) {
-                    results = Math.max(results, allocation.path("results").size());
-                }
-                if (results > 32) {
-                    seen.add("more than 32 results");
-                }
-            }
+            features(scenario, seen);
             seen.forEach(f -> counts.merge(f, 1, Integer::sum));
         }
         return counts;
+    }
+
+    /**
+     * The most results a claim can ask for: per request its count, the largest count of its firstAvailable
+     * alternatives, or for allocation mode All every device of the scenario. Upstream never allocates more than 32
+     * results, so the claims past 32 are read from the scenario, not from upstream's allocations.
+     */
+    private static long resultsAskedFor(JsonNode claim, long allDevices) {
+        long total = 0;
+        for (JsonNode request : claim.path("spec").path("devices").path("requests")) {
+            long most = 0;
+            List<JsonNode> alternatives = new ArrayList<>();
+            request.path("firstAvailable").forEach(alternatives::add);
+            if (request.has("exactly")) {
+                alternatives.add(request.path("exactly"));
+            }
+            for (JsonNode alternative : alternatives) {
+                long asked = "All".equals(alternative.path("allocationMode").asString(""))
+                        ? allDevices
+                        : alternative.path("count").asLong(1);
+                most = Math.max(most, asked);
+            }
+            total += most;
+        }
+        return total;
     }
 
     private static void features(JsonNode scenario, Set<String> seen) {
@@ -114,7 +131,14 @@ final class Coverage {
         if (poolNodes.values().stream().anyMatch(nodes -> nodes.size() > 1)) {
             seen.add("pool on several nodes");
         }
+        long allDevices = 0;
+        for (JsonNode slice : scenario.path("resourceSlices")) {
+            allDevices += slice.path("spec").path("devices").size();
+        }
         for (JsonNode claim : scenario.path("claims")) {
+            if (resultsAskedFor(claim, allDevices) > 32) {
+                seen.add("more than 32 results");
+            }
             JsonNode devices = claim.path("spec").path("devices");
             for (JsonNode request : devices.path("requests")) {
                 JsonNode exactly = request.path("exactly");

@@ -58,6 +58,7 @@ final class ScenarioBuilder {
         scenario.set("allocatedDevices", new AllocatedGenerator(ctx).generate());
         scenario.set("claims", new ClaimGenerator(ctx, classNames).generate());
         taintAdditions(scenario, features);
+        new BulkClaimGenerator(dice).maybeAdd(scenario, gates.contains("DRAPrioritizedList"));
         scenario.putObject("expect").put("unschedulable", true);
         scenario.put("notes", "Generated; expect is a placeholder, the difftest compares engines with each other.");
         return scenario;

@@ -54,7 +54,9 @@ class ScenarioGeneratorTest {
                         .as("node selection fields of %s", s.path("name"))
                         .isEqualTo(1);
                 assertThat(spec.has("devices") && spec.has("sharedCounters")).isFalse();
-                if (!slice.path("spec")
+                if (slice.path("spec").path("driver").asString("").equals("driver-bulk")) {
+                    assertThat(slice.path("spec").path("devices").size()).isBetween(28, 36);
+                } else if (!slice.path("spec")
                         .path("devices")
                         .path(0)
                         .path("name")
@@ -119,6 +121,62 @@ class ScenarioGeneratorTest {
                 "\"capacity\":{\"requests\"")) {
             assertThat(text).as("some scenario has %s", field).contains(field);
         }
+    }
+
+    /**
+     * Some scenarios hold one claim over the 32-results limit, in each shape: a request over it, requests adding up
+     * over it, a firstAvailable alternative over it (by itself or with the next request) and All over a large block.
+     */
+    @Test
+    void someClaimsAskForMoreThan32Results() {
+        Set<String> shapes = new HashSet<>();
+        for (int i = 0; i < 1000; i++) {
+            ObjectNode s = ScenarioGenerator.generate(5, i);
+            JsonNode claim = s.path("claims").path(0);
+            if (!claim.path("metadata").path("name").asString("").equals("claim-bulk")) {
+                continue;
+            }
+            assertThat(s.path("claims").size()).isEqualTo(1);
+            int block = 0;
+            for (JsonNode slice : s.path("resourceSlices")) {
+                if (slice.path("spec").path("driver").asString("").equals("driver-bulk")) {
+                    block += slice.path("spec").path("devices").size();
+                }
+            }
+            JsonNode requests = claim.path("spec").path("devices").path("requests");
+            JsonNode first = requests.path(0);
+            long askedAtMost = 0;
+            for (JsonNode request : requests) {
+                long most = request.path("exactly").path("count").asLong(0);
+                for (JsonNode alternative : request.path("firstAvailable")) {
+                    most = Math.max(most, alternative.path("count").asLong());
+                }
+                askedAtMost += most;
+            }
+            if (first.path("exactly").path("allocationMode").asString("").equals("All")) {
+                shapes.add("All");
+                assertThat(block).isGreaterThan(32);
+            } else if (first.has("firstAvailable")) {
+                long preferred =
+                        first.path("firstAvailable").path(0).path("count").asLong();
+                long fallback =
+                        first.path("firstAvailable").path(1).path("count").asLong();
+                long rest = requests.path(1).path("exactly").path("count").asLong();
+                shapes.add(preferred > 32 ? "firstAvailable over by itself" : "firstAvailable over with the next");
+                assertThat(preferred + rest).isGreaterThan(32);
+                assertThat(fallback + rest).isLessThanOrEqualTo(Math.min(32, block));
+            } else {
+                shapes.add(requests.size() == 1 ? "one request over" : "requests adding up over");
+                assertThat(askedAtMost).isGreaterThan(32);
+            }
+        }
+        assertThat(shapes)
+                .containsExactlyInAnyOrder(
+                        "All",
+                        "firstAvailable over by itself",
+                        "firstAvailable over with the next",
+                        "one request over",
+                        "requests adding up over");
     }
 
     @Test
