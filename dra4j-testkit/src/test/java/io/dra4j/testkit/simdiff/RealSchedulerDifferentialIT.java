@@ -266,9 +266,14 @@ class RealSchedulerDifferentialIT {
         return out;
     }
 
+    /**
+     * Without preemption (see above) and without gangs: the control plane runs 1.37's default gates, under which
+     * GenericWorkload is off and kube-apiserver does not serve scheduling.k8s.io/v1beta1 PodGroups; gangs are proven
+     * against upstream's GangScheduling by the in-process differential ({@code oracle/sim-difftest}).
+     */
     private static List<HasMetadata> generated(int index) {
-        String json = JSON.writeValueAsString(
-                FleetGenerator.generate(SEED, index, EnumSet.of(FleetGenerator.Feature.PREEMPTION)));
+        String json = JSON.writeValueAsString(FleetGenerator.generate(
+                SEED, index, EnumSet.of(FleetGenerator.Feature.PREEMPTION, FleetGenerator.Feature.GANGS)));
         KubernetesList list = FABRIC8.unmarshal(json, KubernetesList.class);
         return list.getItems();
     }
