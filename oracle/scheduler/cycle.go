@@ -370,6 +370,10 @@ func runSnapshotWith(s *snapshot, emit func(*attempt), timed func(timing), out *
 	placements, releases := 0, 0
 	attempts := 0
 	seen := map[types.UID]lastAttempt{}
+	// dra4j's rule against a livelock upstream repeats without end (Simulation.MAX_DEALLOCATIONS_PER_POD): a pod
+	// whose PostFilter deallocated a claim that often without being bound is not tried again.
+	const maxDeallocationsPerPod = 10
+	deallocations := map[types.UID]int{}
 	pending := queue
 	start := time.Now()
 	podGroupStatus := map[string]string{}
@@ -424,7 +428,8 @@ func runSnapshotWith(s *snapshot, emit func(*attempt), timed func(timing), out *
 				}
 				continue
 			}
-			if last, ok := seen[qpi.Pod.UID]; ok && last.releases == releases && (!last.helped || last.placements == placements) {
+			if last, ok := seen[qpi.Pod.UID]; ok && (last.releases == releases && (!last.helped || last.placements == placements) ||
+				deallocations[qpi.Pod.UID] >= maxDeallocationsPerPod) {
 				still = append(still, qpi)
 				continue
 			}
@@ -447,6 +452,9 @@ func runSnapshotWith(s *snapshot, emit func(*attempt), timed func(timing), out *
 				seen[qpi.Pod.UID] = lastAttempt{placements: placements, releases: releases, helped: helpedByBindings(a)}
 				if a.postFilterWrote || len(a.Victims) > 0 {
 					releases++
+				}
+				if a.postFilterWrote {
+					deallocations[qpi.Pod.UID]++
 				}
 				if len(a.Victims) == 0 {
 					still = append(still, qpi)

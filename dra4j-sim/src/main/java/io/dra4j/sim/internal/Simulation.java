@@ -105,6 +105,17 @@ public final class Simulation {
     /** Preemptions carried out per pod so far; a pod that reached {@link #MAX_PREEMPTIONS_PER_POD} is not tried again. */
     private final Map<String, Integer> preemptions = new HashMap<>();
 
+    /**
+     * How often DynamicResources' PostFilter may deallocate a claim for one pod without the pod being bound. The
+     * deallocation is a claim event that queues the pods using the claim again; when another of them allocates the
+     * claim again on a node where this pod does not fit and then fails (say in PreBind), kube-scheduler repeats
+     * the two attempts without end (its backoff only spreads them over time); the simulation stops trying the pod.
+     */
+    static final int MAX_DEALLOCATIONS_PER_POD = 10;
+
+    /** PostFilter deallocations per pod so far; a pod that reached {@link #MAX_DEALLOCATIONS_PER_POD} is not tried again. */
+    private final Map<String, Integer> deallocations = new HashMap<>();
+
     public Simulation(SimulationOptions options, ClusterSnapshot input) {
         this(options, input, options.effectiveFilterTimeout(), null, null);
     }
@@ -354,7 +365,9 @@ public final class Simulation {
                 // A pod that failed is tried again only after an event that may help it, as upstream's queueing
                 // hints requeue it: a deletion frees resources for any rejection; a binding helps only pods that
                 // InterPodAffinity or PodTopologySpread rejected (and pods whose attempt ended in an error).
-                if (!retry(seenAt.get(key(p))) || preemptions.getOrDefault(key(p), 0) >= MAX_PREEMPTIONS_PER_POD) {
+                if (!retry(seenAt.get(key(p)))
+                        || preemptions.getOrDefault(key(p), 0) >= MAX_PREEMPTIONS_PER_POD
+                        || deallocations.getOrDefault(key(p), 0) >= MAX_DEALLOCATIONS_PER_POD) {
                     still.add(p);
                     continue;
                 }
@@ -586,6 +599,11 @@ public final class Simulation {
             // DynamicResources' PostFilter frees a claim: a claim event, which requeues this pod and others.
             a.deallocate().run();
             deletions++;
+            if (deallocations.merge(key(p), 1, Integer::sum) == MAX_DEALLOCATIONS_PER_POD) {
+                notes.add("pod " + key(p) + " had a claim deallocated by DynamicResources' PostFilter "
+                        + MAX_DEALLOCATIONS_PER_POD + " times without being bound (another pod allocated it again "
+                        + "each time and failed); not tried again");
+            }
         }
         recordFailure(p, a);
         // handleSchedulingFailure's nomination: a FitError's PostFilter result (null leaves it), any other failure
