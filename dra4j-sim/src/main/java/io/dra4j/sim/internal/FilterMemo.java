@@ -30,6 +30,8 @@ final class FilterMemo {
         final long[] taint;
         final long[] affinity;
         final long[] dra;
+        /** The last cycle of this shape in which every node rejected the pod; null when none or no longer usable. */
+        Failure failure;
 
         private Entry(int nodes) {
             stamps = new long[nodes];
@@ -42,6 +44,32 @@ final class FilterMemo {
             taint = new long[nodes];
             affinity = new long[nodes];
             dra = new long[nodes];
+        }
+    }
+
+    /**
+     * A cycle of the shape in which every node rejected the pod, each verdict remembered: the rotating start index it
+     * filtered from, the change log position and global version ({@link NodeVersions}) it saw, the statuses by node in
+     * the order filtered, FitError's availability message, the plugins that rejected and the nodes DynamicResources
+     * rejected, in that order.
+     */
+    record Failure(
+            int start,
+            int changeCount,
+            long global,
+            Map<NodeInfo, FilterStatus> statuses,
+            String availability,
+            java.util.Set<String> rejectors,
+            java.util.List<NodeInfo> draRejected) {
+        Failure {
+            statuses = java.util.Collections.unmodifiableMap(statuses);
+            rejectors = java.util.Set.copyOf(rejectors);
+            draRejected = java.util.List.copyOf(draRejected);
+        }
+
+        /** The same failure, seen again at a later log position. */
+        Failure at(int changeCount) {
+            return new Failure(start, changeCount, global, statuses, availability, rejectors, draRejected);
         }
     }
 

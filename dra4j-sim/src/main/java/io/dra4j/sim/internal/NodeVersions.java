@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,11 +16,16 @@ import java.util.Map;
  * pool whose slices all name nodes belongs to those nodes; a change to any other pool (a node selector, all nodes)
  * grows the global version, which every node's stamp includes. The node objects, slices, classes and taint rules
  * do not change during a run. Outcomes remembered with a node's stamp hold while the stamp is the same (both parts
- * only grow, so an equal sum means neither changed).
+ * only grow, so an equal sum means neither changed). Each growth of a node's own version is logged, so that a reader
+ * that noted a log position can list the nodes changed since.
  */
 final class NodeVersions {
     private final long[] versions;
     private long global;
+    /** The nodes whose own version grew, in order, one entry per growth: a change log read by position. */
+    private int[] changes = new int[1024];
+
+    private int changeCount;
     /** driver NUL pool → the indices of the nodes whose slices hold it; {@link #SHARED} when some slice names none. */
     private final Map<String, int[]> poolNodes = new HashMap<>();
 
@@ -63,11 +69,34 @@ final class NodeVersions {
         return versions[node] + global;
     }
 
+    /** The global version: it grows when a pool no single set of nodes owns changes. */
+    long global() {
+        return global;
+    }
+
+    /** How many node changes the log holds: the position of the next one. */
+    int changeCount() {
+        return changeCount;
+    }
+
+    /** The index of the node whose version grew at log position {@code position}. */
+    int changedNode(int position) {
+        return changes[position];
+    }
+
     /** The node's pods changed. */
     void podsChanged(int node) {
         if (node >= 0 && node < versions.length) {
-            versions[node]++;
+            grow(node);
         }
+    }
+
+    private void grow(int node) {
+        versions[node]++;
+        if (changeCount == changes.length) {
+            changes = Arrays.copyOf(changes, changeCount * 2);
+        }
+        changes[changeCount++] = node;
     }
 
     /**
@@ -92,7 +121,7 @@ final class NodeVersions {
             global++;
         } else if (owners != null) {
             for (int n : owners) {
-                versions[n]++;
+                grow(n);
             }
         }
     }

@@ -39,6 +39,11 @@ final class Nominator {
         }
     }
 
+    /** Whether no pod is nominated to any node. */
+    boolean none() {
+        return byNode.isEmpty();
+    }
+
     /**
      * addGENominatedPods' choice: the pods nominated to the node whose priority is at least the pod's, the pod itself
      * left out. These are the pods a Filter of {@code pod} on that node treats as running there.

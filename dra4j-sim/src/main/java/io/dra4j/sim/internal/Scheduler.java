@@ -245,6 +245,60 @@ final class Scheduler {
             return filter(pod, n, request, spread, affinity, dra);
         }
 
+        /**
+         * The failure of the last cycle of this pod's shape in which every node rejected it, when it is this cycle's
+         * too: filtered from the same start index, no pool change reaching all nodes since, no pod nominated anywhere,
+         * and every node changed since (the change log) still rejecting the pod as it did then. The other nodes'
+         * stamps are the ones their remembered verdicts hold, so Filter would read those verdicts again; their
+         * allocator outcomes are remembered for the cycle as Filter remembers them. Null: filter every node.
+         */
+        FilterMemo.Failure repeatedFailure(int start) {
+            FilterMemo.Failure f = memo == null || trace != null || !nominator.none() ? null : memo.failure;
+            NodeVersions versions = cluster.versions;
+            int now = versions.changeCount();
+            if (f == null
+                    || f.start() != start
+                    || f.global() != versions.global()
+                    || now - f.changeCount() > cluster.nodes.size()) {
+                return null;
+            }
+            boolean remembered = true;
+            for (int i = f.changeCount(); i < now; i++) {
+                NodeInfo n = cluster.nodes.get(versions.changedNode(i));
+                FilterStatus s = run(n);
+                if (s == null || !s.equals(f.statuses().get(n))) {
+                    return null;
+                }
+                remembered &= memo.stamps[n.index] == versions.stamp(n.index);
+            }
+            for (NodeInfo n : cluster.nodes) {
+                if (memo.stamps[n.index] == versions.stamp(n.index) && memo.outcomes[n.index] != null) {
+                    dra.remember(n, memo.outcomes[n.index]);
+                }
+            }
+            if (remembered) {
+                memo.failure = f.at(now);
+            }
+            return f;
+        }
+
+        /**
+         * Keeps this cycle's failure for the next pod of the shape when every node's verdict is remembered at its
+         * current stamp and no nominated pod took part.
+         */
+        void failed(FilterMemo.Failure f) {
+            if (memo == null || trace != null || !nominator.none()) {
+                return;
+            }
+            for (NodeInfo n : cluster.nodes) {
+                if (memo.stamps[n.index] != cluster.versions.stamp(n.index)) {
+                    memo.failure = null;
+                    return;
+                }
+            }
+            memo.failure = f;
+        }
+
         @Override
         public void podsChanged() {
             if (podCountsMatter) {
@@ -333,6 +387,15 @@ final class Scheduler {
                     trace.best(List.of(nominatedNode.name));
                 }
                 return bind(pod, nominatedNode, dra);
+            }
+        }
+
+        // A failure of the pod's shape seen again: only the nodes changed since are filtered (all nodes are processed,
+        // so the start index stays).
+        if (nodes.size() == all.size() && !podGroupCycle) {
+            FilterMemo.Failure again = filters.repeatedFailure(nextStartNodeIndex);
+            if (again != null) {
+                return postFilter(pod, all, again, dra, filters, false);
             }
         }
 
@@ -511,20 +574,52 @@ final class Scheduler {
                 }
             }
         }
-        String msg = availability(0, all.size(), statuses.values());
+        Set<String> rejectors = new HashSet<>();
+        statuses.values().forEach(st -> rejectors.add(st.plugin()));
+        List<NodeInfo> draRejected = new ArrayList<>();
+        rejected.forEach((node, status) -> {
+            if (status.plugin().equals(DynamicResources.NAME)) {
+                draRejected.add(node);
+            }
+        });
+        FilterMemo.Failure failure = new FilterMemo.Failure(
+                nextStartNodeIndex,
+                cluster.versions.changeCount(),
+                cluster.versions.global(),
+                statuses,
+                availability(0, all.size(), statuses.values()),
+                rejectors,
+                draRejected);
+        if (filtered.size() == all.size() && !podGroupCycle) {
+            filters.failed(failure);
+        }
+        return postFilter(pod, all, failure, dra, filters, podGroupCycle);
+    }
+
+    /**
+     * PostFilter after every node rejected the pod: DynamicResources' deallocation, then DefaultPreemption; in a pod
+     * group cycle the message carries neither, and no node is nominated.
+     */
+    private Attempt postFilter(
+            Pod pod,
+            List<NodeInfo> all,
+            FilterMemo.Failure failure,
+            DynamicResources dra,
+            CycleFilters filters,
+            boolean podGroupCycle) {
+        String msg = failure.availability();
         Runnable deallocate = dra.postFilter();
-        java.util.function.Supplier<String> draReason = draReason(rejected, dra);
+        List<NodeInfo> draRejected = failure.draRejected();
+        java.util.function.Supplier<String> draReason =
+                draRejected.isEmpty() ? () -> "" : dra.decisiveReasonLater(draRejected);
         if (podGroupCycle) {
-            Set<String> rejectors = new HashSet<>();
-            statuses.values().forEach(st -> rejectors.add(st.plugin()));
-            return new Attempt(null, msg, draReason, false, null, List.of(), null, rejectors, null, deallocate);
+            return new Attempt(
+                    null, msg, draReason, false, null, List.of(), null, failure.rejectors(), null, deallocate);
         }
         if (deallocate != null) {
             msg += " deallocation of ResourceClaim completed,";
         }
-        Preemption.Outcome preemption = new Preemption(pod, pdbs, filters).postFilter(all, statuses);
-        Set<String> rejectors = new HashSet<>();
-        statuses.values().forEach(st -> rejectors.add(st.plugin()));
+        Preemption.Outcome preemption = new Preemption(pod, pdbs, filters).postFilter(all, failure.statuses());
         msg += " " + preemption.message();
         return new Attempt(
                 null,
@@ -534,21 +629,9 @@ final class Scheduler {
                 preemption.nominatedNode(),
                 preemption.victims(),
                 null,
-                rejectors,
+                failure.rejectors(),
                 null,
                 deallocate);
-    }
-
-    /** The decisive DRA reason over the nodes DynamicResources rejected, computed when asked ("" when none). */
-    private static java.util.function.Supplier<String> draReason(
-            Map<NodeInfo, FilterStatus> rejected, DynamicResources dra) {
-        List<NodeInfo> draRejected = new ArrayList<>();
-        rejected.forEach((node, status) -> {
-            if (status.plugin().equals(DynamicResources.NAME)) {
-                draRejected.add(node);
-            }
-        });
-        return draRejected.isEmpty() ? () -> "" : dra.decisiveReasonLater(draRejected);
     }
 
     /** The message of a pod PreFilter rejected (not with an error): FitError's, with the preemption note if due. */
