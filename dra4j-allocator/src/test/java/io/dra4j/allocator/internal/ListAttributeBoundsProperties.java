@@ -10,13 +10,10 @@ import io.dra4j.allocator.DraFeature;
 import io.dra4j.allocator.FeatureGates;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
-import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.Device;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttribute;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttributeBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceBuilder;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceClassBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceConstraint;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceConstraintBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest;
@@ -86,7 +83,7 @@ class ListAttributeBoundsProperties {
             ClusterView view = ClusterView.build(
                     FeatureGates.of(DraFeature.DRAListTypeAttributes),
                     null,
-                    List.of(deviceClass()),
+                    List.of(BoundsRuns.deviceClass(DRIVER)),
                     slices(c),
                     List.of(),
                     AllocatedState.EMPTY,
@@ -97,50 +94,16 @@ class ListAttributeBoundsProperties {
                     .endMetadata()
                     .build();
             List<ResourceClaim> claims = claims(c);
-            Run with = run(view, node, claims, true);
-            Run without = run(view, node, claims, false);
-            assertThat(with.outcome).isEqualTo(without.outcome);
-            assertThat(with.steps).isLessThanOrEqualTo(without.steps);
-            if (with.steps < without.steps) {
+            BoundsRuns.Run with = BoundsRuns.run(view, node, claims, null);
+            BoundsRuns.Run without = BoundsRuns.run(view, node, claims, Search::withoutListBounds);
+            assertThat(with.outcome()).isEqualTo(without.outcome());
+            assertThat(with.steps()).isLessThanOrEqualTo(without.steps());
+            if (with.steps() < without.steps()) {
                 pruned.incrementAndGet();
             }
         });
         // The cases must exercise the bounds, or the property says nothing.
         assertThat(pruned.get()).isGreaterThan(50);
-    }
-
-    /** What one search decided: the results or the error text, and its steps. */
-    private record Run(String outcome, long steps) {}
-
-    private static Run run(ClusterView view, Node node, List<ResourceClaim> claims, boolean bounds) {
-        Search search = new Search(view, node, claims, () -> "share", 0);
-        if (!bounds) {
-            search.withoutListBounds();
-        }
-        try {
-            if (!search.run()) {
-                return new Run("unschedulable", search.steps());
-            }
-            List<AllocationResult> results = ResultAssembler.assemble(search);
-            return new Run(results.toString(), search.steps());
-        } catch (AllocationException e) {
-            return new Run("error: " + e.getMessage(), search.steps());
-        }
-    }
-
-    private static DeviceClass deviceClass() {
-        return new DeviceClassBuilder()
-                .withNewMetadata()
-                .withName("cls")
-                .endMetadata()
-                .withNewSpec()
-                .addNewSelector()
-                .withNewCel()
-                .withExpression("device.driver == \"" + DRIVER + "\"")
-                .endCel()
-                .endSelector()
-                .endSpec()
-                .build();
     }
 
     private static List<ResourceSlice> slices(Case c) {

@@ -10,13 +10,10 @@ import io.dra4j.allocator.DraFeature;
 import io.dra4j.allocator.FeatureGates;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
-import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.Device;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttribute;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttributeBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceBuilder;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceClassBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceConstraint;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceConstraintBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest;
@@ -110,7 +107,7 @@ class RequestBoundsProperties {
             ClusterView view = ClusterView.build(
                     c.gates(),
                     null,
-                    List.of(deviceClass()),
+                    List.of(BoundsRuns.deviceClass(DRIVER)),
                     List.of(slice(c)),
                     List.of(),
                     AllocatedState.EMPTY,
@@ -122,12 +119,12 @@ class RequestBoundsProperties {
                     .build();
             List<ResourceClaim> claims = List.of(claim(c));
             ResourceClaim before = claim(c);
-            Run with = run(view, node, claims, true);
-            Run without = run(view, node, claims, false);
-            assertThat(with.outcome).isEqualTo(without.outcome);
-            assertThat(with.steps).isLessThanOrEqualTo(without.steps);
+            BoundsRuns.Run with = BoundsRuns.run(view, node, claims, null);
+            BoundsRuns.Run without = BoundsRuns.run(view, node, claims, Search::withoutRequestBounds);
+            assertThat(with.outcome()).isEqualTo(without.outcome());
+            assertThat(with.steps()).isLessThanOrEqualTo(without.steps());
             assertThat(claims.get(0)).isEqualTo(before);
-            if (with.steps < without.steps) {
+            if (with.steps() < without.steps()) {
                 pruned.incrementAndGet();
             }
             if (mostResults(c) > Search.MAX_RESULTS && fewestResults(c) <= Search.MAX_RESULTS) {
@@ -151,40 +148,6 @@ class RequestBoundsProperties {
         return c.requests.stream()
                 .mapToInt(r -> r.counts.stream().mapToInt(COUNTS::get).min().orElseThrow())
                 .sum();
-    }
-
-    /** What one search decided: the results or the error text, and its steps. */
-    private record Run(String outcome, long steps) {}
-
-    private static Run run(ClusterView view, Node node, List<ResourceClaim> claims, boolean bounds) {
-        Search search = new Search(view, node, claims, () -> "share", 0);
-        if (!bounds) {
-            search.withoutRequestBounds();
-        }
-        try {
-            if (!search.run()) {
-                return new Run("unschedulable", search.steps());
-            }
-            List<AllocationResult> results = ResultAssembler.assemble(search);
-            return new Run(results.toString(), search.steps());
-        } catch (AllocationException e) {
-            return new Run("error: " + e.getMessage(), search.steps());
-        }
-    }
-
-    private static DeviceClass deviceClass() {
-        return new DeviceClassBuilder()
-                .withNewMetadata()
-                .withName("cls")
-                .endMetadata()
-                .withNewSpec()
-                .addNewSelector()
-                .withNewCel()
-                .withExpression("device.driver == \"" + DRIVER + "\"")
-                .endCel()
-                .endSelector()
-                .endSpec()
-                .build();
     }
 
     private static ResourceSlice slice(Case c) {
