@@ -198,7 +198,7 @@ public final class CostModel {
 
         Builder(CelAbstractSyntaxTree ast) {
             this.ast = ast;
-            int size = (int) maxId(ast.getExpr()) + 1;
+            int size = (int) CelExprs.maxId(ast.getExpr()) + 1;
             fixedCost = new long[size];
             rules = new CallCosts.Rule[size];
             argIds = new int[size][];
@@ -206,50 +206,6 @@ public final class CostModel {
             optionalSelectOperand = new int[size];
             optionalOperand = new boolean[size];
             java.util.Arrays.fill(optionalSelectOperand, -1);
-        }
-
-        private static long maxId(CelExpr expr) {
-            long max = expr.id();
-            for (CelExpr child : children(expr)) {
-                max = Math.max(max, maxId(child));
-            }
-            return max;
-        }
-
-        private static List<CelExpr> children(CelExpr expr) {
-            List<CelExpr> out = new ArrayList<>();
-            switch (expr.exprKind().getKind()) {
-                case SELECT:
-                    out.add(expr.select().operand());
-                    break;
-                case CALL:
-                    expr.call().target().ifPresent(out::add);
-                    out.addAll(expr.call().args());
-                    break;
-                case LIST:
-                    out.addAll(expr.list().elements());
-                    break;
-                case MAP:
-                    expr.map().entries().forEach(e -> {
-                        out.add(e.key());
-                        out.add(e.value());
-                    });
-                    break;
-                case STRUCT:
-                    expr.struct().entries().forEach(e -> out.add(e.value()));
-                    break;
-                case COMPREHENSION:
-                    // cel-go's planner order (planComprehension).
-                    out.add(expr.comprehension().accuInit());
-                    out.add(expr.comprehension().iterRange());
-                    out.add(expr.comprehension().loopCondition());
-                    out.add(expr.comprehension().loopStep());
-                    out.add(expr.comprehension().result());
-                    break;
-                default:
-                    break;
-            }
-            return out;
         }
 
         /** Assigns costs below and at {@code expr}; returns whether cel-go would fold the node into a constant. */
@@ -304,7 +260,7 @@ public final class CostModel {
                     boolean bindOnly = c.iterRange().exprKind().getKind() == CelExpr.ExprKind.Kind.LIST
                             && c.iterRange().list().elements().isEmpty();
                     hasLoops |= !bindOnly;
-                    children(expr).forEach(this::visit);
+                    CelExprs.children(expr).forEach(this::visit);
                     return false;
                 }
                 case CALL:

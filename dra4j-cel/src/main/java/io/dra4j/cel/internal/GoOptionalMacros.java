@@ -1,11 +1,9 @@
 package io.dra4j.cel.internal;
 
-import com.google.common.collect.ImmutableList;
 import dev.cel.common.CelAbstractSyntaxTree;
 import dev.cel.common.ast.CelConstant;
 import dev.cel.common.ast.CelExpr;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -34,51 +32,9 @@ final class GoOptionalMacros {
     private static CelExpr expand(CelExpr e, Map<String, CelExpr> targets) {
         return switch (e.exprKind().getKind()) {
             case IDENT -> targets.getOrDefault(e.ident().name(), e);
-            case CALL ->
-                CelExpr.ofCall(
-                        e.id(),
-                        e.call().target().map(t -> expand(t, targets)),
-                        e.call().function(),
-                        expandAll(e.call().args(), targets));
-            case SELECT ->
-                CelExpr.ofSelect(
-                        e.id(),
-                        expand(e.select().operand(), targets),
-                        e.select().field(),
-                        e.select().testOnly());
-            case LIST ->
-                CelExpr.ofList(
-                        e.id(),
-                        expandAll(e.list().elements(), targets),
-                        e.list().optionalIndices());
-            case MAP ->
-                CelExpr.ofMap(
-                        e.id(),
-                        e.map().entries().stream()
-                                .map(entry -> CelExpr.ofMapEntry(
-                                        entry.id(),
-                                        expand(entry.key(), targets),
-                                        expand(entry.value(), targets),
-                                        entry.optionalEntry()))
-                                .collect(ImmutableList.toImmutableList()));
-            case STRUCT ->
-                CelExpr.ofStruct(
-                        e.id(),
-                        e.struct().messageName(),
-                        e.struct().entries().stream()
-                                .map(entry -> CelExpr.ofStructEntry(
-                                        entry.id(),
-                                        entry.fieldKey(),
-                                        expand(entry.value(), targets),
-                                        entry.optionalEntry()))
-                                .collect(ImmutableList.toImmutableList()));
             case COMPREHENSION -> expandComprehension(e, targets);
-            default -> e;
+            default -> CelExprs.mapChildren(e, x -> expand(x, targets));
         };
-    }
-
-    private static ImmutableList<CelExpr> expandAll(List<CelExpr> exprs, Map<String, CelExpr> targets) {
-        return exprs.stream().map(x -> expand(x, targets)).collect(ImmutableList.toImmutableList());
     }
 
     private static CelExpr expandComprehension(CelExpr e, Map<String, CelExpr> targets) {

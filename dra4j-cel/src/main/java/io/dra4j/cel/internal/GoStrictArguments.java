@@ -13,12 +13,10 @@ import dev.cel.runtime.CelFunctionBinding;
 import dev.cel.runtime.CelRuntimeBuilder;
 import dev.cel.runtime.CelRuntimeLibrary;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.IntStream;
-import java.util.stream.Stream;
 
 /**
  * cel-go evaluates every argument of a strict call before it looks for errors ({@code evalBinary}, {@code
@@ -54,7 +52,7 @@ final class GoStrictArguments {
 
     /** The rewritten expression, or empty when no call has two or more operands to evaluate. */
     static Optional<CelAbstractSyntaxTree> of(CelAbstractSyntaxTree ast) {
-        long firstSyntheticId = maxId(ast.getExpr()) + 1;
+        long firstSyntheticId = CelExprs.maxId(ast.getExpr()) + 1;
         GoStrictArguments rewrite = new GoStrictArguments(ast, firstSyntheticId);
         CelExpr expr = rewrite.rewrite(ast.getExpr());
         if (rewrite.nextId == firstSyntheticId) {
@@ -64,103 +62,15 @@ final class GoStrictArguments {
                 CelAbstractSyntaxTree.newCheckedAst(expr, ast.getSource(), rewrite.references, rewrite.types));
     }
 
-    private static long maxId(CelExpr e) {
-        long max = e.id();
-        for (CelExpr child : children(e)) {
-            max = Math.max(max, maxId(child));
-        }
-        if (e.exprKind().getKind() == CelExpr.ExprKind.Kind.MAP) {
-            for (CelExpr.CelMap.Entry entry : e.map().entries()) {
-                max = Math.max(max, entry.id());
-            }
-        }
-        if (e.exprKind().getKind() == CelExpr.ExprKind.Kind.STRUCT) {
-            for (CelExpr.CelStruct.Entry entry : e.struct().entries()) {
-                max = Math.max(max, entry.id());
-            }
-        }
-        return max;
-    }
-
-    private static List<CelExpr> children(CelExpr e) {
-        return switch (e.exprKind().getKind()) {
-            case CALL ->
-                ImmutableList.<CelExpr>builder()
-                        .addAll(e.call().target().stream().toList())
-                        .addAll(e.call().args())
-                        .build();
-            case SELECT -> List.of(e.select().operand());
-            case LIST -> e.list().elements();
-            case MAP ->
-                e.map().entries().stream()
-                        .flatMap(entry -> Stream.of(entry.key(), entry.value()))
-                        .toList();
-            case STRUCT ->
-                e.struct().entries().stream()
-                        .map(CelExpr.CelStruct.Entry::value)
-                        .toList();
-            case COMPREHENSION ->
-                List.of(
-                        e.comprehension().iterRange(),
-                        e.comprehension().accuInit(),
-                        e.comprehension().loopCondition(),
-                        e.comprehension().loopStep(),
-                        e.comprehension().result());
-            default -> List.of();
-        };
-    }
-
     private CelExpr rewrite(CelExpr e) {
-        return switch (e.exprKind().getKind()) {
-            case CALL -> rewriteCall(e);
-            case SELECT ->
-                CelExpr.ofSelect(
-                        e.id(),
-                        rewrite(e.select().operand()),
-                        e.select().field(),
-                        e.select().testOnly());
-            case LIST ->
-                CelExpr.ofList(e.id(), rewriteAll(e.list().elements()), e.list().optionalIndices());
-            case MAP ->
-                CelExpr.ofMap(
-                        e.id(),
-                        e.map().entries().stream()
-                                .map(entry -> CelExpr.ofMapEntry(
-                                        entry.id(),
-                                        rewrite(entry.key()),
-                                        rewrite(entry.value()),
-                                        entry.optionalEntry()))
-                                .collect(ImmutableList.toImmutableList()));
-            case STRUCT ->
-                CelExpr.ofStruct(
-                        e.id(),
-                        e.struct().messageName(),
-                        e.struct().entries().stream()
-                                .map(entry -> CelExpr.ofStructEntry(
-                                        entry.id(), entry.fieldKey(), rewrite(entry.value()), entry.optionalEntry()))
-                                .collect(ImmutableList.toImmutableList()));
-            case COMPREHENSION ->
-                CelExpr.ofComprehension(
-                        e.id(),
-                        e.comprehension().iterVar(),
-                        e.comprehension().iterVar2(),
-                        rewrite(e.comprehension().iterRange()),
-                        e.comprehension().accuVar(),
-                        rewrite(e.comprehension().accuInit()),
-                        rewrite(e.comprehension().loopCondition()),
-                        rewrite(e.comprehension().loopStep()),
-                        rewrite(e.comprehension().result()));
-            default -> e;
-        };
-    }
-
-    private ImmutableList<CelExpr> rewriteAll(List<CelExpr> exprs) {
-        return exprs.stream().map(this::rewrite).collect(ImmutableList.toImmutableList());
+        return e.exprKind().getKind() == CelExpr.ExprKind.Kind.CALL
+                ? rewriteCall(e)
+                : CelExprs.mapChildren(e, this::rewrite);
     }
 
     private CelExpr rewriteCall(CelExpr e) {
         Optional<CelExpr> target = e.call().target().map(this::rewrite);
-        ImmutableList<CelExpr> args = rewriteAll(e.call().args());
+        ImmutableList<CelExpr> args = CelExprs.mapAll(e.call().args(), this::rewrite);
         if (LOGICAL.contains(e.call().function()) && args.size() == 2) {
             return CelExpr.ofCall(
                     e.id(),
