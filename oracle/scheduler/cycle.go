@@ -81,6 +81,13 @@ type attempt struct {
 	// the pods its preemption deleted.
 	Nominate *string  `json:"nominate,omitempty"`
 	Victims  []string `json:"victims,omitempty"`
+	// NominationTies: when PostFilter nominated a node, every preemption candidate upstream's SelectCandidate could
+	// have nominated in its place (the nominated node included), each with the victims the dry run selects on it
+	// (preemptionTies).
+	NominationTies map[string][]string `json:"nominationTies,omitempty"`
+	// postFilterState and postFilterStatuses are what the PostFilter pass was given, for preemptionTies.
+	postFilterState    fwk.CycleState
+	postFilterStatuses *framework.NodeToStatus
 	// PodGroup is the status the member's pod group cycle ended with when it failed (not compared per attempt; the
 	// run's outcome carries each PodGroup's).
 	PodGroup string `json:"podGroup,omitempty"`
@@ -812,6 +819,7 @@ func (r *run) postFilter(state fwk.CycleState, pod *v1.Pod, statuses *framework.
 			a.Nominate = &name
 		}
 	}
+	a.postFilterState, a.postFilterStatuses = state, statuses
 }
 
 // allocations: the claims of a bound pod as the API server holds them now, by the pod's claim name

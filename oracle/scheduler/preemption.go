@@ -15,6 +15,7 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/util/workqueue"
@@ -23,6 +24,7 @@ import (
 	internalqueue "k8s.io/kubernetes/pkg/scheduler/backend/queue"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/defaultpreemption"
+	"k8s.io/kubernetes/pkg/scheduler/framework/preemption"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 	"k8s.io/kubernetes/pkg/scheduler/util"
 )
@@ -56,6 +58,13 @@ func (r *run) afterPostFilter(pod *v1.Pod, a *attempt) error {
 		}
 		time.Sleep(time.Millisecond)
 	}
+	if a.Nominate != nil && *a.Nominate != "" && !r.timing {
+		ties, err := r.preemptionTies(pod, a)
+		if err != nil {
+			return err
+		}
+		a.NominationTies = ties
+	}
 	deleted := r.deliverPodEvents()
 	for _, p := range deleted {
 		a.Victims = append(a.Victims, p.Namespace+"/"+p.Name)
@@ -65,6 +74,75 @@ func (r *run) afterPostFilter(pod *v1.Pod, a *attempt) error {
 		return nil
 	}
 	return r.claims.awaitReleased(r.ctx, r, deleted)
+}
+
+// selectionTrials: how often SelectCandidate is asked to pick a candidate over the nominated node before the two count
+// as not tied. pickOneNodeForPreemption ranges over a map, so among candidates tied on every criterion the one it
+// returns depends on Go's random iteration order; for a two-entry map the entry inserted first comes first 7 times in 8
+// (measured on Go 1.26), so a tied candidate listed first goes unreturned 40 times with a probability of 8^-40.
+const selectionTrials = 40
+
+// preemptionTies: the preemption candidates upstream's own selection could have nominated instead of the node the
+// PostFilter pass nominated, each with the victims upstream selects on it. The nomination's randomness has two
+// sources: DefaultPreemption's dry run starts at a random offset (GetOffsetAndNumCandidates) and runs nodes in
+// parallel, and SelectCandidate takes the first of the candidates tied on every criterion of
+// pickOneNodeForPreemption in map order. So the glue mirrors findCandidates with the same snapshot, cycle state,
+// node statuses, PDBs and pod (evaluate's latest copy) but offset 0 and every potential node as numCandidates
+// (DryRunPreemption then evaluates each one; with the default args and under 1,000 nodes that is upstream's
+// calculateNumCandidates too), and asks upstream's SelectCandidate, for each other candidate c, to choose between c
+// (listed first) and the nominated candidate. pickOneNodeForPreemption's criteria are applied one after another, so
+// the nominated node (the choice among all candidates) is never beaten: c is returned only when it is tied with it on
+// every criterion. Runs after the preemption was carried out and before the pod events reach the scheduler, so the
+// snapshot and the nominator are as the PostFilter pass saw them.
+func (r *run) preemptionTies(pod *v1.Pod, a *attempt) (map[string][]string, error) {
+	ev := r.preemption.Evaluator
+	latest, err := ev.PodLister.Pods(pod.Namespace).Get(pod.Name)
+	if err != nil {
+		return nil, err
+	}
+	potential, err := a.postFilterStatuses.NodesForStatusCode(ev.Handler.MutableSnapshotSharedLister().NodeInfos(), fwk.Unschedulable)
+	if err != nil {
+		return nil, err
+	}
+	pdbs, err := ev.PdbLister.List(labels.Everything())
+	if err != nil {
+		return nil, err
+	}
+	candidates, _, err := ev.DryRunPreemption(r.ctx, a.postFilterState, latest, potential, pdbs, 0, int32(len(potential)))
+	if err != nil {
+		return nil, err
+	}
+	var nominated preemption.Candidate
+	for _, c := range candidates {
+		if c.Name() == *a.Nominate {
+			nominated = c
+		}
+	}
+	if nominated == nil {
+		return nil, fmt.Errorf("the preemption dry run of %s/%s found no candidate on the nominated node %s", pod.Namespace, pod.Name, *a.Nominate)
+	}
+	ties := map[string][]string{nominated.Name(): victimNames(nominated)}
+	for _, c := range candidates {
+		if c == nominated {
+			continue
+		}
+		for i := 0; i < selectionTrials; i++ {
+			if ev.SelectCandidate(r.ctx, []preemption.Candidate{c, nominated}).Name() == c.Name() {
+				ties[c.Name()] = victimNames(c)
+				break
+			}
+		}
+	}
+	return ties, nil
+}
+
+func victimNames(c preemption.Candidate) []string {
+	var names []string
+	for _, p := range c.Victims().Pods {
+		names = append(names, p.Namespace+"/"+p.Name)
+	}
+	sort.Strings(names)
+	return names
 }
 
 // handleFailure mirrors handleSchedulingFailure's nomination (schedule_one.go): the pod as the informer holds it

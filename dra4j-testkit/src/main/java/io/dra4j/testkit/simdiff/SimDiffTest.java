@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
@@ -91,7 +90,8 @@ public final class SimDiffTest {
     private static int runAll(Options o, SchedulerOracle oracle, PrintStream out) throws IOException {
         List<Divergence> divergences = new ArrayList<>();
         int oracleErrors = 0;
-        int ties = 0;
+        int nodeTies = 0;
+        int nominationTies = 0;
         long attempts = 0;
         long placed = 0;
         Map<String, Integer> podGroups = new java.util.TreeMap<>();
@@ -109,8 +109,10 @@ public final class SimDiffTest {
                     .count();
             countPodGroups(upstream.done(), podGroups);
             TraceComparison.Result r = compare(snapshot, upstream, i);
-            if (r.tie()) {
-                ties++;
+            if (r.tie() == TraceComparison.Tie.NODE) {
+                nodeTies++;
+            } else if (r.tie() == TraceComparison.Tie.NOMINATION) {
+                nominationTies++;
             }
             if (r.difference().isPresent()) {
                 divergences.add(new Divergence(
@@ -134,8 +136,9 @@ public final class SimDiffTest {
                     + clip(reported.difference().detail()) + " -> " + file);
         }
         perSignature.forEach((s, n) -> out.println("  " + n + " x " + s));
-        out.println("upstream: " + attempts + " attempts, " + placed + " placements; " + ties
-                + " snapshots compared up to a tie broken differently");
+        out.println("upstream: " + attempts + " attempts, " + placed + " placements; " + nodeTies
+                + " snapshots compared up to a tie broken differently among the best nodes, " + nominationTies
+                + " among the preemption candidates");
         out.println("upstream's PodGroups: " + podGroups);
         if (o.gangs() != FleetGenerator.Gangs.SOME) {
             out.println("gangs: " + o.gangs().name().toLowerCase(java.util.Locale.ROOT));
@@ -178,10 +181,8 @@ public final class SimDiffTest {
         try {
             mine = Dra4jTrace.run(snapshot, "gen-" + index);
         } catch (RuntimeException e) {
-            return new TraceComparison.Result(
-                    Optional.of(new TraceComparison.Difference(
-                            "dra4j", "dra4j " + e.getClass().getSimpleName(), "dra4j failed: " + e)),
-                    false);
+            return TraceComparison.Result.of(new TraceComparison.Difference(
+                    "dra4j", "dra4j " + e.getClass().getSimpleName(), "dra4j failed: " + e));
         }
         return TraceComparison.compare(upstream.attempts(), upstream.done(), mine);
     }

@@ -18,7 +18,10 @@ import tools.jackson.databind.node.ObjectNode;
  * nodes, the chosen node (dra4j's must be one of upstream's best) and the allocation of each claim of a bound pod
  * ({@code allocationTimestamp} aside: upstream stamps the wall clock), and after a FitError the node DefaultPreemption
  * nominates ({@code nominate}: absent when it left the nomination, "" when it cleared it) and its victims (as a set). When both sides pick different nodes among
- * equal best ones the runs part ways, so the comparison stops there (not a divergence; counted as a tie).
+ * equal best ones the runs part ways, so the comparison stops there (not a divergence; counted as a tie). Likewise when
+ * dra4j nominates another node than upstream's PostFilter did, but one of the candidates upstream's own selection
+ * could have nominated ({@code nominationTies}: upstream picks at random among candidates tied on every criterion) with
+ * the victims upstream selects on it: compared up to there, counted as a preemption tie.
  */
 final class TraceComparison {
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -31,8 +34,24 @@ final class TraceComparison {
      */
     record Difference(String aspect, String signature, String detail) {}
 
+    /** Where the comparison stopped early at a tie upstream breaks at random and dra4j broke differently. */
+    enum Tie {
+        /** Not stopped at a tie. */
+        NONE,
+        /** Another of upstream's best nodes was chosen. */
+        NODE,
+        /** Another of upstream's tied preemption candidates was nominated, with the victims upstream selects there. */
+        NOMINATION
+    }
+
     /** The first difference, and whether the comparison stopped early at a tie broken differently. */
-    record Result(Optional<Difference> difference, boolean tie) {}
+    record Result(Optional<Difference> difference, Tie tie) {
+        static final Result SAME = new Result(Optional.empty(), Tie.NONE);
+
+        static Result of(Difference d) {
+            return new Result(Optional.of(d), Tie.NONE);
+        }
+    }
 
     private TraceComparison() {}
 
@@ -41,29 +60,27 @@ final class TraceComparison {
             JsonNode u = upstream.get(i);
             JsonNode d = dra4j.get(i);
             String where = "attempt " + (i + 1) + " (" + u.path("pod").asString("") + ")";
-            Optional<Difference> diff = compareAttempt(u, d, where);
-            if (diff.isPresent()) {
-                return new Result(diff, false);
+            Result r = compareAttempt(u, d, where);
+            if (!r.equals(Result.SAME)) {
+                return r;
             }
             String un = u.path("node").asString("");
             String dn = d.path("node").asString("");
             if (!un.equals(dn)) {
-                return new Result(Optional.empty(), true);
+                return new Result(Optional.empty(), Tie.NODE);
             }
         }
         if (upstream.size() != dra4j.size()) {
             List<ObjectNode> longer = upstream.size() > dra4j.size() ? upstream : dra4j;
-            return new Result(
-                    Optional.of(new Difference(
-                            "attempts",
-                            "attempts",
-                            "upstream made " + upstream.size() + " attempts, dra4j " + dra4j.size() + "; next: "
-                                    + longer.get(Math.min(upstream.size(), dra4j.size()))
-                                            .path("pod")
-                                            .asString(""))),
-                    false);
+            return Result.of(new Difference(
+                    "attempts",
+                    "attempts",
+                    "upstream made " + upstream.size() + " attempts, dra4j " + dra4j.size() + "; next: "
+                            + longer.get(Math.min(upstream.size(), dra4j.size()))
+                                    .path("pod")
+                                    .asString("")));
         }
-        return new Result(Optional.empty(), false);
+        return Result.SAME;
     }
 
     /**
@@ -76,10 +93,10 @@ final class TraceComparison {
     static Result compare(List<ObjectNode> upstream, JsonNode upstreamDone, Dra4jTrace.Run dra4j) {
         Result r = compare(upstream, dra4j.attempts());
         JsonNode u = upstreamDone == null ? null : upstreamDone.get("outcome");
-        if (r.difference().isPresent() || r.tie() || u == null) {
+        if (!r.equals(Result.SAME) || u == null) {
             return r;
         }
-        return new Result(compareOutcome(u, dra4j.outcome()), false);
+        return compareOutcome(u, dra4j.outcome()).map(Result::of).orElse(Result.SAME);
     }
 
     private static Optional<Difference> compareOutcome(JsonNode u, JsonNode d) {
@@ -143,7 +160,62 @@ final class TraceComparison {
         return node.isEmpty() ? "pending" : "on " + node;
     }
 
-    private static Optional<Difference> compareAttempt(JsonNode u, JsonNode d, String where) {
+    private static Result compareAttempt(JsonNode u, JsonNode d, String where) {
+        Optional<Difference> before = compareUpToNomination(u, d, where);
+        if (before.isPresent()) {
+            return Result.of(before.get());
+        }
+        if (!u.path("nominate").equals(d.path("nominate"))) {
+            return nominationTie(u, d, where);
+        }
+        if (!strings(u.path("victims")).equals(strings(d.path("victims")))) {
+            return Result.of(new Difference(
+                    "victims",
+                    "victims",
+                    where + ": upstream preempts " + u.path("victims") + ", dra4j " + d.path("victims")));
+        }
+        String un = u.path("node").asString("");
+        if (un.equals(d.path("node").asString(""))) {
+            JsonNode uc = normalise(u.path("claims"));
+            JsonNode dc = normalise(d.path("claims"));
+            if (!uc.equals(dc)) {
+                return Result.of(
+                        new Difference("claims", "claims", where + ": upstream allocated " + uc + ", dra4j " + dc));
+            }
+        }
+        return Result.SAME;
+    }
+
+    /**
+     * The nominations differ: a preemption tie when dra4j nominated one of the candidates upstream's selection could
+     * have nominated ({@code nominationTies}) and preempts there the victims upstream selects on it, otherwise a
+     * divergence (also when upstream's attempt has no tie set, as in traces recorded before the oracle wrote one).
+     */
+    private static Result nominationTie(JsonNode u, JsonNode d, String where) {
+        String un = u.path("nominate").asString("");
+        String dn = d.path("nominate").asString("");
+        JsonNode ties = u.path("nominationTies");
+        JsonNode tied = ties.path(dn);
+        if (un.isEmpty() || dn.isEmpty() || !tied.isArray()) {
+            return Result.of(new Difference(
+                    "nominate",
+                    "nominate",
+                    where + ": upstream's PostFilter nominates " + u.path("nominate")
+                            + (ties.isObject() ? " (tied: " + ties.propertyNames() + ")" : "") + ", dra4j's "
+                            + d.path("nominate")));
+        }
+        if (!strings(tied).equals(strings(d.path("victims")))) {
+            return Result.of(new Difference(
+                    "victims",
+                    "victims",
+                    where + ": dra4j nominates \"" + dn + "\" (tied upstream with \"" + un
+                            + "\"), where upstream preempts " + tied + ", dra4j " + d.path("victims")));
+        }
+        return new Result(Optional.empty(), Tie.NOMINATION);
+    }
+
+    /** Every aspect of an attempt before the nomination: pod, error, failure, PreFilter, Filter, scores, node. */
+    private static Optional<Difference> compareUpToNomination(JsonNode u, JsonNode d, String where) {
         if (!u.path("pod").equals(d.path("pod"))) {
             return diff("pod", "pod", where + ": upstream schedules " + u.path("pod") + ", dra4j " + d.path("pod"));
         }
@@ -214,26 +286,6 @@ final class TraceComparison {
                     "node",
                     "node",
                     where + ": upstream binds to '" + un + "' (best " + u.path("best") + "), dra4j to '" + dn + "'");
-        }
-        if (!u.path("nominate").equals(d.path("nominate"))) {
-            return diff(
-                    "nominate",
-                    "nominate",
-                    where + ": upstream's PostFilter nominates " + u.path("nominate") + ", dra4j's "
-                            + d.path("nominate"));
-        }
-        if (!strings(u.path("victims")).equals(strings(d.path("victims")))) {
-            return diff(
-                    "victims",
-                    "victims",
-                    where + ": upstream preempts " + u.path("victims") + ", dra4j " + d.path("victims"));
-        }
-        if (un.equals(dn)) {
-            JsonNode uc = normalise(u.path("claims"));
-            JsonNode dc = normalise(d.path("claims"));
-            if (!uc.equals(dc)) {
-                return diff("claims", "claims", where + ": upstream allocated " + uc + ", dra4j " + dc);
-            }
         }
         return Optional.empty();
     }

@@ -28,8 +28,7 @@ class TraceComparisonTest {
         var upstream = List.of(attempt(BOUND.formatted("a", ",\"allocationTimestamp\":\"2026-12-01T00:00:00Z\"")));
         var dra4j = List.of(attempt(BOUND.formatted("a", "").replace(",\"ImageLocality\":0", "")));
 
-        assertThat(TraceComparison.compare(upstream, dra4j))
-                .isEqualTo(new TraceComparison.Result(java.util.Optional.empty(), false));
+        assertThat(TraceComparison.compare(upstream, dra4j)).isEqualTo(TraceComparison.Result.SAME);
     }
 
     @Test
@@ -63,7 +62,7 @@ class TraceComparisonTest {
         var tie = List.of(attempt(BOUND.formatted("b", "")), attempt("{\"pod\":\"other\"}"));
 
         assertThat(TraceComparison.compare(upstream, tie))
-                .isEqualTo(new TraceComparison.Result(java.util.Optional.empty(), true));
+                .isEqualTo(new TraceComparison.Result(java.util.Optional.empty(), TraceComparison.Tie.NODE));
         var outside = List.of(attempt(BOUND.formatted("c", "")), attempt(BOUND.formatted("a", "")));
         assertThat(TraceComparison.compare(upstream, outside)
                         .difference()
@@ -119,6 +118,57 @@ class TraceComparisonTest {
         assertThat(TraceComparison.compare(left, left).difference()).isEmpty();
     }
 
+    private static final String TIED = """
+            {"pod":"ns/p","feasible":[],"rejected":{"a":{"plugin":"NodeResourcesFit","code":"Unschedulable",
+             "reasons":["Insufficient cpu"]}},"best":[],"node":"","nominate":"%s",
+             "victims":%s,"nominationTies":{"a":["ns/v1"],"b":["ns/v2","ns/v3"]}}
+            """;
+
+    @Test
+    void nominatingAnotherTiedCandidateWithUpstreamsVictimsThereIsAPreemptionTieThatEndsTheComparison() {
+        var upstream = List.of(attempt(TIED.formatted("a", "[\"ns/v1\"]")), attempt(BOUND.formatted("a", "")));
+        var dra4j = List.of(
+                attempt(PREEMPTED.formatted(",\"nominate\":\"b\",\"victims\":[\"ns/v3\",\"ns/v2\"]")),
+                attempt("{\"pod\":\"other\"}"));
+
+        assertThat(TraceComparison.compare(upstream, dra4j))
+                .isEqualTo(new TraceComparison.Result(java.util.Optional.empty(), TraceComparison.Tie.NOMINATION));
+    }
+
+    @Test
+    void aTiedCandidateWithOtherVictimsIsAVictimsDivergenceAndAnUntiedOneANominateDivergence() {
+        var upstream = List.of(attempt(TIED.formatted("a", "[\"ns/v1\"]")));
+        var otherVictims = List.of(attempt(PREEMPTED.formatted(",\"nominate\":\"b\",\"victims\":[\"ns/v2\"]")));
+        var untied = List.of(attempt(PREEMPTED.formatted(",\"nominate\":\"c\",\"victims\":[\"ns/v4\"]")));
+        var cleared = List.of(attempt(PREEMPTED.formatted(",\"nominate\":\"\"")));
+
+        var victims =
+                TraceComparison.compare(upstream, otherVictims).difference().orElseThrow();
+        assertThat(victims.aspect()).isEqualTo("victims");
+        assertThat(victims.detail()).contains("[\"ns/v2\",\"ns/v3\"]");
+        var nominate = TraceComparison.compare(upstream, untied).difference().orElseThrow();
+        assertThat(nominate.aspect()).isEqualTo("nominate");
+        assertThat(nominate.detail()).contains("tied: [a, b]");
+        assertThat(TraceComparison.compare(upstream, cleared)
+                        .difference()
+                        .orElseThrow()
+                        .aspect())
+                .isEqualTo("nominate");
+    }
+
+    @Test
+    void withoutATieSetFromTheOracleAnotherNominationStaysADivergence() {
+        var upstream = List.of(attempt(TIED.formatted("a", "[\"ns/v1\"]")
+                .replace(",\"nominationTies\":{\"a\":[\"ns/v1\"],\"b\":[\"ns/v2\",\"ns/v3\"]}", "")));
+        var dra4j = List.of(attempt(PREEMPTED.formatted(",\"nominate\":\"b\",\"victims\":[\"ns/v2\",\"ns/v3\"]")));
+
+        assertThat(TraceComparison.compare(upstream, dra4j)
+                        .difference()
+                        .orElseThrow()
+                        .aspect())
+                .isEqualTo("nominate");
+    }
+
     private static final String DONE = """
             {"done":true,"outcome":{"pods":{"ns/g-0":"a","ns/g-1":"","ns/h-0":""},
              "preEnqueue":{"ns/h-0":"waiting for pods's pod group \\"h\\" to appear in scheduling queue"},
@@ -140,7 +190,7 @@ class TraceComparisonTest {
         var r = TraceComparison.compare(
                 List.of(), attempt(DONE), new Dra4jTrace.Run(List.of(), dra4jOutcome("", true)));
 
-        assertThat(r).isEqualTo(new TraceComparison.Result(java.util.Optional.empty(), false));
+        assertThat(r).isEqualTo(TraceComparison.Result.SAME);
     }
 
     @Test
