@@ -41,7 +41,52 @@ public final class FleetGenerator {
         /** A third of the snapshots get one. */
         SOME,
         /** Every snapshot gets one to three, of up to six members. */
-        HEAVY
+        HEAVY;
+
+        /** The command line's {@code --gangs} value. */
+        static Gangs parse(String v) {
+            try {
+                return valueOf(v.toUpperCase(java.util.Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("--gangs takes some or heavy, not " + v);
+            }
+        }
+    }
+
+    /** Whether pods get copies of the same shape. */
+    public enum Replicas {
+        /** None: the snapshots of the differential test as they always were. */
+        NONE,
+        /**
+         * Half of the pods without a controller are followed by one to four copies ({@code pod-P-copy-K}, the same
+         * spec and creation time), as a controller's pods are alike: a shape that fails on every node fails again
+         * for each copy, which takes the simulator's shortcut for a repeated failure when it is not traced.
+         */
+        SOME;
+
+        /** The command line's {@code --replicas} value. */
+        static Replicas parse(String v) {
+            try {
+                return valueOf(v.toUpperCase(java.util.Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("--replicas takes none or some, not " + v);
+            }
+        }
+    }
+
+    /** The command line's {@code --without} value: features, comma-separated, case and dashes as the user likes. */
+    static java.util.Set<Feature> features(String list) {
+        java.util.Set<Feature> out = java.util.EnumSet.noneOf(Feature.class);
+        for (String f : list.split(",")) {
+            try {
+                out.add(Feature.valueOf(
+                        f.trim().toUpperCase(java.util.Locale.ROOT).replace('-', '_')));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(
+                        "unknown feature " + f + ", known: " + java.util.Arrays.toString(Feature.values()));
+            }
+        }
+        return out;
     }
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -64,6 +109,10 @@ public final class FleetGenerator {
     private final Random random;
     /** Draws for the gangs only, so that the rest of a snapshot stays as it is without them. */
     private final Random gangRandom;
+    /** Draws for the copies only, likewise. */
+    private final Random replicaRandom;
+
+    private final Replicas replicas;
 
     private final Gangs gangs;
     private final java.util.Set<Feature> without;
@@ -78,11 +127,13 @@ public final class FleetGenerator {
      */
     private final Map<String, Integer> owned = new LinkedHashMap<>();
 
-    private FleetGenerator(long seed, int index, java.util.Set<Feature> without, Gangs gangs) {
+    private FleetGenerator(long seed, int index, java.util.Set<Feature> without, Gangs gangs, Replicas replicas) {
         this.random = new Random(seed * 1_000_003L + index);
         this.gangRandom = new Random((seed * 1_000_003L + index) ^ 0x9E3779B97F4A7C15L);
+        this.replicaRandom = new Random((seed * 1_000_003L + index) ^ 0x5851F42D4C957F2DL);
         this.without = without;
         this.gangs = gangs;
+        this.replicas = replicas;
     }
 
     /** Snapshot {@code index} of the run with {@code seed}. */
@@ -100,7 +151,13 @@ public final class FleetGenerator {
 
     /** The same snapshot with as many gangs as {@code gangs} says (their draws are their own). */
     public static ObjectNode generate(long seed, int index, java.util.Set<Feature> without, Gangs gangs) {
-        return new FleetGenerator(seed, index, without, gangs).snapshot();
+        return generate(seed, index, without, gangs, Replicas.NONE);
+    }
+
+    /** The same snapshot, with copies of pods as {@code replicas} says (their draws are their own). */
+    public static ObjectNode generate(
+            long seed, int index, java.util.Set<Feature> without, Gangs gangs, Replicas replicas) {
+        return new FleetGenerator(seed, index, without, gangs, replicas).snapshot();
     }
 
     private ObjectNode snapshot() {
@@ -160,6 +217,9 @@ public final class FleetGenerator {
         int pods = 2 + random.nextInt(16);
         for (int p = 0; p < pods; p++) {
             pod();
+            if (replicas == Replicas.SOME) {
+                copies();
+            }
         }
         if (!without.contains(Feature.GANGS)) {
             int count = gangs == Gangs.HEAVY ? 1 + gangRandom.nextInt(3) : gangRandom.nextInt(3) == 0 ? 1 : 0;
@@ -726,6 +786,22 @@ public final class FleetGenerator {
             }
         }
         items.add(m("apiVersion", "v1", "kind", "Pod", "metadata", metadata, "spec", spec));
+    }
+
+    /** One to four copies of the pod just generated, for half of the pods without a controller. */
+    @SuppressWarnings("unchecked")
+    private void copies() {
+        Map<String, Object> original = (Map<String, Object>) items.get(items.size() - 1);
+        Map<String, Object> metadata = (Map<String, Object>) original.get("metadata");
+        if (metadata.containsKey("ownerReferences") || replicaRandom.nextInt(2) != 0) {
+            return;
+        }
+        int n = 1 + replicaRandom.nextInt(4);
+        for (int k = 1; k <= n; k++) {
+            Map<String, Object> copy = JSON.convertValue(original, Map.class);
+            ((Map<String, Object>) copy.get("metadata")).put("name", metadata.get("name") + "-copy-" + k);
+            items.add(copy);
+        }
     }
 
     /**

@@ -23,7 +23,7 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  * </pre>
  *
  * {@code --gangs heavy} gives every snapshot gangs ({@link FleetGenerator.Gangs}; default {@code some}: a third of
- * them). {@code --without} leaves generator features out ({@link FleetGenerator.Feature}, e.g. {@code POD_AFFINITY}); the
+ * them). {@code --replicas some} follows some pods by copies of the same shape ({@link FleetGenerator.Replicas}). {@code --without} leaves generator features out ({@link FleetGenerator.Feature}, e.g. {@code POD_AFFINITY}); the
  * run says which on its last lines.
  *
  * Generates COUNT snapshots from SEED ({@link FleetGenerator}), runs each through the oracle's scheduler mode
@@ -38,7 +38,7 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
 public final class SimDiffTest {
     private static final String USAGE =
             "usage: SimDiffTest SEED COUNT [--oracle PATH] [--out DIR] [--shrink-limit N] [--shrink-seconds N]"
-                    + " [--without FEATURE,...] [--gangs some|heavy]";
+                    + " [--without FEATURE,...] [--gangs some|heavy] [--replicas none|some]";
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final YAMLMapper YAML = YAMLMapper.builder().build();
 
@@ -50,7 +50,8 @@ public final class SimDiffTest {
             int shrinkLimit,
             int shrinkSeconds,
             java.util.Set<FleetGenerator.Feature> without,
-            FleetGenerator.Gangs gangs) {}
+            FleetGenerator.Gangs gangs,
+            FleetGenerator.Replicas replicas) {}
 
     private record Divergence(
             int index,
@@ -96,7 +97,7 @@ public final class SimDiffTest {
         long placed = 0;
         Map<String, Integer> podGroups = new java.util.TreeMap<>();
         for (int i = 0; i < o.count(); i++) {
-            ObjectNode snapshot = FleetGenerator.generate(o.seed(), i, o.without(), o.gangs());
+            ObjectNode snapshot = FleetGenerator.generate(o.seed(), i, o.without(), o.gangs(), o.replicas());
             SchedulerOracle.Answer upstream = oracle.run(snapshot);
             if (!upstream.error().isEmpty()) {
                 oracleErrors++;
@@ -142,6 +143,9 @@ public final class SimDiffTest {
         out.println("upstream's PodGroups: " + podGroups);
         if (o.gangs() != FleetGenerator.Gangs.SOME) {
             out.println("gangs: " + o.gangs().name().toLowerCase(java.util.Locale.ROOT));
+        }
+        if (o.replicas() != FleetGenerator.Replicas.NONE) {
+            out.println("replicas: " + o.replicas().name().toLowerCase(java.util.Locale.ROOT));
         }
         if (!o.without().isEmpty()) {
             out.println("generator features left out: " + o.without());
@@ -262,6 +266,7 @@ public final class SimDiffTest {
         int shrinkSeconds = 120;
         java.util.Set<FleetGenerator.Feature> without = java.util.EnumSet.noneOf(FleetGenerator.Feature.class);
         FleetGenerator.Gangs gangs = FleetGenerator.Gangs.SOME;
+        FleetGenerator.Replicas replicas = FleetGenerator.Replicas.NONE;
         for (int i = 2; i < args.length; i++) {
             if (i + 1 >= args.length) {
                 throw new IllegalArgumentException(args[i] + " needs a value");
@@ -272,27 +277,12 @@ public final class SimDiffTest {
                 case "--out" -> out = Path.of(v);
                 case "--shrink-limit" -> shrinkLimit = Integer.parseInt(v);
                 case "--shrink-seconds" -> shrinkSeconds = Integer.parseInt(v);
-                case "--gangs" -> {
-                    try {
-                        gangs = FleetGenerator.Gangs.valueOf(v.toUpperCase(java.util.Locale.ROOT));
-                    } catch (IllegalArgumentException e) {
-                        throw new IllegalArgumentException("--gangs takes some or heavy, not " + v);
-                    }
-                }
-                case "--without" -> {
-                    for (String f : v.split(",")) {
-                        try {
-                            without.add(FleetGenerator.Feature.valueOf(
-                                    f.trim().toUpperCase(java.util.Locale.ROOT).replace('-', '_')));
-                        } catch (IllegalArgumentException e) {
-                            throw new IllegalArgumentException("unknown feature " + f + ", known: "
-                                    + java.util.Arrays.toString(FleetGenerator.Feature.values()));
-                        }
-                    }
-                }
+                case "--gangs" -> gangs = FleetGenerator.Gangs.parse(v);
+                case "--replicas" -> replicas = FleetGenerator.Replicas.parse(v);
+                case "--without" -> without.addAll(FleetGenerator.features(v));
                 default -> throw new IllegalArgumentException("unknown option " + args[i - 1]);
             }
         }
-        return new Options(seed, count, oracle, out, shrinkLimit, shrinkSeconds, without, gangs);
+        return new Options(seed, count, oracle, out, shrinkLimit, shrinkSeconds, without, gangs, replicas);
     }
 }
