@@ -41,6 +41,7 @@ class SelectorGuardSuggestionTest {
         assertThat(guard).isEqualTo(new Explanation.Change.GuardSelector(0, "gpu", 0, GUARDED));
         assertThat(devices(allocator.allocateWith(guard, node("node-1"), List.of(claim))))
                 .containsExactly("gpu-0", "gpu-2");
+        assertThat(x.suggestions()).noneMatch(s -> s.change() instanceof Explanation.Change.DropSelector);
     }
 
     @Test
@@ -100,6 +101,11 @@ class SelectorGuardSuggestionTest {
         AllocationOutcome guarded = allocator.allocateWith(guard.change(), node("node-1"), List.of(claim));
         assertThat(guarded).isInstanceOf(AllocationOutcome.Unschedulable.class);
         assertThat(guard.remains()).isEqualTo(((AllocationOutcome.Unschedulable) guarded).reason());
+        // Dropping the failing selector would also fit, by taking the device it was meant to exclude: not offered.
+        Explanation.Change drop = new Explanation.Change.DropSelector(0, "gpu", 0);
+        assertThat(allocator.allocateWith(drop, node("node-1"), List.of(claim)))
+                .isInstanceOf(AllocationOutcome.Allocated.class);
+        assertThat(x.suggestions()).noneMatch(s -> s.change().equals(drop));
         // Every other suggestion makes the claim fit.
         for (Explanation.Suggestion s : x.suggestions()) {
             if (s != guard) {

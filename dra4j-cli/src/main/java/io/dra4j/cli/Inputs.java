@@ -37,6 +37,8 @@ final class Inputs {
     /** How standard input is named in messages. */
     static final Path STDIN = Path.of("<stdin>");
 
+    private static final String DYNAMIC_RESOURCE_ALLOCATION = "DynamicResourceAllocation";
+
     private static final Pattern GO_DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)(ns|us|µs|ms|s|m|h)");
 
     @Option(
@@ -79,33 +81,50 @@ final class Inputs {
     @Option(
             names = "--feature-gates",
             paramLabel = "A=true,B=false",
-            converter = GatesConverter.class,
-            description = "DRA feature gates to turn on or off on top of the scenario's (kube-scheduler's syntax)")
-    Gates featureGates = new Gates("", Map.of());
+            description = "feature gates in kube-scheduler's syntax, on top of the scenario's (repeatable): every gate "
+                    + "the release's kube-scheduler knows is accepted as it accepts it; dra4j acts on its DRA gates "
+                    + "and names on standard error each gate set that it does not model")
+    List<String> featureGates = new ArrayList<>();
 
-    /** The gates --feature-gates turns on (true) or off (false), in command-line order, and the value as given. */
-    record Gates(String value, Map<DraFeature, Boolean> values) {}
+    /** The DRA gates --feature-gates turns on (true) or off (false), once {@link #checkGates} accepted it. */
+    private Map<DraFeature, Boolean> gateOverrides = Map.of();
 
     /**
-     * Refuses a --feature-gates value that the release's kube-scheduler would refuse (a gate it lacks or locks, a
-     * gate on whose dependency is off), in pflag's and component-base's words; prints component-base's warnings for
-     * the value it accepts to standard error.
+     * Reads --feature-gates as the release's kube-scheduler reads it ({@link FeatureGatesOption}) and keeps the DRA
+     * gates it sets. A gate dra4j does not model is named on standard error; DynamicResourceAllocation off (which
+     * turns kube-scheduler's DynamicResources plugin off) is refused, since dra4j only allocates with it on.
      *
      * @throws CommandLine.ParameterException saying why
      */
     void checkGates(CommandLine commandLine, KubernetesVersion version) {
-        Map<String, Boolean> byName = new LinkedHashMap<>();
-        featureGates.values().forEach((gate, on) -> byName.put(gate.gateName(), on));
-        if (byName.isEmpty()) {
+        if (featureGates.isEmpty()) {
             return;
         }
-        FeatureGateFlag.refusal(version.text(), byName).ifPresent(why -> {
+        String release = version.text();
+        Map<String, Boolean> settings = FeatureGatesOption.check(commandLine, featureGates, release);
+        if (!FeatureGateFlag.enabled(release, settings).getOrDefault(DYNAMIC_RESOURCE_ALLOCATION, true)) {
             throw new CommandLine.ParameterException(
                     commandLine,
-                    "invalid argument \"" + featureGates.value() + "\" for \"--feature-gates\" flag: " + why);
+                    "--feature-gates: DynamicResourceAllocation=false turns kube-scheduler's DynamicResources "
+                            + "plugin off; dra4j allocates devices only with it on");
+        }
+        Map<DraFeature, Boolean> out = new LinkedHashMap<>();
+        FeatureGateFlag.overrides(release, settings)
+                .forEach((gate, on) -> DraFeature.byGateName(gate).ifPresent(f -> out.put(f, on)));
+        gateOverrides = out;
+        settings.forEach((gate, on) -> {
+            if (gate.equals("AllAlpha") || gate.equals("AllBeta")) {
+                commandLine
+                        .getErr()
+                        .println("dra4j: feature gate " + gate + "=" + on + ": dra4j applies it to the "
+                                + "DRA gates it models; it does not model the other gates it sets");
+            } else if (DraFeature.byGateName(gate).isEmpty() && !gate.equals(DYNAMIC_RESOURCE_ALLOCATION)) {
+                commandLine
+                        .getErr()
+                        .println("dra4j: feature gate " + gate + "=" + on + ": accepted as "
+                                + "kube-scheduler accepts it; dra4j does not model it");
+            }
         });
-        FeatureGateFlag.warnings(version.text(), byName)
-                .forEach(w -> commandLine.getErr().println("dra4j: " + w));
     }
 
     /**
@@ -113,11 +132,11 @@ final class Inputs {
      * overrides.
      */
     Scenario withGates(Scenario s, KubernetesVersion version) {
-        if (featureGates.values().isEmpty()) {
+        if (gateOverrides.isEmpty()) {
             return s;
         }
         FeatureGates gates = ScenarioRunner.featureGates(s, version);
-        for (Map.Entry<DraFeature, Boolean> e : featureGates.values().entrySet()) {
+        for (Map.Entry<DraFeature, Boolean> e : gateOverrides.entrySet()) {
             gates = gates.with(e.getKey(), e.getValue());
         }
         return new Scenario(
@@ -139,7 +158,7 @@ final class Inputs {
     /** The gates for manifests: the release's defaults, then --feature-gates. */
     FeatureGates gates(KubernetesVersion version) {
         FeatureGates gates = FeatureGates.defaults(version);
-        for (Map.Entry<DraFeature, Boolean> e : featureGates.values().entrySet()) {
+        for (Map.Entry<DraFeature, Boolean> e : gateOverrides.entrySet()) {
             gates = gates.with(e.getKey(), e.getValue());
         }
         return gates;
@@ -270,46 +289,6 @@ final class Inputs {
             return ScenarioReader.unreadable(input.path(), "could not be read");
         } catch (ScenarioException e) {
             return e;
-        }
-    }
-
-    /** k8s.io/component-base's feature gate syntax and messages: {@code A=true,B=false}. */
-    static final class GatesConverter implements CommandLine.ITypeConverter<Gates> {
-        @Override
-        public Gates convert(String value) {
-            Map<DraFeature, Boolean> out = new LinkedHashMap<>();
-            for (String part : value.split(",")) {
-                String item = part.trim();
-                if (item.isEmpty()) {
-                    continue;
-                }
-                int eq = item.indexOf('=');
-                if (eq < 0) {
-                    throw new CommandLine.TypeConversionException("missing bool value for " + item);
-                }
-                String name = item.substring(0, eq).trim();
-                String bool = item.substring(eq + 1).trim();
-                DraFeature gate = DraFeature.byGateName(name)
-                        .orElseThrow(() -> new CommandLine.TypeConversionException("unrecognized feature gate: " + name
-                                + " (dra4j knows the DRA gates: "
-                                + String.join(
-                                        ", ",
-                                        java.util.Arrays.stream(DraFeature.values())
-                                                .map(DraFeature::gateName)
-                                                .toList())
-                                + ")"));
-                Boolean on = switch (bool) {
-                    case "1", "t", "T", "TRUE", "true", "True" -> Boolean.TRUE;
-                    case "0", "f", "F", "FALSE", "false", "False" -> Boolean.FALSE;
-                    default -> null;
-                };
-                if (on == null) {
-                    throw new CommandLine.TypeConversionException("invalid value of " + name + "=" + bool
-                            + ", err: strconv.ParseBool: parsing \"" + bool + "\": invalid syntax");
-                }
-                out.put(gate, on);
-            }
-            return new Gates(value, out);
         }
     }
 

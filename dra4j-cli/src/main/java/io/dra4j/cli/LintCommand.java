@@ -7,7 +7,6 @@ import io.dra4j.scenario.LiveSnapshot;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -66,8 +65,8 @@ final class LintCommand implements Callable<Integer> {
     @Option(
             names = "--feature-gates",
             paramLabel = "A=true,B=false",
-            split = ",",
-            description = "DRA feature gates set on the cluster, on top of the release's defaults")
+            description = "feature gates set on the cluster, on top of the release's defaults, in kube-scheduler's "
+                    + "syntax (repeatable), read and checked as for allocate")
     private List<String> featureGates = List.of();
 
     @Option(
@@ -115,7 +114,12 @@ final class LintCommand implements Callable<Integer> {
         }
         Lint lint;
         try {
-            lint = Lint.forRelease(kubernetesVersion, gates());
+            String release = Lint.forRelease(kubernetesVersion, Map.of()).release();
+            lint = Lint.forRelease(
+                    kubernetesVersion,
+                    featureGates.isEmpty()
+                            ? Map.of()
+                            : FeatureGatesOption.check(spec.commandLine(), featureGates, release));
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
@@ -168,20 +172,6 @@ final class LintCommand implements Callable<Integer> {
         return findings.stream().anyMatch(f -> f.severity() == Finding.Severity.WARNING)
                 ? WARNINGS
                 : CommandLine.ExitCode.OK;
-    }
-
-    private Map<String, Boolean> gates() {
-        Map<String, Boolean> out = new LinkedHashMap<>();
-        for (String g : featureGates) {
-            int eq = g.indexOf('=');
-            String value = eq < 0 ? "" : g.substring(eq + 1).strip();
-            if (eq <= 0 || !(value.equals("true") || value.equals("false"))) {
-                throw new CommandLine.ParameterException(
-                        spec.commandLine(), "--feature-gates: " + g + ": expected NAME=true or NAME=false");
-            }
-            out.put(g.substring(0, eq).strip(), Boolean.parseBoolean(value));
-        }
-        return out;
     }
 
     private static String version() {

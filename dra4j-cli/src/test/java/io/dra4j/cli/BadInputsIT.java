@@ -129,6 +129,20 @@ class BadInputsIT {
                 "requests-map.yaml",
                 CLAIM.formatted("count: 1").replace("requests:\n", "requests: {}\n    x:\n"),
                 "ResourceClaim team-b/bad"));
+        // kube-apiserver's words (validate-oracle's output for the same objects as JSON).
+        out.add(text(
+                "requests-object.yaml",
+                "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata:\n  name: bad\n  namespace: team-b\n"
+                        + "spec:\n  devices:\n    requests: {a: 1}\n",
+                "ResourceClaim team-b/bad",
+                "json: cannot unmarshal object into Go struct field DeviceClaim.spec.devices.requests of type "
+                        + "[]v1.DeviceRequest"));
+        out.add(text(
+                "attributes-list.yaml",
+                SLICE.formatted("- name: d0\n    attributes: [1]"),
+                "ResourceSlice bad-slice",
+                "json: cannot unmarshal array into Go struct field Device.spec.devices.attributes of type "
+                        + "map[v1.QualifiedName]v1.DeviceAttribute"));
         out.add(text("metadata-list.yaml", "apiVersion: v1\nkind: Node\nmetadata: []\n", "metadata"));
         out.add(text(
                 "unknown-field.yaml",

@@ -192,6 +192,55 @@ class CliHabitsTest {
     }
 
     @Test
+    void gatesDra4jDoesNotModelAreAcceptedAndNamed() throws IOException {
+        Path fits = scenario(dir, "fits", 1);
+        String before = Files.readString(fits);
+        // DRAWorkloadResourceClaims needs GenericWorkload, which kube-scheduler knows and dra4j does not model.
+        CliRuns.Run workload = run(
+                "allocate", "--feature-gates", "GenericWorkload=true,DRAWorkloadResourceClaims=true", fits.toString());
+        assertThat(workload.status()).isZero();
+        assertThat(workload.err())
+                .isEqualTo("dra4j: feature gate GenericWorkload=true: accepted as kube-scheduler accepts it; dra4j "
+                        + "does not model it\n");
+        // The flag repeats as kube-scheduler's does, with its kube: prefix.
+        CliRuns.Run repeated = run(
+                "explain",
+                "--feature-gates",
+                "kube:DRAPartitionableDevicesType=true",
+                "--feature-gates",
+                "kube:DRAResourcePoolStatus=true",
+                fits.toString());
+        assertThat(repeated.status()).isZero();
+        assertThat(repeated.err())
+                .contains("feature gate DRAPartitionableDevicesType=true: accepted as kube-scheduler accepts it")
+                .contains("feature gate DRAResourcePoolStatus=true: accepted as kube-scheduler accepts it");
+        CliRuns.Run all = run("allocate", "--feature-gates", "AllAlpha=true,AllBeta=true", fits.toString());
+        assertThat(all.status()).isZero();
+        assertThat(all.err())
+                .contains("dra4j: feature gate AllAlpha=true: dra4j applies it to the DRA gates it models; it does "
+                        + "not model the other gates it sets");
+        CliRuns.Run alone = run("allocate", "--feature-gates", "AllAlpha=true", fits.toString());
+        assertThat(alone.status()).isEqualTo(2);
+        assertThat(alone.err())
+                .contains("CompositePodGroup is enabled, but depends on features that are disabled: "
+                        + "[GenericWorkload]");
+        // 1.34 does not lock DynamicResourceAllocation, but dra4j only allocates with DRA on.
+        CliRuns.Run off = run(
+                "allocate",
+                "--kubernetes-version",
+                "1.34",
+                "--feature-gates",
+                "DynamicResourceAllocation=false",
+                fits.toString());
+        assertThat(off.status()).isEqualTo(2);
+        assertThat(off.out()).isEmpty();
+        assertThat(off.err())
+                .contains("--feature-gates: DynamicResourceAllocation=false turns kube-scheduler's DynamicResources "
+                        + "plugin off; dra4j allocates devices only with it on");
+        assertThat(Files.readString(fits)).isEqualTo(before);
+    }
+
+    @Test
     void featureGateOverridesChangeTheDecision() throws IOException {
         Path tainted = dir.resolve("tainted.yaml");
         Files.writeString(

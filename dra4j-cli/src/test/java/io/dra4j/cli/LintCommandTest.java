@@ -73,6 +73,53 @@ class LintCommandTest {
     }
 
     @Test
+    void featureGatesAreReadAndCheckedAsForAllocate(@TempDir Path dir) throws IOException {
+        Path claim = Files.writeString(dir.resolve("claim.yaml"), BETA1_CLAIM);
+        CliRuns.Run locked = CliRuns.run(
+                "lint",
+                "--kubernetes-version",
+                "1.37",
+                "--feature-gates",
+                "DRAPrioritizedList=false",
+                claim.toString());
+        CliRuns.Run allocate = CliRuns.run(
+                "allocate",
+                "--kubernetes-version",
+                "1.37",
+                "--feature-gates",
+                "DRAPrioritizedList=false",
+                claim.toString());
+        assertThat(locked.status()).isEqualTo(2);
+        assertThat(allocate.status()).isEqualTo(2);
+        String refusal = "invalid argument \"DRAPrioritizedList=false\" for \"--feature-gates\" flag: cannot set "
+                + "feature gate DRAPrioritizedList to false, feature is locked to true";
+        assertThat(locked.err()).contains(refusal);
+        assertThat(allocate.err()).contains(refusal);
+        // A gate lint does not know from its DRA table, needed by one it does: accepted as kube-scheduler does.
+        CliRuns.Run workload = CliRuns.run(
+                "lint",
+                "--kubernetes-version",
+                "1.37",
+                "--feature-gates",
+                "GenericWorkload=true",
+                "--feature-gates",
+                "DRAWorkloadResourceClaims=true",
+                claim.toString());
+        assertThat(workload.status()).isEqualTo(4);
+        assertThat(CliRuns.run(
+                                "lint",
+                                "--kubernetes-version",
+                                "1.37",
+                                "--feature-gates",
+                                "DRAWorkloadResourceClaims=1",
+                                claim.toString())
+                        .err())
+                .contains("DRAWorkloadResourceClaims is enabled, but depends on features that are disabled: "
+                        + "[GenericWorkload]");
+        assertThat(Files.readString(claim)).isEqualTo(BETA1_CLAIM);
+    }
+
+    @Test
     void badUsageAndUnreadableFiles(@TempDir Path dir) {
         assertThat(CliRuns.run("lint", "--kubernetes-version", "1.20", "x.yaml").status())
                 .isEqualTo(2);

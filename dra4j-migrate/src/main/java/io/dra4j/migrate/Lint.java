@@ -104,7 +104,8 @@ public final class Lint {
      * A linter for a release ({@code 1.35}, {@code v1.35} or {@code 1.35.2}) with feature gates set as
      * {@code --feature-gates} sets them (others at the release's defaults).
      *
-     * @throws IllegalArgumentException for a release outside 1.32-1.37 or a gate that is not a DRA gate of the table
+     * @throws IllegalArgumentException for a release outside 1.32-1.37, or gates that release's kube-scheduler refuses
+     *     ({@link FeatureGateFlag#refusal}, with its message)
      */
     public static Lint forRelease(String version, Map<String, Boolean> featureGates) {
         String v = version.startsWith("v") ? version.substring(1) : version;
@@ -114,12 +115,10 @@ public final class Lint {
             throw new IllegalArgumentException("Kubernetes version " + version + " is not one lint knows ("
                     + String.join(", ", LintTables.RELEASES) + ")");
         }
-        for (String gate : featureGates.keySet()) {
-            if (!LintTables.get().knowsGate(gate)) {
-                throw new IllegalArgumentException("unknown DRA feature gate " + gate);
-            }
-        }
-        return new Lint(minor, featureGates);
+        FeatureGateFlag.refusal(minor, featureGates).ifPresent(why -> {
+            throw new IllegalArgumentException(why);
+        });
+        return new Lint(minor, FeatureGateFlag.overrides(minor, featureGates));
     }
 
     /** The release checked against, e.g. {@code 1.35}. */

@@ -13,10 +13,13 @@ import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
 import io.fabric8.kubernetes.api.model.NodeSelectorTerm;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.resource.v1.CapacityRequestPolicy;
+import io.fabric8.kubernetes.api.model.resource.v1.CapacityRequestPolicyRange;
 import io.fabric8.kubernetes.api.model.resource.v1.Counter;
 import io.fabric8.kubernetes.api.model.resource.v1.CounterSet;
 import io.fabric8.kubernetes.api.model.resource.v1.Device;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttribute;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceCapacity;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceClaimConfiguration;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
@@ -66,7 +69,7 @@ import tools.jackson.databind.node.MissingNode;
  * is authoritative, the messages are the declarative ones, and in the API server's order: it drops the covered
  * hand-written errors and appends the declarative ones ({@link #declaratively}). The fabric8 model reads an
  * explicitly empty list as an absent one; given the object as written, the checks that tell them apart do so. Not
- * covered (accepted here, rejected upstream): capacity request policies, status, and, with their alpha gates on,
+ * covered (accepted here, rejected upstream): status, and, with their alpha gates on,
  * partitionTypeAttribute (its gate DRAPartitionableDevicesType is not one dra4j sets, so it is always dropped) and
  * derived attributes (DRADerivedAttributes); list-type attributes, node allocatable resources and skipNodeOperations
  * are validated when their gates keep them. oracle/validate/difftest compares it with the API
@@ -99,6 +102,7 @@ final class ApiValidation {
     static final int COUNTER_SETS_MAX = 8;
     static final int COUNTERS_PER_SET_MAX = 32;
     static final int COUNTERS_PER_CONSUMPTION_MAX = 32;
+    static final int CAPACITY_REQUEST_POLICY_MAX_OPTIONS = 10;
 
     private static final String LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
     private static final String SUBDOMAIN_FMT = LABEL_FMT + "(\\." + LABEL_FMT + ")*";
@@ -214,8 +218,10 @@ final class ApiValidation {
             v.sliceSpec(s.getSpec() == null ? new ResourceSliceSpec() : s.getSpec());
         }
         // rest.ValidateDeclarativelyWithMigrationChecks: the covered hand-written errors are dropped (they are not
-        // reported here) and the declarative ones appended.
-        List<FieldError> all = new ArrayList<>(v.errors);
+        // reported here) and the declarative ones appended. Dropping them goes through ErrorList.Filter, whose
+        // ToAggregate keeps one of hand-written errors that read the same (two step errors for an equal default and
+        // max).
+        List<FieldError> all = new ArrayList<>(v.errors.stream().distinct().toList());
         all.addAll(v.declarative);
         return List.copyOf(all);
     }
@@ -1380,12 +1386,20 @@ final class ApiValidation {
             qualifiedName(e.getKey(), at + ".attributes");
             attribute(
                     e.getValue() == null ? new DeviceAttribute() : e.getValue(),
-                    at + ".attributes[" + e.getKey() + "]",
+                    at + ".attributes[" + mapKey(e.getKey()) + "]",
                     rawDevice.path("attributes").path(e.getKey()));
         }
         if (d.getCapacity() != null) {
-            for (String name : d.getCapacity().keySet()) {
-                qualifiedName(name, at + ".capacity");
+            boolean multi = Boolean.TRUE.equals(d.getAllowMultipleAllocations());
+            for (Map.Entry<String, DeviceCapacity> e : d.getCapacity().entrySet()) {
+                qualifiedName(e.getKey(), at + ".capacity");
+                DeviceCapacity c = e.getValue() == null ? new DeviceCapacity() : e.getValue();
+                String path = at + ".capacity[" + mapKey(e.getKey()) + "].requestPolicy";
+                if (c.getRequestPolicy() != null && !multi) {
+                    forbidden(path, "allowMultipleAllocations must be true");
+                } else if (c.getRequestPolicy() != null) {
+                    requestPolicy(quantity(c.getValue()), c.getRequestPolicy(), path);
+                }
             }
         }
         if (!tooMany(d.getTaints(), DEVICE_TAINTS_MAX, at + ".taints") && d.getTaints() != null) {
@@ -1463,6 +1477,234 @@ final class ApiValidation {
         if (o.getPerContainer() != null) {
             positive(o.getPerContainer(), at + ".perContainer", "must be non-negative", true);
         }
+    }
+
+    /**
+     * A device's attribute or capacity name as validateMap puts it in a field path: truncateIfTooLong to the longest
+     * valid name (a 63-character domain, '/', a 32-character identifier), the middle replaced by "...".
+     */
+    private static String mapKey(String key) {
+        int max = DRIVER_NAME_MAX_LENGTH + 1 + ID_MAX_LENGTH;
+        if (key.length() <= max) {
+            return key;
+        }
+        int remaining = max - 3;
+        return key.substring(0, (remaining + 1) / 2) + "..." + key.substring(key.length() - remaining / 2);
+    }
+
+    /** A quantity as Go holds it: a missing one is zero; empty when it does not parse (decoding reports that). */
+    private static java.util.Optional<KubeQuantity> quantity(Quantity q) {
+        if (q == null) {
+            return java.util.Optional.of(KubeQuantity.ofInt64(0, KubeQuantity.Format.DECIMAL_SI));
+        }
+        try {
+            return java.util.Optional.of(KubeQuantity.fromFabric8(q));
+        } catch (IllegalArgumentException e) {
+            return java.util.Optional.empty();
+        }
+    }
+
+    /**
+     * validateRequestPolicy (a consumable capacity's requestPolicy, on a device with allowMultipleAllocations): at
+     * most one of validValues and validRange, and with either a default that it admits.
+     */
+    private void requestPolicy(java.util.Optional<KubeQuantity> capacity, CapacityRequestPolicy policy, String at) {
+        List<Quantity> values = policy.getValidValues() == null ? List.of() : policy.getValidValues();
+        if (!values.isEmpty() && policy.getValidRange() != null) {
+            forbidden(
+                    at,
+                    "exactly one policy can be specified, cannot specify \"validValues\" and \"validRange\" at "
+                            + "the same time");
+            return;
+        }
+        if (values.isEmpty() && policy.getValidRange() == null) {
+            return;
+        }
+        String which = values.isEmpty() ? "validRange" : "validValues";
+        if (policy.getDefault() == null) {
+            required(at + ".default", "required when " + which + " is defined");
+            return;
+        }
+        java.util.Optional<KubeQuantity> byDefault = quantity(policy.getDefault());
+        if (capacity.isEmpty() || byDefault.isEmpty()) {
+            return;
+        }
+        if (values.isEmpty()) {
+            requestPolicyRange(byDefault.get(), capacity.get(), policy.getValidRange(), at + ".validRange");
+        } else {
+            requestPolicyValues(byDefault.get(), capacity.get(), values, at + ".validValues");
+        }
+    }
+
+    /**
+     * validateRequestPolicyValidValues: ascending, at most 10 options, none above the capacity, no duplicates (by
+     * integer value, or by exact decimal with DRAFractionalCapacityRange), the default among them.
+     */
+    private void requestPolicyValues(KubeQuantity byDefault, KubeQuantity capacity, List<Quantity> raw, String at) {
+        List<KubeQuantity> values = new ArrayList<>();
+        for (Quantity q : raw) {
+            java.util.Optional<KubeQuantity> k = quantity(q);
+            if (k.isEmpty()) {
+                return;
+            }
+            values.add(k.get());
+        }
+        for (int i = 0; i + 1 < values.size(); i++) {
+            if (values.get(i).compareTo(values.get(i + 1)) > 0) {
+                invalid(
+                        at + "[" + (i + 1) + "]",
+                        quote(values.get(i + 1).canonical()),
+                        "values must be sorted in ascending order");
+            }
+        }
+        boolean foundDefault = false;
+        if (!tooMany(values, CAPACITY_REQUEST_POLICY_MAX_OPTIONS, at)) {
+            boolean fractional = gates.isEnabled(DraFeature.DRAFractionalCapacityRange);
+            for (int i = 0; i < values.size(); i++) {
+                KubeQuantity v = values.get(i);
+                if (v.compareTo(capacity) > 0) {
+                    invalid(
+                            at + "[" + i + "]",
+                            quote(v.canonical()),
+                            "option is larger than capacity value: " + capacity.canonical());
+                }
+                foundDefault |= v.compareTo(byDefault) == 0;
+            }
+            Set<String> keys = new HashSet<>();
+            for (int i = 0; i < values.size(); i++) {
+                // quantityKeyAsDec (inf.Dec's text, scale kept) or quantityKeyInt (Value(), rounded up).
+                String key = fractional
+                        ? values.get(i).value().toPlainString()
+                        : Long.toString(values.get(i).valueCeil());
+                if (!keys.add(key)) {
+                    duplicate(at + "[" + i + "]", key);
+                }
+            }
+        }
+        if (!foundDefault) {
+            invalid(at, quote(byDefault.canonical()), "default value is not valid according to the requestPolicy");
+        }
+    }
+
+    /**
+     * validateRequestPolicyRange: min required and within the capacity, the default within [min, max], max within
+     * the capacity, and with a step: positive, min + step within the capacity, default and max a whole number of
+     * steps from min (in integers, or in milli units where DRAFractionalCapacityRange is on and a value is
+     * fractional), the values first checked to be representable there.
+     */
+    private void requestPolicyRange(
+            KubeQuantity byDefault, KubeQuantity capacity, CapacityRequestPolicyRange range, String at) {
+        if (range.getMin() == null) {
+            required(at + ".min", "required when validRange is defined");
+            return;
+        }
+        java.util.Optional<KubeQuantity> minQ = quantity(range.getMin());
+        java.util.Optional<KubeQuantity> maxQ =
+                range.getMax() == null ? java.util.Optional.empty() : quantity(range.getMax());
+        java.util.Optional<KubeQuantity> stepQ =
+                range.getStep() == null ? java.util.Optional.empty() : quantity(range.getStep());
+        if (minQ.isEmpty()
+                || (range.getMax() != null && maxQ.isEmpty())
+                || (range.getStep() != null && stepQ.isEmpty())) {
+            return;
+        }
+        KubeQuantity min = minQ.get();
+        if (min.compareTo(capacity) > 0) {
+            invalid(at + ".min", quote(min.canonical()), "min is larger than capacity value: " + capacity.canonical());
+        }
+        if (byDefault.compareTo(min) < 0) {
+            invalid(at + ".default", quote(byDefault.canonical()), "default is less than min: " + min.canonical());
+        }
+        if (maxQ.isPresent()) {
+            KubeQuantity max = maxQ.get();
+            if (min.compareTo(max) > 0) {
+                invalid(at + ".max", quote(min.canonical()), "min is larger than max: " + max.canonical());
+            }
+            if (max.compareTo(capacity) > 0) {
+                invalid(
+                        at + ".max",
+                        quote(max.canonical()),
+                        "max is larger than capacity value: " + capacity.canonical());
+            }
+            if (byDefault.compareTo(max) > 0) {
+                invalid(at + ".default", quote(byDefault.canonical()), "default is more than max: " + max.canonical());
+            }
+        }
+        // The bounds in the order upstream checks them; absent ones are skipped.
+        List<Map.Entry<String, KubeQuantity>> bounds = new ArrayList<>();
+        bounds.add(Map.entry("default", byDefault));
+        bounds.add(Map.entry("min", min));
+        maxQ.ifPresent(q -> bounds.add(Map.entry("max", q)));
+        stepQ.ifPresent(q -> bounds.add(Map.entry("step", q)));
+        boolean milli = gates.isEnabled(DraFeature.DRAFractionalCapacityRange)
+                && bounds.stream().anyMatch(b -> fractional(b.getValue()));
+        if (milli) {
+            boolean unsafe = false;
+            for (Map.Entry<String, KubeQuantity> b : bounds) {
+                KubeQuantity q = b.getValue();
+                if (KubeQuantity.ofMilli(q.milliValueCeil(), q.format()).compareTo(q) != 0) {
+                    invalid(
+                            at + "." + b.getKey(),
+                            quote(q.canonical()),
+                            "value cannot be represented as a milli value");
+                    unsafe = true;
+                }
+            }
+            if (unsafe) {
+                return;
+            }
+        }
+        if (stepQ.isEmpty()) {
+            return;
+        }
+        KubeQuantity step = stepQ.get();
+        if (step.signum() <= 0) {
+            invalid(at + ".step", quote(step.canonical()), "must be greater than zero");
+            return;
+        }
+        KubeQuantity added = min.add(step);
+        if (added.compareTo(capacity) > 0) {
+            invalid(
+                    at + ".step",
+                    quote(step.canonical()),
+                    "one step " + added.canonical() + " is larger than capacity value: " + capacity.canonical());
+        }
+        boolean unsafe = false;
+        if (!milli) {
+            for (Map.Entry<String, KubeQuantity> b : bounds) {
+                KubeQuantity q = b.getValue();
+                if (q.signum() < 0) {
+                    invalid(at + "." + b.getKey(), quote(q.canonical()), "must be greater than or equal to 0");
+                    unsafe = true;
+                } else if (q.value().compareTo(java.math.BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
+                    invalid(at + "." + b.getKey(), quote(q.canonical()), "must not be larger than 9223372036854775807");
+                    unsafe = true;
+                }
+            }
+        }
+        if (!unsafe) {
+            stepMultiple(byDefault, min, step, milli, at + ".step");
+            maxQ.ifPresent(max -> stepMultiple(max, min, step, milli, at + ".step"));
+        }
+    }
+
+    /** validateRequestPolicyRangeStep: value - min is a whole number of steps. */
+    private void stepMultiple(KubeQuantity value, KubeQuantity min, KubeQuantity step, boolean milli, String at) {
+        long v = milli ? value.milliValueCeil() : value.valueCeil();
+        long m = milli ? min.milliValueCeil() : min.valueCeil();
+        long s = milli ? step.milliValueCeil() : step.valueCeil();
+        if ((v - m) % s != 0) {
+            invalid(
+                    at,
+                    quote(value.canonical()),
+                    "value is not a multiple of a given step (" + step.canonical() + ") from (" + min.canonical()
+                            + ")");
+        }
+    }
+
+    /** isFractionalQuantity: a part below one. */
+    private static boolean fractional(KubeQuantity q) {
+        return q.value().stripTrailingZeros().scale() > 0;
     }
 
     /** A quantity above zero (or, with {@code zeroAllowed}, not below it), printed in canonical form as Go does. */

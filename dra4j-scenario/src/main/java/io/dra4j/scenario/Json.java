@@ -64,11 +64,12 @@ final class Json {
             if (found == null) {
                 what = shortMessage(e);
             } else if (e instanceof MismatchedInputException m
-                    && m.getTargetType() != null
-                    && goScalar(m.getTargetType()).isPresent()
                     && !e.getPath().isEmpty()
-                    && !found.isNull()) {
-                what = unmarshalTypeError(e.getPath(), found, m.getTargetType());
+                    && !found.isNull()
+                    && GoDecodeErrors.unmarshalTypeError(e.getPath(), found, m.getTargetType())
+                            .isPresent()) {
+                what = GoDecodeErrors.unmarshalTypeError(e.getPath(), found, m.getTargetType())
+                        .orElseThrow();
             } else if (e instanceof MismatchedInputException m && m.getTargetType() != null) {
                 what = "want " + expected(m.getTargetType()) + ", found " + describe(found);
             } else {
@@ -114,55 +115,6 @@ final class Json {
             return node.numberValue();
         }
         return node.asString();
-    }
-
-    /**
-     * encoding/json's UnmarshalTypeError as the API server's strict decoder (sigs.k8s.io/json) words it for a scalar
-     * field: {@code json: cannot unmarshal number 1.5 into Go struct field ExactDeviceRequest.spec.devices.requests
-     * .exactly.count of type int64}; the struct is the Go type holding the field (fabric8's model classes carry the
-     * Go names), the field its JSON path without list indices.
-     */
-    private static String unmarshalTypeError(List<JacksonException.Reference> refs, JsonNode found, Class<?> target) {
-        String goType = goScalar(target).orElseThrow();
-        String value;
-        if (found.isNumber()) {
-            value = goType.startsWith("int") ? "number " + found.numberValue() : "number";
-        } else if (found.isString()) {
-            value = "string";
-        } else if (found.isBoolean()) {
-            value = "bool";
-        } else if (found.isArray()) {
-            value = "array";
-        } else {
-            value = "object";
-        }
-        List<String> fields = new ArrayList<>();
-        Class<?> struct = Object.class;
-        for (JacksonException.Reference r : refs) {
-            if (r.getPropertyName() != null) {
-                fields.add(r.getPropertyName());
-                struct = r.from() instanceof Class<?> c ? c : r.from().getClass();
-            }
-        }
-        return "json: cannot unmarshal " + value + " into Go struct field " + struct.getSimpleName() + "."
-                + String.join(".", fields) + " of type " + goType;
-    }
-
-    /** The Go type of a fabric8 model field's scalar Java type, as the API types declare it. */
-    private static Optional<String> goScalar(Class<?> type) {
-        if (type == Long.class || type == long.class) {
-            return Optional.of("int64");
-        }
-        if (type == Integer.class || type == int.class) {
-            return Optional.of("int32");
-        }
-        if (type == String.class) {
-            return Optional.of("string");
-        }
-        if (type == Boolean.class || type == boolean.class) {
-            return Optional.of("bool");
-        }
-        return Optional.empty();
     }
 
     private static String expected(Class<?> type) {

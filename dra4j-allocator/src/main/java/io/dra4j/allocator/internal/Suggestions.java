@@ -114,7 +114,24 @@ public final class Suggestions {
                 out.add(new Explanation.Suggestion(c.getKey(), c.getValue(), u.reason()));
             }
         }
-        return collapseCounts(out);
+        return collapseCounts(withoutDroppedGuardedSelectors(out));
+    }
+
+    /**
+     * Where a selector fails with a CEL runtime error and its guard is offered, dropping that selector is not: it
+     * widens the request beyond its intent (every device the selector was meant to exclude), where the guard keeps
+     * the intent and only stops the error.
+     */
+    private static List<Explanation.Suggestion> withoutDroppedGuardedSelectors(List<Explanation.Suggestion> found) {
+        Set<Change.DropSelector> guarded = new HashSet<>();
+        for (Explanation.Suggestion s : found) {
+            if (s.change() instanceof Change.GuardSelector g) {
+                guarded.add(new Change.DropSelector(g.claim(), g.request(), g.index()));
+            }
+        }
+        return found.stream()
+                .filter(s -> !(s.change() instanceof Change.DropSelector d && guarded.contains(d)))
+                .toList();
     }
 
     /**

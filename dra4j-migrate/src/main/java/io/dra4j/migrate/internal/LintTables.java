@@ -12,10 +12,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The facts {@code dra4j lint} and the {@code --feature-gates} check read, from the four tables in
+ * The facts {@code dra4j lint} and the {@code --feature-gates} check read, from the five tables in
  * {@code io/dra4j/migrate/lint/} (written by {@code scripts/dra-lint-tables} from Kubernetes' sources of each release,
- * which each table names): DRA feature gates per release, the gates each depends on, the v1 fields each gate guards,
- * and the resource.k8s.io versions each release serves.
+ * which each table names): DRA feature gates per release, every gate kube-scheduler knows per release, the gates each
+ * depends on, the v1 fields each gate guards, and the resource.k8s.io versions each release serves.
  * Immutable.
  */
 public final class LintTables {
@@ -25,7 +25,7 @@ public final class LintTables {
     /** A gate in one release: its stage (Alpha, Beta, GA, Deprecated), default and whether it is locked. */
     public record GateState(String stage, boolean defaultOn, boolean locked) {}
 
-    /** A gate that a DRA gate depends on in one release, with its state there. */
+    /** A gate that a gate depends on in one release, with its state there. */
     public record Dependency(String gate, GateState state) {}
 
     /** A kind in one version of resource.k8s.io in one release. */
@@ -33,6 +33,7 @@ public final class LintTables {
 
     private final Map<String, String> keps = new HashMap<>();
     private final Map<String, Map<String, GateState>> gates = new HashMap<>();
+    private final Map<String, Map<String, GateState>> registry = new HashMap<>();
     private final Map<String, Map<String, List<Dependency>>> dependencies = new HashMap<>();
     private final Map<String, Map<String, List<String>>> gatedFields = new HashMap<>();
     private final Map<String, List<Served>> served = new HashMap<>();
@@ -59,7 +60,11 @@ public final class LintTables {
             }
             t.gates.put(r[0], perRelease);
         }
-        List<String[]> dependencyRows = rows("dra-feature-gate-dependencies.tsv");
+        List<String[]> registryRows = rows("feature-gates.tsv");
+        for (String[] r : registryRows.subList(1, registryRows.size())) {
+            t.registry.computeIfAbsent(r[0], k -> new LinkedHashMap<>()).put(r[1], state(r[2]));
+        }
+        List<String[]> dependencyRows = rows("feature-gate-dependencies.tsv");
         for (String[] r : dependencyRows.subList(1, dependencyRows.size())) {
             t.dependencies
                     .computeIfAbsent(r[0], k -> new LinkedHashMap<>())
@@ -109,7 +114,20 @@ public final class LintTables {
     }
 
     /**
-     * Per DRA gate of a release, the gates it depends on (defaultKubernetesFeatureGateDependencies), in upstream's
+     * A gate of kube-scheduler's feature gate in a release (any gate, DRA or not, with AllAlpha and AllBeta); empty
+     * when the release's kube-scheduler does not know it.
+     */
+    public Optional<GateState> schedulerGate(String gate, String release) {
+        return Optional.ofNullable(registry.getOrDefault(release, Map.of()).get(gate));
+    }
+
+    /** Every gate kube-scheduler knows in a release, by name. */
+    public Map<String, GateState> schedulerGates(String release) {
+        return java.util.Collections.unmodifiableMap(registry.getOrDefault(release, Map.of()));
+    }
+
+    /**
+     * Per gate of a release, the gates it depends on (defaultKubernetesFeatureGateDependencies), in upstream's
      * order; empty for a release without that map.
      */
     public Map<String, List<Dependency>> dependencies(String release) {

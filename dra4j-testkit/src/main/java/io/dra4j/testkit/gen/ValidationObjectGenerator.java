@@ -207,7 +207,25 @@ public final class ValidationObjectGenerator {
                 attrs.putObject("driverVersion").put("version", "1.2.3");
             }
             if (random.nextBoolean()) {
-                d.putObject("capacity").putObject("memory").put("value", "40Gi");
+                ObjectNode memory = d.putObject("capacity").putObject("memory").put("value", "40Gi");
+                if (random.nextInt(3) == 0) {
+                    // Consumable capacity with a valid request policy.
+                    d.put("allowMultipleAllocations", true);
+                    ObjectNode policy = memory.putObject("requestPolicy");
+                    if (random.nextBoolean()) {
+                        policy.put("default", "10Gi")
+                                .putArray("validValues")
+                                .add("10Gi")
+                                .add("20Gi")
+                                .add("40Gi");
+                    } else {
+                        policy.put("default", "2Gi")
+                                .putObject("validRange")
+                                .put("min", "1Gi")
+                                .put("max", "40Gi")
+                                .put("step", "1Gi");
+                    }
+                }
             }
             if (random.nextInt(4) == 0) {
                 d.putArray("taints")
@@ -403,7 +421,7 @@ public final class ValidationObjectGenerator {
         ArrayNode devices = spec.withArray("devices");
         ObjectNode d = devices.isEmpty() ? devices.addObject().put("name", "gpu-9") : (ObjectNode) devices.get(0);
         ObjectNode attrs = d.has("attributes") ? (ObjectNode) d.get("attributes") : d.putObject("attributes");
-        switch (random.nextInt(30)) {
+        switch (random.nextInt(32)) {
             case 0 -> spec.remove("driver");
             case 1 -> spec.put("driver", pick(BAD_NAMES));
             case 2 ->
@@ -564,7 +582,51 @@ public final class ValidationObjectGenerator {
                     ops.add(pick(List.of("*", "NodePrepareResources", "NodeUnprepareResources", "bogus")));
                 }
             }
+            case 30, 31 -> requestPolicy(d);
             default -> attrs.putObject("empty");
+        }
+    }
+
+    /**
+     * A consumable capacity's request policy, mostly broken: both or neither of validValues and validRange, a missing
+     * or inadmissible default, values unsorted, duplicated (also as integers: 1.5 and 2), too many or above the
+     * capacity, a range without min, bounds crossed or above the capacity, steps that are not positive, too large,
+     * not a divisor, fractional or beyond int64; on a device with or without allowMultipleAllocations.
+     */
+    private void requestPolicy(ObjectNode d) {
+        ObjectNode capacity = d.has("capacity") ? (ObjectNode) d.get("capacity") : d.putObject("capacity");
+        ObjectNode memory = capacity.putObject("memory").put("value", pick(List.of("40Gi", "40Gi", "10", "1500m")));
+        switch (random.nextInt(4)) {
+            case 0 -> d.put("allowMultipleAllocations", false);
+            case 1 -> d.remove("allowMultipleAllocations");
+            default -> d.put("allowMultipleAllocations", true);
+        }
+        ObjectNode policy = memory.putObject("requestPolicy");
+        String byDefault = pick(List.of("", "10Gi", "1Gi", "2Gi", "0", "50Gi", "1.5", "500m", "-1"));
+        if (!byDefault.isEmpty()) {
+            policy.put("default", byDefault);
+        }
+        int shape = random.nextInt(5);
+        if (shape == 0 || shape == 1 || shape == 4) {
+            ArrayNode values = policy.putArray("validValues");
+            for (int i = random.nextInt(12); i > 0; i--) {
+                values.add(pick(List.of("1Gi", "10Gi", "20Gi", "40Gi", "50Gi", "10Gi", "1.5", "1500m", "2", "-1")));
+            }
+        }
+        if (shape == 2 || shape == 3 || shape == 4) {
+            ObjectNode range = policy.putObject("validRange");
+            String min = pick(List.of("", "0", "1Gi", "1Gi", "41Gi", "-1", "500m"));
+            String max = pick(List.of("", "40Gi", "20Gi", "50Gi", "1Gi"));
+            String step = pick(List.of("", "1Gi", "1Gi", "0", "-1Gi", "3Gi", "500m", "1.5", "40Gi", "1n", "10E"));
+            if (!min.isEmpty()) {
+                range.put("min", min);
+            }
+            if (!max.isEmpty()) {
+                range.put("max", max);
+            }
+            if (!step.isEmpty()) {
+                range.put("step", step);
+            }
         }
     }
 
