@@ -7,7 +7,6 @@ import io.dra4j.cel.CelFeatures;
 import io.dra4j.cel.DeviceSelectorEnvironment;
 import io.dra4j.cel.KubeQuantity;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttribute;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintRule;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintSelector;
@@ -146,7 +145,7 @@ public final class ClusterView {
             Pool[] candidatePools,
             Map<List<Object>, byte[]> selections,
             AtomicReference<HeldDevices> held,
-            Map<String, DeviceAttribute[]> attributeColumns,
+            Map<String, AttributeColumn> attributeColumns,
             AtomicReference<ProbeRows> probeRows) {
         /** Distinct selector sets (and constraint attributes) remembered per node; further ones serve one call only. */
         private static final int MAX_SELECTIONS = 64;
@@ -170,18 +169,16 @@ public final class ClusterView {
         }
 
         /**
-         * Per candidate position, the device's value of a constraint attribute ({@link Constraint#lookup}), or null:
-         * it depends only on the device, so it is resolved once per view instead of on every tentative add.
+         * Per candidate position, the device's value of a constraint attribute and its interned scalar id
+         * ({@link AttributeColumn}): it depends only on the device, so it is resolved once per view instead of on
+         * every tentative add.
          */
-        DeviceAttribute[] attributeColumn(String attribute) {
-            DeviceAttribute[] column = attributeColumns.get(attribute);
+        AttributeColumn attributeColumn(String attribute) {
+            AttributeColumn column = attributeColumns.get(attribute);
             if (column == null) {
-                column = new DeviceAttribute[candidates.length];
-                for (int pos = 0; pos < candidates.length; pos++) {
-                    column[pos] = Constraint.lookup(candidates[pos], attribute);
-                }
+                column = AttributeColumn.of(candidates, attribute);
                 if (attributeColumns.size() < MAX_SELECTIONS) {
-                    DeviceAttribute[] raced = attributeColumns.putIfAbsent(attribute, column);
+                    AttributeColumn raced = attributeColumns.putIfAbsent(attribute, column);
                     column = raced == null ? column : raced;
                 }
             }

@@ -19,12 +19,15 @@ abstract sealed class Constraint permits Constraint.Match, Constraint.Distinct {
     final boolean setSemantics;
     /** Per candidate position, the device's value of the attribute ({@link #lookup}), or null. */
     final DeviceAttribute[] column;
+    /** Per candidate position, the value's interned scalar id ({@link AttributeColumn}). */
+    final int[] scalarIds;
 
-    Constraint(List<String> requestNames, String attributeName, boolean setSemantics, DeviceAttribute[] column) {
+    Constraint(List<String> requestNames, String attributeName, boolean setSemantics, AttributeColumn column) {
         this.requestNames = requestNames == null ? Set.of() : Set.copyOf(requestNames);
         this.attributeName = attributeName;
         this.setSemantics = setSemantics;
-        this.column = column;
+        this.column = column.values;
+        this.scalarIds = column.scalarIds;
     }
 
     /** Whether the constraint covers devices of this request (or subrequest). */
@@ -65,6 +68,7 @@ abstract sealed class Constraint permits Constraint.Match, Constraint.Distinct {
     static final class Match extends Constraint {
         private final Search search;
         private DeviceAttribute reference;
+        private int referenceId;
         private ValueIndex index;
         private int[][] intersections = new int[8][];
         private long[][] compatible = new long[8][];
@@ -100,13 +104,16 @@ abstract sealed class Constraint permits Constraint.Match, Constraint.Distinct {
                 numDevices++;
                 return true;
             }
-            DeviceAttribute attribute = column[pos];
-            if (attribute == null) {
+            // Two values that are each exactly one scalar are equal exactly when their interned ids are; any other
+            // value is compared field by field, as upstream does.
+            int id = scalarIds[pos];
+            if (id == AttributeColumn.ABSENT) {
                 return false;
             }
             if (numDevices == 0) {
-                reference = attribute;
-            } else if (!sameScalar(attribute, reference)) {
+                reference = column[pos];
+                referenceId = id;
+            } else if (id >= 0 && referenceId >= 0 ? id != referenceId : !sameScalar(column[pos], reference)) {
                 return false;
             }
             numDevices++;
@@ -177,6 +184,15 @@ abstract sealed class Constraint permits Constraint.Match, Constraint.Distinct {
      * is not exactly one scalar (a list, or none or several fields set), whose comparisons are not an equality.
      */
     static String scalarKey(DeviceAttribute a) {
+        char kind = scalarKind(a);
+        return kind == 0 ? null : kind + ":" + scalar(a);
+    }
+
+    /**
+     * The type of a value that is exactly one scalar: 's', 'i', 'b' or 'v' (string, int, bool, version); 0 for a
+     * list, or none or several fields set.
+     */
+    static char scalarKind(DeviceAttribute a) {
         int set = (a.getString() != null ? 1 : 0)
                 + (a.getInt() != null ? 1 : 0)
                 + (a.getBool() != null ? 1 : 0)
@@ -186,15 +202,26 @@ abstract sealed class Constraint permits Constraint.Match, Constraint.Distinct {
                 || (a.getBools() != null && !a.getBools().isEmpty())
                 || (a.getVersions() != null && !a.getVersions().isEmpty());
         if (set != 1 || lists) {
-            return null;
+            return 0;
         }
         if (a.getString() != null) {
-            return "s:" + a.getString();
+            return 's';
         }
         if (a.getInt() != null) {
-            return "i:" + a.getInt();
+            return 'i';
         }
-        return a.getBool() != null ? "b:" + a.getBool() : "v:" + a.getVersion();
+        return a.getBool() != null ? 'b' : 'v';
+    }
+
+    /** The one scalar of a value whose {@link #scalarKind} is not 0. */
+    static Object scalar(DeviceAttribute a) {
+        if (a.getString() != null) {
+            return a.getString();
+        }
+        if (a.getInt() != null) {
+            return a.getInt();
+        }
+        return a.getBool() != null ? a.getBool() : a.getVersion();
     }
 
     /**

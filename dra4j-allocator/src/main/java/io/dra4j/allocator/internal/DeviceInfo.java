@@ -57,8 +57,9 @@ public final class DeviceInfo {
      */
     private volatile int fitsAlone;
 
-    /** What a device draws from one counter set. */
-    record CounterConsumption(String counterSet, Map<String, BigDecimal> counters) {}
+    /** What a device draws from one counter set, with the format each amount was written in (for explanations). */
+    record CounterConsumption(
+            String counterSet, Map<String, BigDecimal> counters, Map<String, KubeQuantity.Format> formats) {}
 
     /** One capacity of a device with its request policy, quantities parsed. */
     record CapacityInfo(
@@ -93,19 +94,20 @@ public final class DeviceInfo {
         if (device.getConsumesCounters() != null) {
             for (DeviceCounterConsumption c : device.getConsumesCounters()) {
                 Map<String, BigDecimal> values = new LinkedHashMap<>();
+                Map<String, KubeQuantity.Format> formats = new LinkedHashMap<>();
                 if (c.getCounters() != null) {
-                    c.getCounters()
-                            .forEach((k, v) -> values.put(
-                                    k,
-                                    slice.quantities
-                                            .parse(
-                                                    v == null ? null : v.getValue(),
-                                                    () -> where.get() + ", consumesCounters " + c.getCounterSet()
-                                                            + ", counter " + k)
-                                            .value()));
+                    c.getCounters().forEach((k, v) -> {
+                        KubeQuantity q = slice.quantities.parse(
+                                v == null ? null : v.getValue(),
+                                () -> where.get() + ", consumesCounters " + c.getCounterSet() + ", counter " + k);
+                        values.put(k, q.value());
+                        formats.put(k, q.format());
+                    });
                 }
                 cc.add(new CounterConsumption(
-                        c.getCounterSet() == null ? "" : c.getCounterSet(), Collections.unmodifiableMap(values)));
+                        c.getCounterSet() == null ? "" : c.getCounterSet(),
+                        Collections.unmodifiableMap(values),
+                        Collections.unmodifiableMap(formats)));
             }
         }
         this.consumesCounters = List.copyOf(cc);

@@ -487,8 +487,10 @@ public final class Explainer {
                     return rej(
                             Reason.COUNTERS,
                             d,
-                            "counter set " + cc.counterSet() + ": " + e.getKey() + " needs " + plain(e.getValue())
-                                    + ", " + plain(free) + " free");
+                            "counter set " + cc.counterSet() + ": " + e.getKey() + " needs "
+                                    + quantityText(e.getValue(), cc.formats().get(e.getKey())) + ", "
+                                    + quantityText(free, counterFormat(pool, cc.counterSet(), e.getKey()))
+                                    + " free");
                 }
             }
         }
@@ -499,7 +501,8 @@ public final class Explainer {
                             Reason.COUNTERS,
                             d,
                             "counter set " + set.getKey() + ": " + e.getKey() + " is overdrawn by earlier allocations ("
-                                    + plain(e.getValue()) + " free)");
+                                    + quantityText(e.getValue(), counterFormat(pool, set.getKey(), e.getKey()))
+                                    + " free)");
                 }
             }
         }
@@ -539,8 +542,19 @@ public final class Explainer {
         return (used == null ? capacity : capacity.sub(used)).canonical();
     }
 
-    private static String plain(BigDecimal v) {
-        return v.stripTrailingZeros().toPlainString();
+    /**
+     * An amount as a canonical quantity in the given format (null: decimal), as the capacity texts print theirs: the
+     * amount a device consumes in the format it was written in, what a counter has free in the counter's format (what
+     * Go's Sub keeps).
+     */
+    static String quantityText(BigDecimal amount, KubeQuantity.Format format) {
+        return KubeQuantity.of(amount, format == null ? KubeQuantity.Format.DECIMAL_SI : format)
+                .canonical();
+    }
+
+    /** The format a counter of the pool was written in; null when the pool has no such counter. */
+    private static KubeQuantity.Format counterFormat(Pool pool, String counterSet, String counter) {
+        return pool.counterFormats().getOrDefault(counterSet, Map.of()).get(counter);
     }
 
     static String taintText(DeviceTaint t) {

@@ -1,5 +1,6 @@
 package io.dra4j.allocator.internal;
 
+import io.dra4j.cel.KubeQuantity;
 import io.fabric8.kubernetes.api.model.Node;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -187,15 +188,17 @@ final class PoolGatherer {
             }
         }
         if (!f.partitionableDevices()) {
-            return new Pool(id, false, null, null, List.copyOf(deviceSlices), List.of(), Map.of());
+            return new Pool(id, false, null, null, List.copyOf(deviceSlices), List.of(), Map.of(), Map.of());
         }
         Map<String, Map<String, BigDecimal>> counterSets = new LinkedHashMap<>();
+        Map<String, Map<String, KubeQuantity.Format>> counterFormats = new LinkedHashMap<>();
         for (SliceInfo s : counterSlices) {
             for (SliceInfo.CounterSetInfo cs : s.sharedCounters) {
                 if (counterSets.containsKey(cs.name())) {
                     return Pool.invalid(id, "duplicate counter set name " + cs.name());
                 }
                 counterSets.put(cs.name(), cs.counters());
+                counterFormats.put(cs.name(), cs.formats());
             }
         }
         String dangling = danglingCounterReference(counterSets, deviceSlices);
@@ -205,7 +208,15 @@ final class PoolGatherer {
         if (dangling != null) {
             return Pool.invalid(id, dangling);
         }
-        return new Pool(id, false, null, null, List.copyOf(deviceSlices), List.copyOf(notTargeting), counterSets);
+        return new Pool(
+                id,
+                false,
+                null,
+                null,
+                List.copyOf(deviceSlices),
+                List.copyOf(notTargeting),
+                counterSets,
+                counterFormats);
     }
 
     private static String danglingCounterReference(

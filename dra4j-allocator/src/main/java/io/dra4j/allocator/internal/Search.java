@@ -5,7 +5,6 @@ import io.dra4j.cel.CompiledExpression;
 import io.dra4j.cel.EvalResult;
 import io.dra4j.cel.KubeQuantity;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttribute;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceSelector;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaint;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceToleration;
@@ -172,8 +171,8 @@ public final class Search {
         return constraints[claim];
     }
 
-    /** Per candidate position, the device's value of a constraint attribute, or null (shared by the node view). */
-    DeviceAttribute[] attributeColumn(String attribute) {
+    /** Per candidate position, the device's value of a constraint attribute and its scalar id (node view's). */
+    AttributeColumn attributeColumn(String attribute) {
         return nodeView.attributeColumn(attribute);
     }
 

@@ -40,8 +40,8 @@ public final class SliceInfo {
     /** Interned constraint attribute values of the devices, by attribute name; computed on first use. */
     private final Map<String, AttributeValues> attributeValues = new ConcurrentHashMap<>();
 
-    /** A counter set with exact values. */
-    record CounterSetInfo(String name, Map<String, BigDecimal> counters) {}
+    /** A counter set with exact values, and the format each was written in (for explanations). */
+    record CounterSetInfo(String name, Map<String, BigDecimal> counters, Map<String, KubeQuantity.Format> formats) {}
 
     SliceInfo(ResourceSlice slice, TaintRules taintRules) {
         this(slice, taintRules, new QuantityCache());
@@ -80,17 +80,18 @@ public final class SliceInfo {
         if (spec.getSharedCounters() != null) {
             for (CounterSet cs : spec.getSharedCounters()) {
                 Map<String, BigDecimal> values = new LinkedHashMap<>();
+                Map<String, KubeQuantity.Format> formats = new LinkedHashMap<>();
                 if (cs.getCounters() != null) {
-                    cs.getCounters()
-                            .forEach((k, v) -> values.put(
-                                    k,
-                                    quantities
-                                            .parse(
-                                                    v == null ? null : v.getValue(),
-                                                    () -> where + ", counter set " + cs.getName() + ", counter " + k)
-                                            .value()));
+                    cs.getCounters().forEach((k, v) -> {
+                        KubeQuantity q = quantities.parse(
+                                v == null ? null : v.getValue(),
+                                () -> where + ", counter set " + cs.getName() + ", counter " + k);
+                        values.put(k, q.value());
+                        formats.put(k, q.format());
+                    });
                 }
-                sets.add(new CounterSetInfo(nz(cs.getName()), Collections.unmodifiableMap(values)));
+                sets.add(new CounterSetInfo(
+                        nz(cs.getName()), Collections.unmodifiableMap(values), Collections.unmodifiableMap(formats)));
             }
         }
         this.sharedCounters = List.copyOf(sets);

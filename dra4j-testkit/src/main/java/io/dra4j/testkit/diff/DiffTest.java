@@ -133,7 +133,7 @@ public final class DiffTest {
         perClass.forEach((signature, n) -> out.println("  " + n + " x " + clip(signature)));
         Map<String, Integer> kinds = new TreeMap<>();
         upstream.forEach(o -> kinds.merge(o.path("outcome").asString("?"), 1, Integer::sum));
-        out.println("coverage (scenarios per feature): " + Coverage.of(scenarios));
+        out.println("coverage (scenarios per feature): " + Coverage.of(scenarios, upstream));
         out.println("upstream outcomes: " + kinds + "; stable variant (devices not compared): " + stableCount);
         if (unreadable > 0) {
             out.println("difftest: " + unreadable + " generated scenarios could not be read by the oracle");

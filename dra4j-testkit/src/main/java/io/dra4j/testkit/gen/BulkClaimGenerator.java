@@ -6,15 +6,17 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * Sometimes replaces a scenario's claims with one claim that needs more than 32 results (upstream's
  * AllocationResultsMaxSize) in total: one request over the limit, two requests that add up over it, a firstAvailable
- * request whose first alternative would pass the limit together with the next request, or an All request over a
- * block of more than 32 devices. The devices are one block of identical devices on this node (a few whose
+ * request whose first alternative would pass the limit together with the next request, an All request over a
+ * block of more than 32 devices, or a firstAvailable request whose first alternative is over the limit by itself and
+ * whose fallback asks for more of the block's failing devices than there are, so that the claim is unschedulable. The devices are one block of identical devices on this node (a few whose
  * {@code size} attribute is 2, so that a selector fails on them, and sometimes one without it, where a selector fails
  * at run time), in a pool and with names of their own, so that no allocated device or DeviceTaintRule selector of the
  * rest of the scenario refers to them.
  *
  * <p>Upstream's search has no pruning bounds, so every shape is chosen to end quickly there: either the claim is
  * rejected before the search, or the limit stops the large alternative at once, or enough matching devices exist
- * for the requests that stay under it. Rolled after everything else, so that the rest of each seed's scenarios
+ * for the requests that stay under it, or (unschedulable) the only request's fallback has at most three devices to
+ * choose from; an earlier request on the block would make upstream try every choice of its devices first. Rolled after everything else, so that the rest of each seed's scenarios
  * stays as it was.
  */
 final class BulkClaimGenerator {
@@ -22,6 +24,7 @@ final class BulkClaimGenerator {
     static final String CLASS = "class-bulk";
     private static final int LIMIT = 32;
     private static final String SELECTOR = "device.attributes[\"" + DRIVER + "\"].size == 1";
+    private static final String FAILING_SELECTOR = "device.attributes[\"" + DRIVER + "\"].size == 2";
 
     private final Dice dice;
 
@@ -34,7 +37,7 @@ final class BulkClaimGenerator {
         if (!dice.chance(0.05)) {
             return;
         }
-        int shape = dice.weighted(20, 20, prioritizedList ? 40 : 0, 20);
+        int shape = dice.weighted(20, 20, prioritizedList ? 40 : 0, 20, prioritizedList ? 20 : 0);
         // For All, the block alone is over the limit; a selector may bring it under.
         int blockSize = shape == 3 ? dice.between(LIMIT + 1, LIMIT + 4) : dice.between(28, 36);
         int failing = dice.between(0, 3);
@@ -49,7 +52,8 @@ final class BulkClaimGenerator {
         pool.put("resourceSliceCount", 1);
         sliceSpec.put("nodeName", Context.NODE);
         ArrayNode devices = sliceSpec.putArray("devices");
-        int missing = dice.chance(0.25) ? dice.between(0, blockSize - 1) : -1;
+        // A device without the attribute makes a selector fail at run time: never in the unschedulable shape.
+        int missing = shape != 4 && dice.chance(0.25) ? dice.between(0, blockSize - 1) : -1;
         for (int d = 0; d < blockSize; d++) {
             ObjectNode device = devices.addObject();
             device.put("name", "bulk-" + d);
@@ -77,6 +81,7 @@ final class BulkClaimGenerator {
                 exact(requests, "req-1", dice.between(LIMIT + 1 - first, LIMIT), false);
             }
             case 2 -> firstAvailable(requests, matching, blockSize);
+            case 4 -> tooFewFailing(requests, failing);
             default -> {
                 ObjectNode all = requests.addObject();
                 all.put("name", "req-0");
@@ -113,6 +118,25 @@ final class BulkClaimGenerator {
         few.put("name", "few");
         fill(few, small, false);
         exact(requests, "req-1", Math.min(rest, blockSize - small), false);
+    }
+
+    /**
+     * req-0 prefers more devices than the limit allows, which upstream gives up at once, and falls back to one to three
+     * more of the failing devices (size 2) than the block has: no device choice can succeed.
+     */
+    private void tooFewFailing(ArrayNode requests, int failing) {
+        ObjectNode request = requests.addObject();
+        request.put("name", "req-0");
+        ArrayNode alternatives = request.putArray("firstAvailable");
+        ObjectNode many = alternatives.addObject();
+        many.put("name", "many");
+        fill(many, dice.between(LIMIT + 1, LIMIT + 8), false);
+        ObjectNode few = alternatives.addObject();
+        few.put("name", "few");
+        few.put("deviceClassName", CLASS);
+        few.putArray("selectors").addObject().putObject("cel").put("expression", FAILING_SELECTOR);
+        few.put("allocationMode", "ExactCount");
+        few.put("count", failing + dice.between(1, 3));
     }
 
     private void exact(ArrayNode requests, String name, int count, boolean selector) {

@@ -125,7 +125,9 @@ class ScenarioGeneratorTest {
 
     /**
      * Some scenarios hold one claim over the 32-results limit, in each shape: a request over it, requests adding up
-     * over it, a firstAvailable alternative over it (by itself or with the next request) and All over a large block.
+     * over it, a firstAvailable alternative over it (by itself or with the next request), All over a large block, and
+     * a firstAvailable request over it by itself whose fallback asks for more size-2 devices than the block has, so
+     * that the claim is unschedulable.
      */
     @Test
     void someClaimsAskForMoreThan32Results() {
@@ -138,9 +140,16 @@ class ScenarioGeneratorTest {
             }
             assertThat(s.path("claims").size()).isEqualTo(1);
             int block = 0;
+            int sizeTwo = 0;
+            int withoutSize = 0;
             for (JsonNode slice : s.path("resourceSlices")) {
                 if (slice.path("spec").path("driver").asString("").equals("driver-bulk")) {
                     block += slice.path("spec").path("devices").size();
+                    for (JsonNode device : slice.path("spec").path("devices")) {
+                        JsonNode size = device.path("attributes").path("size");
+                        withoutSize += size.isMissingNode() ? 1 : 0;
+                        sizeTwo += size.path("int").asLong(0) == 2 ? 1 : 0;
+                    }
                 }
             }
             JsonNode requests = claim.path("spec").path("devices").path("requests");
@@ -156,6 +165,19 @@ class ScenarioGeneratorTest {
             if (first.path("exactly").path("allocationMode").asString("").equals("All")) {
                 shapes.add("All");
                 assertThat(block).isGreaterThan(32);
+            } else if (first.has("firstAvailable") && requests.size() == 1) {
+                shapes.add("firstAvailable fallback short of devices");
+                JsonNode fallback = first.path("firstAvailable").path(1);
+                assertThat(first.path("firstAvailable").path(0).path("count").asLong())
+                        .isGreaterThan(32);
+                assertThat(fallback.path("selectors")
+                                .path(0)
+                                .path("cel")
+                                .path("expression")
+                                .asString(""))
+                        .isEqualTo("device.attributes[\"driver-bulk\"].size == 2");
+                assertThat(fallback.path("count").asLong()).isGreaterThan(sizeTwo);
+                assertThat(withoutSize).isZero();
             } else if (first.has("firstAvailable")) {
                 long preferred =
                         first.path("firstAvailable").path(0).path("count").asLong();
@@ -175,6 +197,7 @@ class ScenarioGeneratorTest {
                         "All",
                         "firstAvailable over by itself",
                         "firstAvailable over with the next",
+                        "firstAvailable fallback short of devices",
                         "one request over",
                         "requests adding up over");
     }
