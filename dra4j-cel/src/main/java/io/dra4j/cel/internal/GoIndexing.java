@@ -9,6 +9,7 @@ import dev.cel.common.ast.CelReference;
 import dev.cel.common.navigation.CelNavigableAst;
 import dev.cel.common.navigation.CelNavigableExpr;
 import dev.cel.common.types.CelKind;
+import dev.cel.common.types.CelType;
 import dev.cel.common.values.CelByteString;
 import dev.cel.common.values.NullValue;
 import dev.cel.runtime.CelFunctionBinding;
@@ -109,9 +110,14 @@ final class GoIndexing implements CelInternalRuntimeLibrary {
     }
 
     private static void checkQualifier(Object index) {
-        invalidQualifierType(index).ifPresent(type -> {
-            throw new InvalidQualifier("invalid qualifier type: " + type);
+        invalidQualifier(index).ifPresent(message -> {
+            throw new InvalidQualifier(message);
         });
+    }
+
+    /** cel-go's error for an index value it cannot make a qualifier of (interpreter/attributes.go newQualifier). */
+    static Optional<String> invalidQualifier(Object index) {
+        return invalidQualifierType(index).map(type -> "invalid qualifier type: " + type);
     }
 
     @Override
@@ -119,7 +125,12 @@ final class GoIndexing implements CelInternalRuntimeLibrary {
         throw new UnsupportedOperationException("needs the runtime equality");
     }
 
-    /** cel-go's Go type name of an index value it cannot qualify with, for the types whose name is certain. */
+    /**
+     * cel-go's Go type name ({@code %T}) of an index value it cannot qualify with. A list is a {@code *types.baseList}
+     * (literals, macro and library results) except a concatenation's, which keeps its own type in cel-go and is not
+     * told apart here; a map is a {@code *types.baseMap} except {@code device.attributes} and {@code device.capacity},
+     * Kubernetes' own mapper.
+     */
     private static Optional<String> invalidQualifierType(Object index) {
         if (index instanceof String
                 || index instanceof Long
@@ -157,6 +168,21 @@ final class GoIndexing implements CelInternalRuntimeLibrary {
         }
         if (index instanceof Instant) {
             return Optional.of("types.Timestamp");
+        }
+        if (index instanceof Optional) {
+            return Optional.of("*types.Optional");
+        }
+        if (index instanceof CelType) {
+            return Optional.of("*types.Type");
+        }
+        if (index instanceof DomainMap) {
+            return Optional.of("cel.mapper");
+        }
+        if (index instanceof Map) {
+            return Optional.of("*types.baseMap");
+        }
+        if (index instanceof List) {
+            return Optional.of("*types.baseList");
         }
         return Optional.empty();
     }

@@ -223,15 +223,23 @@ public final class SelectorCompiler {
     }
 
     /**
-     * What cel-go's planner does to constants before evaluation: it folds conversions of constants and compiles
-     * constant regex patterns. The first failure, in planning order, is what cel-go reports.
+     * What cel-go's planner does to constants before evaluation: it folds conversions of constants, makes qualifiers
+     * of constant indexes and compiles constant regex patterns. The first failure, in planning order, is what cel-go reports.
      */
     private Optional<String> planningFailure(CelAbstractSyntaxTree ast, CostModel costModel, FailureSites sites)
             throws CelEvaluationException {
         for (CostModel.PlannedCall planned : costModel.plannedCalls()) {
             try {
-                if (planned.patternIndex() < 0) {
+                if (planned.patternIndex() == CostModel.PlannedCall.FOLDED) {
                     evaluateConstant(ast, planned.call());
+                    continue;
+                }
+                if (planned.patternIndex() == CostModel.PlannedCall.CONSTANT_QUALIFIER) {
+                    Optional<String> invalid = GoIndexing.invalidQualifier(
+                            evaluateConstant(ast, planned.call().call().args().get(1)));
+                    if (invalid.isPresent()) {
+                        return invalid;
+                    }
                     continue;
                 }
                 CelExpr call = planned.call();
