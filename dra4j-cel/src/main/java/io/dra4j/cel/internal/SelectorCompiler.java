@@ -79,7 +79,8 @@ public final class SelectorCompiler {
                             InOperator.InOverload.IN_MAP,
                             IndexOperator.IndexOverload.INDEX_LIST,
                             IndexOperator.IndexOverload.INDEX_MAP),
-                    Stream.concat(GoConversions.REPLACED.stream(), GoNumericOrdering.REPLACED.stream()))
+                    Stream.of(GoConversions.REPLACED, GoNumericOrdering.REPLACED, GoModulo.REPLACED)
+                            .flatMap(Set::stream))
             .collect(Collectors.toUnmodifiableSet());
 
     private static final List<String> ANTLR_MESSAGES = List.of(
@@ -132,6 +133,7 @@ public final class SelectorCompiler {
                         new GoIndexing(),
                         new GoConversions(),
                         new GoNegation(),
+                        new GoModulo(),
                         new GoNumericOrdering(),
                         new GoStrictArguments.Library())
                 .addLibraries(KubernetesLibraries.all());
