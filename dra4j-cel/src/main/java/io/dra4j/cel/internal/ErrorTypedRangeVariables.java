@@ -5,6 +5,7 @@ import dev.cel.common.CelIssue;
 import dev.cel.common.ast.CelExpr;
 import dev.cel.common.navigation.CelNavigableAst;
 import dev.cel.common.navigation.CelNavigableExpr;
+import dev.cel.common.navigation.TraversalOrder;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -47,20 +48,37 @@ final class ErrorTypedRangeVariables {
         if (badRanges.isEmpty()) {
             return new ErrorTypedRangeVariables(inScope, calls);
         }
-        for (CelNavigableExpr node :
-                CelNavigableAst.fromAst(parsed).getRoot().allNodes().toList()) {
+        for (CelNavigableExpr node : CelNavigableAst.fromAst(parsed)
+                .getRoot()
+                .allNodes(TraversalOrder.PRE_ORDER)
+                .toList()) {
             CelExpr expr = node.expr();
             if (expr.exprKind().getKind() == CelExpr.ExprKind.Kind.CALL) {
                 calls.put(expr.id(), expr);
             }
-            // cel-java reports the range error at the comprehension.
-            if (expr.exprKind().getKind() != CelExpr.ExprKind.Kind.COMPREHENSION
-                    || !badRanges.contains(expr.id())
-                            && !badRanges.contains(
-                                    expr.comprehension().iterRange().id())) {
+            // Outer comprehensions come first (pre-order), so a variable's scope is known where an inner one reads it.
+            if (expr.exprKind().getKind() != CelExpr.ExprKind.Kind.COMPREHENSION) {
                 continue;
             }
             var comprehension = expr.comprehension();
+            CelExpr init = comprehension.accuInit();
+            if (init.exprKind().getKind() == CelExpr.ExprKind.Kind.IDENT
+                    && inScope.getOrDefault(init.id(), Set.of())
+                            .contains(init.ident().name())) {
+                // An accumulator initialised with such a variable (cel.bind) has its type, the error type.
+                for (CelExpr scope :
+                        List.of(comprehension.loopCondition(), comprehension.loopStep(), comprehension.result())) {
+                    CelNavigableExpr.fromExpr(scope)
+                            .allNodes()
+                            .forEach(n -> inScope.computeIfAbsent(n.expr().id(), k -> new HashSet<>())
+                                    .add(comprehension.accuVar()));
+                }
+            }
+            // cel-java reports the range error at the comprehension.
+            if (!badRanges.contains(expr.id())
+                    && !badRanges.contains(comprehension.iterRange().id())) {
+                continue;
+            }
             List<String> names = new ArrayList<>(List.of(comprehension.iterVar()));
             if (!comprehension.iterVar2().isEmpty()) {
                 names.add(comprehension.iterVar2());
