@@ -87,8 +87,11 @@ public final class SelectorCompiler {
             "mismatched input", "extraneous input", "missing ", "no viable alternative", "token recognition error");
     private static final Pattern LITERAL_VALIDATION =
             Pattern.compile("(\\w+) validation failed\\. Reason: .*", Pattern.DOTALL);
-    /** cel-java's names of free type parameters, such as {@code %elem0}, {@code %T7} or {@code %V0}. */
-    private static final Pattern TYPE_PARAMETER = Pattern.compile("%[A-Za-z_]*[0-9]*");
+    /**
+     * cel-java's names of free type parameters, such as {@code %elem0}, {@code %T7} or {@code %V0}; a letter follows
+     * the {@code %}, so the modulo operator's name {@code _%_} is not one.
+     */
+    private static final Pattern TYPE_PARAMETER = Pattern.compile("%[A-Za-z][A-Za-z_]*[0-9]*");
 
     private static final Pattern CANDIDATES = Pattern.compile(" \\(candidates: .*\\)$", Pattern.DOTALL);
 
