@@ -6,12 +6,14 @@ import dev.cel.common.CelAbstractSyntaxTree;
 import dev.cel.common.CelOptions;
 import dev.cel.common.ast.CelExpr;
 import dev.cel.common.ast.CelReference;
+import dev.cel.common.exceptions.CelAttributeNotFoundException;
 import dev.cel.common.navigation.CelNavigableAst;
 import dev.cel.common.navigation.CelNavigableExpr;
 import dev.cel.common.types.CelKind;
 import dev.cel.common.types.CelType;
 import dev.cel.common.values.CelByteString;
 import dev.cel.common.values.NullValue;
+import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelFunctionBinding;
 import dev.cel.runtime.CelFunctionOverload;
 import dev.cel.runtime.CelInternalRuntimeLibrary;
@@ -56,7 +58,7 @@ final class GoIndexing implements CelInternalRuntimeLibrary {
                         }),
                 CelFunctionBinding.from(mapBinding.getOverloadId(), ImmutableList.of(Map.class, Object.class), args -> {
                     checkQualifier(args[1]);
-                    return mapLookup.apply(args);
+                    return lookUp(mapLookup, args);
                 }),
                 CelFunctionBinding.from(INDEX_DYN, ImmutableList.of(Object.class, Object.class), args -> {
                     checkQualifier(args[1]);
@@ -64,7 +66,7 @@ final class GoIndexing implements CelInternalRuntimeLibrary {
                         return listLookup.apply(new Object[] {args[0], listIndex(args[1])});
                     }
                     if (args[0] instanceof Map) {
-                        return mapLookup.apply(args);
+                        return lookUp(mapLookup, args);
                     }
                     // cel-go's refQualify on a value that is neither list nor map: the key is missing.
                     throw new InvalidQualifier("no such key: " + goKey(args[1]));
@@ -185,6 +187,20 @@ final class GoIndexing implements CelInternalRuntimeLibrary {
             return Optional.of("*types.baseList");
         }
         return Optional.empty();
+    }
+
+    /**
+     * cel-java's map lookup; a missing double key is named as Go prints it ({@code no such key: 0}, not {@code 0.0}).
+     */
+    private static Object lookUp(CelFunctionOverload mapLookup, Object[] args) throws CelEvaluationException {
+        try {
+            return mapLookup.apply(args);
+        } catch (CelAttributeNotFoundException e) {
+            if (args[1] instanceof Double) {
+                throw new InvalidQualifier("no such key: " + goKey(args[1]));
+            }
+            throw e;
+        }
     }
 
     /** Go's {@code %v} of a qualifier value. */
