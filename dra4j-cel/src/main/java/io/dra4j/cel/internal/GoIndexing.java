@@ -129,8 +129,8 @@ final class GoIndexing implements CelInternalRuntimeLibrary {
 
     /**
      * cel-go's Go type name ({@code %T}) of an index value it cannot qualify with. A list is a {@code *types.baseList}
-     * (literals, macro and library results) except a concatenation's, which keeps its own type in cel-go and is not
-     * told apart here; a map is a {@code *types.baseMap} except {@code device.attributes} and {@code device.capacity},
+     * (literals, macro and library results) except a concatenation of two non-empty lists ({@link
+     * GoListConcatenation}); a map is a {@code *types.baseMap} except {@code device.attributes} and {@code device.capacity},
      * Kubernetes' own mapper.
      */
     private static Optional<String> invalidQualifierType(Object index) {
@@ -182,6 +182,9 @@ final class GoIndexing implements CelInternalRuntimeLibrary {
         }
         if (index instanceof Map) {
             return Optional.of("*types.baseMap");
+        }
+        if (index instanceof GoListConcatenation.Concatenation) {
+            return Optional.of("*types.concatList");
         }
         if (index instanceof List) {
             return Optional.of("*types.baseList");

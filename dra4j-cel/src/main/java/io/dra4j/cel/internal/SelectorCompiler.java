@@ -79,7 +79,11 @@ public final class SelectorCompiler {
                             InOperator.InOverload.IN_MAP,
                             IndexOperator.IndexOverload.INDEX_LIST,
                             IndexOperator.IndexOverload.INDEX_MAP),
-                    Stream.of(GoConversions.REPLACED, GoNumericOrdering.REPLACED, GoModulo.REPLACED)
+                    Stream.of(
+                                    GoConversions.REPLACED,
+                                    GoNumericOrdering.REPLACED,
+                                    GoModulo.REPLACED,
+                                    GoListConcatenation.REPLACED)
                             .flatMap(Set::stream))
             .collect(Collectors.toUnmodifiableSet());
 
@@ -137,6 +141,7 @@ public final class SelectorCompiler {
                         new GoConversions(),
                         new GoNegation(),
                         new GoModulo(),
+                        new GoListConcatenation(),
                         new GoNumericOrdering(),
                         new GoStrictArguments.Library())
                 .addLibraries(KubernetesLibraries.all());
@@ -200,8 +205,9 @@ public final class SelectorCompiler {
             CostModel costModel = CostModel.of(ast);
             FailureSites sites = FailureSites.of(ast);
             // The cost model keeps the checker's overload candidates: cel-go prices ambiguous calls by function name.
-            CelAbstractSyntaxTree dispatchable = ConstantSets.select(GoNegation.withDynamicNegation(
-                    GoIndexing.withDynamicIndex(GoSort.resolve(KubernetesLibraries.resolveDynamicOverloads(ast)))));
+            CelAbstractSyntaxTree dispatchable = ConstantSets.select(
+                    GoNegation.withDynamicNegation(GoIndexing.withDynamicIndex(GoListConcatenation.withAccumulators(
+                            GoSort.resolve(KubernetesLibraries.resolveDynamicOverloads(ast))))));
             return new Compiled.Success(
                     new SelectorProgram(
                             runtime.createProgram(dispatchable),
