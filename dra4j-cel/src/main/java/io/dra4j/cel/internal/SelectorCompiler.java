@@ -205,9 +205,9 @@ public final class SelectorCompiler {
             CostModel costModel = CostModel.of(ast);
             FailureSites sites = FailureSites.of(ast);
             // The cost model keeps the checker's overload candidates: cel-go prices ambiguous calls by function name.
-            CelAbstractSyntaxTree dispatchable = ConstantSets.select(
-                    GoNegation.withDynamicNegation(GoIndexing.withDynamicIndex(GoListConcatenation.withAccumulators(
-                            GoSort.resolve(KubernetesLibraries.resolveDynamicOverloads(ast))))));
+            CelAbstractSyntaxTree dispatchable = ConstantSets.select(GoNumericOrdering.withAnyNumericOperands(
+                    GoNegation.withAnyNegation(GoIndexing.withDynamicIndex(GoListConcatenation.withAccumulators(
+                            GoSort.resolve(KubernetesLibraries.resolveDynamicOverloads(ast)))))));
             return new Compiled.Success(
                     new SelectorProgram(
                             runtime.createProgram(dispatchable),
