@@ -2,6 +2,7 @@ package io.dra4j.cel.internal;
 
 import com.google.common.primitives.UnsignedLong;
 import dev.cel.common.values.CelByteString;
+import io.dra4j.cel.KubeQuantity;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Iterator;
@@ -19,6 +20,19 @@ final class CelValues {
     static final int UNORDERED = Integer.MIN_VALUE;
 
     private CelValues() {}
+
+    /**
+     * Whether cel-go's {@code receiver.Equal(other)} is true, as the Kubernetes list library's {@code indexOf},
+     * {@code lastIndexOf} and {@code includes} test it: {@link #equal}, except that a quantity never equals a result
+     * of {@code add} or {@code sub} given as {@code other}, which upstream returns as a {@code *cel.Quantity} that
+     * {@code cel.Quantity}'s {@code Equal} does not accept ({@link KubeQuantity#asGoPointer()}).
+     */
+    static boolean receiverEquals(Object receiver, Object other) {
+        if (receiver instanceof KubeQuantity && other instanceof KubeQuantity q && q.isGoPointer()) {
+            return false;
+        }
+        return equal(receiver, other);
+    }
 
     /** CEL {@code ==}. */
     static boolean equal(Object a, Object b) {

@@ -108,12 +108,16 @@ public final class CostModel {
     }
 
     /**
-     * A call cel-go's planner works on before evaluation (interpreter/decorators.go): a type conversion of a constant,
-     * which it folds ({@code patternIndex} -1), or a regex function with a constant pattern at {@code patternIndex}
-     * among the call's arguments (receiver first), which it compiles ({@code cel.OptimizeRegex}: Kubernetes' find and
-     * findAll, and matches under OptOptimize). A failure is a program instantiation error.
+     * A call cel-go's planner works on before evaluation (interpreter/decorators.go, planner.go): a type conversion of
+     * a constant, which it folds ({@code patternIndex} {@link #FOLDED}), an index with a constant index, which it turns
+     * into a qualifier ({@link #CONSTANT_QUALIFIER}: planCallIndex), or a regex function with a constant pattern at
+     * {@code patternIndex} among the call's arguments (receiver first), which it compiles ({@code cel.OptimizeRegex}:
+     * Kubernetes' find and findAll, and matches under OptOptimize). A failure is a program instantiation error.
      */
-    public record PlannedCall(CelExpr call, int patternIndex) {}
+    public record PlannedCall(CelExpr call, int patternIndex) {
+        public static final int FOLDED = -1;
+        public static final int CONSTANT_QUALIFIER = -2;
+    }
 
     int slots() {
         return fixedCost.length;
@@ -299,7 +303,7 @@ public final class CostModel {
                 plannedCalls.add(new PlannedCall(expr, 1));
             }
             if (TYPE_CONVERSIONS.contains(function) && args.size() == 1 && allConstant) {
-                plannedCalls.add(new PlannedCall(expr, -1));
+                plannedCalls.add(new PlannedCall(expr, PlannedCall.FOLDED));
                 fixedCost[id] = 0;
                 return true;
             }
@@ -319,6 +323,9 @@ public final class CostModel {
             if (function.equals("_[_]") || function.equals("_[?_]")) {
                 // An index that is itself an attribute becomes a qualifier that cel-go resolves without observing it.
                 unobservedAttribute(args.get(1));
+                if (constants[1]) {
+                    plannedCalls.add(new PlannedCall(expr, PlannedCall.CONSTANT_QUALIFIER));
+                }
             }
             if ((function.equals("sort")
                             || function.equals("@sortByAssociatedKeys")

@@ -5,6 +5,7 @@ import dev.cel.common.CelIssue;
 import dev.cel.common.ast.CelExpr;
 import dev.cel.common.navigation.CelNavigableAst;
 import dev.cel.common.navigation.CelNavigableExpr;
+import dev.cel.common.navigation.TraversalOrder;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -15,13 +16,15 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * cel-go's checker gives the variables of a comprehension whose range is neither list nor map the error type
- * ({@code checkComprehension}), where cel-java gives them {@code dyn}; a later "found no matching overload" on such
- * a variable names its type {@code !error!} in cel-go's text.
+ * Where cel-go's checker types an operand of a failed call otherwise than cel-java, as its "found no matching overload"
+ * text shows: the variables of a comprehension whose range is neither list nor map have the error type there
+ * ({@code checkComprehension}; cel-java: {@code dyn}), written {@code !error!}; a field selection on a type without
+ * fields is {@code dyn} there ({@code checkSelect}; cel-java: the error type).
  */
 final class ErrorTypedRangeVariables {
 
     private static final String NOT_A_RANGE = "cannot be range of a comprehension";
+    private static final String NO_FIELDS = "does not support field selection";
     private static final Pattern NO_OVERLOAD =
             Pattern.compile("(found no matching overload for '[^']*' applied to ')(.*)'", Pattern.DOTALL);
 
@@ -30,37 +33,63 @@ final class ErrorTypedRangeVariables {
 
     private final Map<Long, CelExpr> calls;
 
-    private ErrorTypedRangeVariables(Map<Long, Set<String>> inScope, Map<Long, CelExpr> calls) {
+    /** The field selections that failed for a type without fields. */
+    private final Set<Long> failedSelections;
+
+    private ErrorTypedRangeVariables(
+            Map<Long, Set<String>> inScope, Map<Long, CelExpr> calls, Set<Long> failedSelections) {
         this.inScope = inScope;
         this.calls = calls;
+        this.failedSelections = failedSelections;
     }
 
     static ErrorTypedRangeVariables of(CelAbstractSyntaxTree parsed, List<CelIssue> errors) {
         Set<Long> badRanges = new HashSet<>();
+        Set<Long> failedSelections = new HashSet<>();
         for (CelIssue issue : errors) {
             if (issue.getMessage().contains(NOT_A_RANGE)) {
                 badRanges.add(issue.getExprId());
             }
+            if (issue.getMessage().contains(NO_FIELDS)) {
+                failedSelections.add(issue.getExprId());
+            }
         }
         Map<Long, Set<String>> inScope = new HashMap<>();
         Map<Long, CelExpr> calls = new HashMap<>();
-        if (badRanges.isEmpty()) {
-            return new ErrorTypedRangeVariables(inScope, calls);
+        if (badRanges.isEmpty() && failedSelections.isEmpty()) {
+            return new ErrorTypedRangeVariables(inScope, calls, failedSelections);
         }
-        for (CelNavigableExpr node :
-                CelNavigableAst.fromAst(parsed).getRoot().allNodes().toList()) {
+        for (CelNavigableExpr node : CelNavigableAst.fromAst(parsed)
+                .getRoot()
+                .allNodes(TraversalOrder.PRE_ORDER)
+                .toList()) {
             CelExpr expr = node.expr();
             if (expr.exprKind().getKind() == CelExpr.ExprKind.Kind.CALL) {
                 calls.put(expr.id(), expr);
             }
-            // cel-java reports the range error at the comprehension.
-            if (expr.exprKind().getKind() != CelExpr.ExprKind.Kind.COMPREHENSION
-                    || !badRanges.contains(expr.id())
-                            && !badRanges.contains(
-                                    expr.comprehension().iterRange().id())) {
+            // Outer comprehensions come first (pre-order), so a variable's scope is known where an inner one reads it.
+            if (expr.exprKind().getKind() != CelExpr.ExprKind.Kind.COMPREHENSION) {
                 continue;
             }
             var comprehension = expr.comprehension();
+            CelExpr init = comprehension.accuInit();
+            if (init.exprKind().getKind() == CelExpr.ExprKind.Kind.IDENT
+                    && inScope.getOrDefault(init.id(), Set.of())
+                            .contains(init.ident().name())) {
+                // An accumulator initialised with such a variable (cel.bind) has its type, the error type.
+                for (CelExpr scope :
+                        List.of(comprehension.loopCondition(), comprehension.loopStep(), comprehension.result())) {
+                    CelNavigableExpr.fromExpr(scope)
+                            .allNodes()
+                            .forEach(n -> inScope.computeIfAbsent(n.expr().id(), k -> new HashSet<>())
+                                    .add(comprehension.accuVar()));
+                }
+            }
+            // cel-java reports the range error at the comprehension.
+            if (!badRanges.contains(expr.id())
+                    && !badRanges.contains(comprehension.iterRange().id())) {
+                continue;
+            }
             List<String> names = new ArrayList<>(List.of(comprehension.iterVar()));
             if (!comprehension.iterVar2().isEmpty()) {
                 names.add(comprehension.iterVar2());
@@ -72,15 +101,15 @@ final class ErrorTypedRangeVariables {
                                 .addAll(names));
             }
         }
-        return new ErrorTypedRangeVariables(inScope, calls);
+        return new ErrorTypedRangeVariables(inScope, calls, failedSelections);
     }
 
-    /** The issue's message with the error type for such variables among a failed call's arguments. */
+    /** The issue's message with cel-go's types for such operands among a failed call's arguments. */
     String retype(long exprId, String message) {
         Matcher m = NO_OVERLOAD.matcher(message);
         CelExpr call = calls.get(exprId);
-        Set<String> names = inScope.get(exprId);
-        if (!m.matches() || call == null || names == null) {
+        Set<String> names = inScope.getOrDefault(exprId, Set.of());
+        if (!m.matches() || call == null) {
             return message;
         }
         List<CelExpr> args = new ArrayList<>();
@@ -112,6 +141,9 @@ final class ErrorTypedRangeVariables {
             if (arg.exprKind().getKind() == CelExpr.ExprKind.Kind.IDENT
                     && names.contains(arg.ident().name())) {
                 parts.set(i, "!error!");
+            }
+            if (failedSelections.contains(arg.id()) && parts.get(i).equals("!error!")) {
+                parts.set(i, "dyn");
             }
         }
         String rebuilt = receiver == null

@@ -11,13 +11,15 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * The places of an expression that fail differently in cel-java and cel-go.
  *
  * <ul>
  *   <li>Calls whose failures cel-java reports with less detail: division and modulus (both "/ by zero") and type
- *       conversions (a Java parse error). cel-java's evaluation errors carry the source offset of the failing node,
+ *       conversions (a Java parse error), and the timestamp accessors with a time zone (a Java parse error on an
+ *       offset's hours or minutes). cel-java's evaluation errors carry the source offset of the failing node,
  *       which this maps back to the function.
  *   <li>Map literals with a key that is not a constant: cel-go builds them as Go maps, and a key Go cannot hash
  *       (a version, a named format) aborts the evaluation; see {@link #checkMapLiteral}.
@@ -25,8 +27,10 @@ import java.util.stream.Collectors;
  */
 final class FailureSites {
 
-    private static final Set<String> FUNCTIONS =
-            Set.of("_/_", "_%_", "int", "uint", "double", "bool", "duration", "timestamp");
+    private static final Set<String> FUNCTIONS = Stream.concat(
+                    Stream.of("_/_", "_%_", "int", "uint", "double", "bool", "duration", "timestamp"),
+                    RuntimeErrors.ZONE_FUNCTIONS.stream())
+            .collect(Collectors.toUnmodifiableSet());
     private static final Pattern OFFSET = Pattern.compile("^evaluation error at [^:]*:(\\d+)");
 
     private final Map<Integer, String> functionAt;

@@ -6,11 +6,14 @@ import dev.cel.common.CelAbstractSyntaxTree;
 import dev.cel.common.CelOptions;
 import dev.cel.common.ast.CelExpr;
 import dev.cel.common.ast.CelReference;
+import dev.cel.common.exceptions.CelAttributeNotFoundException;
 import dev.cel.common.navigation.CelNavigableAst;
 import dev.cel.common.navigation.CelNavigableExpr;
 import dev.cel.common.types.CelKind;
+import dev.cel.common.types.CelType;
 import dev.cel.common.values.CelByteString;
 import dev.cel.common.values.NullValue;
+import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelFunctionBinding;
 import dev.cel.runtime.CelFunctionOverload;
 import dev.cel.runtime.CelInternalRuntimeLibrary;
@@ -55,7 +58,7 @@ final class GoIndexing implements CelInternalRuntimeLibrary {
                         }),
                 CelFunctionBinding.from(mapBinding.getOverloadId(), ImmutableList.of(Map.class, Object.class), args -> {
                     checkQualifier(args[1]);
-                    return mapLookup.apply(args);
+                    return lookUp(mapLookup, args);
                 }),
                 CelFunctionBinding.from(INDEX_DYN, ImmutableList.of(Object.class, Object.class), args -> {
                     checkQualifier(args[1]);
@@ -63,7 +66,7 @@ final class GoIndexing implements CelInternalRuntimeLibrary {
                         return listLookup.apply(new Object[] {args[0], listIndex(args[1])});
                     }
                     if (args[0] instanceof Map) {
-                        return mapLookup.apply(args);
+                        return lookUp(mapLookup, args);
                     }
                     // cel-go's refQualify on a value that is neither list nor map: the key is missing.
                     throw new InvalidQualifier("no such key: " + goKey(args[1]));
@@ -109,9 +112,14 @@ final class GoIndexing implements CelInternalRuntimeLibrary {
     }
 
     private static void checkQualifier(Object index) {
-        invalidQualifierType(index).ifPresent(type -> {
-            throw new InvalidQualifier("invalid qualifier type: " + type);
+        invalidQualifier(index).ifPresent(message -> {
+            throw new InvalidQualifier(message);
         });
+    }
+
+    /** cel-go's error for an index value it cannot make a qualifier of (interpreter/attributes.go newQualifier). */
+    static Optional<String> invalidQualifier(Object index) {
+        return invalidQualifierType(index).map(type -> "invalid qualifier type: " + type);
     }
 
     @Override
@@ -119,7 +127,12 @@ final class GoIndexing implements CelInternalRuntimeLibrary {
         throw new UnsupportedOperationException("needs the runtime equality");
     }
 
-    /** cel-go's Go type name of an index value it cannot qualify with, for the types whose name is certain. */
+    /**
+     * cel-go's Go type name ({@code %T}) of an index value it cannot qualify with. A list is a {@code *types.baseList}
+     * (literals, macro and library results) except a concatenation of two non-empty lists ({@link
+     * GoListConcatenation}); a map is a {@code *types.baseMap} except {@code device.attributes} and {@code device.capacity},
+     * Kubernetes' own mapper.
+     */
     private static Optional<String> invalidQualifierType(Object index) {
         if (index instanceof String
                 || index instanceof Long
@@ -158,7 +171,39 @@ final class GoIndexing implements CelInternalRuntimeLibrary {
         if (index instanceof Instant) {
             return Optional.of("types.Timestamp");
         }
+        if (index instanceof Optional) {
+            return Optional.of("*types.Optional");
+        }
+        if (index instanceof CelType) {
+            return Optional.of("*types.Type");
+        }
+        if (index instanceof DomainMap) {
+            return Optional.of("cel.mapper");
+        }
+        if (index instanceof Map) {
+            return Optional.of("*types.baseMap");
+        }
+        if (index instanceof GoListConcatenation.Concatenation) {
+            return Optional.of("*types.concatList");
+        }
+        if (index instanceof List) {
+            return Optional.of("*types.baseList");
+        }
         return Optional.empty();
+    }
+
+    /**
+     * cel-java's map lookup; a missing double key is named as Go prints it ({@code no such key: 0}, not {@code 0.0}).
+     */
+    private static Object lookUp(CelFunctionOverload mapLookup, Object[] args) throws CelEvaluationException {
+        try {
+            return mapLookup.apply(args);
+        } catch (CelAttributeNotFoundException e) {
+            if (args[1] instanceof Double) {
+                throw new InvalidQualifier("no such key: " + goKey(args[1]));
+            }
+            throw e;
+        }
     }
 
     /** Go's {@code %v} of a qualifier value. */

@@ -5,7 +5,6 @@ import dev.cel.common.ast.CelExpr;
 import dev.cel.common.ast.CelReference;
 import dev.cel.common.navigation.CelNavigableAst;
 import dev.cel.common.navigation.CelNavigableExpr;
-import dev.cel.common.types.CelKind;
 import dev.cel.runtime.CelFunctionBinding;
 import dev.cel.runtime.CelRuntimeBuilder;
 import dev.cel.runtime.CelRuntimeLibrary;
@@ -16,14 +15,17 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * Negation of a {@code dyn} operand as cel-go evaluates it: cel-go negates any value with the Negater trait, which
- * its durations have ({@code Duration.Negate}, overflowing as an int64 of nanoseconds), although no {@code -duration}
- * overload is declared; so {@code -dyn(duration("1s"))} is {@code duration("-1s")} there. cel-java dispatches only to
- * the declared int and double overloads; calls on a {@code dyn} operand get the duration binding as well.
+ * Negation as cel-go evaluates it: whatever overload its checker chose, cel-go negates any value with the Negater
+ * trait, which its durations have ({@code Duration.Negate}, overflowing as an int64 of nanoseconds), although no
+ * {@code -duration} overload is declared; so {@code -dyn(duration("1s"))} is {@code duration("-1s")} there, and
+ * {@code -o.value()} with {@code o} a {@code dyn} negates an int although the checker typed the free type parameter
+ * double. cel-java dispatches only to the overloads its checker chose; every negation gets the int, double and
+ * duration bindings.
  */
 final class GoNegation implements CelRuntimeLibrary {
 
     private static final String NEGATE_DURATION = "negate_duration";
+    private static final List<String> NEGATIONS = List.of("negate_int64", "negate_double", NEGATE_DURATION);
 
     @Override
     public void setRuntimeOptions(CelRuntimeBuilder builder) {
@@ -31,7 +33,7 @@ final class GoNegation implements CelRuntimeLibrary {
                 NEGATE_DURATION, Duration.class, d -> Duration.ofNanos(Math.negateExact(d.toNanos()))));
     }
 
-    static CelAbstractSyntaxTree withDynamicNegation(CelAbstractSyntaxTree ast) {
+    static CelAbstractSyntaxTree withAnyNegation(CelAbstractSyntaxTree ast) {
         Map<Long, CelReference> references = new LinkedHashMap<>(ast.getReferenceMap());
         boolean changed = false;
         for (CelExpr call : CelNavigableAst.fromAst(ast)
@@ -43,13 +45,11 @@ final class GoNegation implements CelRuntimeLibrary {
                         && e.call().args().size() == 1)
                 .toList()) {
             CelReference reference = references.get(call.id());
-            if (reference == null
-                    || ast.getType(call.call().args().get(0).id())
-                            .map(t -> t.kind() != CelKind.DYN)
-                            .orElse(true)) {
+            if (reference == null || reference.overloadIds().containsAll(NEGATIONS)) {
                 continue;
             }
-            List<String> ids = Stream.concat(reference.overloadIds().stream(), Stream.of(NEGATE_DURATION))
+            List<String> ids = Stream.concat(reference.overloadIds().stream(), NEGATIONS.stream())
+                    .distinct()
                     .toList();
             references.put(
                     call.id(),

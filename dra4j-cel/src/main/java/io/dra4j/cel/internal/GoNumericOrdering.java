@@ -1,7 +1,9 @@
 package io.dra4j.cel.internal;
 
 import com.google.common.primitives.UnsignedLong;
+import dev.cel.common.CelAbstractSyntaxTree;
 import dev.cel.common.CelOptions;
+import dev.cel.common.ast.CelReference;
 import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelFunctionBinding;
 import dev.cel.runtime.CelInternalRuntimeLibrary;
@@ -13,9 +15,13 @@ import dev.cel.runtime.standard.GreaterOperator.GreaterOverload;
 import dev.cel.runtime.standard.LessEqualsOperator.LessEqualsOverload;
 import dev.cel.runtime.standard.LessOperator.LessOverload;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.IntPredicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The ordering operators ({@code <}, {@code <=}, {@code >}, {@code >=}) on doubles, also against int and uint, with
@@ -48,6 +54,10 @@ final class GoNumericOrdering implements CelInternalRuntimeLibrary {
             GreaterEqualsOverload.GREATER_EQUALS_DOUBLE_UINT64,
             GreaterEqualsOverload.GREATER_EQUALS_UINT64_DOUBLE);
 
+    private static final List<String> NUMBERS = List.of("int64", "uint64", "double");
+    private static final Pattern NUMERIC_ORDERING = Pattern.compile(
+            "(less|less_equals|greater|greater_equals)_(?:int64|uint64|double)(?:_(?:int64|uint64|double))?");
+
     private static final double MIN_INT64 = -9.223372036854775808e18;
     private static final double MAX_INT64 = 9.223372036854775807e18;
     private static final double MAX_UINT64 = 1.8446744073709551615e19;
@@ -60,6 +70,54 @@ final class GoNumericOrdering implements CelInternalRuntimeLibrary {
         add(bindings, "greater", c -> c > 0);
         add(bindings, "greater_equals", c -> c >= 0);
         builder.addFunctionBindings(bindings);
+    }
+
+    /**
+     * cel-go calls an ordering through the left operand's Comparer trait whatever numeric overload its checker chose,
+     * so a number whose static type the checker got wrong still compares: in {@code -o.value() > 0} with {@code o}
+     * a {@code dyn} the negation of a free type parameter is typed double, and cel-java then finds no binding for an
+     * int. An ordering call whose overloads are all numeric gets every numeric pair, so that the values decide.
+     */
+    static CelAbstractSyntaxTree withAnyNumericOperands(CelAbstractSyntaxTree ast) {
+        Map<Long, CelReference> references = new LinkedHashMap<>(ast.getReferenceMap());
+        boolean changed = false;
+        for (Map.Entry<Long, CelReference> e : ast.getReferenceMap().entrySet()) {
+            List<String> ids = e.getValue().overloadIds();
+            if (ids.isEmpty()) {
+                continue;
+            }
+            Matcher first = NUMERIC_ORDERING.matcher(ids.get(0));
+            if (!first.matches()
+                    || !ids.stream().allMatch(id -> {
+                        Matcher m = NUMERIC_ORDERING.matcher(id);
+                        return m.matches() && m.group(1).equals(first.group(1));
+                    })) {
+                continue;
+            }
+            String op = first.group(1);
+            List<String> all = new ArrayList<>(ids);
+            for (String a : NUMBERS) {
+                for (String b : NUMBERS) {
+                    String id = a.equals(b) ? op + "_" + a : op + "_" + a + "_" + b;
+                    if (!all.contains(id)) {
+                        all.add(id);
+                    }
+                }
+            }
+            if (all.size() == ids.size()) {
+                continue;
+            }
+            references.put(
+                    e.getKey(),
+                    CelReference.newBuilder()
+                            .setName(e.getValue().name())
+                            .addOverloadIds(all)
+                            .build());
+            changed = true;
+        }
+        return changed
+                ? CelAbstractSyntaxTree.newCheckedAst(ast.getExpr(), ast.getSource(), references, ast.getTypeMap())
+                : ast;
     }
 
     @Override

@@ -19,9 +19,10 @@ import java.util.Set;
 import java.util.stream.IntStream;
 
 /**
- * cel-go evaluates every argument of a strict call before it looks for errors ({@code evalBinary}, {@code
- * evalVarArgs}: the first error wins), so the work, and the cost, of the arguments after a failing one still counts and
- * can exceed the cost limit. cel-java's interpreter stops at the first failing argument. This rewrite gives cel-java
+ * cel-go evaluates both operands of a strict two-operand call before it looks for errors ({@code evalBinary}: the
+ * first error wins), so the work, and the cost, of the second operand after a failing first one still counts and can
+ * exceed the cost limit. A call of three or more operands ({@code evalVarArgs}, the receiver counted) stops at the
+ * first failing one, as cel-java's interpreter does, so it is left as it is. This rewrite gives cel-java
  * cel-go's order: each argument of such a call is first bound, non-strictly, as the accumulator of an empty
  * comprehension (cel-java evaluates an accumulator's initial value catching its error), and the call then reads the
  * bound values, so the first error is rethrown only once all arguments ran. The synthetic nodes get ids above every
@@ -50,7 +51,7 @@ final class GoStrictArguments {
         this.nextId = firstSyntheticId;
     }
 
-    /** The rewritten expression, or empty when no call has two or more operands to evaluate. */
+    /** The rewritten expression, or empty when no call has two operands to evaluate. */
     static Optional<CelAbstractSyntaxTree> of(CelAbstractSyntaxTree ast) {
         long firstSyntheticId = CelExprs.maxId(ast.getExpr()) + 1;
         GoStrictArguments rewrite = new GoStrictArguments(ast, firstSyntheticId);
@@ -79,7 +80,7 @@ final class GoStrictArguments {
                     args.stream().map(this::boolOperand).collect(ImmutableList.toImmutableList()));
         }
         int operands = args.size() + (target.isPresent() ? 1 : 0);
-        if (LAZY.contains(e.call().function()) || operands < 2 || !references.containsKey(e.id())) {
+        if (LAZY.contains(e.call().function()) || operands != 2 || !references.containsKey(e.id())) {
             return CelExpr.ofCall(e.id(), target, e.call().function(), args);
         }
         ImmutableList<CelExpr> operandExprs = ImmutableList.<CelExpr>builder()

@@ -307,7 +307,7 @@ public final class ListsLibrary extends LibrarySupport {
 
     private static long indexOf(List<?> list, Object item) {
         for (int i = 0; i < list.size(); i++) {
-            if (CelValues.equal(list.get(i), item)) {
+            if (CelValues.receiverEquals(list.get(i), item)) {
                 return i;
             }
         }
@@ -316,7 +316,7 @@ public final class ListsLibrary extends LibrarySupport {
 
     private static long lastIndexOf(List<?> list, Object item) {
         for (int i = list.size() - 1; i >= 0; i--) {
-            if (CelValues.equal(list.get(i), item)) {
+            if (CelValues.receiverEquals(list.get(i), item)) {
                 return i;
             }
         }
@@ -326,12 +326,12 @@ public final class ListsLibrary extends LibrarySupport {
     private static boolean includes(Object target, Object arg) {
         if (target instanceof List<?> list) {
             for (Object item : list) {
-                if (CelValues.equal(item, arg)) {
+                if (CelValues.receiverEquals(item, arg)) {
                     return true;
                 }
             }
             return false;
         }
-        return CelValues.equal(target, arg);
+        return CelValues.receiverEquals(target, arg);
     }
 }

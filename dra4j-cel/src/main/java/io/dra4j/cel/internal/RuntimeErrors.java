@@ -33,8 +33,22 @@ final class RuntimeErrors {
     /** java.time's text for a zone ID it does not know; cel-go reports Go's time.LoadLocation error. */
     private static final String UNKNOWN_ZONE = "Unknown time-zone ID: ";
 
-    private static final Pattern INVALID_OFFSET =
-            Pattern.compile("Invalid ID for ZoneOffset, invalid format: (.*)", Pattern.DOTALL);
+    private static final Pattern INVALID_ZONE =
+            Pattern.compile("Invalid ID for (?:ZoneOffset|region-based ZoneId), invalid format: (.*)", Pattern.DOTALL);
+    /** Integer.parseInt's text, on the hours or minutes of a zone offset. */
+    private static final Pattern NOT_A_NUMBER = Pattern.compile("For input string: \"(.*)\"", Pattern.DOTALL);
+    /** The timestamp accessors that take a time zone. */
+    static final Set<String> ZONE_FUNCTIONS = Set.of(
+            "getFullYear",
+            "getMonth",
+            "getDayOfYear",
+            "getDayOfMonth",
+            "getDate",
+            "getDayOfWeek",
+            "getHours",
+            "getMinutes",
+            "getSeconds",
+            "getMilliseconds");
 
     private static final Set<String> CONVERSIONS = Set.of("int", "uint", "double", "bool");
     private static final Pattern INDEX_OUT_OF_RANGE = Pattern.compile("Out of range: (-?\\d+)");
@@ -42,6 +56,17 @@ final class RuntimeErrors {
             Pattern.compile("expected a list or a map for iteration range but got '(.*)'");
 
     private RuntimeErrors() {}
+
+    /**
+     * Go's time.LoadLocation error for a zone name it has no zone for: a name with {@code ..} or that starts with a
+     * path separator is invalid, any other is unknown.
+     */
+    private static String goLocationError(String zone) {
+        if (zone.contains("..") || zone.startsWith("/") || zone.startsWith("\\")) {
+            return "time: invalid location name";
+        }
+        return "unknown time zone " + zone;
+    }
 
     /** The cel-go text for a failure, with upstream's hint appended to "no such key" errors. */
     static String message(Throwable failure, FailureSites sites) {
@@ -111,15 +136,24 @@ final class RuntimeErrors {
             return message.contains("unsigned") ? "unsigned integer overflow" : "integer overflow";
         }
         if (root instanceof ZoneRulesException && message.startsWith(UNKNOWN_ZONE)) {
-            return "unknown time zone " + message.substring(UNKNOWN_ZONE.length());
+            return goLocationError(message.substring(UNKNOWN_ZONE.length()));
         }
-        Matcher badOffset = INVALID_OFFSET.matcher(message);
+        Matcher badZone = INVALID_ZONE.matcher(message);
         if (root instanceof DateTimeException
-                && badOffset.matches()
-                && !badOffset.group(1).contains(":")) {
-            // java.time reads a zone that starts with a digit or sign as an offset; Go's time.LoadLocation fails on
-            // it, and cel-go tries an offset only for a zone with a colon.
-            return "unknown time zone " + badOffset.group(1);
+                && badZone.matches()
+                && !badZone.group(1).contains(":")) {
+            // java.time reads a zone that starts with a digit or sign as an offset and rejects other characters in a
+            // region name; Go's time.LoadLocation fails on both, and cel-go tries an offset only for a zone with a
+            // colon.
+            return goLocationError(badZone.group(1));
+        }
+        Matcher badNumber = NOT_A_NUMBER.matcher(message);
+        if (root instanceof NumberFormatException
+                && badNumber.matches()
+                && function.filter(ZONE_FUNCTIONS::contains).isPresent()
+                && !badNumber.group(1).matches("[+-]?[0-9]+")) {
+            // A zone with a colon is an offset: cel-go reads its hours and minutes with strconv.Atoi.
+            return "strconv.Atoi: parsing " + GoQuote.quote(badNumber.group(1)) + ": invalid syntax";
         }
         if (root instanceof NoSuchElementException && "No value present".equals(message)) {
             // cel-java's optional value() on an empty optional; cel-go's Optional.GetValue error.

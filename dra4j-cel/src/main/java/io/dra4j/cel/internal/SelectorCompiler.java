@@ -79,15 +79,23 @@ public final class SelectorCompiler {
                             InOperator.InOverload.IN_MAP,
                             IndexOperator.IndexOverload.INDEX_LIST,
                             IndexOperator.IndexOverload.INDEX_MAP),
-                    Stream.concat(GoConversions.REPLACED.stream(), GoNumericOrdering.REPLACED.stream()))
+                    Stream.of(
+                                    GoConversions.REPLACED,
+                                    GoNumericOrdering.REPLACED,
+                                    GoModulo.REPLACED,
+                                    GoListConcatenation.REPLACED)
+                            .flatMap(Set::stream))
             .collect(Collectors.toUnmodifiableSet());
 
     private static final List<String> ANTLR_MESSAGES = List.of(
             "mismatched input", "extraneous input", "missing ", "no viable alternative", "token recognition error");
     private static final Pattern LITERAL_VALIDATION =
             Pattern.compile("(\\w+) validation failed\\. Reason: .*", Pattern.DOTALL);
-    /** cel-java's names of free type parameters, such as {@code %elem0}, {@code %T7} or {@code %V0}. */
-    private static final Pattern TYPE_PARAMETER = Pattern.compile("%[A-Za-z_]*[0-9]*");
+    /**
+     * cel-java's names of free type parameters, such as {@code %elem0}, {@code %T7} or {@code %V0}; a letter follows
+     * the {@code %}, so the modulo operator's name {@code _%_} is not one.
+     */
+    private static final Pattern TYPE_PARAMETER = Pattern.compile("%[A-Za-z][A-Za-z_]*[0-9]*");
 
     private static final Pattern CANDIDATES = Pattern.compile(" \\(candidates: .*\\)$", Pattern.DOTALL);
 
@@ -132,6 +140,8 @@ public final class SelectorCompiler {
                         new GoIndexing(),
                         new GoConversions(),
                         new GoNegation(),
+                        new GoModulo(),
+                        new GoListConcatenation(),
                         new GoNumericOrdering(),
                         new GoStrictArguments.Library())
                 .addLibraries(KubernetesLibraries.all());
@@ -195,8 +205,9 @@ public final class SelectorCompiler {
             CostModel costModel = CostModel.of(ast);
             FailureSites sites = FailureSites.of(ast);
             // The cost model keeps the checker's overload candidates: cel-go prices ambiguous calls by function name.
-            CelAbstractSyntaxTree dispatchable = ConstantSets.select(GoNegation.withDynamicNegation(
-                    GoIndexing.withDynamicIndex(GoSort.resolve(KubernetesLibraries.resolveDynamicOverloads(ast)))));
+            CelAbstractSyntaxTree dispatchable = ConstantSets.select(GoNumericOrdering.withAnyNumericOperands(
+                    GoNegation.withAnyNegation(GoIndexing.withDynamicIndex(GoListConcatenation.withAccumulators(
+                            GoSort.resolve(KubernetesLibraries.resolveDynamicOverloads(ast)))))));
             return new Compiled.Success(
                     new SelectorProgram(
                             runtime.createProgram(dispatchable),
@@ -223,15 +234,23 @@ public final class SelectorCompiler {
     }
 
     /**
-     * What cel-go's planner does to constants before evaluation: it folds conversions of constants and compiles
-     * constant regex patterns. The first failure, in planning order, is what cel-go reports.
+     * What cel-go's planner does to constants before evaluation: it folds conversions of constants, makes qualifiers
+     * of constant indexes and compiles constant regex patterns. The first failure, in planning order, is what cel-go reports.
      */
     private Optional<String> planningFailure(CelAbstractSyntaxTree ast, CostModel costModel, FailureSites sites)
             throws CelEvaluationException {
         for (CostModel.PlannedCall planned : costModel.plannedCalls()) {
             try {
-                if (planned.patternIndex() < 0) {
+                if (planned.patternIndex() == CostModel.PlannedCall.FOLDED) {
                     evaluateConstant(ast, planned.call());
+                    continue;
+                }
+                if (planned.patternIndex() == CostModel.PlannedCall.CONSTANT_QUALIFIER) {
+                    Optional<String> invalid = GoIndexing.invalidQualifier(
+                            evaluateConstant(ast, planned.call().call().args().get(1)));
+                    if (invalid.isPresent()) {
+                        return invalid;
+                    }
                     continue;
                 }
                 CelExpr call = planned.call();
