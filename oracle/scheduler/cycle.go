@@ -104,16 +104,20 @@ func toVerdict(s *fwk.Status) *verdict {
 var clearNominatedNode = &fwk.NominatingInfo{NominatingMode: fwk.ModeOverride, NominatedNodeName: ""}
 
 type run struct {
-	ctx        context.Context
-	logger     klog.Logger
-	client     *fake.Clientset
-	framework  framework.Framework
-	cache      internalcache.Cache
-	snapshot   *internalcache.Snapshot
-	dra        *dynamicresources.DefaultDRAManager
-	claimCache *assumecache.AssumeCache
-	nextStart  int
-	claimNames map[string]bool
+	ctx    context.Context
+	logger klog.Logger
+	client *fake.Clientset
+	// controllerClient: the resourceclaim controller's client (controllerTracker).
+	controllerClient *fake.Clientset
+	framework        framework.Framework
+	cache            internalcache.Cache
+	snapshot         *internalcache.Snapshot
+	dra              *dynamicresources.DefaultDRAManager
+	claimCache       *assumecache.AssumeCache
+	nextStart        int
+	claimNames       map[string]bool
+	// claimNamesMu: both clients generate claim names, each on its own goroutine.
+	claimNamesMu sync.Mutex
 	// timing: -time mode. Filter stops at numFeasibleNodesToFind as upstream's findNodesThatPassFilters does, and
 	// after a binding only the pod's own claims are waited for; nothing is recorded beyond the outcome.
 	timing     bool
@@ -207,24 +211,12 @@ func runSnapshotWith(s *snapshot, emit func(*attempt), timed func(timing), out *
 	versioned := &versionedTracker{ObjectTracker: r.client.Tracker(), next: 1}
 	r.versioned = versioned
 	r.client.PrependReactor("*", "*", k8stesting.ObjectReaction(versioned))
-	// The API server's name generation for created claims (DynamicResources creates the extended-resource claim
-	// with generateName), deterministic as in readSnapshot.
-	r.client.PrependReactor("create", "resourceclaims", func(action k8stesting.Action) (bool, runtime.Object, error) {
-		claim, ok := action.(k8stesting.CreateAction).GetObject().(*resourceapi.ResourceClaim)
-		if ok && claim.Name == "" && claim.GenerateName != "" {
-			claim = claim.DeepCopy()
-			claim.Name = generatedName(claim.Namespace, claim.GenerateName, func(n string) bool { return r.claimNames[claim.Namespace+"/"+n] })
-			claim.UID = types.UID("uid-resourceclaim-" + claim.Namespace + "-" + claim.Name)
-			r.claimNames[claim.Namespace+"/"+claim.Name] = true
-			gvr := action.GetResource()
-			if err := versioned.Create(gvr, claim, claim.Namespace); err != nil {
-				return true, nil, err
-			}
-			stored, err := versioned.Get(gvr, claim.Namespace, claim.Name)
-			return true, stored, err
-		}
-		return false, nil, nil
-	})
+	r.client.PrependReactor("create", "resourceclaims", r.claimNameGeneration(versioned))
+	// The resourceclaim controller's client: the same API server, its claim writes counted apart (controllerTracker).
+	controller := controllerTracker{versioned}
+	r.controllerClient = fake.NewClientset()
+	r.controllerClient.PrependReactor("*", "*", k8stesting.ObjectReaction(controller))
+	r.controllerClient.PrependReactor("create", "resourceclaims", r.claimNameGeneration(controller))
 
 	// scheduler.New: informers, the claims' assume cache, the ResourceSlice tracker and the DRA manager.
 	factory := informers.NewSharedInformerFactory(r.client, 0)
@@ -483,6 +475,30 @@ func runSnapshotWith(s *snapshot, emit func(*attempt), timed func(timing), out *
 			PodsPerSecond: float64(attempts) / elapsed})
 	}
 	return nil
+}
+
+// claimNameGeneration is the API server's name generation for created claims (DynamicResources creates the
+// extended-resource claim with generateName, the resourceclaim controller a template's claim), deterministic as in
+// readSnapshot; the claim is stored through t.
+func (r *run) claimNameGeneration(t k8stesting.ObjectTracker) k8stesting.ReactionFunc {
+	return func(action k8stesting.Action) (bool, runtime.Object, error) {
+		claim, ok := action.(k8stesting.CreateAction).GetObject().(*resourceapi.ResourceClaim)
+		if !ok || claim.Name != "" || claim.GenerateName == "" {
+			return false, nil, nil
+		}
+		claim = claim.DeepCopy()
+		r.claimNamesMu.Lock()
+		claim.Name = generatedName(claim.Namespace, claim.GenerateName, func(n string) bool { return r.claimNames[claim.Namespace+"/"+n] })
+		r.claimNames[claim.Namespace+"/"+claim.Name] = true
+		r.claimNamesMu.Unlock()
+		claim.UID = types.UID("uid-resourceclaim-" + claim.Namespace + "-" + claim.Name)
+		gvr := action.GetResource()
+		if err := t.Create(gvr, claim, claim.Namespace); err != nil {
+			return true, nil, err
+		}
+		stored, err := t.Get(gvr, claim.Namespace, claim.Name)
+		return true, stored, err
+	}
 }
 
 // numFeasibleNodesToFind mirrors schedule_one.go's function of that name with the default profile
@@ -808,10 +824,10 @@ func (r *run) postFilter(state fwk.CycleState, pod *v1.Pod, statuses *framework.
 		return
 	}
 	a.fitError = true
-	before := r.versioned.claimWrites()
+	before := r.versioned.schedulerClaimWrites()
 	result, s := r.framework.RunPostFilterPlugins(r.ctx, state, pod, statuses)
 	a.PostFilter = s.Message()
-	a.postFilterWrote = r.versioned.claimWrites() != before
+	a.postFilterWrote = r.versioned.schedulerClaimWrites() != before
 	if result != nil {
 		a.nominatingInfo = result.NominatingInfo
 		if result.NominatingInfo.Mode() == fwk.ModeOverride {
@@ -934,7 +950,9 @@ type versionedTracker struct {
 	mu     sync.Mutex
 	next   int64
 	claims int
-	pods   []podEvent
+	// controllerClaims: the part of claims written through the resourceclaim controller's client (controllerTracker).
+	controllerClaims int
+	pods             []podEvent
 	// written: the claims (namespace/name) written since syncClaims last found them caught up, with a count of
 	// their writes, so that one written again meanwhile stays.
 	written map[string]int
@@ -967,10 +985,48 @@ func (t *versionedTracker) takePodEvents() []podEvent {
 	return out
 }
 
-func (t *versionedTracker) claimWrites() int {
+// schedulerClaimWrites: how often a claim was written other than by the resourceclaim controller. The controller
+// writes after pod events on its own goroutine (reserveFor for a bound pod's shared claim, releasing a deleted pod's
+// claims), so those writes can land while a later pod's PostFilter runs; counting them made that PostFilter look
+// like one that changed a claim, and the pods it failed were queued again on a loaded machine only.
+func (t *versionedTracker) schedulerClaimWrites() int {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.claims
+	return t.claims - t.controllerClaims
+}
+
+// controllerTracker is the API server as the resourceclaim controller's client reaches it: the same store, with the
+// controller's claim writes counted apart.
+type controllerTracker struct {
+	*versionedTracker
+}
+
+func (t controllerTracker) countController(gvr schema.GroupVersionResource) {
+	if gvr.Resource == "resourceclaims" {
+		t.mu.Lock()
+		t.controllerClaims++
+		t.mu.Unlock()
+	}
+}
+
+func (t controllerTracker) Create(gvr schema.GroupVersionResource, obj runtime.Object, ns string, opts ...metav1.CreateOptions) error {
+	t.countController(gvr)
+	return t.versionedTracker.Create(gvr, obj, ns, opts...)
+}
+
+func (t controllerTracker) Update(gvr schema.GroupVersionResource, obj runtime.Object, ns string, opts ...metav1.UpdateOptions) error {
+	t.countController(gvr)
+	return t.versionedTracker.Update(gvr, obj, ns, opts...)
+}
+
+func (t controllerTracker) Patch(gvr schema.GroupVersionResource, obj runtime.Object, ns string, opts ...metav1.PatchOptions) error {
+	t.countController(gvr)
+	return t.versionedTracker.Patch(gvr, obj, ns, opts...)
+}
+
+func (t controllerTracker) Delete(gvr schema.GroupVersionResource, ns, name string, opts ...metav1.DeleteOptions) error {
+	t.countController(gvr)
+	return t.versionedTracker.Delete(gvr, ns, name, opts...)
 }
 
 func (t *versionedTracker) countClaim(gvr schema.GroupVersionResource, ns, name string) {

@@ -222,7 +222,7 @@ type claimController struct {
 // runs it with one worker until the context ends.
 func startClaimController(ctx context.Context, r *run) (*claimController, error) {
 	workqueue.SetProvider(countingProvider)
-	ec, err := resourceclaim.NewController(r.logger, r.client, r.factory.Core().V1().Pods(),
+	ec, err := resourceclaim.NewController(r.logger, r.controllerClient, r.factory.Core().V1().Pods(),
 		r.factory.Scheduling().V1beta1().PodGroups(), r.factory.Resource().V1().ResourceClaims(),
 		r.factory.Resource().V1().ResourceClaimTemplates())
 	if err != nil {
