@@ -1,12 +1,19 @@
 package io.dra4j.cel.internal;
 
 import com.google.common.collect.ImmutableList;
+import dev.cel.common.CelAbstractSyntaxTree;
 import dev.cel.common.ast.CelExpr;
+import dev.cel.common.ast.CelReference;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.UnaryOperator;
 
-/** Walking and rebuilding cel-java's expression trees: the one place that knows each node kind's children. */
+/**
+ * Walking and rebuilding cel-java's expression trees: the one place that knows each node kind's children, and how a
+ * checked tree's calls are pointed at other overloads.
+ */
 final class CelExprs {
     private CelExprs() {}
 
@@ -112,5 +119,23 @@ final class CelExprs {
 
     static ImmutableList<CelExpr> mapAll(List<CelExpr> exprs, UnaryOperator<CelExpr> f) {
         return exprs.stream().map(f).collect(ImmutableList.toImmutableList());
+    }
+
+    /**
+     * The checked tree with the overload ids of some calls replaced (by expression id), so that the runtime dispatches
+     * them to other bindings; {@code ast} itself when there is nothing to replace.
+     */
+    static CelAbstractSyntaxTree withOverloadIds(CelAbstractSyntaxTree ast, Map<Long, List<String>> overloadIds) {
+        if (overloadIds.isEmpty()) {
+            return ast;
+        }
+        Map<Long, CelReference> references = new LinkedHashMap<>(ast.getReferenceMap());
+        overloadIds.forEach((id, ids) -> references.put(
+                id,
+                CelReference.newBuilder()
+                        .setName(references.get(id).name())
+                        .addOverloadIds(ids)
+                        .build()));
+        return CelAbstractSyntaxTree.newCheckedAst(ast.getExpr(), ast.getSource(), references, ast.getTypeMap());
     }
 }

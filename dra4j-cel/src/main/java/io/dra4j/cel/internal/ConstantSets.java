@@ -32,8 +32,8 @@ final class ConstantSets {
     private ConstantSets() {}
 
     static CelAbstractSyntaxTree select(CelAbstractSyntaxTree ast) {
-        Map<Long, CelReference> references = new LinkedHashMap<>(ast.getReferenceMap());
-        boolean changed = false;
+        Map<Long, CelReference> references = ast.getReferenceMap();
+        Map<Long, List<String>> replaced = new LinkedHashMap<>();
         for (CelExpr call : CelNavigableAst.fromAst(ast)
                 .getRoot()
                 .allNodes()
@@ -48,18 +48,9 @@ final class ConstantSets {
                     || !isConstantPrimitiveList(call.call().args().get(1))) {
                 continue;
             }
-            references.put(
-                    call.id(),
-                    CelReference.newBuilder()
-                            .setName(reference.name())
-                            .addOverloadIds(GoEquality.IN_CONSTANT_SET)
-                            .build());
-            changed = true;
+            replaced.put(call.id(), List.of(GoEquality.IN_CONSTANT_SET));
         }
-        if (!changed) {
-            return ast;
-        }
-        return CelAbstractSyntaxTree.newCheckedAst(ast.getExpr(), ast.getSource(), references, ast.getTypeMap());
+        return CelExprs.withOverloadIds(ast, replaced);
     }
 
     /**

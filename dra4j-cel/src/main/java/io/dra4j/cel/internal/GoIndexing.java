@@ -78,8 +78,8 @@ final class GoIndexing implements CelInternalRuntimeLibrary {
      * dispatches on the receiver, also to a value that is neither, so such calls get {@link #INDEX_DYN}, which does.
      */
     static CelAbstractSyntaxTree withDynamicIndex(CelAbstractSyntaxTree ast) {
-        Map<Long, CelReference> references = new LinkedHashMap<>(ast.getReferenceMap());
-        boolean changed = false;
+        Map<Long, CelReference> references = ast.getReferenceMap();
+        Map<Long, List<String>> replaced = new LinkedHashMap<>();
         for (CelExpr call : CelNavigableAst.fromAst(ast)
                 .getRoot()
                 .allNodes()
@@ -95,20 +95,14 @@ final class GoIndexing implements CelInternalRuntimeLibrary {
                             .orElse(true)) {
                 continue;
             }
-            references.put(
+            replaced.put(
                     call.id(),
-                    CelReference.newBuilder()
-                            .setName(reference.name())
-                            .addOverloadIds(reference.overloadIds().stream()
-                                    .filter(id -> !id.equals(INDEX_LIST))
-                                    .map(id -> id.equals(INDEX_MAP) ? INDEX_DYN : id)
-                                    .toList())
-                            .build());
-            changed = true;
+                    reference.overloadIds().stream()
+                            .filter(id -> !id.equals(INDEX_LIST))
+                            .map(id -> id.equals(INDEX_MAP) ? INDEX_DYN : id)
+                            .toList());
         }
-        return changed
-                ? CelAbstractSyntaxTree.newCheckedAst(ast.getExpr(), ast.getSource(), references, ast.getTypeMap())
-                : ast;
+        return CelExprs.withOverloadIds(ast, replaced);
     }
 
     private static void checkQualifier(Object index) {

@@ -61,8 +61,8 @@ final class GoListConcatenation implements CelInternalRuntimeLibrary {
      * list, not a concatenation.
      */
     static CelAbstractSyntaxTree withAccumulators(CelAbstractSyntaxTree ast) {
-        Map<Long, CelReference> references = new LinkedHashMap<>(ast.getReferenceMap());
-        boolean changed = false;
+        Map<Long, CelReference> references = ast.getReferenceMap();
+        Map<Long, List<String>> replaced = new LinkedHashMap<>();
         for (CelExpr loop : CelNavigableAst.fromAst(ast)
                 .getRoot()
                 .allNodes()
@@ -83,20 +83,14 @@ final class GoListConcatenation implements CelInternalRuntimeLibrary {
                 if (reference == null || !reference.overloadIds().contains(ADD_LIST)) {
                     continue;
                 }
-                references.put(
+                replaced.put(
                         call.id(),
-                        CelReference.newBuilder()
-                                .setName(reference.name())
-                                .addOverloadIds(reference.overloadIds().stream()
-                                        .map(id -> id.equals(ADD_LIST) ? ACCUMULATE : id)
-                                        .toList())
-                                .build());
-                changed = true;
+                        reference.overloadIds().stream()
+                                .map(id -> id.equals(ADD_LIST) ? ACCUMULATE : id)
+                                .toList());
             }
         }
-        return changed
-                ? CelAbstractSyntaxTree.newCheckedAst(ast.getExpr(), ast.getSource(), references, ast.getTypeMap())
-                : ast;
+        return CelExprs.withOverloadIds(ast, replaced);
     }
 
     @Override

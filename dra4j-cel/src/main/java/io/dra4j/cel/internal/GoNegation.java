@@ -34,8 +34,8 @@ final class GoNegation implements CelRuntimeLibrary {
     }
 
     static CelAbstractSyntaxTree withAnyNegation(CelAbstractSyntaxTree ast) {
-        Map<Long, CelReference> references = new LinkedHashMap<>(ast.getReferenceMap());
-        boolean changed = false;
+        Map<Long, CelReference> references = ast.getReferenceMap();
+        Map<Long, List<String>> replaced = new LinkedHashMap<>();
         for (CelExpr call : CelNavigableAst.fromAst(ast)
                 .getRoot()
                 .allNodes()
@@ -51,16 +51,8 @@ final class GoNegation implements CelRuntimeLibrary {
             List<String> ids = Stream.concat(reference.overloadIds().stream(), NEGATIONS.stream())
                     .distinct()
                     .toList();
-            references.put(
-                    call.id(),
-                    CelReference.newBuilder()
-                            .setName(reference.name())
-                            .addOverloadIds(ids)
-                            .build());
-            changed = true;
+            replaced.put(call.id(), ids);
         }
-        return changed
-                ? CelAbstractSyntaxTree.newCheckedAst(ast.getExpr(), ast.getSource(), references, ast.getTypeMap())
-                : ast;
+        return CelExprs.withOverloadIds(ast, replaced);
     }
 }

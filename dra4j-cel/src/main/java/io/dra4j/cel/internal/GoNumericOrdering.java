@@ -79,8 +79,7 @@ final class GoNumericOrdering implements CelInternalRuntimeLibrary {
      * int. An ordering call whose overloads are all numeric gets every numeric pair, so that the values decide.
      */
     static CelAbstractSyntaxTree withAnyNumericOperands(CelAbstractSyntaxTree ast) {
-        Map<Long, CelReference> references = new LinkedHashMap<>(ast.getReferenceMap());
-        boolean changed = false;
+        Map<Long, List<String>> replaced = new LinkedHashMap<>();
         for (Map.Entry<Long, CelReference> e : ast.getReferenceMap().entrySet()) {
             List<String> ids = e.getValue().overloadIds();
             if (ids.isEmpty()) {
@@ -107,17 +106,9 @@ final class GoNumericOrdering implements CelInternalRuntimeLibrary {
             if (all.size() == ids.size()) {
                 continue;
             }
-            references.put(
-                    e.getKey(),
-                    CelReference.newBuilder()
-                            .setName(e.getValue().name())
-                            .addOverloadIds(all)
-                            .build());
-            changed = true;
+            replaced.put(e.getKey(), all);
         }
-        return changed
-                ? CelAbstractSyntaxTree.newCheckedAst(ast.getExpr(), ast.getSource(), references, ast.getTypeMap())
-                : ast;
+        return CelExprs.withOverloadIds(ast, replaced);
     }
 
     @Override

@@ -116,12 +116,12 @@ final class GoSort implements CelCompilerLibrary, CelRuntimeLibrary {
      * binding: cel-java cannot dispatch on list element types and would report ambiguous overloads.
      */
     static CelAbstractSyntaxTree resolve(CelAbstractSyntaxTree ast) {
-        Map<Long, CelReference> references = new LinkedHashMap<>(ast.getReferenceMap());
+        Map<Long, CelReference> references = ast.getReferenceMap();
         Set<String> sortIds =
                 Set.copyOf(COMPARABLE.keySet().stream().map(GoSort::sortId).toList());
         Set<String> sortByIds =
                 Set.copyOf(COMPARABLE.keySet().stream().map(GoSort::sortById).toList());
-        boolean changed = false;
+        Map<Long, List<String>> replaced = new LinkedHashMap<>();
         for (Map.Entry<Long, CelReference> e : references.entrySet()) {
             List<String> ids = e.getValue().overloadIds();
             if (ids.size() < 2) {
@@ -129,17 +129,10 @@ final class GoSort implements CelCompilerLibrary, CelRuntimeLibrary {
             }
             String dynamic = sortIds.containsAll(ids) ? SORT_DYN : sortByIds.containsAll(ids) ? SORT_BY_DYN : null;
             if (dynamic != null) {
-                e.setValue(CelReference.newBuilder()
-                        .setName(e.getValue().name())
-                        .addOverloadIds(dynamic)
-                        .build());
-                changed = true;
+                replaced.put(e.getKey(), List.of(dynamic));
             }
         }
-        if (!changed) {
-            return ast;
-        }
-        return CelAbstractSyntaxTree.newCheckedAst(ast.getExpr(), ast.getSource(), references, ast.getTypeMap());
+        return CelExprs.withOverloadIds(ast, replaced);
     }
 
     /**

@@ -200,8 +200,8 @@ public final class ListsLibrary extends LibrarySupport {
      * this it reports ambiguous overloads where upstream picks one.
      */
     public static CelAbstractSyntaxTree resolveDynamicOverloads(CelAbstractSyntaxTree ast) {
-        Map<Long, CelReference> references = new LinkedHashMap<>(ast.getReferenceMap());
-        boolean changed = false;
+        Map<Long, CelReference> references = ast.getReferenceMap();
+        Map<Long, List<String>> replaced = new LinkedHashMap<>();
         for (Map.Entry<Long, CelReference> e : references.entrySet()) {
             List<String> ids = e.getValue().overloadIds();
             if (ids.size() < 2) {
@@ -209,17 +209,10 @@ public final class ListsLibrary extends LibrarySupport {
             }
             String dynamic = DYNAMIC_OVERLOADS.get(ids.get(0));
             if (dynamic != null && ids.stream().allMatch(i -> dynamic.equals(DYNAMIC_OVERLOADS.get(i)))) {
-                e.setValue(CelReference.newBuilder()
-                        .setName(e.getValue().name())
-                        .addOverloadIds(dynamic)
-                        .build());
-                changed = true;
+                replaced.put(e.getKey(), List.of(dynamic));
             }
         }
-        if (!changed) {
-            return ast;
-        }
-        return CelAbstractSyntaxTree.newCheckedAst(ast.getExpr(), ast.getSource(), references, ast.getTypeMap());
+        return CelExprs.withOverloadIds(ast, replaced);
     }
 
     private static boolean isSorted(List<?> list) {
