@@ -35,7 +35,6 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceBuilder;
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashSet;
@@ -740,7 +739,7 @@ public final class Suggestions {
     }
 
     private static AllocatorInputs withMoreCounters(AllocatorInputs in, DeviceId id) {
-        Map<String, Map<String, BigDecimal>> consumption = new LinkedHashMap<>();
+        Map<String, Map<String, KubeQuantity>> consumption = new LinkedHashMap<>();
         for (ResourceSlice s : in.slices()) {
             if (s.getSpec() == null
                     || !id.driver().equals(s.getSpec().getDriver())
@@ -752,13 +751,10 @@ public final class Suggestions {
             for (Device d : s.getSpec().getDevices()) {
                 if (id.device().equals(d.getName()) && d.getConsumesCounters() != null) {
                     for (DeviceCounterConsumption c : d.getConsumesCounters()) {
-                        Map<String, BigDecimal> m =
+                        Map<String, KubeQuantity> m =
                                 consumption.computeIfAbsent(c.getCounterSet(), k -> new LinkedHashMap<>());
                         c.getCounters()
-                                .forEach((name, counter) -> m.put(
-                                        name,
-                                        KubeQuantity.fromFabric8(counter.getValue())
-                                                .value()));
+                                .forEach((name, counter) -> m.put(name, KubeQuantity.fromFabric8(counter.getValue())));
                     }
                 }
             }
@@ -782,14 +778,13 @@ public final class Suggestions {
                 consumption.getOrDefault(set.getName(), Map.of()).forEach((name, amount) -> {
                     Counter counter = counters.get(name);
                     if (counter != null) {
-                        BigDecimal v = KubeQuantity.fromFabric8(counter.getValue())
-                                .value()
-                                .add(amount);
+                        // Go's Quantity.Add: the raised counter keeps the format the driver wrote it in.
+                        KubeQuantity raised =
+                                KubeQuantity.fromFabric8(counter.getValue()).add(amount);
                         counters.put(
                                 name,
                                 new CounterBuilder()
-                                        .withValue(new Quantity(
-                                                v.stripTrailingZeros().toPlainString()))
+                                        .withValue(new Quantity(raised.canonical()))
                                         .build());
                     }
                 });

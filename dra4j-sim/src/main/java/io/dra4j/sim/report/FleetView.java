@@ -1,5 +1,6 @@
 package io.dra4j.sim.report;
 
+import io.dra4j.cel.KubeQuantity;
 import io.dra4j.sim.ClusterSnapshot;
 import io.dra4j.sim.DeviceUsage;
 import io.dra4j.sim.whatif.DeviceInventory;
@@ -204,8 +205,10 @@ public record FleetView(String poolLabel, List<NodePool> pools, List<ClassUsage>
                 new TreeMap<>(d.getCapacity())
                         .forEach((name, cap) -> use.add(new Consumed(
                                 name,
-                                quantity(consumed.getOrDefault(key, Map.of()).getOrDefault(name, BigDecimal.ZERO)),
-                                cap.getValue() == null ? "" : cap.getValue().toString())));
+                                used(
+                                        consumed.getOrDefault(key, Map.of()).getOrDefault(name, BigDecimal.ZERO),
+                                        cap.getValue()),
+                                total(cap.getValue()))));
             }
             String counterSet = d == null || list(d.getConsumesCounters()).isEmpty()
                     ? ""
@@ -230,8 +233,8 @@ public record FleetView(String poolLabel, List<NodePool> pools, List<ClassUsage>
             List<Consumed> cs = new ArrayList<>();
             totals.forEach((k, total) -> cs.add(new Consumed(
                     k,
-                    quantity(counterUse.getOrDefault(name, Map.of()).getOrDefault(k, BigDecimal.ZERO)),
-                    total == null ? "" : total.toString())));
+                    used(counterUse.getOrDefault(name, Map.of()).getOrDefault(k, BigDecimal.ZERO), total),
+                    total(total))));
             countersPerNode
                     .computeIfAbsent(counterNode.get(name), n -> new ArrayList<>())
                     .add(new Counters(name, cs));
@@ -316,17 +319,21 @@ public record FleetView(String poolLabel, List<NodePool> pools, List<ClassUsage>
         return new FleetView(poolLabel, pools, classes);
     }
 
-    /** A quantity in Kubernetes' canonical form ({@code 10Gi}, {@code 4}). */
-    private static String quantity(BigDecimal amount) {
-        return Quantity.fromNumericalAmount(
-                        amount,
-                        amount.signum() != 0
-                                        && amount.remainder(BigDecimal.valueOf(1L << 30))
-                                                        .signum()
-                                                == 0
-                                ? "Gi"
-                                : "")
-                .toString();
+    /**
+     * What is in use of a capacity or counter, in Kubernetes' canonical form and in the format of its total (as
+     * upstream's {@code Quantity.Add} keeps the receiver's format): {@code 10Gi} beside {@code 40Gi}, {@code 1500M}
+     * beside {@code 3G}.
+     */
+    private static String used(BigDecimal amount, Quantity total) {
+        KubeQuantity.Format format = total == null
+                ? KubeQuantity.Format.DECIMAL_SI
+                : KubeQuantity.fromFabric8(total).format();
+        return KubeQuantity.of(amount, format).canonical();
+    }
+
+    /** A capacity's or counter's total in Kubernetes' canonical form ({@code 81920Mi} prints as {@code 80Gi}). */
+    private static String total(Quantity total) {
+        return total == null ? "" : KubeQuantity.fromFabric8(total).canonical();
     }
 
     private static <T> List<T> list(List<T> l) {

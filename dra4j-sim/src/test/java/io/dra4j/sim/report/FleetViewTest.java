@@ -277,6 +277,67 @@ class FleetViewTest {
     }
 
     @Test
+    void countersAndCapacitiesPrintAsKubernetesQuantitiesInTheFormatOfTheirTotal() {
+        FleetView v = FleetView.of(parse("""
+                        apiVersion: v1
+                        kind: Node
+                        metadata: {name: node-a}
+                        ---
+                        apiVersion: resource.k8s.io/v1
+                        kind: ResourceSlice
+                        metadata: {name: node-a}
+                        spec:
+                          driver: gpu.example.com
+                          nodeName: node-a
+                          pool: {name: node-a, generation: 1, resourceSliceCount: 1}
+                          sharedCounters:
+                          - name: mem
+                            counters: {memory: {value: 81920Mi}, power: {value: "3000"}}
+                          devices:
+                          - name: p0
+                            consumesCounters:
+                            - {counterSet: mem, counters: {memory: {value: 1536Mi}, power: {value: 1.5k}}}
+                          - name: s0
+                            allowMultipleAllocations: true
+                            capacity: {bandwidth: {value: 3G}}
+                        ---
+                        apiVersion: resource.k8s.io/v1
+                        kind: ResourceClaim
+                        metadata: {name: part, namespace: team}
+                        spec:
+                          devices:
+                            requests: [{name: gpu, exactly: {deviceClassName: gpu}}]
+                        status:
+                          allocation:
+                            devices:
+                              results: [{request: gpu, driver: gpu.example.com, pool: node-a, device: p0}]
+                        ---
+                        apiVersion: resource.k8s.io/v1
+                        kind: ResourceClaim
+                        metadata: {name: share, namespace: team}
+                        spec:
+                          devices:
+                            requests: [{name: gpu, exactly: {deviceClassName: gpu}}]
+                        status:
+                          allocation:
+                            devices:
+                              results:
+                              - {request: gpu, driver: gpu.example.com, pool: node-a, device: s0,
+                                 shareID: 11111111-1111-1111-1111-111111111111, consumedCapacity: {bandwidth: 1500M}}
+                        """), "pool");
+
+        FleetView.NodeRow n = node(pool(v, ""), "node-a");
+        // 81920Mi is 80Gi; 1536Mi stays 1536Mi (not a whole Gi); 1.5k of a plain total prints as 1500.
+        assertThat(n.counterSets())
+                .containsExactly(new FleetView.Counters(
+                        "gpu.example.com/node-a/mem",
+                        List.of(
+                                new FleetView.Consumed("memory", "1536Mi", "80Gi"),
+                                new FleetView.Consumed("power", "1500", "3k"))));
+        assertThat(n.devices().get(1).consumed()).containsExactly(new FleetView.Consumed("bandwidth", "1500M", "3G"));
+    }
+
+    @Test
     void devicesOfANodeTheSnapshotLacksAreShownApartNotDropped() {
         FleetView v = FleetView.of(parse(STATE + """
                 ---
