@@ -24,6 +24,7 @@ import java.util.Optional;
  *       a quantity compared with a result of {@code add} or {@code sub} on the right ({@link
  *       KubeQuantity#asGoPointer()}).
  *   <li>{@code !=} is "not true", so it never fails on such a pair.
+ *   <li>Numbers of different types compare by value: {@code 0u == dyn(-0.0)} is true.
  *   <li>List and map equality count an element comparison that fails as equal: {@code [v] == ["1.0.0"]} is true
  *       for a version {@code v}.
  *   <li>{@code in} on a list ignores failing comparisons. On a constant list of primitive literals cel-go looks
@@ -122,6 +123,11 @@ final class GoEquality implements CelInternalRuntimeLibrary {
                 }
             }
             return true;
+        }
+        if (CelValues.isNumber(a) && CelValues.isNumber(b)) {
+            // cel-go compares int, uint and double by value (types.Equal); cel-java's runtime equality finds a uint
+            // unequal to a negative zero double.
+            return CelValues.equal(a, b);
         }
         return equality.objectEquals(a, b);
     }
