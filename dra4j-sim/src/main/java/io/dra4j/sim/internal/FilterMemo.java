@@ -71,6 +71,30 @@ final class FilterMemo {
         Failure at(int changeCount) {
             return new Failure(start, changeCount, global, statuses, availability, rejectors, draRejected);
         }
+
+        /**
+         * The same failure as filtered from another start index over the same {@code nodes} (this one filtered every
+         * node): the statuses and DynamicResources' rejected nodes in the order of that start, the order in which the
+         * decisive reason breaks ties.
+         */
+        Failure from(int newStart, java.util.List<NodeInfo> nodes) {
+            if (newStart == start) {
+                return this;
+            }
+            Map<NodeInfo, FilterStatus> rotated = new LinkedHashMap<>(statuses.size() * 4 / 3 + 1);
+            java.util.List<NodeInfo> dra = new java.util.ArrayList<>(draRejected.size());
+            java.util.Set<NodeInfo> rejectedByDra =
+                    java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+            rejectedByDra.addAll(draRejected);
+            for (int i = 0; i < nodes.size(); i++) {
+                NodeInfo n = nodes.get((newStart + i) % nodes.size());
+                rotated.put(n, statuses.get(n));
+                if (rejectedByDra.contains(n)) {
+                    dra.add(n);
+                }
+            }
+            return new Failure(newStart, changeCount, global, rotated, availability, rejectors, dra);
+        }
     }
 
     private final int nodes;

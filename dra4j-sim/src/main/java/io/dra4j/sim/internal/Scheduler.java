@@ -94,6 +94,7 @@ final class Scheduler {
     private final io.dra4j.sim.SimulationOptions.BindingConditions bindingConditions;
     private final java.util.function.Supplier<java.time.Instant> clock;
     private int nextStartNodeIndex;
+    private int repeatedFailures;
     private TraceRecorder trace;
     private final FilterMemo filterMemo;
     private final Nominator nominator;
@@ -247,19 +248,17 @@ final class Scheduler {
 
         /**
          * The failure of the last cycle of this pod's shape in which every node rejected it, when it is this cycle's
-         * too: filtered from the same start index, no pool change reaching all nodes since, no pod nominated anywhere,
-         * and every node changed since (the change log) still rejecting the pod as it did then. The other nodes'
-         * stamps are the ones their remembered verdicts hold, so Filter would read those verdicts again; their
-         * allocator outcomes are remembered for the cycle as Filter remembers them. Null: filter every node.
+         * too: no pool change reaching all nodes since, no pod nominated anywhere, and every node changed since (the
+         * change log) still rejecting the pod as it did then. The other nodes' stamps are the ones their remembered
+         * verdicts hold, so Filter would read those verdicts again; their allocator outcomes are remembered for the
+         * cycle as Filter remembers them. From another start index the same verdicts come in another order, so the
+         * failure is the remembered one seen from {@code start}. Null: filter every node.
          */
         FilterMemo.Failure repeatedFailure(int start) {
             FilterMemo.Failure f = memo == null || trace != null || !nominator.none() ? null : memo.failure;
             NodeVersions versions = cluster.versions;
             int now = versions.changeCount();
-            if (f == null
-                    || f.start() != start
-                    || f.global() != versions.global()
-                    || now - f.changeCount() > cluster.nodes.size()) {
+            if (f == null || f.global() != versions.global() || now - f.changeCount() > cluster.nodes.size()) {
                 return null;
             }
             boolean remembered = true;
@@ -276,10 +275,11 @@ final class Scheduler {
                     dra.remember(n, memo.outcomes[n.index]);
                 }
             }
+            FilterMemo.Failure seen = f.from(start, cluster.nodes);
             if (remembered) {
-                memo.failure = f.at(now);
+                memo.failure = seen.at(now);
             }
-            return f;
+            return seen;
         }
 
         /**
@@ -306,6 +306,11 @@ final class Scheduler {
                 affinity = new InterPodAffinity(pod, cluster.nodes);
             }
         }
+    }
+
+    /** How many cycles took the repeated-failure shortcut ({@link CycleFilters#repeatedFailure}). */
+    int repeatedFailures() {
+        return repeatedFailures;
     }
 
     /** Records what each attempt decides into the recorder (null: no trace). */
@@ -395,6 +400,7 @@ final class Scheduler {
         if (nodes.size() == all.size() && !podGroupCycle) {
             FilterMemo.Failure again = filters.repeatedFailure(nextStartNodeIndex);
             if (again != null) {
+                repeatedFailures++;
                 return postFilter(pod, all, again, dra, filters, false);
             }
         }

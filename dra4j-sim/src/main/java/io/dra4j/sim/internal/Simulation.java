@@ -209,6 +209,11 @@ public final class Simulation {
                 && DEFAULT_SCHEDULER.equals(schedulerName(p));
     }
 
+    /** How many scheduling cycles of the last {@link #run} took the repeated-failure shortcut (tests count them). */
+    int repeatedFailures() {
+        return scheduler == null ? 0 : scheduler.repeatedFailures();
+    }
+
     public SimulationResult run() {
         prepare();
         List<Pod> queue = new ArrayList<>();
