@@ -51,6 +51,9 @@ final class PruningBounds {
      */
     private final int[][] mostResults;
 
+    /** Per claim and request, {@link #mayCut}; computed on first use. */
+    private final boolean[][] mayCut;
+
     /** What {@link #probe} finds out about a device for a request without searching. */
     enum Probe {
         NEVER,
@@ -103,6 +106,7 @@ final class PruningBounds {
         this.distinctSupply = new DistinctSupply[search.claims.size()][][];
         this.matchSupply = new MatchSupply[search.claims.size()][][];
         this.mostResults = new int[search.claims.size()][];
+        this.mayCut = new boolean[search.claims.size()][];
     }
 
     // Phase: pruning by counting. A slot that needs n more devices fails when fewer than n candidates from its
@@ -231,7 +235,34 @@ final class PruningBounds {
 
     /** Whether the request-entry bounds (pigeonhole and distinct values) may cut the subtree of request q. */
     boolean entryBoundsApply(int c, int q) {
-        return q == 0 || !mayExceedResults(c, q, search.results[c].size());
+        return (q == 0 || !mayExceedResults(c, q, search.results[c].size())) && mayCut(c, q);
+    }
+
+    /**
+     * Whether a bound over the requests from q on can cut more than the search's own scan would: when they need at
+     * most one device and have no subrequests or All requests, a bound that finds no usable device says what the scan
+     * of the candidates finds at the same cost (it rejects each without a step), so probing every candidate of the
+     * node for it is wasted, above all on a fresh cluster state where no probe row is shared yet.
+     */
+    private boolean mayCut(int c, int q) {
+        boolean[] perRequest = mayCut[c];
+        if (perRequest == null) {
+            RequestData[][] requests = search.requests[c];
+            perRequest = new boolean[requests.length];
+            int demand = 0;
+            boolean complex = false;
+            for (int qi = requests.length - 1; qi >= 0; qi--) {
+                RequestData[] alternatives = requests[qi];
+                RequestData rd = alternatives[0];
+                complex |= alternatives.length > 1 || rd.parentName != null || rd.allMode();
+                if (!rd.adminAccess) {
+                    demand += rd.numDevices;
+                }
+                perRequest[qi] = complex || demand > 1;
+            }
+            mayCut[c] = perRequest;
+        }
+        return perRequest[q];
     }
 
     // Phase: pruning by support (list-type matchAttribute). Once a device of the claim joined the constraint, the

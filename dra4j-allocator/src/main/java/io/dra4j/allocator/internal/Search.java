@@ -288,7 +288,9 @@ public final class Search {
             return r;
         }
         int from = f.stable() ? 0 : start;
-        if (rd.numDevices - k > bounds.usableBound(rd, from)) {
+        // With one device left to pick, the counting bound would only find what the scan below finds.
+        int needed = rd.numDevices - k;
+        if (needed > 1 && needed > bounds.usableBound(rd, from)) {
             return StepResult.NOT_FOUND;
         }
         int[] failedTwins = null;
