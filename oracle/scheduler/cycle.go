@@ -114,8 +114,10 @@ type run struct {
 	snapshot         *internalcache.Snapshot
 	dra              *dynamicresources.DefaultDRAManager
 	claimCache       *assumecache.AssumeCache
-	nextStart        int
-	claimNames       map[string]bool
+	// delivered: the claim versions the assume cache's handlers have been handed (claimEvents).
+	delivered  *claimEvents
+	nextStart  int
+	claimNames map[string]bool
 	// claimNamesMu: both clients generate claim names, each on its own goroutine.
 	claimNamesMu sync.Mutex
 	// timing: -time mode. Filter stops at numFeasibleNodesToFind as upstream's findNodesThatPassFilters does, and
@@ -238,6 +240,12 @@ func runSnapshotWith(s *snapshot, emit func(*attempt), timed func(timing), out *
 	}
 	defer sliceTracker.Stop()
 	r.dra = dynamicresources.NewDRAManager(ctx, claimCache, sliceTracker, factory)
+	// addAllEventHandlers registers the scheduling queue's handler on the assume cache after NewDRAManager registered
+	// allocatedDevices'; the assume cache hands each event to its handlers one after the other in that order, so a
+	// claim version the queue's handler (here claimEvents) has seen is one allocatedDevices has applied. The cache's
+	// store takes a version before its handlers do, and allocatedDevices is what PreFilter and Filter count as taken.
+	r.delivered = &claimEvents{versions: map[string]string{}}
+	claimRegistration := claimCache.AddEventHandler(r.delivered)
 
 	// scheduler.New: the default profile (apis/config/latest.Default) over the in-tree registry.
 	cfg, err := latest.Default()
@@ -268,7 +276,7 @@ func runSnapshotWith(s *snapshot, emit func(*attempt), timed func(timing), out *
 	// addAllEventHandlers (pkg/scheduler/eventhandlers.go): with DRAExtendedResource the DRA manager's
 	// extended-resource cache (which NodeResourcesFit and DynamicResources ask which class backs a resource) is fed
 	// by the DeviceClass informer.
-	var synced []cache.InformerSynced
+	synced := []cache.InformerSynced{claimRegistration.HasSynced}
 	if utilfeature.DefaultFeatureGate.Enabled(features.DRAExtendedResource) {
 		erCache := r.dra.DeviceClassResolver().(*extendedresourcecache.ExtendedResourceCache)
 		registration, err := factory.Resource().V1().DeviceClasses().Informer().AddEventHandler(erCache)
@@ -288,7 +296,8 @@ func runSnapshotWith(s *snapshot, emit func(*attempt), timed func(timing), out *
 		factory.Shutdown()
 	}()
 	factory.WaitForCacheSync(ctx.Done())
-	// The informers deliver to the assume cache and the tracker asynchronously: wait until both have everything.
+	// The informers deliver to the assume cache and the tracker asynchronously: wait until both have everything, and
+	// the handlers their first list (Scheduler.WaitForHandlersSync).
 	deadline := time.Now().Add(30 * time.Second)
 	for len(claimCache.List(nil)) < len(s.claims) || !sliceTracker.HasSynced() || !allSynced(synced) {
 		if time.Now().After(deadline) {
@@ -893,20 +902,19 @@ func (r *run) awaitClaims(pod *v1.Pod) {
 	}
 }
 
-// seen: the assume cache holds the claim as the API server does.
+// seen: the assume cache's handlers have the claim as the API server does (syncClaims).
 func (r *run) seen(c *resourceapi.ResourceClaim) bool {
-	obj, err := r.claimCache.Get(c.Namespace + "/" + c.Name)
-	if err != nil {
-		return false
-	}
-	cached, ok := obj.(*resourceapi.ResourceClaim)
-	return ok && cached.ResourceVersion == c.ResourceVersion
+	return r.delivered.version(c.Namespace+"/"+c.Name) == c.ResourceVersion
 }
 
-// syncClaims waits until the claims' informer has delivered every write since the last call to the assume cache
-// (each claim written, created or deleted in its current version at the API server, or gone), as a scheduler
-// between two pods has the events processed, so that the next cycle sees them. Only the claims written are looked
-// at: a pass over every claim per attempt made the oracle's own bookkeeping grow with the cluster.
+// syncClaims waits until the claims' informer has delivered every write since the last call through the assume
+// cache to its handlers (each claim written, created or deleted in its current version at the API server, or gone),
+// as a scheduler between two pods has the events processed, so that the next cycle sees them. It mirrors
+// test/integration/util's WaitForReflection (a written object observed where the code under test reads it before
+// the test goes on), where the reading is allocatedDevices: the version the queue's handler, after allocatedDevices',
+// was handed (claimEvents), not the assume cache's store, which holds a version a moment before its handlers have it.
+// Only the claims written are looked at: a pass over every claim per attempt made the oracle's own bookkeeping grow
+// with the cluster.
 func (r *run) syncClaims() error {
 	gvr := resourceapi.SchemeGroupVersion.WithResource("resourceclaims")
 	deadline := time.Now().Add(10 * time.Second)
@@ -921,13 +929,7 @@ func (r *run) syncClaims() error {
 					want = m.GetResourceVersion()
 				}
 			}
-			have := ""
-			if obj, err := r.claimCache.Get(key); err == nil {
-				if c, ok := obj.(*resourceapi.ResourceClaim); ok {
-					have = c.ResourceVersion
-				}
-			}
-			if want != have {
+			if want != r.delivered.version(key) {
 				caughtUp = false
 				break
 			}
@@ -942,6 +944,40 @@ func (r *run) syncClaims() error {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+// claimEvents stands in for the scheduling queue's handler on the claims' assume cache: per claim (namespace/name)
+// the resourceVersion of the newest object it was handed, none once the claim was deleted.
+type claimEvents struct {
+	mu       sync.Mutex
+	versions map[string]string
+}
+
+func (e *claimEvents) version(key string) string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.versions[key]
+}
+
+func (e *claimEvents) set(obj any, deleted bool) {
+	if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		obj = t.Obj
+	}
+	c, ok := obj.(*resourceapi.ResourceClaim)
+	if !ok {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if deleted {
+		delete(e.versions, c.Namespace+"/"+c.Name)
+	} else {
+		e.versions[c.Namespace+"/"+c.Name] = c.ResourceVersion
+	}
+}
+
+func (e *claimEvents) OnAdd(obj any, _ bool) { e.set(obj, false) }
+func (e *claimEvents) OnUpdate(_, obj any)   { e.set(obj, false) }
+func (e *claimEvents) OnDelete(obj any)      { e.set(obj, true) }
 
 // versionedTracker stores every created, updated or patched object under the next resourceVersion, counts the
 // writes to claims and keeps the writes to pods until they are taken.

@@ -19,8 +19,11 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  * Differential test of {@code dra4j simulate}'s scheduling against kube-scheduler v1.37.2's framework.
  *
  * <pre>
- * SimDiffTest SEED COUNT [--oracle PATH] [--out DIR] [--shrink-limit N] [--shrink-seconds N] [--without F,...]
+ * SimDiffTest SEED COUNT [--from INDEX] [--oracle PATH] [--out DIR] [--shrink-limit N] [--shrink-seconds N] [--without F,...]
  * </pre>
+ *
+ * {@code --from INDEX} runs the COUNT snapshots from that index on (default 0), so that one snapshot of a long run can
+ * be run alone ({@code SEED 1 --from INDEX}): each snapshot depends only on SEED and its index.
  *
  * {@code --gangs heavy} gives every snapshot gangs ({@link FleetGenerator.Gangs}; default {@code some}: a third of
  * them). {@code --replicas some} follows some pods by copies of the same shape ({@link FleetGenerator.Replicas}). {@code --without} leaves generator features out ({@link FleetGenerator.Feature}, e.g. {@code POD_AFFINITY}); the
@@ -37,7 +40,7 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  */
 public final class SimDiffTest {
     private static final String USAGE =
-            "usage: SimDiffTest SEED COUNT [--oracle PATH] [--out DIR] [--shrink-limit N] [--shrink-seconds N]"
+            "usage: SimDiffTest SEED COUNT [--from INDEX] [--oracle PATH] [--out DIR] [--shrink-limit N] [--shrink-seconds N]"
                     + " [--without FEATURE,...] [--gangs some|heavy] [--replicas none|some]";
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final YAMLMapper YAML = YAMLMapper.builder().build();
@@ -45,6 +48,7 @@ public final class SimDiffTest {
     private record Options(
             long seed,
             int count,
+            int from,
             Path oracle,
             Path out,
             int shrinkLimit,
@@ -96,7 +100,7 @@ public final class SimDiffTest {
         long attempts = 0;
         long placed = 0;
         Map<String, Integer> podGroups = new java.util.TreeMap<>();
-        for (int i = 0; i < o.count(); i++) {
+        for (int i = o.from(); i < o.from() + o.count(); i++) {
             ObjectNode snapshot = FleetGenerator.generate(o.seed(), i, o.without(), o.gangs(), o.replicas());
             SchedulerOracle.Answer upstream = oracle.run(snapshot);
             if (!upstream.error().isEmpty()) {
@@ -260,6 +264,7 @@ public final class SimDiffTest {
         if (count < 0) {
             throw new IllegalArgumentException("COUNT must not be negative");
         }
+        int from = 0;
         Path oracle = Path.of("oracle/scheduler/bin/scheduler");
         Path out = Path.of("target/sim-difftest-divergences");
         int shrinkLimit = 2;
@@ -273,6 +278,7 @@ public final class SimDiffTest {
             }
             String v = args[++i];
             switch (args[i - 1]) {
+                case "--from" -> from = Integer.parseInt(v);
                 case "--oracle" -> oracle = Path.of(v);
                 case "--out" -> out = Path.of(v);
                 case "--shrink-limit" -> shrinkLimit = Integer.parseInt(v);
@@ -283,6 +289,9 @@ public final class SimDiffTest {
                 default -> throw new IllegalArgumentException("unknown option " + args[i - 1]);
             }
         }
-        return new Options(seed, count, oracle, out, shrinkLimit, shrinkSeconds, without, gangs, replicas);
+        if (from < 0) {
+            throw new IllegalArgumentException("--from must not be negative");
+        }
+        return new Options(seed, count, from, oracle, out, shrinkLimit, shrinkSeconds, without, gangs, replicas);
     }
 }
