@@ -2,6 +2,7 @@ package io.dra4j.testkit.gen;
 
 import java.util.List;
 import java.util.Random;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -12,7 +13,8 @@ import tools.jackson.databind.node.ObjectNode;
  * to three mutations that each break one rule the API server checks (a name, a count, a limit, a reference, a type;
  * in slices also node selectors, shared counters and their limits, counter consumption, device taints, binding
  * conditions (also explicitly empty), per-device node selection, and fields that 1.37's default gates drop:
- * list-type attributes, node allocatable resources and skipped node operations).
+ * list-type attributes, node allocatable resources and skipped node operations), and for some objects last one
+ * value of the wrong JSON type (which the API server's decoder refuses).
  * The same seed gives the same objects. Objects are JSON trees with only fields the v1 schema has.
  */
 public final class ValidationObjectGenerator {
@@ -85,6 +87,10 @@ public final class ValidationObjectGenerator {
             for (int i = 0; i < mutations; i++) {
                 mutate(o, kind);
             }
+        }
+        // Last, as the other mutations expect the schema's shapes.
+        if (random.nextInt(6) == 0) {
+            wrongType(o);
         }
         return o;
     }
@@ -584,6 +590,69 @@ public final class ValidationObjectGenerator {
             }
             case 30, 31 -> requestPolicy(d);
             default -> attrs.putObject("empty");
+        }
+    }
+
+    /**
+     * One value of the wrong JSON type, which the API server's decoder refuses: mostly a number or boolean where a
+     * string belongs (a quantity takes a number), else any value given as another kind (a list as a string, a
+     * string as an object, ...). apiVersion and kind, which select the decoder, and free-form opaque parameters keep
+     * theirs.
+     */
+    private void wrongType(ObjectNode o) {
+        List<Slot> strings = new java.util.ArrayList<>();
+        List<Slot> all = new java.util.ArrayList<>();
+        o.properties().forEach(e -> {
+            if (!e.getKey().equals("apiVersion") && !e.getKey().equals("kind")) {
+                slots(new Slot(o, e.getKey(), -1), e.getValue(), strings, all);
+            }
+        });
+        boolean scalarForString = !strings.isEmpty() && random.nextInt(4) != 0;
+        Slot slot = scalarForString ? pick(strings) : pick(all);
+        JsonNode old = slot.get();
+        List<JsonNode> values = List.of(
+                NODES.numberNode(5),
+                NODES.numberNode(-2),
+                NODES.numberNode(1.5),
+                NODES.booleanNode(true),
+                NODES.booleanNode(false),
+                NODES.stringNode("x"),
+                NODES.arrayNode(),
+                NODES.arrayNode().add(1),
+                NODES.objectNode(),
+                NODES.objectNode().put("a", 1));
+        JsonNode value;
+        do {
+            value = pick(values);
+        } while (value.getNodeType() == old.getNodeType() || (scalarForString && !value.isValueNode()));
+        slot.set(value);
+    }
+
+    /** A place in the tree: a property of an object or an element of a list. */
+    private record Slot(JsonNode parent, String key, int index) {
+        JsonNode get() {
+            return key == null ? parent.get(index) : parent.get(key);
+        }
+
+        void set(JsonNode value) {
+            if (key == null) {
+                ((ArrayNode) parent).set(index, value);
+            } else {
+                ((ObjectNode) parent).set(key, value);
+            }
+        }
+    }
+
+    private static void slots(Slot slot, JsonNode node, List<Slot> strings, List<Slot> all) {
+        all.add(slot);
+        if (node.isString()) {
+            strings.add(slot);
+        } else if (node.isObject() && !"parameters".equals(slot.key())) {
+            node.properties().forEach(e -> slots(new Slot(node, e.getKey(), -1), e.getValue(), strings, all));
+        } else if (node.isArray()) {
+            for (int i = 0; i < node.size(); i++) {
+                slots(new Slot(node, null, i), node.get(i), strings, all);
+            }
         }
     }
 
