@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
  * sigs.k8s.io/json): lists and maps given as something else, elements of the wrong type, structs given as a list,
  * named string types, a number or boolean where a string belongs (kubectl sends YAML's {@code Y} as a boolean), fields
  * promoted from embedded structs, and unparsable quantities, whose error ends Go's decoding and so wins over a type
- * error before or after it. (List-type attribute values are read from the object as written and validated there.)
+ * error before or after it, and the elements of list-type attributes ({@code strings: [1]} is the decoder's error
+ * whether DRAListTypeAttributes keeps the field or not).
  * Each expected message is what {@code oracle/validate/bin/validate-oracle} printed for the same object (after
  * dra4j's {@code quantity "..." cannot be parsed: }, which names the value).
  */
@@ -158,5 +159,24 @@ class DecodeTypeErrorTest {
                         SLICE + "\"nodeName\":\"n1\",\"devices\":[{\"name\":7,\"capacity\":[{\"value\":\"1x\"}]}]}}"))
                 .endsWith("json: cannot unmarshal number into Go struct field Device.spec.devices.name of type "
                         + "string");
+    }
+
+    @Test
+    void anElementOfTheWrongTypeInAListTypeAttribute() {
+        String attribute = SLICE + "\"nodeName\":\"n1\",\"devices\":[{\"name\":\"d\",\"attributes\":{\"a\":";
+        String go =
+                "json: cannot unmarshal %s into Go struct field DeviceAttribute.spec.devices.attributes.%s of type %s";
+        assertThat(problem(attribute + "{\"strings\":[\"a\",1]}}}]}}"))
+                .endsWith(String.format(go, "number", "strings", "string"));
+        assertThat(problem(attribute + "{\"ints\":[\"x\"]}}}]}}"))
+                .endsWith(String.format(go, "string", "ints", "int64"));
+        assertThat(problem(attribute + "{\"ints\":[1.5]}}}]}}"))
+                .endsWith(String.format(go, "number 1.5", "ints", "int64"));
+        assertThat(problem(attribute + "{\"ints\":[{}]}}}]}}")).endsWith(String.format(go, "object", "ints", "int64"));
+        assertThat(problem(attribute + "{\"bools\":[1]}}}]}}")).endsWith(String.format(go, "number", "bools", "bool"));
+        assertThat(problem(attribute + "{\"versions\":[true]}}}]}}"))
+                .endsWith(String.format(go, "bool", "versions", "string"));
+        assertThat(problem(attribute + "{\"strings\":\"a\"}}}]}}"))
+                .endsWith(String.format(go, "string", "strings", "[]string"));
     }
 }

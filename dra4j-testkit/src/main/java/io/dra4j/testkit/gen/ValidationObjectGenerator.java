@@ -539,8 +539,20 @@ public final class ValidationObjectGenerator {
             case 26 -> {
                 // List-type attributes: dropped while DRAListTypeAttributes is off (1.37's default).
                 ObjectNode a = attrs.putObject(pick(List.of("list", "model")));
-                switch (random.nextInt(6)) {
+                switch (random.nextInt(7)) {
                     case 0 -> a.putArray("strings").add("a").add("b");
+                    case 6 -> {
+                        // An element of any JSON type, mostly the wrong one: the decoder's error, whatever the gate.
+                        JsonNode element = pick(List.of(
+                                NODES.numberNode(1),
+                                NODES.numberNode(1.5),
+                                NODES.booleanNode(true),
+                                NODES.stringNode("1.2.3"),
+                                NODES.objectNode(),
+                                NODES.nullNode()));
+                        a.putArray(pick(List.of("ints", "bools", "strings", "versions")))
+                                .add(element);
+                    }
                     case 1 -> a.putArray(pick(List.of("ints", "bools", "strings", "versions")));
                     case 2 -> a.put("int", 1).putArray("bools").add(true);
                     case 3 -> a.putArray("strings").add("x".repeat(random.nextBoolean() ? 64 : 65));
