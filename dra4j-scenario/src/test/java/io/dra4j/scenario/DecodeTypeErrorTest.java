@@ -179,4 +179,15 @@ class DecodeTypeErrorTest {
         assertThat(problem(attribute + "{\"strings\":\"a\"}}}]}}"))
                 .endsWith(String.format(go, "string", "strings", "[]string"));
     }
+
+    @Test
+    void aStructGivenAsAScalarIsNotBuiltFromIt() {
+        for (String value : List.of("\"x\"", "5", "true")) {
+            assertThat(problem(REQUEST + "{\"deviceClassName\":\"x\",\"selectors\":[{\"cel\":" + value + "}]}}]}}}"))
+                    .endsWith("json: cannot unmarshal "
+                            + (value.equals("5") ? "number" : value.equals("true") ? "bool" : "string")
+                            + " into Go struct field DeviceSelector.spec.devices.requests.exactly.selectors.cel of type "
+                            + "v1.CELDeviceSelector");
+        }
+    }
 }
