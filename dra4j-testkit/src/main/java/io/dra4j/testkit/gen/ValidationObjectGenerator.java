@@ -13,7 +13,8 @@ import tools.jackson.databind.node.ObjectNode;
  * to three mutations that each break one rule the API server checks (a name, a count, a limit, a reference, a type;
  * in slices also node selectors, shared counters and their limits, counter consumption, device taints, binding
  * conditions (also explicitly empty), per-device node selection, and fields that 1.37's default gates drop:
- * list-type attributes, node allocatable resources and skipped node operations), and for some objects last one
+ * list-type attributes, node allocatable resources and skipped node operations; in claims derived attributes, which
+ * DRADerivedAttributes keeps), and for some objects last one
  * value of the wrong JSON type (which the API server's decoder refuses).
  * The same seed gives the same objects. Objects are JSON trees with only fields the v1 schema has.
  */
@@ -54,6 +55,29 @@ public final class ValidationObjectGenerator {
             // Over the estimated cost limit (estimates 6,070,467 and more): regular expressions in nested loops.
             "device.attributes.all(a, device.attributes.all(c, device.attributes[a].all(b, "
                     + "device.driver.matches(b + c))))",
+            "device.attributes.all(a, device.attributes.all(b, device.attributes.exists(c, "
+                    + "device.attributes[\"gpu.example.com\"].model.matches(\"^a[0-9]+$\"))))");
+
+    /** Derived attributes' expressions that compile and fit their result types (a list only with list types). */
+    private static final List<String> DERIVED_EXPRESSIONS = List.of(
+            "device.attributes[\"gpu.example.com\"].model",
+            "device.driver",
+            "1",
+            "true",
+            "semver(\"1.2.3\")",
+            "[\"a\", \"b\"]",
+            // Within the limit alone (estimate 563,395), over the claim's total twice.
+            "device.attributes.all(a, device.attributes.all(b, device.attributes.exists(c, "
+                    + "device.driver == device.attributes[\"gpu.example.com\"].model)))");
+    /** Derived attributes' expressions that do not compile, have another result type, or cost too much. */
+    private static final List<String> BAD_DERIVED_EXPRESSIONS = List.of(
+            "1.5",
+            "device.capacity[\"gpu.example.com\"].memory",
+            "{\"a\": 1}",
+            "[1.5]",
+            "device.driver == ",
+            "device.nosuchfield",
+            "device.driver == \"" + "a".repeat(10 * 1024) + "\"",
             "device.attributes.all(a, device.attributes.all(b, device.attributes.exists(c, "
                     + "device.attributes[\"gpu.example.com\"].model.matches(\"^a[0-9]+$\"))))");
 
@@ -147,6 +171,78 @@ public final class ValidationObjectGenerator {
             ObjectNode c = devices.putArray("config").addObject();
             c.putArray("requests").add("req-0");
             opaque(c);
+        }
+        if (random.nextInt(4) == 0) {
+            derivedAttribute(devices, pick(DERIVED_EXPRESSIONS));
+        }
+    }
+
+    /**
+     * A derived attribute (dropped while DRADerivedAttributes is off, 1.37's default) on one request or subrequest,
+     * and a constraint that uses its name: one of that request, of its parent request, or of every request.
+     */
+    private void derivedAttribute(ObjectNode devices, String expression) {
+        ArrayNode requests = devices.withArray("requests");
+        if (requests.isEmpty()) {
+            return;
+        }
+        int i = random.nextInt(requests.size());
+        ObjectNode r = (ObjectNode) requests.get(i);
+        String ref = r.path("name").isString() ? r.get("name").asString() : "req-" + i;
+        ObjectNode target;
+        if (r.has("firstAvailable")
+                && !r.get("firstAvailable").isEmpty()
+                && r.get("firstAvailable").get(0).isObject()) {
+            target = (ObjectNode) r.get("firstAvailable").get(0);
+            if (random.nextBoolean() && target.path("name").isString()) {
+                ref = ref + "/" + target.get("name").asString();
+            }
+        } else if (r.path("exactly").isObject()) {
+            target = (ObjectNode) r.get("exactly");
+        } else {
+            return;
+        }
+        String name = pick(List.of("derived/numa", "gpu.example.com/model", "example.com/pcie_root"));
+        target.withArray("derivedAttributes").addObject().put("name", name).put("expression", expression);
+        ObjectNode c = devices.withArray("constraints").addObject();
+        if (random.nextInt(4) != 0) {
+            c.putArray("requests").add(ref);
+        }
+        c.put(random.nextBoolean() ? "matchAttribute" : "distinctAttribute", name);
+    }
+
+    /** A derived attribute's rule broken (or its edge probed): names, references, duplicates, limits, expressions. */
+    private void mutateDerivedAttributes(ObjectNode devices, ObjectNode exact) {
+        ArrayNode attrs = exact.withArray("derivedAttributes");
+        switch (random.nextInt(10)) {
+            case 0 -> attrs.addObject().put("name", "derived/unused").put("expression", "1");
+            case 1 ->
+                attrs.addObject()
+                        .put("name", pick(List.of("model", "bad name", "", "a/b/c", "/x", "gpu.example.com/")))
+                        .put("expression", "1");
+            case 2 -> attrs.addObject().put("name", "derived/numa");
+            case 3 -> {
+                derivedAttribute(devices, "1");
+                derivedAttribute(devices, "2");
+                if (!attrs.isEmpty()) {
+                    attrs.add(attrs.get(0).deepCopy());
+                }
+            }
+            case 4 ->
+                repeat(
+                        33,
+                        () -> attrs.addObject()
+                                .put("name", "derived/a" + attrs.size())
+                                .put("expression", "1"));
+            case 5 ->
+                repeat(
+                        2,
+                        () -> derivedAttribute(
+                                devices,
+                                "device.attributes.all(a, device.attributes.all(b, device.attributes.exists(c, "
+                                        + "device.driver == device.attributes[\"gpu.example.com\"].model)))"));
+            case 6 -> attrs.addObject().put("expression", "1");
+            default -> derivedAttribute(devices, pick(BAD_DERIVED_EXPRESSIONS));
         }
     }
 
@@ -317,8 +413,9 @@ public final class ValidationObjectGenerator {
                 : r.has("firstAvailable") && !r.get("firstAvailable").isEmpty()
                         ? (ObjectNode) r.get("firstAvailable").get(0)
                         : r.putObject("exactly");
-        switch (random.nextInt(19)) {
+        switch (random.nextInt(21)) {
             case 0 -> exact.put("count", pick(List.of(-3, 0, -1)));
+            case 19, 20 -> mutateDerivedAttributes(devices, exact);
             case 17 ->
                 devices.withArray("constraints")
                         .addObject()
