@@ -21,6 +21,9 @@ public final class DeviceSelectorEnvironment {
     private final SelectorCompiler compiler;
     private final Cache<String, CompiledExpression> cache =
             CacheBuilder.newBuilder().maximumSize(CACHE_SIZE).build();
+    /** Derived attributes' expressions, compiled with their own result types. */
+    private final Cache<String, CompiledExpression> derivedCache =
+            CacheBuilder.newBuilder().maximumSize(CACHE_SIZE).build();
 
     private DeviceSelectorEnvironment(CelFeatures features, SelectorCompiler compiler) {
         this.features = features;
@@ -49,6 +52,25 @@ public final class DeviceSelectorEnvironment {
             return cache.get(expression, () -> new CompiledExpression(expression, compiler.compile(expression)));
         } catch (ExecutionException e) {
             // compile() never throws; keep the promise anyway.
+            return new CompiledExpression(
+                    expression, new SelectorCompiler.Compiled.Failure("unexpected compilation error: " + e.getCause()));
+        }
+    }
+
+    /**
+     * Compiles a derived attribute's expression as the API server validates a new one: it must evaluate to a
+     * primitive scalar, or a list of scalars when {@link CelFeatures#listTypeAttributes()} is set. The result is for
+     * {@link CompiledExpression#compileError()} and {@link CompiledExpression#estimatedCost()}. Never throws.
+     */
+    public CompiledExpression compileDerivedAttribute(String expression) {
+        Objects.requireNonNull(expression, "expression");
+        SelectorCompiler.Output output = features.listTypeAttributes()
+                ? SelectorCompiler.Output.DERIVED_ATTRIBUTE_OR_LIST
+                : SelectorCompiler.Output.DERIVED_ATTRIBUTE;
+        try {
+            return derivedCache.get(
+                    expression, () -> new CompiledExpression(expression, compiler.compile(expression, output)));
+        } catch (ExecutionException e) {
             return new CompiledExpression(
                     expression, new SelectorCompiler.Compiled.Failure("unexpected compilation error: " + e.getCause()));
         }

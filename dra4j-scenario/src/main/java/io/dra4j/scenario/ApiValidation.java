@@ -6,7 +6,6 @@ import io.dra4j.allocator.KubernetesVersion;
 import io.dra4j.cel.CelFeatures;
 import io.dra4j.cel.CompiledExpression;
 import io.dra4j.cel.DeviceSelectorEnvironment;
-import io.dra4j.cel.EstimatedCost;
 import io.dra4j.cel.KubeQuantity;
 import io.fabric8.kubernetes.api.model.NodeSelector;
 import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
@@ -27,6 +26,7 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceClassConfiguration;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceClassSpec;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceConstraint;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceCounterConsumption;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceDerivedAttribute;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceSelector;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceSubRequest;
@@ -69,10 +69,9 @@ import tools.jackson.databind.node.MissingNode;
  * is authoritative, the messages are the declarative ones, and in the API server's order: it drops the covered
  * hand-written errors and appends the declarative ones ({@link #declaratively}). The fabric8 model reads an
  * explicitly empty list as an absent one; given the object as written, the checks that tell them apart do so. Not
- * covered (accepted here, rejected upstream): status, and, with their alpha gates on,
- * partitionTypeAttribute (its gate DRAPartitionableDevicesType is not one dra4j sets, so it is always dropped) and
- * derived attributes (DRADerivedAttributes); list-type attributes, node allocatable resources and skipNodeOperations
- * are validated when their gates keep them. oracle/validate/difftest compares it with the API
+ * covered (accepted here, rejected upstream): status, and, with its alpha gate on, partitionTypeAttribute (its gate
+ * DRAPartitionableDevicesType is not one dra4j sets, so it is always dropped); list-type attributes, node allocatable
+ * resources, skipNodeOperations and derived attributes are validated when their gates keep them. oracle/validate/difftest compares it with the API
  * server's own code. Over 800 lines: one class holds the error lists the API server's validation functions append
  * to, in their order.
  */
@@ -87,6 +86,10 @@ final class ApiValidation {
     static final int SELECTORS_MAX = 32;
     static final int CONSTRAINTS_MAX = 32;
     static final int CONFIG_MAX = 32;
+    static final int DERIVED_ATTRIBUTES_MAX = 32;
+    /** DeviceClaimDerivedAttributeCELMaxCost: the estimated cost of all derived attributes of a claim together. */
+    static final long DERIVED_ATTRIBUTES_CLAIM_COST_MAX = 1_000_000;
+
     static final int CEL_EXPRESSION_MAX_LENGTH = 10 * 1024;
     static final int SLICE_MAX_DEVICES = 128;
     static final int SLICE_MAX_DEVICES_WITH_ADVANCED_FEATURES = 64;
@@ -148,6 +151,13 @@ final class ApiValidation {
     private final List<FieldError> declarative = new ArrayList<>();
     /** Where the checks running now report: {@link #errors}, or {@link #declarative} inside {@link #declaratively}. */
     private List<FieldError> sink = errors;
+    /**
+     * Of the claim being validated (gatherConstraintAttributes): per request reference ("req", "req/sub", or "" for
+     * constraints of every request), the attribute names its constraints match or keep distinct.
+     */
+    private Map<String, Set<String>> constraintAttributes = Map.of();
+    /** Of the claim being validated: the estimated maximum costs of its derived attributes, summed as uint64. */
+    private long derivedAttributesCost;
 
     private ApiValidation(FeatureGates gates, JsonNode raw) {
         this.gates = gates;
@@ -490,6 +500,8 @@ final class ApiValidation {
             return;
         }
         Map<String, Set<String>> requestNames = requestNames(devices);
+        constraintAttributes = constraintAttributes(devices.getConstraints());
+        derivedAttributesCost = 0;
         List<DeviceRequest> requests = devices.getRequests();
         if (!tooManyDeclared(requests, DEVICE_REQUESTS_MAX, at + ".requests") && requests != null) {
             // Declaratively the keys are checked before the items.
@@ -520,6 +532,96 @@ final class ApiValidation {
                 opaque(c.getOpaque(), field + ".opaque");
             }
         }
+        if (Long.compareUnsigned(derivedAttributesCost, DERIVED_ATTRIBUTES_CLAIM_COST_MAX) > 0) {
+            forbidden(
+                    at, "too complex, total cost of derived attribute CEL expressions in the claim exceeds cost limit");
+        }
+    }
+
+    /** gatherConstraintAttributes: a constraint's matchAttribute, else its distinctAttribute, per request it names. */
+    private static Map<String, Set<String>> constraintAttributes(List<DeviceConstraint> constraints) {
+        Map<String, Set<String>> out = new HashMap<>();
+        if (constraints == null) {
+            return out;
+        }
+        for (DeviceConstraint c : constraints) {
+            String name =
+                    c == null ? null : c.getMatchAttribute() != null ? c.getMatchAttribute() : c.getDistinctAttribute();
+            if (name == null) {
+                continue;
+            }
+            List<String> refs = c.getRequests() == null || c.getRequests().isEmpty() ? List.of("") : c.getRequests();
+            for (String ref : refs) {
+                out.computeIfAbsent(ref == null ? "" : ref, k -> new HashSet<>())
+                        .add(name);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * isAttributeUsedByConstraint: a constraint of every request, of this one, or (for a subrequest) of its parent
+     * uses the name.
+     */
+    private boolean usedByConstraint(String name, String request) {
+        int slash = request.indexOf('/');
+        return constraintAttributes.getOrDefault("", Set.of()).contains(name)
+                || constraintAttributes.getOrDefault(request, Set.of()).contains(name)
+                || (slash >= 0
+                        && constraintAttributes
+                                .getOrDefault(request.substring(0, slash), Set.of())
+                                .contains(name));
+    }
+
+    /**
+     * validateDeviceDerivedAttributes (hand-written, a set keyed by name without a size limit): each name must be
+     * used by a constraint of the request, each expression compile as a derived attribute; then duplicate names.
+     */
+    private void derivedAttributes(List<DeviceDerivedAttribute> attributes, String field, String request) {
+        if (attributes == null) {
+            return;
+        }
+        for (int i = 0; i < attributes.size(); i++) {
+            DeviceDerivedAttribute a = attributes.get(i) == null ? new DeviceDerivedAttribute() : attributes.get(i);
+            String at = field + "[" + i + "]";
+            String name = a.getName() == null ? "" : a.getName();
+            // Declarative validation reports empty values.
+            if (!name.isEmpty() && !usedByConstraint(name, request)) {
+                invalid(
+                        at + ".name",
+                        quote(name),
+                        "must be referenced by at least one matchAttribute or distinctAttribute constraint targeting "
+                                + "this request");
+            }
+            if (a.getExpression() != null && !a.getExpression().isEmpty()) {
+                celExpression(a.getExpression(), at + ".expression", true);
+            }
+        }
+        duplicates(attributes, a -> a == null ? null : a.getName(), field);
+    }
+
+    /**
+     * The declarative checks of derivedAttributes (maxItems 32, short-circuiting; each name required and a
+     * k8s-resource-fully-qualified-name, each expression required), the last field of a request or subrequest.
+     */
+    private void declarativeDerivedAttributes(List<DeviceDerivedAttribute> attributes, String field) {
+        if (tooManyDeclared(attributes, DERIVED_ATTRIBUTES_MAX, field) || attributes == null) {
+            return;
+        }
+        declaratively(() -> {
+            for (int i = 0; i < attributes.size(); i++) {
+                DeviceDerivedAttribute a = attributes.get(i) == null ? new DeviceDerivedAttribute() : attributes.get(i);
+                String at = field + "[" + i + "]";
+                if (a.getName() == null || a.getName().isEmpty()) {
+                    required(at + ".name", "");
+                } else {
+                    fullyQualifiedName(a.getName(), at + ".name");
+                }
+                if (a.getExpression() == null || a.getExpression().isEmpty()) {
+                    required(at + ".expression", "");
+                }
+            }
+        });
     }
 
     /** Request names, each with its subrequests' names. */
@@ -557,7 +659,12 @@ final class ApiValidation {
                     "exactly one of `exactly` or `firstAvailable` is required, but multiple fields are set");
             // The declarative checks (maxItems, enums, formats) still run on both, exactly first.
             ExactDeviceRequest e = r.getExactly();
-            declarativeOnly(e.getSelectors(), e.getAllocationMode(), e.getTolerations(), at + ".exactly");
+            declarativeOnly(
+                    e.getSelectors(),
+                    e.getAllocationMode(),
+                    e.getTolerations(),
+                    e.getDerivedAttributes(),
+                    at + ".exactly");
             if (!tooManyDeclared(r.getFirstAvailable(), FIRST_AVAILABLE_MAX, at + ".firstAvailable")) {
                 duplicateItems(
                         r.getFirstAvailable(),
@@ -570,7 +677,12 @@ final class ApiValidation {
                             : r.getFirstAvailable().get(i);
                     String field = at + ".firstAvailable[" + i + "]";
                     subRequestClass(sub.getDeviceClassName(), field + ".deviceClassName");
-                    declarativeOnly(sub.getSelectors(), sub.getAllocationMode(), sub.getTolerations(), field);
+                    declarativeOnly(
+                            sub.getSelectors(),
+                            sub.getAllocationMode(),
+                            sub.getTolerations(),
+                            sub.getDerivedAttributes(),
+                            field);
                 }
             }
         } else if (hasFirstAvailable) {
@@ -583,8 +695,13 @@ final class ApiValidation {
                     dnsLabel(s.getName() == null ? "" : s.getName(), field + ".name");
                     subRequestClass(s.getDeviceClassName(), field + ".deviceClassName");
                     selectors(s.getSelectors(), field + ".selectors");
+                    derivedAttributes(
+                            s.getDerivedAttributes(),
+                            field + ".derivedAttributes",
+                            (r.getName() == null ? "" : r.getName()) + "/" + (s.getName() == null ? "" : s.getName()));
                     allocationMode(s.getAllocationMode(), s.getCount(), field);
                     tolerations(s.getTolerations(), field + ".tolerations");
+                    declarativeDerivedAttributes(s.getDerivedAttributes(), field + ".derivedAttributes");
                 }
             }
         } else {
@@ -592,17 +709,25 @@ final class ApiValidation {
             String field = at + ".exactly";
             deviceClass(e.getDeviceClassName(), field + ".deviceClassName");
             selectors(e.getSelectors(), field + ".selectors");
+            derivedAttributes(
+                    e.getDerivedAttributes(), field + ".derivedAttributes", r.getName() == null ? "" : r.getName());
             allocationMode(e.getAllocationMode(), e.getCount(), field);
             tolerations(e.getTolerations(), field + ".tolerations");
+            declarativeDerivedAttributes(e.getDerivedAttributes(), field + ".derivedAttributes");
         }
     }
 
     /**
      * What the declarative validation checks of a request or subrequest that the hand-written validation skips when
-     * both {@code exactly} and {@code firstAvailable} are set: the allocationMode enum and the tolerations.
+     * both {@code exactly} and {@code firstAvailable} are set: the allocationMode enum, the tolerations and the
+     * derived attributes.
      */
     private void declarativeOnly(
-            List<DeviceSelector> selectors, String mode, List<DeviceToleration> tolerations, String at) {
+            List<DeviceSelector> selectors,
+            String mode,
+            List<DeviceToleration> tolerations,
+            List<DeviceDerivedAttribute> derived,
+            String at) {
         tooManyDeclared(selectors, SELECTORS_MAX, at + ".selectors");
         declaratively(() -> {
             if (mode != null && !mode.equals("All") && !mode.equals("ExactCount")) {
@@ -610,6 +735,7 @@ final class ApiValidation {
             }
         });
         declarativeTolerations(tolerations, at + ".tolerations");
+        declarativeDerivedAttributes(derived, at + ".derivedAttributes");
     }
 
     // --- tolerations, taints, taint rules (validateDeviceToleration, validateDeviceTaint) ---
@@ -813,23 +939,36 @@ final class ApiValidation {
             if (s == null || s.getCel() == null) {
                 required(at + ".cel", "");
             } else {
-                String expression =
-                        s.getCel().getExpression() == null ? "" : s.getCel().getExpression();
-                if (expression.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > CEL_EXPRESSION_MAX_LENGTH) {
-                    tooLong(at + ".cel.expression", CEL_EXPRESSION_MAX_LENGTH);
-                } else {
-                    // validateCELExpression: compiled as a new expression with 1.37's default CEL features; one that
-                    // compiles is rejected when its estimated maximum cost exceeds CELSelectorExpressionMaxCost.
-                    CompiledExpression compiled = cel.compile(expression);
-                    compiled.compileError().ifPresent(e -> invalid(at + ".cel.expression", quote(expression), e));
-                    if (compiled.estimatedCost()
-                            .map(EstimatedCost::exceedsLimit)
-                            .orElse(false)) {
-                        forbidden(at + ".cel.expression", "too complex, exceeds cost limit");
-                    }
-                }
+                celExpression(
+                        s.getCel().getExpression() == null ? "" : s.getCel().getExpression(),
+                        at + ".cel.expression",
+                        false);
             }
         }
+    }
+
+    /**
+     * validateCELExpression: compiled as a new expression with the API server's CEL features (a derived attribute's
+     * with its own result types); one that compiles is rejected when its estimated maximum cost exceeds
+     * CELSelectorExpressionMaxCost (for a derived attribute also DeviceClaimDerivedAttributeCELMaxCost, the same),
+     * and a derived attribute's estimate counts towards the claim's total.
+     */
+    private void celExpression(String expression, String field, boolean derivedAttribute) {
+        if (expression.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > CEL_EXPRESSION_MAX_LENGTH) {
+            tooLong(field, CEL_EXPRESSION_MAX_LENGTH);
+            return;
+        }
+        CompiledExpression compiled =
+                derivedAttribute ? cel.compileDerivedAttribute(expression) : cel.compile(expression);
+        compiled.compileError().ifPresent(e -> invalid(field, quote(expression), e));
+        compiled.estimatedCost().ifPresent(cost -> {
+            if (cost.exceedsLimit()) {
+                forbidden(field, "too complex, exceeds cost limit");
+            }
+            if (derivedAttribute) {
+                derivedAttributesCost += cost.max();
+            }
+        });
     }
 
     private void allocationMode(String mode, Long count, String at) {

@@ -11,6 +11,7 @@ import tools.jackson.databind.DatabindException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.exc.MismatchedInputException;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.dataformat.yaml.YAMLMapper;
 
 /** Small helpers over Jackson trees for the reader: typed access, descriptions for messages, decoding. */
 final class Json {
@@ -50,14 +51,20 @@ final class Json {
     }
 
     /**
-     * Decodes a tree into a model class.
+     * Decodes a tree into a model class, with {@code reader} ({@link Mappers#READER} for scenario files,
+     * {@link Mappers#API_READER} for manifests).
      *
      * @throws BadInput located at the field whose value has the wrong type
      */
-    static <T> T decode(JsonNode node, Class<T> type) {
+    static <T> T decode(JsonNode node, Class<T> type, YAMLMapper reader) {
         try {
-            return Mappers.READER.treeToValue(node, type);
+            return reader.treeToValue(node, type);
         } catch (DatabindException e) {
+            // Go's decoder keeps a type error and goes on, and an unparsable quantity anywhere ends it with its error.
+            java.util.Optional<BadInput> quantity = GoDecodeErrors.firstQuantityError(node, type.getSimpleName());
+            if (quantity.isPresent()) {
+                throw quantity.get();
+            }
             String path = path(e.getPath());
             JsonNode found = at(node, e.getPath());
             String what;

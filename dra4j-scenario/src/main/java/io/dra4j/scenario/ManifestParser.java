@@ -159,7 +159,7 @@ final class ManifestParser {
                         "apiVersion " + apiVersion + " is not supported for " + kind + ", only " + k.apiVersion()
                                 + " (the version Kubernetes 1.37 serves)");
             }
-            HasMetadata value = Json.decode(node, k.type());
+            HasMetadata value = Json.decode(node, k.type(), Mappers.API_READER);
             ZeroValues.fill(value);
             ModelChecker.check(value);
             if (validate && group.equals("resource.k8s.io")) {

@@ -101,8 +101,13 @@ final class ModelChecker {
         try {
             KubeQuantity.fromFabric8(q);
         } catch (IllegalArgumentException e) {
-            throw new BadInput(path, "quantity \"" + text(q) + "\" cannot be parsed: " + e.getMessage());
+            throw new BadInput(path, unparsable(text(q), e));
         }
+    }
+
+    /** The problem of a quantity that does not parse: its text and resource.ParseQuantity's error. */
+    static String unparsable(String text, IllegalArgumentException e) {
+        return "quantity \"" + text + "\" cannot be parsed: " + e.getMessage();
     }
 
     private static String text(Quantity q) {

@@ -40,7 +40,7 @@ final class ObjectDecoder {
                 throw new BadInput("", "want a " + kind + " object, found " + Json.describe(node));
             }
             checkType(node, list, kind);
-            T value = Json.decode(node, type);
+            T value = Json.decode(node, type, Mappers.READER);
             ZeroValues.fill(value);
             ModelChecker.check(value);
             if (validate) {

@@ -50,7 +50,7 @@ class TolerationYamlTest {
         List<DeviceToleration> pasted = new ArrayList<>();
         for (JsonNode item :
                 YamlDocuments.read(yaml.toString().getBytes()).get(0).root()) {
-            pasted.add(Json.decode(item, DeviceToleration.class));
+            pasted.add(Json.decode(item, DeviceToleration.class, Mappers.API_READER));
         }
         assertThat(pasted).isNotEmpty();
 

@@ -158,10 +158,58 @@ public final class SelectorCompiler {
     }
 
     /**
-     * Compiles a selector. Never throws: a failure comes back as {@link Compiled.Failure} with upstream's detail text
-     * ("compilation failed: ERROR: &lt;input&gt;:1:1: ..." or "must evaluate to bool or the unknown type, not ...").
+     * What an expression must evaluate to (validateOutputType of k8s.io/dynamic-resource-allocation/cel): a selector
+     * a bool (or the unknown type); a derived attribute a primitive scalar (string, integer, boolean, semver, or dyn),
+     * or, where list-type attributes are allowed, a list of those.
      */
+    public enum Output {
+        SELECTOR,
+        DERIVED_ATTRIBUTE,
+        DERIVED_ATTRIBUTE_OR_LIST;
+
+        /** Upstream's detail for a result type that does not fit, or empty when it fits. */
+        Optional<String> misfit(dev.cel.common.types.CelType type) {
+            String name = CelTypeNames.checked(type);
+            return switch (this) {
+                case SELECTOR ->
+                    type.kind() == CelKind.BOOL || type.kind() == CelKind.DYN
+                            ? Optional.empty()
+                            : Optional.of("must evaluate to bool or the unknown type, not " + name);
+                case DERIVED_ATTRIBUTE ->
+                    scalar(type)
+                            ? Optional.empty()
+                            : Optional.of("must evaluate to a primitive scalar (string, integer, boolean, semver), not "
+                                    + name);
+                case DERIVED_ATTRIBUTE_OR_LIST ->
+                    scalar(type)
+                                    || (type.kind() == CelKind.LIST
+                                            && type.parameters().size() == 1
+                                            && scalar(type.parameters().get(0)))
+                            ? Optional.empty()
+                            : Optional.of("must evaluate to a primitive scalar (string, integer, boolean, semver) or a "
+                                    + "list of these scalars, not " + name);
+            };
+        }
+
+        private static boolean scalar(dev.cel.common.types.CelType type) {
+            return switch (type.kind()) {
+                case BOOL, INT, STRING, ANY, DYN -> true;
+                default -> type.equals(KubeTypes.SEMVER);
+            };
+        }
+    }
+
+    /** {@link #compile(String, Output)} of a selector. */
     public Compiled compile(String expression) {
+        return compile(expression, Output.SELECTOR);
+    }
+
+    /**
+     * Compiles an expression. Never throws: a failure comes back as {@link Compiled.Failure} with upstream's detail
+     * text ("compilation failed: ERROR: &lt;input&gt;:1:1: ..." or "must evaluate to bool or the unknown type, not
+     * ...").
+     */
+    public Compiled compile(String expression, Output output) {
         try {
             CelValidationResult parsed = compiler.parse(expression);
             if (parsed.hasError()) {
@@ -190,10 +238,9 @@ public final class SelectorCompiler {
                                 issue -> validatorMessage(issue.getMessage()),
                                 issue -> copies.copies(issue.getExprId())));
             }
-            CelKind resultKind = ast.getResultType().kind();
-            if (resultKind != CelKind.BOOL && resultKind != CelKind.DYN) {
-                return new Compiled.Failure(
-                        "must evaluate to bool or the unknown type, not " + CelTypeNames.checked(ast.getResultType()));
+            Optional<String> misfit = output.misfit(ast.getResultType());
+            if (misfit.isPresent()) {
+                return new Compiled.Failure(misfit.get());
             }
             Optional<String> planning = planningFailure(ast, CostModel.of(ast), FailureSites.of(ast));
             if (planning.isPresent()) {

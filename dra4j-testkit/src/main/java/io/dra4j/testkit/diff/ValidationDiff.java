@@ -41,7 +41,9 @@ import tools.jackson.databind.node.ObjectNode;
  * each, and compares: whether it is accepted, the set of field paths of the errors, per field path the messages, and
  * the order of the errors (the first one is what {@code dra4j allocate} names). Go iterates maps in random order, so
  * errors under one map (attributes, capacity, counters: a path up to its first {@code [key]}) that come one after
- * another are compared as a set. Prints one line per difference (at most {@value #SHOWN}), then {@code validate
+ * another are compared as a set. An object the API server cannot decode (a value of the wrong JSON type, an
+ * unparsable quantity) gets a Bad Request without field causes: dra4j must report one problem with that text (after
+ * context of its own, if any); a difference there counts as a message difference. Prints one line per difference (at most {@value #SHOWN}), then {@code validate
  * difftest: N objects (A accepted upstream), D differences (R accept/reject, F field paths, M messages, O order)}.
  * Exit status 0 when D is 0; 1 otherwise (a message or order difference fails as an accept/reject one does); 2 for
  * bad usage or when the oracle cannot be run.
@@ -101,17 +103,15 @@ public final class ValidationDiff {
         List<String> minor = new ArrayList<>();
         for (int i = 0; i < objects.size(); i++) {
             JsonNode u = upstream.get(i);
-            if (u.has("error")) {
-                err.println("validate difftest: object " + i + ": the oracle could not run it: "
-                        + u.get("error").asString() + "\n  " + objects.get(i));
-                return 2;
-            }
+            // A decode error (a Bad Request without field causes) names no field: it is compared by its text.
+            String decodeError = u.has("error") ? u.get("error").asString() : null;
             List<Cause> wantInOrder = new ArrayList<>();
             for (JsonNode c : u.get("causes")) {
                 wantInOrder.add(
                         new Cause(c.get("field").asString(), c.get("message").asString()));
             }
-            Map<String, List<String>> want = byField(wantInOrder);
+            Map<String, List<String>> want =
+                    decodeError == null ? byField(wantInOrder) : Map.of("(decoding)", List.of(decodeError));
             boolean upstreamAccepts = u.get("accepted").asBoolean();
             accepted += upstreamAccepts ? 1 : 0;
             List<Cause> gotInOrder = dra4j(objects.get(i), gates);
@@ -120,6 +120,12 @@ public final class ValidationDiff {
             if (upstreamAccepts != got.isEmpty()) {
                 acceptReject++;
                 kind = "accept/reject";
+            } else if (decodeError != null) {
+                if (gotInOrder.size() == 1 && decodes(gotInOrder.get(0).message(), decodeError)) {
+                    continue;
+                }
+                messages++;
+                kind = "decode error";
             } else if (!want.keySet().equals(got.keySet())) {
                 fields++;
                 kind = "field paths";
@@ -138,7 +144,7 @@ public final class ValidationDiff {
                     "object " + i + " (" + kind + "): " + shorten(objects.get(i).toString()) + "\n"
                             + "  upstream: " + (upstreamAccepts ? "accepted" : shorten(want.toString())) + "\n"
                             + "  dra4j:    " + (got.isEmpty() ? "accepted" : shorten(got.toString()));
-            (kind.equals("messages") || kind.equals("order") ? minor : major).add(report);
+            (kind.equals("accept/reject") || kind.equals("field paths") ? major : minor).add(report);
         }
         // Accept/reject and field-path differences first.
         major.addAll(minor);
@@ -148,6 +154,14 @@ public final class ValidationDiff {
                 + differences + " differences (" + acceptReject + " accept/reject, " + fields + " field paths, "
                 + messages + " messages, " + order + " order)");
         return differences == 0 ? 0 : 1;
+    }
+
+    /**
+     * Whether dra4j's problem is the API server's decode error: the same text, or the text after dra4j's own
+     * context (an unparsable quantity's {@code quantity "abc" cannot be parsed: }, which upstream leaves out).
+     */
+    private static boolean decodes(String dra4j, String upstream) {
+        return dra4j.equals(upstream) || dra4j.endsWith(": " + upstream);
     }
 
     /** Long values (a 10 KiB expression, 254-character names) cut in the report. */

@@ -2,6 +2,7 @@ package io.dra4j.testkit.gen;
 
 import java.util.List;
 import java.util.Random;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -12,7 +13,9 @@ import tools.jackson.databind.node.ObjectNode;
  * to three mutations that each break one rule the API server checks (a name, a count, a limit, a reference, a type;
  * in slices also node selectors, shared counters and their limits, counter consumption, device taints, binding
  * conditions (also explicitly empty), per-device node selection, and fields that 1.37's default gates drop:
- * list-type attributes, node allocatable resources and skipped node operations).
+ * list-type attributes, node allocatable resources and skipped node operations; in claims derived attributes, which
+ * DRADerivedAttributes keeps), and for some objects last one
+ * value of the wrong JSON type (which the API server's decoder refuses).
  * The same seed gives the same objects. Objects are JSON trees with only fields the v1 schema has.
  */
 public final class ValidationObjectGenerator {
@@ -55,6 +58,29 @@ public final class ValidationObjectGenerator {
             "device.attributes.all(a, device.attributes.all(b, device.attributes.exists(c, "
                     + "device.attributes[\"gpu.example.com\"].model.matches(\"^a[0-9]+$\"))))");
 
+    /** Derived attributes' expressions that compile and fit their result types (a list only with list types). */
+    private static final List<String> DERIVED_EXPRESSIONS = List.of(
+            "device.attributes[\"gpu.example.com\"].model",
+            "device.driver",
+            "1",
+            "true",
+            "semver(\"1.2.3\")",
+            "[\"a\", \"b\"]",
+            // Within the limit alone (estimate 563,395), over the claim's total twice.
+            "device.attributes.all(a, device.attributes.all(b, device.attributes.exists(c, "
+                    + "device.driver == device.attributes[\"gpu.example.com\"].model)))");
+    /** Derived attributes' expressions that do not compile, have another result type, or cost too much. */
+    private static final List<String> BAD_DERIVED_EXPRESSIONS = List.of(
+            "1.5",
+            "device.capacity[\"gpu.example.com\"].memory",
+            "{\"a\": 1}",
+            "[1.5]",
+            "device.driver == ",
+            "device.nosuchfield",
+            "device.driver == \"" + "a".repeat(10 * 1024) + "\"",
+            "device.attributes.all(a, device.attributes.all(b, device.attributes.exists(c, "
+                    + "device.attributes[\"gpu.example.com\"].model.matches(\"^a[0-9]+$\"))))");
+
     private final Random random;
 
     public ValidationObjectGenerator(long seed) {
@@ -85,6 +111,10 @@ public final class ValidationObjectGenerator {
             for (int i = 0; i < mutations; i++) {
                 mutate(o, kind);
             }
+        }
+        // Last, as the other mutations expect the schema's shapes.
+        if (random.nextInt(6) == 0) {
+            wrongType(o);
         }
         return o;
     }
@@ -141,6 +171,78 @@ public final class ValidationObjectGenerator {
             ObjectNode c = devices.putArray("config").addObject();
             c.putArray("requests").add("req-0");
             opaque(c);
+        }
+        if (random.nextInt(4) == 0) {
+            derivedAttribute(devices, pick(DERIVED_EXPRESSIONS));
+        }
+    }
+
+    /**
+     * A derived attribute (dropped while DRADerivedAttributes is off, 1.37's default) on one request or subrequest,
+     * and a constraint that uses its name: one of that request, of its parent request, or of every request.
+     */
+    private void derivedAttribute(ObjectNode devices, String expression) {
+        ArrayNode requests = devices.withArray("requests");
+        if (requests.isEmpty()) {
+            return;
+        }
+        int i = random.nextInt(requests.size());
+        ObjectNode r = (ObjectNode) requests.get(i);
+        String ref = r.path("name").isString() ? r.get("name").asString() : "req-" + i;
+        ObjectNode target;
+        if (r.has("firstAvailable")
+                && !r.get("firstAvailable").isEmpty()
+                && r.get("firstAvailable").get(0).isObject()) {
+            target = (ObjectNode) r.get("firstAvailable").get(0);
+            if (random.nextBoolean() && target.path("name").isString()) {
+                ref = ref + "/" + target.get("name").asString();
+            }
+        } else if (r.path("exactly").isObject()) {
+            target = (ObjectNode) r.get("exactly");
+        } else {
+            return;
+        }
+        String name = pick(List.of("derived/numa", "gpu.example.com/model", "example.com/pcie_root"));
+        target.withArray("derivedAttributes").addObject().put("name", name).put("expression", expression);
+        ObjectNode c = devices.withArray("constraints").addObject();
+        if (random.nextInt(4) != 0) {
+            c.putArray("requests").add(ref);
+        }
+        c.put(random.nextBoolean() ? "matchAttribute" : "distinctAttribute", name);
+    }
+
+    /** A derived attribute's rule broken (or its edge probed): names, references, duplicates, limits, expressions. */
+    private void mutateDerivedAttributes(ObjectNode devices, ObjectNode exact) {
+        ArrayNode attrs = exact.withArray("derivedAttributes");
+        switch (random.nextInt(10)) {
+            case 0 -> attrs.addObject().put("name", "derived/unused").put("expression", "1");
+            case 1 ->
+                attrs.addObject()
+                        .put("name", pick(List.of("model", "bad name", "", "a/b/c", "/x", "gpu.example.com/")))
+                        .put("expression", "1");
+            case 2 -> attrs.addObject().put("name", "derived/numa");
+            case 3 -> {
+                derivedAttribute(devices, "1");
+                derivedAttribute(devices, "2");
+                if (!attrs.isEmpty()) {
+                    attrs.add(attrs.get(0).deepCopy());
+                }
+            }
+            case 4 ->
+                repeat(
+                        33,
+                        () -> attrs.addObject()
+                                .put("name", "derived/a" + attrs.size())
+                                .put("expression", "1"));
+            case 5 ->
+                repeat(
+                        2,
+                        () -> derivedAttribute(
+                                devices,
+                                "device.attributes.all(a, device.attributes.all(b, device.attributes.exists(c, "
+                                        + "device.driver == device.attributes[\"gpu.example.com\"].model)))"));
+            case 6 -> attrs.addObject().put("expression", "1");
+            default -> derivedAttribute(devices, pick(BAD_DERIVED_EXPRESSIONS));
         }
     }
 
@@ -311,8 +413,9 @@ public final class ValidationObjectGenerator {
                 : r.has("firstAvailable") && !r.get("firstAvailable").isEmpty()
                         ? (ObjectNode) r.get("firstAvailable").get(0)
                         : r.putObject("exactly");
-        switch (random.nextInt(19)) {
+        switch (random.nextInt(21)) {
             case 0 -> exact.put("count", pick(List.of(-3, 0, -1)));
+            case 19, 20 -> mutateDerivedAttributes(devices, exact);
             case 17 ->
                 devices.withArray("constraints")
                         .addObject()
@@ -533,8 +636,20 @@ public final class ValidationObjectGenerator {
             case 26 -> {
                 // List-type attributes: dropped while DRAListTypeAttributes is off (1.37's default).
                 ObjectNode a = attrs.putObject(pick(List.of("list", "model")));
-                switch (random.nextInt(6)) {
+                switch (random.nextInt(7)) {
                     case 0 -> a.putArray("strings").add("a").add("b");
+                    case 6 -> {
+                        // An element of any JSON type, mostly the wrong one: the decoder's error, whatever the gate.
+                        JsonNode element = pick(List.of(
+                                NODES.numberNode(1),
+                                NODES.numberNode(1.5),
+                                NODES.booleanNode(true),
+                                NODES.stringNode("1.2.3"),
+                                NODES.objectNode(),
+                                NODES.nullNode()));
+                        a.putArray(pick(List.of("ints", "bools", "strings", "versions")))
+                                .add(element);
+                    }
                     case 1 -> a.putArray(pick(List.of("ints", "bools", "strings", "versions")));
                     case 2 -> a.put("int", 1).putArray("bools").add(true);
                     case 3 -> a.putArray("strings").add("x".repeat(random.nextBoolean() ? 64 : 65));
@@ -584,6 +699,69 @@ public final class ValidationObjectGenerator {
             }
             case 30, 31 -> requestPolicy(d);
             default -> attrs.putObject("empty");
+        }
+    }
+
+    /**
+     * One value of the wrong JSON type, which the API server's decoder refuses: mostly a number or boolean where a
+     * string belongs (a quantity takes a number), else any value given as another kind (a list as a string, a
+     * string as an object, ...). apiVersion and kind, which select the decoder, and free-form opaque parameters keep
+     * theirs.
+     */
+    private void wrongType(ObjectNode o) {
+        List<Slot> strings = new java.util.ArrayList<>();
+        List<Slot> all = new java.util.ArrayList<>();
+        o.properties().forEach(e -> {
+            if (!e.getKey().equals("apiVersion") && !e.getKey().equals("kind")) {
+                slots(new Slot(o, e.getKey(), -1), e.getValue(), strings, all);
+            }
+        });
+        boolean scalarForString = !strings.isEmpty() && random.nextInt(4) != 0;
+        Slot slot = scalarForString ? pick(strings) : pick(all);
+        JsonNode old = slot.get();
+        List<JsonNode> values = List.of(
+                NODES.numberNode(5),
+                NODES.numberNode(-2),
+                NODES.numberNode(1.5),
+                NODES.booleanNode(true),
+                NODES.booleanNode(false),
+                NODES.stringNode("x"),
+                NODES.arrayNode(),
+                NODES.arrayNode().add(1),
+                NODES.objectNode(),
+                NODES.objectNode().put("a", 1));
+        JsonNode value;
+        do {
+            value = pick(values);
+        } while (value.getNodeType() == old.getNodeType() || (scalarForString && !value.isValueNode()));
+        slot.set(value);
+    }
+
+    /** A place in the tree: a property of an object or an element of a list. */
+    private record Slot(JsonNode parent, String key, int index) {
+        JsonNode get() {
+            return key == null ? parent.get(index) : parent.get(key);
+        }
+
+        void set(JsonNode value) {
+            if (key == null) {
+                ((ArrayNode) parent).set(index, value);
+            } else {
+                ((ObjectNode) parent).set(key, value);
+            }
+        }
+    }
+
+    private static void slots(Slot slot, JsonNode node, List<Slot> strings, List<Slot> all) {
+        all.add(slot);
+        if (node.isString()) {
+            strings.add(slot);
+        } else if (node.isObject() && !"parameters".equals(slot.key())) {
+            node.properties().forEach(e -> slots(new Slot(node, e.getKey(), -1), e.getValue(), strings, all));
+        } else if (node.isArray()) {
+            for (int i = 0; i < node.size(); i++) {
+                slots(new Slot(node, null, i), node.get(i), strings, all);
+            }
         }
     }
 
