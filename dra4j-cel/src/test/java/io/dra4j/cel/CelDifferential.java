@@ -291,7 +291,7 @@ public final class CelDifferential {
 
     /** Zone arguments Go's time.LoadLocation or cel-go's offset parsing read otherwise than java.time. */
     private static final java.util.regex.Pattern GO_ZONE =
-            java.util.regex.Pattern.compile("\\.get\\w+\\(\"(|Z|local|\\+25:00)\"\\)");
+            java.util.regex.Pattern.compile("\\.get\\w+\\(\"(Z|local|\\+25:00)\"\\)");
 
     private static final java.util.regex.Pattern OFFSET_TIMESTAMP =
             java.util.regex.Pattern.compile("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(\\.\\d+)?[+-]\\d\\d:\\d\\d");
