@@ -135,6 +135,7 @@ public final class SelectorCompiler {
                         new GoLists(),
                         new GoSort(),
                         new GoOptionalIndex(),
+                        new GoZeroValues(),
                         CelExtensions.optional(),
                         CelExtensions.comprehensions(),
                         new GoEquality(),
