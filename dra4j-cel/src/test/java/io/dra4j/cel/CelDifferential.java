@@ -286,6 +286,10 @@ public final class CelDifferential {
         if (upstream.startsWith("internal error:")) {
             return "upstream internal error";
         }
+        if (answer.has("error") && OFFSET_TIMESTAMP.matcher(expr).find() && expr.contains("semver(")) {
+            // string(t) of a timestamp with an offset, parsed as a version: the error names no timestamp.
+            return "timestamp offset";
+        }
         return null;
     }
 
