@@ -13,7 +13,10 @@ import dev.cel.runtime.standard.BoolFunction;
 import dev.cel.runtime.standard.CelStandardOverload;
 import dev.cel.runtime.standard.DoubleFunction;
 import dev.cel.runtime.standard.DurationFunction;
+import dev.cel.runtime.standard.GetHoursFunction;
 import dev.cel.runtime.standard.GetMillisecondsFunction;
+import dev.cel.runtime.standard.GetMinutesFunction;
+import dev.cel.runtime.standard.GetSecondsFunction;
 import dev.cel.runtime.standard.StringFunction;
 import dev.cel.runtime.standard.SubtractOperator;
 import dev.cel.runtime.standard.TimestampFunction;
@@ -44,6 +47,9 @@ final class GoConversions implements CelInternalRuntimeLibrary {
             SubtractOperator.SubtractOverload.SUBTRACT_DURATION_DURATION,
             SubtractOperator.SubtractOverload.SUBTRACT_TIMESTAMP_TIMESTAMP,
             SubtractOperator.SubtractOverload.SUBTRACT_TIMESTAMP_DURATION,
+            GetHoursFunction.GetHoursOverload.DURATION_TO_HOURS,
+            GetMinutesFunction.GetMinutesOverload.DURATION_TO_MINUTES,
+            GetSecondsFunction.GetSecondsOverload.DURATION_TO_SECONDS,
             GetMillisecondsFunction.GetMillisecondsOverload.DURATION_TO_MILLISECONDS,
             DurationFunction.DurationOverload.STRING_TO_DURATION,
             TimestampFunction.TimestampOverload.INT64_TO_TIMESTAMP);
@@ -128,8 +134,16 @@ final class GoConversions implements CelInternalRuntimeLibrary {
                             "string_to_duration",
                             String.class,
                             s -> java.time.Duration.ofNanos(GoDuration.parseNanos(s))),
-                    // cel-go's getMilliseconds() on a duration is Go's Duration.Milliseconds(): the whole duration,
-                    // truncated.
+                    // cel-go's getHours(), getMinutes(), getSeconds() and getMilliseconds() on a duration are Go's
+                    // int(d.Hours()), int(d.Minutes()), int(d.Seconds()) and d.Milliseconds(): the whole duration,
+                    // truncated toward zero (java.time's toHours() and getSeconds() floor a negative duration with a
+                    // fraction: -3599.999999999s is 0 hours in Go, -1 in java.time).
+                    CelFunctionBinding.from(
+                            "duration_to_hours", java.time.Duration.class, d -> d.toNanos() / 3_600_000_000_000L),
+                    CelFunctionBinding.from(
+                            "duration_to_minutes", java.time.Duration.class, d -> d.toNanos() / 60_000_000_000L),
+                    CelFunctionBinding.from(
+                            "duration_to_seconds", java.time.Duration.class, d -> d.toNanos() / 1_000_000_000L),
                     CelFunctionBinding.from(
                             "duration_to_milliseconds", java.time.Duration.class, d -> d.toNanos() / 1_000_000L));
         }
