@@ -121,7 +121,8 @@ final class GoIndexing implements CelInternalRuntimeLibrary {
      * the index allows (map, list, optional map, optional list), or the one optional overload. cel-go dispatches on
      * the receiver at run time, also to a value that is none of them, where cel-java finds no overload, several, or
      * fails on a cast; such calls get {@link #INDEX_DYN} (for {@code x[k]})
-     * or {@link #OPTIONAL_INDEX_DYN} (for {@code x[?k]}), which dispatch as cel-go does.
+     * or {@link #OPTIONAL_INDEX_DYN} (for {@code x[?k]}, and for {@code x.?f}, which cel-go qualifies with the
+     * string {@code "f"} as it does {@code x[?"f"]}), which dispatch as cel-go does.
      */
     static CelAbstractSyntaxTree withDynamicIndex(CelAbstractSyntaxTree ast) {
         Map<Long, CelReference> references = ast.getReferenceMap();
@@ -132,7 +133,8 @@ final class GoIndexing implements CelInternalRuntimeLibrary {
                 .map(CelNavigableExpr::expr)
                 .filter(e -> e.exprKind().getKind() == CelExpr.ExprKind.Kind.CALL
                         && (e.call().function().equals("_[_]")
-                                || e.call().function().equals("_[?_]")))
+                                || e.call().function().equals("_[?_]")
+                                || e.call().function().equals("_?._")))
                 .toList()) {
             CelReference reference = references.get(call.id());
             if (reference == null
