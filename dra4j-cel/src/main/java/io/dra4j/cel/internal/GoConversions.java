@@ -1,8 +1,10 @@
 package io.dra4j.cel.internal;
 
 import dev.cel.common.CelOptions;
+import dev.cel.common.exceptions.CelNumericOverflowException;
 import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelFunctionBinding;
+import dev.cel.runtime.CelFunctionOverload;
 import dev.cel.runtime.CelInternalRuntimeLibrary;
 import dev.cel.runtime.CelRuntimeBuilder;
 import dev.cel.runtime.RuntimeEquality;
@@ -11,7 +13,10 @@ import dev.cel.runtime.standard.BoolFunction;
 import dev.cel.runtime.standard.CelStandardOverload;
 import dev.cel.runtime.standard.DoubleFunction;
 import dev.cel.runtime.standard.DurationFunction;
+import dev.cel.runtime.standard.GetHoursFunction;
 import dev.cel.runtime.standard.GetMillisecondsFunction;
+import dev.cel.runtime.standard.GetMinutesFunction;
+import dev.cel.runtime.standard.GetSecondsFunction;
 import dev.cel.runtime.standard.StringFunction;
 import dev.cel.runtime.standard.SubtractOperator;
 import dev.cel.runtime.standard.TimestampFunction;
@@ -40,6 +45,11 @@ final class GoConversions implements CelInternalRuntimeLibrary {
             BoolFunction.BoolOverload.STRING_TO_BOOL,
             AddOperator.AddOverload.ADD_DURATION_DURATION,
             SubtractOperator.SubtractOverload.SUBTRACT_DURATION_DURATION,
+            SubtractOperator.SubtractOverload.SUBTRACT_TIMESTAMP_TIMESTAMP,
+            SubtractOperator.SubtractOverload.SUBTRACT_TIMESTAMP_DURATION,
+            GetHoursFunction.GetHoursOverload.DURATION_TO_HOURS,
+            GetMinutesFunction.GetMinutesOverload.DURATION_TO_MINUTES,
+            GetSecondsFunction.GetSecondsOverload.DURATION_TO_SECONDS,
             GetMillisecondsFunction.GetMillisecondsOverload.DURATION_TO_MILLISECONDS,
             DurationFunction.DurationOverload.STRING_TO_DURATION,
             TimestampFunction.TimestampOverload.INT64_TO_TIMESTAMP);
@@ -84,7 +94,11 @@ final class GoConversions implements CelInternalRuntimeLibrary {
                                 t -> timestampString(t.getSeconds(), t.getNanos())),
                 CelFunctionBinding.from("string_to_bool", String.class, GoConversions::parseBool));
         if (options.evaluateCanonicalTypesToNativeValues()) {
-            // cel-go's durations are Go's int64 nanoseconds: addDurationChecked / subtractDurationChecked.
+            CelFunctionOverload subtractDuration = SubtractOperator.SubtractOverload.SUBTRACT_TIMESTAMP_DURATION
+                    .newFunctionBinding(options, equality)
+                    .getDefinition();
+            // cel-go's durations are Go's int64 nanoseconds: addDurationChecked, subtractDurationChecked and
+            // subtractTimeChecked.
             builder.addFunctionBindings(
                     CelFunctionBinding.from(
                             "add_duration_duration",
@@ -96,6 +110,23 @@ final class GoConversions implements CelInternalRuntimeLibrary {
                             java.time.Duration.class,
                             java.time.Duration.class,
                             (a, b) -> java.time.Duration.ofNanos(Math.subtractExact(a.toNanos(), b.toNanos()))),
+                    CelFunctionBinding.from(
+                            "subtract_timestamp_timestamp",
+                            java.time.Instant.class,
+                            java.time.Instant.class,
+                            GoConversions::timestampDifference),
+                    // cel-go's subtractTimeDurationChecked negates the duration first: the most negative one
+                    // overflows, where cel-java subtracts it.
+                    CelFunctionBinding.from(
+                            "subtract_timestamp_duration",
+                            java.time.Instant.class,
+                            java.time.Duration.class,
+                            (t, d) -> {
+                                if (d.toNanos() == Long.MIN_VALUE) {
+                                    throw new CelNumericOverflowException("most negative duration negated");
+                                }
+                                return subtractDuration.apply(new Object[] {t, d});
+                            }),
                     CelFunctionBinding.from(DURATION_TO_INT, java.time.Duration.class, java.time.Duration::toNanos),
                     // cel-go's Int.ConvertToType(TimestampType): seconds outside years 1 to 9999 overflow.
                     CelFunctionBinding.from("int64_to_timestamp", Long.class, GoConversions::timestampOfSeconds),
@@ -103,11 +134,30 @@ final class GoConversions implements CelInternalRuntimeLibrary {
                             "string_to_duration",
                             String.class,
                             s -> java.time.Duration.ofNanos(GoDuration.parseNanos(s))),
-                    // cel-go's getMilliseconds() on a duration is Go's Duration.Milliseconds(): the whole duration,
-                    // truncated.
+                    // cel-go's getHours(), getMinutes(), getSeconds() and getMilliseconds() on a duration are Go's
+                    // int(d.Hours()), int(d.Minutes()), int(d.Seconds()) and d.Milliseconds(): the whole duration,
+                    // truncated toward zero (java.time's toHours() and getSeconds() floor a negative duration with a
+                    // fraction: -3599.999999999s is 0 hours in Go, -1 in java.time).
+                    CelFunctionBinding.from(
+                            "duration_to_hours", java.time.Duration.class, d -> d.toNanos() / 3_600_000_000_000L),
+                    CelFunctionBinding.from(
+                            "duration_to_minutes", java.time.Duration.class, d -> d.toNanos() / 60_000_000_000L),
+                    CelFunctionBinding.from(
+                            "duration_to_seconds", java.time.Duration.class, d -> d.toNanos() / 1_000_000_000L),
                     CelFunctionBinding.from(
                             "duration_to_milliseconds", java.time.Duration.class, d -> d.toNanos() / 1_000_000L));
         }
+    }
+
+    /**
+     * cel-go's subtractTimeChecked: the difference of the seconds, scaled to nanoseconds, plus the difference of the
+     * nanoseconds, each step checked for int64 overflow (an "integer overflow": a difference beyond about 292 years
+     * is no Go duration, where java.time's Duration holds it).
+     */
+    private static java.time.Duration timestampDifference(java.time.Instant x, java.time.Instant y) {
+        long seconds = Math.subtractExact(x.getEpochSecond(), y.getEpochSecond());
+        long nanos = Math.addExact(Math.multiplyExact(seconds, 1_000_000_000L), (long) x.getNano() - y.getNano());
+        return java.time.Duration.ofNanos(nanos);
     }
 
     private static java.time.Instant timestampOfSeconds(long seconds) throws CelEvaluationException {

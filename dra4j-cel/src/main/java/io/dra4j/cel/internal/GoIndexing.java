@@ -11,6 +11,7 @@ import dev.cel.common.navigation.CelNavigableAst;
 import dev.cel.common.navigation.CelNavigableExpr;
 import dev.cel.common.types.CelKind;
 import dev.cel.common.types.CelType;
+import dev.cel.common.types.OptionalType;
 import dev.cel.common.values.CelByteString;
 import dev.cel.common.values.NullValue;
 import dev.cel.runtime.CelEvaluationException;
@@ -44,6 +45,9 @@ final class GoIndexing implements CelInternalRuntimeLibrary {
 
     private static final String INDEX_MAP = "index_map";
 
+    /** The optional index operator ({@code x[?k]}) on a receiver of several candidate overloads, as {@link #INDEX_DYN}. */
+    private static final String OPTIONAL_INDEX_DYN = "optindex_dyn";
+
     @Override
     public void setRuntimeOptions(CelRuntimeBuilder builder, RuntimeEquality equality, CelOptions options) {
         CelFunctionBinding listBinding = IndexOperator.IndexOverload.INDEX_LIST.newFunctionBinding(options, equality);
@@ -61,6 +65,9 @@ final class GoIndexing implements CelInternalRuntimeLibrary {
                     return lookUp(mapLookup, args);
                 }),
                 CelFunctionBinding.from(INDEX_DYN, ImmutableList.of(Object.class, Object.class), args -> {
+                    if (isNone(args[0])) {
+                        return args[0];
+                    }
                     checkQualifier(args[1]);
                     if (args[0] instanceof List) {
                         return listLookup.apply(new Object[] {args[0], listIndex(args[1])});
@@ -68,14 +75,54 @@ final class GoIndexing implements CelInternalRuntimeLibrary {
                     if (args[0] instanceof Map) {
                         return lookUp(mapLookup, args);
                     }
+                    if (args[0] instanceof Optional<?> optional) {
+                        // cel-go's applyQualifiers: a present optional receiver makes the lookup optional.
+                        return optionalLookUp(equality, optional.get(), args[1]);
+                    }
                     // cel-go's refQualify on a value that is neither list nor map: the key is missing.
                     throw new InvalidQualifier("no such key: " + goKey(args[1]));
+                }),
+                CelFunctionBinding.from(OPTIONAL_INDEX_DYN, ImmutableList.of(Object.class, Object.class), args -> {
+                    if (isNone(args[0])) {
+                        return args[0];
+                    }
+                    checkQualifier(args[1]);
+                    Object receiver = args[0] instanceof Optional<?> optional ? optional.get() : args[0];
+                    return optionalLookUp(equality, receiver, args[1]);
                 }));
     }
 
     /**
-     * With a {@code dyn} receiver the checker keeps the map overload (and the list overload for an int index); cel-go
-     * dispatches on the receiver, also to a value that is neither, so such calls get {@link #INDEX_DYN}, which does.
+     * Whether the receiver is {@code optional.none()}: cel-go's applyQualifiers returns it as the result before it
+     * qualifies, so the index is not checked.
+     */
+    private static boolean isNone(Object receiver) {
+        return receiver instanceof Optional<?> optional && optional.isEmpty();
+    }
+
+    /**
+     * cel-go's QualifyIfPresent through refQualify: a list checks its index (IndexOrError) and has the element or
+     * none, a map has the key or none, and any other value has nothing (cel-go's presence test on a value that is
+     * neither).
+     */
+    private static Optional<?> optionalLookUp(RuntimeEquality equality, Object receiver, Object index) {
+        if (receiver instanceof List<?> list) {
+            long i = (Long) listIndex(index);
+            return i >= 0 && i < list.size() ? Optional.of(list.get((int) i)) : Optional.empty();
+        }
+        if (receiver instanceof Map<?, ?> map) {
+            return equality.findInMap(map, index);
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * With a {@code dyn} receiver (or an optional of one) the checker keeps the overloads of the index operator that
+     * the index allows (map, list, optional map, optional list), or the one optional overload. cel-go dispatches on
+     * the receiver at run time, also to a value that is none of them, where cel-java finds no overload, several, or
+     * fails on a cast; such calls get {@link #INDEX_DYN} (for {@code x[k]})
+     * or {@link #OPTIONAL_INDEX_DYN} (for {@code x[?k]}, and for {@code x.?f}, which cel-go qualifies with the
+     * string {@code "f"} as it does {@code x[?"f"]}), which dispatch as cel-go does.
      */
     static CelAbstractSyntaxTree withDynamicIndex(CelAbstractSyntaxTree ast) {
         Map<Long, CelReference> references = ast.getReferenceMap();
@@ -85,24 +132,29 @@ final class GoIndexing implements CelInternalRuntimeLibrary {
                 .allNodes()
                 .map(CelNavigableExpr::expr)
                 .filter(e -> e.exprKind().getKind() == CelExpr.ExprKind.Kind.CALL
-                        && e.call().function().equals("_[_]"))
+                        && (e.call().function().equals("_[_]")
+                                || e.call().function().equals("_[?_]")
+                                || e.call().function().equals("_?._")))
                 .toList()) {
             CelReference reference = references.get(call.id());
             if (reference == null
-                    || !reference.overloadIds().contains(INDEX_MAP)
-                    || ast.getType(call.call().args().get(0).id())
-                            .map(t -> t.kind() != CelKind.DYN)
-                            .orElse(true)) {
+                    || !ast.getType(call.call().args().get(0).id())
+                            .map(GoIndexing::dynamicReceiver)
+                            .orElse(false)) {
                 continue;
             }
-            replaced.put(
-                    call.id(),
-                    reference.overloadIds().stream()
-                            .filter(id -> !id.equals(INDEX_LIST))
-                            .map(id -> id.equals(INDEX_MAP) ? INDEX_DYN : id)
-                            .toList());
+            replaced.put(call.id(), List.of(call.call().function().equals("_[_]") ? INDEX_DYN : OPTIONAL_INDEX_DYN));
         }
         return CelExprs.withOverloadIds(ast, replaced);
+    }
+
+    /** A receiver type that leaves the kind of container to run time: {@code dyn} or an optional of {@code dyn}. */
+    private static boolean dynamicReceiver(CelType type) {
+        if (type.kind() == CelKind.DYN) {
+            return true;
+        }
+        return type instanceof OptionalType optional
+                && optional.parameters().get(0).kind() == CelKind.DYN;
     }
 
     private static void checkQualifier(Object index) {

@@ -12,7 +12,8 @@ import java.util.Map;
 /**
  * cel-go's parser places a negative numeric literal ({@code -1}, {@code -2.5}) at its sign, the start of the literal
  * rule ({@code MINUS? NUM_INT}); cel-java places it at its first digit. Errors reported at such a literal (literal
- * validators, format checks) name cel-go's column once the positions are moved to the sign.
+ * validators, format checks, the homogeneous-literal check) name cel-go's column once the positions are moved to the
+ * sign; {@code -0} too, which both parsers fold to 0.
  */
 final class NegativeLiterals {
 
@@ -26,8 +27,8 @@ final class NegativeLiterals {
         for (CelExpr literal : CelNavigableAst.fromAst(parsed)
                 .getRoot()
                 .allNodes()
+                .filter(NegativeLiterals::signed)
                 .map(CelNavigableExpr::expr)
-                .filter(NegativeLiterals::negative)
                 .toList()) {
             Integer position = positions.get(literal.id());
             if (position == null) {
@@ -43,6 +44,29 @@ final class NegativeLiterals {
             }
         }
         return moved == null ? parsed : CelAbstractSyntaxTree.newParsedAst(parsed.getExpr(), moved.build());
+    }
+
+    /**
+     * A literal the parser read with its sign: a negative one, or an int zero ({@code -0}, which the parser folds to
+     * 0) that is not the right operand of a subtraction ({@code x - 0}, whose sign is the operator).
+     */
+    private static boolean signed(CelNavigableExpr node) {
+        CelExpr expr = node.expr();
+        if (negative(expr)) {
+            return true;
+        }
+        if (expr.exprKind().getKind() != CelExpr.ExprKind.Kind.CONSTANT
+                || expr.constant().getKind() != CelConstant.Kind.INT64_VALUE
+                || expr.constant().int64Value() != 0) {
+            return false;
+        }
+        return node.parent()
+                .map(CelNavigableExpr::expr)
+                .filter(p -> p.exprKind().getKind() == CelExpr.ExprKind.Kind.CALL
+                        && p.call().function().equals("_-_")
+                        && p.call().args().size() == 2
+                        && p.call().args().get(1).id() == expr.id())
+                .isEmpty();
     }
 
     private static boolean negative(CelExpr expr) {

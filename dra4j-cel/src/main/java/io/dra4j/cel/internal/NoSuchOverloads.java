@@ -29,8 +29,9 @@ import java.util.regex.Pattern;
  *   <li>Functions cel-go declares with type guards (the Kubernetes libraries, the string extension, the type
  *       conversions, the single-overload functions of the lists and sets extensions) name the function and the arguments' type names: "no such overload: semver(int)".
  *   <li>Operators cel-go dispatches on a trait of the first operand (ordering, arithmetic, {@code size}) name the
- *       function when that operand lacks the trait ("no such overload: _&lt;_"); when it has it, the operand's own
- *       method fails with the plain "no such overload".
+ *       function when that operand lacks the trait and is no receiver type ("no such overload: _&lt;_"); when it
+ *       has it, or is a string, timestamp or duration, the operand's own method fails with the plain "no such
+ *       overload". Negation ({@code -_}) is one of them, on the Negater trait.
  *   <li>Everything else fails with the plain "no such overload".
  * </ul>
  *
@@ -58,22 +59,36 @@ final class NoSuchOverloads {
             || v instanceof Boolean
             || v instanceof Duration
             || v instanceof Instant);
-    private static final Map<String, Predicate<Object>> TRAITS = Map.of(
-            "size", v -> v instanceof String || v instanceof CelByteString || v instanceof List || v instanceof Map,
-            "_+_",
+    /**
+     * The values with cel-go's ReceiverType trait (strings, timestamps, durations): an operator whose trait they lack
+     * calls their Receive method, which fails with the plain "no such overload".
+     */
+    private static final Predicate<Object> RECEIVER =
+            v -> v instanceof String || v instanceof Instant || v instanceof Duration;
+
+    private static final Map<String, Predicate<Object>> TRAITS = Map.ofEntries(
+            Map.entry(
+                    "size",
+                    v -> v instanceof String || v instanceof CelByteString || v instanceof List || v instanceof Map),
+            // Negater (not a uint); cel-go's negation binding fails a bool with the plain text.
+            Map.entry(
+                    "-_",
+                    v -> v instanceof Long || v instanceof Double || v instanceof Duration || v instanceof Boolean),
+            Map.entry(
+                    "_+_",
                     NUMBER.or(v -> v instanceof String
                             || v instanceof CelByteString
                             || v instanceof List
                             || v instanceof Duration
-                            || v instanceof Instant),
-            "_-_", NUMBER.or(v -> v instanceof Duration || v instanceof Instant),
-            "_*_", NUMBER,
-            "_/_", NUMBER,
-            "_%_", v -> v instanceof Long || v instanceof UnsignedLong,
-            "_<_", COMPARABLE,
-            "_<=_", COMPARABLE,
-            "_>_", COMPARABLE,
-            "_>=_", COMPARABLE);
+                            || v instanceof Instant)),
+            Map.entry("_-_", NUMBER.or(v -> v instanceof Duration || v instanceof Instant)),
+            Map.entry("_*_", NUMBER),
+            Map.entry("_/_", NUMBER),
+            Map.entry("_%_", v -> v instanceof Long || v instanceof UnsignedLong),
+            Map.entry("_<_", COMPARABLE),
+            Map.entry("_<=_", COMPARABLE),
+            Map.entry("_>_", COMPARABLE),
+            Map.entry("_>=_", COMPARABLE));
 
     private final Map<Integer, CelExpr> callAt;
 
@@ -128,7 +143,9 @@ final class NoSuchOverloads {
         String function = call.call().function();
         Predicate<Object> trait = TRAITS.get(function);
         if (trait != null) {
-            return !args.isEmpty() && trait.test(args.get(0)) ? "no such overload" : "no such overload: " + function;
+            return !args.isEmpty() && trait.or(RECEIVER).test(args.get(0))
+                    ? "no such overload"
+                    : "no such overload: " + function;
         }
         List<String> types = args.stream().map(CelValueTypes::name).toList();
         return "no such overload: " + function + "(" + String.join(", ", types) + ")";

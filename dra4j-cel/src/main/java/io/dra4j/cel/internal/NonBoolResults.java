@@ -108,7 +108,8 @@ final class NonBoolResults {
                 // cel-go converts the wrapped value (a wrapped bool converts, see SelectorProgram).
                 return conversionError(optional.get());
             }
-            return "type conversion error from 'optional_type' to 'bool'";
+            // cel-go's Optional.ConvertToNative of optional.none().
+            return "optional.none() dereference";
         }
         if (value instanceof dev.cel.common.types.CelType) {
             return "type conversion not supported for 'type'";

@@ -68,8 +68,8 @@ public final class SelectorCompiler {
             .build();
 
     /**
-     * Standard bindings {@link GoEquality}, {@link GoIndexing}, {@link GoConversions} and {@link GoNumericOrdering}
-     * replace with cel-go's.
+     * Standard bindings {@link GoEquality}, {@link GoIndexing}, {@link GoConversions}, {@link GoNumericOrdering},
+     * {@link GoModulo}, {@link GoTimeZones} and {@link GoListConcatenation} replace with cel-go's.
      */
     private static final Set<CelStandardOverload> REPLACED_OVERLOADS = Stream.concat(
                     Stream.of(
@@ -83,6 +83,7 @@ public final class SelectorCompiler {
                                     GoConversions.REPLACED,
                                     GoNumericOrdering.REPLACED,
                                     GoModulo.REPLACED,
+                                    GoTimeZones.REPLACED,
                                     GoListConcatenation.REPLACED)
                             .flatMap(Set::stream))
             .collect(Collectors.toUnmodifiableSet());
@@ -134,6 +135,7 @@ public final class SelectorCompiler {
                         new GoLists(),
                         new GoSort(),
                         new GoOptionalIndex(),
+                        new GoZeroValues(),
                         CelExtensions.optional(),
                         CelExtensions.comprehensions(),
                         new GoEquality(),
@@ -141,6 +143,7 @@ public final class SelectorCompiler {
                         new GoConversions(),
                         new GoNegation(),
                         new GoModulo(),
+                        new GoTimeZones(),
                         new GoListConcatenation(),
                         new GoNumericOrdering(),
                         new GoStrictArguments.Library())

@@ -158,12 +158,13 @@ public final class SelectorProgram {
     }
 
     private static EvalResult asBool(Object result) {
-        if (result instanceof Boolean) {
-            return new EvalResult.Matched((Boolean) result);
+        // cel-go converts an optional by converting the value it holds, an optional in an optional too.
+        Object value = result;
+        while (value instanceof Optional<?> optional && optional.isPresent()) {
+            value = optional.get();
         }
-        // cel-go converts an optional by converting the value it holds.
-        if (result instanceof Optional && ((Optional<?>) result).orElse(null) instanceof Boolean) {
-            return new EvalResult.Matched((Boolean) ((Optional<?>) result).get());
+        if (value instanceof Boolean) {
+            return new EvalResult.Matched((Boolean) value);
         }
         return new EvalResult.Failed(NonBoolResults.message(result));
     }
