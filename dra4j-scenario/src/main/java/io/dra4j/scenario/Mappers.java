@@ -35,11 +35,7 @@ final class Mappers {
      * the target types (so {@code name: 5} and {@code string: Y} arrive as a number and a boolean), and the API
      * server's JSON decoder refuses a number or boolean for a string field. Otherwise as {@link #READER}.
      */
-    static final YAMLMapper API_READER = YAMLMapper.builder()
-            .addModule(new GoStructs())
-            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
-            .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
+    static final YAMLMapper API_READER = READER.rebuild()
             .withCoercionConfig(
                     LogicalType.Textual,
                     c -> c.setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
